@@ -1,0 +1,106 @@
+// `reporter-etl emulator`: serves the local Reporter API emulator until stopped (Ctrl-C).
+import { parseArgs } from 'node:util';
+import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
+import { startEmulator } from '../../emulator/server.js';
+import { dateTimeOption, enumOption, intOption, numberOption } from '../args.js';
+import type { Command } from '../command.js';
+
+const HELP = `reporter-etl emulator [options]
+
+Serves a faithful local emulator of the platform's Reporter API (both generations, async reports,
+long-polled events, faults) with deterministic data, until you press Ctrl-C.
+
+Options:
+  --port N                   port to listen on (default 4010; 0 picks a free one)
+  --host ADDR                address to bind (default 127.0.0.1)
+  --sessions N               sessions in the history, over all projects (default 2000)
+  --days N                   days of history ending now (default 7)
+  --messages-per-session N   average messages per session (default 10)
+  --projects a,b             project short names (default shop-bot)
+  --seed N                   data seed: same seed, same data (default 42)
+  --now ISO                  the clock's start (default: this hour)
+  --live                     the clock advances: new sessions arrive, statuses and labels move on
+  --speed X                  live mode: simulated seconds per real second (default 1)
+  --page-size-cap N          the server's cap on page size (default 500)
+  --duration-unit ms|s       unit of SessionInfo.duration on the wire (default ms)
+  --json                     print the address and tokens as one JSON line
+
+Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
+POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates}.
+
+Example:
+  reporter-etl emulator --sessions 100000 --port 4010
+  curl -s -X POST -H 'Authorization: Bearer ${DEFAULT_V1_TOKEN}' -H 'content-type: application/json' \\
+    'http://127.0.0.1:4010/api/v1/reporter/sessions/filter?size=2' -d '{"filters":[]}'
+`;
+
+export const emulatorCommand: Command = {
+  name: 'emulator',
+  summary: 'serve the local Reporter API emulator',
+  help: HELP,
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        sessions: { type: 'string' },
+        days: { type: 'string' },
+        'messages-per-session': { type: 'string' },
+        projects: { type: 'string' },
+        seed: { type: 'string' },
+        now: { type: 'string' },
+        live: { type: 'boolean' },
+        speed: { type: 'string' },
+        'page-size-cap': { type: 'string' },
+        'duration-unit': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    const projects = values.projects?.split(',').map((p) => p.trim()).filter(Boolean);
+    const started = Date.now();
+    const now = dateTimeOption(values.now, 'now');
+    const running = await startEmulator({
+      port: intOption(values.port, 'port', 4010),
+      host: values.host ?? '127.0.0.1',
+      sessions: intOption(values.sessions, 'sessions', 2000, 1),
+      days: numberOption(values.days, 'days', 7),
+      messagesPerSession: numberOption(values['messages-per-session'], 'messages-per-session', 10),
+      seed: intOption(values.seed, 'seed', 42),
+      live: values.live ?? false,
+      speed: numberOption(values.speed, 'speed', 1),
+      pageSizeCap: intOption(values['page-size-cap'], 'page-size-cap', 500, 1),
+      durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
+      ...(projects && projects.length > 0 ? { projects } : {}),
+      ...(now === undefined ? {} : { now }),
+    });
+    const e = running.emulator;
+    const summary = {
+      url: running.url,
+      v1Token: DEFAULT_V1_TOKEN,
+      readOnlyToken: DEFAULT_READONLY_TOKEN,
+      legacyTokens: Object.fromEntries(e.options.projects.map((p) => [p, defaultLegacyToken(p)])),
+      projects: [...e.projects.values()].map((p) => ({ name: p.name, sessions: p.skeleton.sessionCount, messages: p.skeleton.messageCount })),
+      now: new Date(e.now()).toISOString(),
+      live: e.clock.live,
+      startedInMs: Date.now() - started,
+    };
+    if (values.json) io.out(JSON.stringify(summary));
+    else {
+      io.out(`Reporter API emulator listening on ${summary.url} (ready in ${summary.startedInMs} ms)`);
+      for (const p of summary.projects) io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
+      io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
+      io.out(`  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`);
+      for (const [p, t] of Object.entries(summary.legacyTokens)) io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
+      io.out('Press Ctrl-C to stop.');
+    }
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await running.close();
+    return 0;
+  },
+};

@@ -1,0 +1,106 @@
+// The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
+// the clock, and faults. Tests in other processes and the demo drive the emulator through them.
+import { badParameter } from './api-error.js';
+import { parseDateTime } from './filters.js';
+import { FAULT_TYPES, type FaultRule, type FaultType } from './faults.js';
+import { queryDateTime, queryString, requireObject } from './params.js';
+import type { Route } from './route.js';
+import { groundTruth } from './truth.js';
+
+export function controlRoutes(): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: 'health',
+      op: 'health',
+      handler(ctx) {
+        const projects = [...ctx.emulator.projects.values()].map((p) => ({
+          projectShortName: p.name,
+          sessions: p.skeleton.sessionCount,
+          messages: p.skeleton.messageCount,
+          botIds: p.botIds,
+        }));
+        return { body: { ok: true, now: new Date(ctx.now).toISOString(), live: ctx.emulator.clock.live, projects } };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'truth',
+      op: 'truth',
+      handler(ctx) {
+        const name = queryString(ctx.query, 'project') ?? ctx.emulator.options.projects[0]!;
+        const project = ctx.emulator.project(name);
+        const from = queryDateTime(ctx.query, 'from');
+        const to = queryDateTime(ctx.query, 'to');
+        const ids = ctx.query.get('ids') !== 'false';
+        return { body: groundTruth(project, { now: ctx.now, ids, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'clock',
+      op: 'clock',
+      handler(ctx) {
+        return { body: { now: new Date(ctx.now).toISOString(), live: ctx.emulator.clock.live } };
+      },
+    },
+    {
+      method: 'POST',
+      path: 'clock',
+      op: 'setClock',
+      handler(ctx) {
+        const body = requireObject(ctx.body ?? {});
+        const clock = ctx.emulator.clock;
+        if (body['set'] !== undefined) clock.set(parseDateTime(body['set'], 'set'));
+        if (body['advanceMs'] !== undefined) {
+          if (typeof body['advanceMs'] !== 'number' || body['advanceMs'] < 0) throw badParameter('advanceMs', 'expected a non-negative number');
+          clock.advance(body['advanceMs']);
+        }
+        if (body['speed'] !== undefined) {
+          if (typeof body['speed'] !== 'number' || body['speed'] < 0) throw badParameter('speed', 'expected a non-negative number');
+          clock.setSpeed(body['speed']);
+        }
+        const now = ctx.emulator.now();
+        return { body: { now: new Date(now).toISOString(), live: clock.live } };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'faults',
+      op: 'faults',
+      handler(ctx) {
+        return { body: { rules: ctx.emulator.faults.list(), firedByRate: ctx.emulator.faults.firedByRate } };
+      },
+    },
+    {
+      method: 'POST',
+      path: 'faults',
+      op: 'scriptFaults',
+      handler(ctx) {
+        const body = requireObject(ctx.body ?? {});
+        const rules = Array.isArray(body['rules']) ? (body['rules'] as FaultRule[]) : [];
+        rules.forEach((rule, n) => {
+          if (!FAULT_TYPES.includes(rule?.type)) throw badParameter(`rules[${n}].type`, `expected one of ${FAULT_TYPES.join(', ')}`);
+        });
+        const added = rules.map((rule) => ctx.emulator.faults.script(rule));
+        if (body['rates'] !== undefined) {
+          const rates = requireObject(body['rates'], 'rates') as Partial<Record<FaultType, number>>;
+          for (const key of Object.keys(rates)) {
+            if (!FAULT_TYPES.includes(key as FaultType)) throw badParameter(`rates.${key}`, 'unknown fault type');
+          }
+          ctx.emulator.faults.setRates(rates);
+        }
+        return { body: { rules: added } };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: 'faults',
+      op: 'clearFaults',
+      handler(ctx) {
+        ctx.emulator.faults.clear();
+        return { body: { rules: [] } };
+      },
+    },
+  ];
+}

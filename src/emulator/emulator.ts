@@ -1,0 +1,125 @@
+// The emulated platform: projects with their data, the clock, tokens, faults and report tasks.
+// Independent of HTTP (the server in server.ts exposes it), so tests can read ground truth and script
+// faults in-process. It never imports src/reporter: a bug in the client cannot be copied into it.
+import { ApiError } from './api-error.js';
+import { EmulatorClock } from './clock.js';
+import { Faults } from './faults.js';
+import { hashString } from './prng.js';
+import { ProjectData } from './project-data.js';
+import { ReportTasks } from './reports/report-tasks.js';
+
+export interface V1Token {
+  token: string;
+  projects: string[];
+  readOnly?: boolean;
+}
+export interface LegacyToken {
+  token: string;
+  project: string;
+}
+
+export interface EmulatorOptions {
+  seed: number;
+  /** Sessions in the history, over all projects. */
+  sessions: number;
+  days: number;
+  messagesPerSession: number;
+  projects: string[];
+  /** End of the history and the clock's start (epoch ms). */
+  now: number;
+  live: boolean;
+  /** Live mode: simulated ms per real ms. */
+  speed: number;
+  /** The server's cap on `size` (answers fewer rows than asked above it). */
+  pageSizeCap: number;
+  v1Tokens: V1Token[];
+  legacyTokens: LegacyToken[];
+  /** Unit of SessionInfo.duration on the wire. */
+  durationUnit: 'ms' | 's';
+  accountId: number;
+  /** How fast report tasks write rows (simulated time of the emulator clock is not used: real time). */
+  reportRowsPerSecond: number;
+  /** How long a report file URL stays valid, in real ms. */
+  reportUrlTtlMs: number;
+  /** Where report files are written (a temporary directory by default). */
+  filesDir?: string;
+}
+
+export const DEFAULT_V1_TOKEN = 'emulator-v1-token';
+export const DEFAULT_READONLY_TOKEN = 'emulator-readonly-token';
+export const defaultLegacyToken = (project: string): string => `emulator-legacy-${project}`;
+
+export function resolveOptions(partial: Partial<EmulatorOptions> = {}): EmulatorOptions {
+  const projects = partial.projects && partial.projects.length > 0 ? partial.projects : ['shop-bot'];
+  const now = partial.now ?? Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  return {
+    seed: partial.seed ?? 42,
+    sessions: partial.sessions ?? 2000,
+    days: partial.days ?? 7,
+    messagesPerSession: partial.messagesPerSession ?? 10,
+    projects,
+    now,
+    live: partial.live ?? false,
+    speed: partial.speed ?? 1,
+    pageSizeCap: partial.pageSizeCap ?? 500,
+    v1Tokens: partial.v1Tokens ?? [
+      { token: DEFAULT_V1_TOKEN, projects },
+      { token: DEFAULT_READONLY_TOKEN, projects, readOnly: true },
+    ],
+    legacyTokens: partial.legacyTokens ?? projects.map((project) => ({ token: defaultLegacyToken(project), project })),
+    durationUnit: partial.durationUnit ?? 'ms',
+    accountId: partial.accountId ?? 100500,
+    reportRowsPerSecond: partial.reportRowsPerSecond ?? 50_000,
+    reportUrlTtlMs: partial.reportUrlTtlMs ?? 3_600_000,
+    ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
+  };
+}
+
+export class Emulator {
+  readonly options: EmulatorOptions;
+  readonly clock: EmulatorClock;
+  readonly faults: Faults;
+  readonly projects = new Map<string, ProjectData>();
+  readonly reports: ReportTasks;
+  readonly ApiError = ApiError;
+
+  constructor(partial: Partial<EmulatorOptions> = {}) {
+    this.options = resolveOptions(partial);
+    const o = this.options;
+    this.clock = new EmulatorClock(o.now, { live: o.live, speed: o.speed });
+    this.faults = new Faults(o.seed);
+    const perProject = Math.max(1, Math.round(o.sessions / o.projects.length));
+    o.projects.forEach((name) => {
+      this.projects.set(
+        name,
+        new ProjectData({
+          name,
+          accountId: o.accountId,
+          seed: (o.seed * 31 + hashString(name)) >>> 0,
+          sessions: perProject,
+          days: o.days,
+          now: o.now,
+          messagesPerSession: o.messagesPerSession,
+        }),
+      );
+    });
+    this.reports = new ReportTasks(this);
+  }
+
+  /** The clock now; grows every project's data up to it. */
+  now(): number {
+    const now = this.clock.now();
+    for (const project of this.projects.values()) project.skeleton.growTo(now);
+    return now;
+  }
+
+  project(name: string): ProjectData {
+    const project = this.projects.get(name);
+    if (!project) throw new ApiError(404, 'reporter.not_found.project', `project ${name} not found`, { projectShortName: name });
+    return project;
+  }
+
+  async close(): Promise<void> {
+    await this.reports.close();
+  }
+}

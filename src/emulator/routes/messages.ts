@@ -1,0 +1,167 @@
+// Message operations: messages/filter (paged ExtendedMessage, no delivery status), messages/by-session
+// and by-client (Message with status), page-in-session and page-in-client.
+import { badParameter, notFound } from '../api-error.js';
+import { compileFilters, normaliseChannel } from '../filters.js';
+import type { ProjectData } from '../project-data.js';
+import { type MessageRef, selectMessages } from '../query.js';
+import { queryBool, queryDateTime, queryEnum, queryInt, queryString, requiredString } from '../params.js';
+import { pageOf, type Route, type RouteContext } from '../route.js';
+import { applyPageDrift, sessionForWire } from './sessions.js';
+
+function sessionOrFail(ctx: RouteContext, sessionId: string): number {
+  const i = ctx.project.sessionIndex(sessionId);
+  if (i === undefined || ctx.project.skeleton.start.get(i) > ctx.now || ctx.project.withheld.has(i)) throw notFound('session', sessionId);
+  const botId = queryString(ctx.query, 'botId');
+  if (botId !== undefined && ctx.project.botIdOf(i) !== botId) throw notFound('session', `${sessionId} of bot ${botId}`);
+  return i;
+}
+
+function clientOrFail(ctx: RouteContext): number {
+  const clientId = requiredString(ctx.query, 'clientId');
+  const botId = requiredString(ctx.query, 'botId');
+  const c = ctx.project.clientIndex(clientId);
+  if (c === undefined || ctx.project.skeleton.start.get(ctx.project.skeleton.clientCreator.get(c)) > ctx.now) throw notFound('client', clientId);
+  if (!ctx.project.botIds.includes(botId)) throw notFound('bot', botId);
+  return c;
+}
+
+/** A session's visible messages in time order, with the by-session options applied. */
+function sessionMessages(ctx: RouteContext, i: number): number[] {
+  const p = ctx.project;
+  const startTime = queryDateTime(ctx.query, 'startTime');
+  const hideEmpty = queryBool(ctx.query, 'hideEmptyMessage');
+  const out: number[] = [];
+  const visible = p.skeleton.visibleMessageCount(i, ctx.now);
+  for (let k = 0; k < visible; k++) {
+    if (startTime !== undefined && p.skeleton.messageTime(i, k) < startTime) continue;
+    if (hideEmpty && p.messageFacts(i, k).question === undefined) continue;
+    out.push(k);
+  }
+  return out;
+}
+
+/** A client's messages, newest first unless sort=asc, with the by-client options applied. */
+function clientMessages(ctx: RouteContext, p: ProjectData, c: number, options: { filterTimes: boolean }): MessageRef[] {
+  const sk = p.skeleton;
+  const startTime = options.filterTimes ? queryDateTime(ctx.query, 'startTime') : undefined;
+  const endTime = options.filterTimes && ctx.generation === 'v1' ? queryDateTime(ctx.query, 'endTime') : undefined;
+  const channelType = ctx.generation === 'v1' ? queryString(ctx.query, 'channelType') : undefined;
+  const questionId = options.filterTimes && ctx.generation === 'v1' ? queryString(ctx.query, 'questionId') : undefined;
+  const out: MessageRef[] = [];
+  if (channelType !== undefined && normaliseChannel(channelType) !== p.channelOf(sk.clientCreator.get(c))) return out;
+  const last = p.lastSessionOf(c, ctx.now);
+  for (let i = sk.clientCreator.get(c); i <= last; i++) {
+    if (sk.client.get(i) !== c || p.withheld.has(i)) continue;
+    const visible = sk.visibleMessageCount(i, ctx.now);
+    for (let k = 0; k < visible; k++) {
+      const t = sk.messageTime(i, k);
+      if (startTime !== undefined && t < startTime) continue;
+      if (endTime !== undefined && t > endTime) continue;
+      if (questionId !== undefined && p.questionId(i, k) !== questionId) continue;
+      out.push({ i, k });
+    }
+  }
+  const sort = ctx.generation === 'v1' ? queryEnum(ctx.query, 'sort', ['asc', 'desc'] as const, 'desc') : 'desc';
+  if (sort === 'desc') out.reverse();
+  return out;
+}
+
+/** messages/by-session also answers POST (the seed documents' form), with parameters in the query or body. */
+function mergeBodyIntoQuery(ctx: RouteContext): void {
+  if (ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body)) {
+    for (const [key, value] of Object.entries(ctx.body as Record<string, unknown>)) {
+      if (!ctx.query.has(key) && value !== undefined && value !== null) ctx.query.set(key, String(value));
+    }
+  }
+}
+
+function bySession(ctx: RouteContext) {
+  const i = sessionOrFail(ctx, requiredString(ctx.query, 'sessionId'));
+  const rows = sessionMessages(ctx, i);
+  const { paging, items } = pageOf(ctx, rows);
+  const data = ctx.generation === 'v1';
+  return {
+    body: {
+      paging,
+      session: sessionForWire(ctx, ctx.project, i, { data, labels: true }),
+      messages: items.map((k) => ctx.project.messageRecord(i, k, ctx.now)),
+    },
+  };
+}
+
+export function messageRoutes(): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: 'messages/filter',
+      op: 'getMessageDataByFilter',
+      handler(ctx) {
+        const filters = compileFilters(ctx.body);
+        const select = () => selectMessages(ctx.project, filters, ctx.now);
+        applyPageDrift(ctx, () => {
+          const rows = select();
+          const sessions: number[] = [];
+          for (const r of rows) if (!sessions.includes(r.i)) sessions.push(r.i);
+          return sessions;
+        });
+        const { paging, items } = pageOf(ctx, select());
+        return { body: { paging, messages: items.map((r) => ctx.project.extendedMessageRecord(r.i, r.k, ctx.now)) } };
+      },
+    },
+    { method: 'GET', path: 'messages/by-session', op: 'getMessagesForSession', handler: bySession },
+    {
+      method: 'POST',
+      path: 'messages/by-session',
+      op: 'getMessagesForSession',
+      generations: ['v1'],
+      handler(ctx) {
+        mergeBodyIntoQuery(ctx);
+        return bySession(ctx);
+      },
+    },
+    {
+      method: 'GET',
+      path: 'messages/by-client',
+      op: 'getMessagesForClient',
+      handler(ctx) {
+        const c = clientOrFail(ctx);
+        const rows = clientMessages(ctx, ctx.project, c, { filterTimes: true });
+        const { paging, items } = pageOf(ctx, rows);
+        return {
+          body: {
+            paging,
+            client: ctx.project.clientRecord(c, ctx.now),
+            messages: items.map((r) => ctx.project.messageRecord(r.i, r.k, ctx.now)),
+          },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'messages/page-in-session',
+      op: 'getMessagePageInSession',
+      handler(ctx) {
+        const i = sessionOrFail(ctx, requiredString(ctx.query, 'sessionId'));
+        const questionId = requiredString(ctx.query, 'questionId');
+        const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
+        const at = ctx.project.messageIndex(questionId);
+        if (!at || at.i !== i || ctx.project.skeleton.messageTime(i, at.k) > ctx.now) throw notFound('message', questionId);
+        return { body: { pageNumber: Math.floor(at.k / Math.min(size, ctx.emulator.options.pageSizeCap)) } };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'messages/page-in-client',
+      op: 'getMessagePageInClient',
+      handler(ctx) {
+        const c = clientOrFail(ctx);
+        const questionId = requiredString(ctx.query, 'questionId');
+        const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
+        const rows = clientMessages(ctx, ctx.project, c, { filterTimes: false });
+        const position = rows.findIndex((r) => ctx.project.questionId(r.i, r.k) === questionId);
+        if (position < 0) throw badParameter('questionId', `message ${questionId} is not a message of client ${ctx.query.get('clientId')}`);
+        return { body: { pageNumber: Math.floor(position / Math.min(size, ctx.emulator.options.pageSizeCap)) } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,179 @@
+// The columnar skeleton of one project's data: session start times, message times, channels, clients and
+// transfers, derived from (seed, index) and grown in time order as the emulator's clock advances.
+// Invariant: session start times strictly increase with the index; every session lasts under MAX_SESSION_MS.
+import { Growable, lowerBound, upperBound } from './growable.js';
+import { pickIndex, pickWeighted, unit } from './prng.js';
+import { CHANNEL_WEIGHTS, CHANNELS } from './vocabulary.js';
+
+export const DAY_MS = 86_400_000;
+/** No session lasts longer than this: 60 messages at most, gaps of 5 minutes at most. */
+export const MAX_SESSION_MS = 6 * 3_600_000;
+const MAX_MESSAGES = 60;
+const MAX_GAP_MS = 300_000;
+const RETURNING_SHARE = 0.4;
+const EMPTY_SHARE = 0.08;
+const TRANSFER_SHARE = 0.12;
+const RETURNING_LOOKBACK = 20_000;
+
+export interface SkeletonOptions {
+  seed: number;
+  /** Sessions in the history [now - days, now). */
+  sessions: number;
+  days: number;
+  /** End of the history: the emulator's clock when it starts. */
+  now: number;
+  /** Average messages per session (empty sessions included). */
+  messagesPerSession: number;
+}
+
+/** Inverse CDF of a day's activity: few sessions around 00:00 UTC (03:00 Moscow), most around 12:00 UTC. */
+const DIURNAL = buildDiurnalWarp(0.8, 4096);
+
+function buildDiurnalWarp(amplitude: number, steps: number): Float64Array {
+  const table = new Float64Array(steps + 1);
+  const cdf = (x: number) => x - (amplitude / (2 * Math.PI)) * Math.sin(2 * Math.PI * x);
+  let x = 0;
+  for (let s = 0; s <= steps; s++) {
+    const y = s / steps;
+    for (let it = 0; it < 30; it++) {
+      const f = cdf(x) - y;
+      const d = 1 - amplitude * Math.cos(2 * Math.PI * x);
+      x = Math.min(1, Math.max(0, x - f / d));
+    }
+    table[s] = x;
+  }
+  return table;
+}
+
+function warpDayFraction(y: number): number {
+  const pos = y * (DIURNAL.length - 1);
+  const lo = Math.floor(pos);
+  const a = DIURNAL[lo] ?? 1;
+  const b = DIURNAL[lo + 1] ?? 1;
+  return a + (b - a) * (pos - lo);
+}
+
+export class Skeleton {
+  readonly seed: number;
+  readonly t0: number;
+  readonly slotMs: number;
+  private readonly extraMean: number;
+
+  readonly start = new Growable(Float64Array);
+  readonly msgOffset = new Growable(Float64Array);
+  readonly msgCount = new Growable(Uint16Array);
+  readonly client = new Growable(Uint32Array);
+  readonly channel = new Growable(Uint8Array);
+  /** Index of the message whose bot answer hands the dialog to an agent, or -1. */
+  readonly transferAt = new Growable(Int16Array);
+  readonly msgTime = new Growable(Float64Array);
+
+  readonly clientChannel = new Growable(Uint8Array);
+  readonly clientCreator = new Growable(Uint32Array);
+  readonly clientLastSession = new Growable(Uint32Array);
+  readonly clientSessionCount = new Growable(Uint32Array);
+
+  constructor(options: SkeletonOptions) {
+    if (!(options.sessions > 0)) throw new Error('sessions must be a positive number');
+    if (!(options.days > 0)) throw new Error('days must be a positive number');
+    this.seed = options.seed;
+    this.t0 = options.now - options.days * DAY_MS;
+    this.slotMs = (options.days * DAY_MS) / options.sessions;
+    // empty sessions have no messages; the others have 1 + an exponential number of extra messages
+    this.extraMean = Math.max(0, options.messagesPerSession / (1 - EMPTY_SHARE) - 1);
+    this.growTo(options.now);
+  }
+
+  get sessionCount(): number {
+    return this.start.length;
+  }
+
+  get messageCount(): number {
+    return this.msgTime.length;
+  }
+
+  /** The planned start time of session i, before it exists (strictly after session i - 1). */
+  private plannedStart(i: number): number {
+    const slot = this.t0 + (i + unit(this.seed, i, 0)) * this.slotMs;
+    const day = Math.floor(slot / DAY_MS) * DAY_MS;
+    const t = Math.floor(day + warpDayFraction((slot - day) / DAY_MS) * DAY_MS);
+    const prev = i > 0 ? this.start.get(i - 1) : Number.NEGATIVE_INFINITY;
+    return t > prev ? t : prev + 1;
+  }
+
+  /** Adds every session that starts at or before `time`. */
+  growTo(time: number): void {
+    for (;;) {
+      const i = this.start.length;
+      const t = this.plannedStart(i);
+      if (t > time) return;
+      this.addSession(i, t);
+    }
+  }
+
+  private addSession(i: number, startTime: number): void {
+    const s = this.seed;
+    let clientIndex: number;
+    if (i > 0 && unit(s, i, 4) < RETURNING_SHARE) {
+      const back = 1 + pickIndex(Math.min(i, RETURNING_LOOKBACK), s, i, 5);
+      clientIndex = this.client.get(i - back);
+    } else {
+      clientIndex = this.clientCreator.length;
+      const channelIndex = CHANNELS.indexOf(pickWeighted(CHANNELS, CHANNEL_WEIGHTS, unit(s, i, 6)));
+      this.clientChannel.push(channelIndex);
+      this.clientCreator.push(i);
+      this.clientLastSession.push(i);
+      this.clientSessionCount.push(0);
+    }
+    this.clientLastSession.set(clientIndex, i);
+    this.clientSessionCount.set(clientIndex, this.clientSessionCount.get(clientIndex) + 1);
+    const channelIndex = this.clientChannel.get(clientIndex);
+
+    let count = 0;
+    if (unit(s, i, 1) >= EMPTY_SHARE) {
+      count = 1 + Math.min(MAX_MESSAGES - 1, Math.floor(-Math.log(1 - unit(s, i, 2)) * this.extraMean));
+    }
+    let transfer = -1;
+    if (count >= 2 && CHANNELS[channelIndex] !== 'resterisk' && unit(s, i, 3) < TRANSFER_SHARE) {
+      transfer = pickIndex(Math.min(count - 1, 5), s, i, 7);
+    }
+
+    this.start.push(startTime);
+    this.msgOffset.push(this.msgTime.length);
+    this.msgCount.push(count);
+    this.client.push(clientIndex);
+    this.channel.push(channelIndex);
+    this.transferAt.push(transfer);
+
+    let t = startTime + 200 + Math.floor(unit(s, i, 8) * 1300);
+    for (let k = 0; k < count; k++) {
+      if (k > 0) {
+        const gauss = Math.sqrt(-2 * Math.log(1 - unit(s, i, k, 9))) * Math.cos(2 * Math.PI * unit(s, i, k, 10));
+        const gap = Math.exp(Math.log(20_000) + gauss);
+        t += Math.floor(Math.min(MAX_GAP_MS, Math.max(2_000, gap)));
+      }
+      this.msgTime.push(t);
+    }
+  }
+
+  /** Sessions whose start time lies in [from, to] (inclusive), as an index range [lo, hi). */
+  sessionsStartingIn(from: number, to: number): [number, number] {
+    const n = this.start.length;
+    return [lowerBound(this.start, n, from), upperBound(this.start, n, to)];
+  }
+
+  messageTime(i: number, k: number): number {
+    return this.msgTime.get(this.msgOffset.get(i) + k);
+  }
+
+  /** How many of session i's messages have a timestamp at or before `now`. */
+  visibleMessageCount(i: number, now: number): number {
+    const count = this.msgCount.get(i);
+    if (count === 0) return 0;
+    const offset = this.msgOffset.get(i);
+    if (this.msgTime.get(offset + count - 1) <= now) return count;
+    let k = 0;
+    while (k < count && this.msgTime.get(offset + k) <= now) k++;
+    return k;
+  }
+}
