@@ -6,6 +6,7 @@ process.env.TZ = 'UTC';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,6 +1,6 @@
 // The only pino() call of the tool: JSON logs to stderr (stdout stays clean for --json data),
 // with secrets redacted wherever they could appear (headers, tokens, legacy URLs with the token in the path).
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -23,7 +23,9 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return out;
 }
 
-export function createLogger(options: { level?: string; secrets?: readonly string[]; destination?: number } = {}): Logger {
+export function createLogger(
+  options: { level?: string; secrets?: readonly string[]; destination?: number } = {},
+): Logger {
   const secrets = options.secrets ?? [];
   return pino(
     {

@@ -4,26 +4,35 @@ import { UsageError } from '../errors.js';
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${name} expects a whole number of at least ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`--${name} expects a whole number of at least ${min}, got "${value}"`);
   return Number(value);
 }
 
 export function numberOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} expects a non-negative number, got "${value}"`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new UsageError(`--${name} expects a non-negative number, got "${value}"`);
   return n;
 }
 
-export function enumOption<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
+export function enumOption<T extends string>(
+  value: string | undefined,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} expects one of ${allowed.join(', ')}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} expects one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
 
 export function dateTimeOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new UsageError(`--${name} expects a date-time like 2026-11-21T00:00:00Z, got "${value}"`);
+  if (Number.isNaN(t))
+    throw new UsageError(`--${name} expects a date-time like 2026-11-21T00:00:00Z, got "${value}"`);
   return t;
 }

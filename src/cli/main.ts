@@ -3,8 +3,9 @@
 import { EtlError, EXIT } from '../errors.js';
 import type { Command, CommandIo } from './command.js';
 import { emulatorCommand } from './commands/emulator.js';
+import { syncCommand } from './commands/sync.js';
 
-const COMMANDS: Command[] = [emulatorCommand];
+const COMMANDS: Command[] = [syncCommand, emulatorCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -44,7 +45,9 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
       io.err(`reporter-etl ${name}: ${error.message}\nSee: reporter-etl ${name} --help`);
       return EXIT.usage;
     }
-    io.err(`reporter-etl ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    io.err(
+      `reporter-etl ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return EXIT.failed;
   }
 }

@@ -6,7 +6,13 @@ export class ApiError extends Error {
   readonly args: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, error: string, message: string, args?: Record<string, unknown>, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    error: string,
+    message: string,
+    args?: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.status = status;
     this.error = error;
@@ -23,7 +29,9 @@ export class ApiError extends Error {
 
 /** 400 naming the parameter at fault. */
 export function badParameter(parameter: string, message: string): ApiError {
-  return new ApiError(400, 'reporter.bad_request.invalid_parameter', `${parameter}: ${message}`, { parameter });
+  return new ApiError(400, 'reporter.bad_request.invalid_parameter', `${parameter}: ${message}`, {
+    parameter,
+  });
 }
 
 export function notFound(what: string, id: string): ApiError {

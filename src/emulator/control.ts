@@ -1,8 +1,8 @@
 // The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
 // the clock, and faults. Tests in other processes and the demo drive the emulator through them.
 import { badParameter } from './api-error.js';
-import { parseDateTime } from './filters.js';
 import { FAULT_TYPES, type FaultRule, type FaultType } from './faults.js';
+import { parseDateTime } from './filters.js';
 import { queryDateTime, queryString, requireObject } from './params.js';
 import type { Route } from './route.js';
 import { groundTruth } from './truth.js';
@@ -20,7 +20,9 @@ export function controlRoutes(): Route[] {
           messages: p.skeleton.messageCount,
           botIds: p.botIds,
         }));
-        return { body: { ok: true, now: new Date(ctx.now).toISOString(), live: ctx.emulator.clock.live, projects } };
+        return {
+          body: { ok: true, now: new Date(ctx.now).toISOString(), live: ctx.emulator.clock.live, projects },
+        };
       },
     },
     {
@@ -33,7 +35,14 @@ export function controlRoutes(): Route[] {
         const from = queryDateTime(ctx.query, 'from');
         const to = queryDateTime(ctx.query, 'to');
         const ids = ctx.query.get('ids') !== 'false';
-        return { body: groundTruth(project, { now: ctx.now, ids, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }) };
+        return {
+          body: groundTruth(project, {
+            now: ctx.now,
+            ids,
+            ...(from === undefined ? {} : { from }),
+            ...(to === undefined ? {} : { to }),
+          }),
+        };
       },
     },
     {
@@ -53,11 +62,13 @@ export function controlRoutes(): Route[] {
         const clock = ctx.emulator.clock;
         if (body['set'] !== undefined) clock.set(parseDateTime(body['set'], 'set'));
         if (body['advanceMs'] !== undefined) {
-          if (typeof body['advanceMs'] !== 'number' || body['advanceMs'] < 0) throw badParameter('advanceMs', 'expected a non-negative number');
+          if (typeof body['advanceMs'] !== 'number' || body['advanceMs'] < 0)
+            throw badParameter('advanceMs', 'expected a non-negative number');
           clock.advance(body['advanceMs']);
         }
         if (body['speed'] !== undefined) {
-          if (typeof body['speed'] !== 'number' || body['speed'] < 0) throw badParameter('speed', 'expected a non-negative number');
+          if (typeof body['speed'] !== 'number' || body['speed'] < 0)
+            throw badParameter('speed', 'expected a non-negative number');
           clock.setSpeed(body['speed']);
         }
         const now = ctx.emulator.now();
@@ -80,13 +91,15 @@ export function controlRoutes(): Route[] {
         const body = requireObject(ctx.body ?? {});
         const rules = Array.isArray(body['rules']) ? (body['rules'] as FaultRule[]) : [];
         rules.forEach((rule, n) => {
-          if (!FAULT_TYPES.includes(rule?.type)) throw badParameter(`rules[${n}].type`, `expected one of ${FAULT_TYPES.join(', ')}`);
+          if (!FAULT_TYPES.includes(rule?.type))
+            throw badParameter(`rules[${n}].type`, `expected one of ${FAULT_TYPES.join(', ')}`);
         });
         const added = rules.map((rule) => ctx.emulator.faults.script(rule));
         if (body['rates'] !== undefined) {
           const rates = requireObject(body['rates'], 'rates') as Partial<Record<FaultType, number>>;
           for (const key of Object.keys(rates)) {
-            if (!FAULT_TYPES.includes(key as FaultType)) throw badParameter(`rates.${key}`, 'unknown fault type');
+            if (!FAULT_TYPES.includes(key as FaultType))
+              throw badParameter(`rates.${key}`, 'unknown fault type');
           }
           ctx.emulator.faults.setRates(rates);
         }

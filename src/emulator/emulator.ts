@@ -66,7 +66,8 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
       { token: DEFAULT_V1_TOKEN, projects },
       { token: DEFAULT_READONLY_TOKEN, projects, readOnly: true },
     ],
-    legacyTokens: partial.legacyTokens ?? projects.map((project) => ({ token: defaultLegacyToken(project), project })),
+    legacyTokens:
+      partial.legacyTokens ?? projects.map((project) => ({ token: defaultLegacyToken(project), project })),
     durationUnit: partial.durationUnit ?? 'ms',
     accountId: partial.accountId ?? 100500,
     reportRowsPerSecond: partial.reportRowsPerSecond ?? 50_000,
@@ -82,6 +83,8 @@ export class Emulator {
   readonly projects = new Map<string, ProjectData>();
   readonly reports: ReportTasks;
   readonly ApiError = ApiError;
+  /** Requests received on the API (control endpoints excluded). */
+  requestCount = 0;
 
   constructor(partial: Partial<EmulatorOptions> = {}) {
     this.options = resolveOptions(partial);
@@ -115,7 +118,10 @@ export class Emulator {
 
   project(name: string): ProjectData {
     const project = this.projects.get(name);
-    if (!project) throw new ApiError(404, 'reporter.not_found.project', `project ${name} not found`, { projectShortName: name });
+    if (!project)
+      throw new ApiError(404, 'reporter.not_found.project', `project ${name} not found`, {
+        projectShortName: name,
+      });
     return project;
   }
 

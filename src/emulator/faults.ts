@@ -21,7 +21,16 @@ export const FAULT_TYPES = [
 export type FaultType = (typeof FAULT_TYPES)[number];
 
 /** Faults decided before a request is handled; the others are taken by the handlers that can apply them. */
-export const REQUEST_FAULTS: readonly FaultType[] = ['status429', 'status500', 'status502', 'status503', 'drop', 'slow', 'truncate', 'nonJson'];
+export const REQUEST_FAULTS: readonly FaultType[] = [
+  'status429',
+  'status500',
+  'status502',
+  'status503',
+  'drop',
+  'slow',
+  'truncate',
+  'nonJson',
+];
 
 export interface FaultRule {
   type: FaultType;
@@ -95,7 +104,9 @@ export class Faults {
   assertAllFired(): void {
     const missing = this.unfired();
     if (missing.length > 0) {
-      throw new Error(`scripted faults never fired: ${missing.map((r) => `#${r.id} ${r.type} ${r.path ?? '*'} (${r.fired}/${r.times ?? 1})`).join(', ')}`);
+      throw new Error(
+        `scripted faults never fired: ${missing.map((r) => `#${r.id} ${r.type} ${r.path ?? '*'} (${r.fired}/${r.times ?? 1})`).join(', ')}`,
+      );
     }
   }
 

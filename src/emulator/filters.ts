@@ -4,11 +4,35 @@ import { badParameter } from './api-error.js';
 import type { ProjectData } from './project-data.js';
 
 export const FILTER_KEYS = [
-  'SESSION_ID', 'SESSION_START_TIME', 'SESSION_END_TIME', 'SESSION_LABELS', 'SESSION_RESULT', 'INITIATOR',
-  'CALL_TASK_ID', 'CHANNEL_TYPE', 'BOT_ID', 'CLIENT_ID_OR_NAME', 'CLIENT_JOIN_TIME', 'CLIENT_LAST_ACTIVITY_TIME',
-  'MESSAGE_TYPE', 'MESSAGE_TIME', 'MESSAGE_TEXT', 'ANSWER_TEXT', 'MESSAGE_COUNT', 'LOG_LABELS', 'COMMENT_TEXT',
-  'NLP_CLASS', 'NLP_STATE', 'INTENT', 'TRANSFER_TO_OPERATOR', 'WITHOUT_EMPTY_SESSIONS', 'WITHOUT_EMPTY_MESSAGES',
-  'CUSTOM_FIELDS_IN_RESPONSE', 'EXCEPTION_EXISTENCE', 'SESSION_DATA', 'STATE_ROUTES',
+  'SESSION_ID',
+  'SESSION_START_TIME',
+  'SESSION_END_TIME',
+  'SESSION_LABELS',
+  'SESSION_RESULT',
+  'INITIATOR',
+  'CALL_TASK_ID',
+  'CHANNEL_TYPE',
+  'BOT_ID',
+  'CLIENT_ID_OR_NAME',
+  'CLIENT_JOIN_TIME',
+  'CLIENT_LAST_ACTIVITY_TIME',
+  'MESSAGE_TYPE',
+  'MESSAGE_TIME',
+  'MESSAGE_TEXT',
+  'ANSWER_TEXT',
+  'MESSAGE_COUNT',
+  'LOG_LABELS',
+  'COMMENT_TEXT',
+  'NLP_CLASS',
+  'NLP_STATE',
+  'INTENT',
+  'TRANSFER_TO_OPERATOR',
+  'WITHOUT_EMPTY_SESSIONS',
+  'WITHOUT_EMPTY_MESSAGES',
+  'CUSTOM_FIELDS_IN_RESPONSE',
+  'EXCEPTION_EXISTENCE',
+  'SESSION_DATA',
+  'STATE_ROUTES',
 ] as const;
 
 /** The keys this emulator evaluates, with the filter type each takes. */
@@ -37,7 +61,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 /** Parses a date-time of the API (`yyyy-MM-ddTHH:mm:ss.SSSZ`, other offsets and no milliseconds accepted). */
 export function parseDateTime(value: unknown, parameter: string): number {
   if (typeof value !== 'string' || !DATE_TIME.test(value)) {
-    throw badParameter(parameter, `expected a date-time like 2024-05-01T00:00:00.000Z, got ${JSON.stringify(value)}`);
+    throw badParameter(
+      parameter,
+      `expected a date-time like 2024-05-01T00:00:00.000Z, got ${JSON.stringify(value)}`,
+    );
   }
   const t = Date.parse(value);
   if (Number.isNaN(t)) throw badParameter(parameter, `not a valid date-time: ${value}`);
@@ -79,7 +106,8 @@ interface RawFilter {
 export function compileFilters(body: unknown, field = 'filters'): CompiledFilters {
   const compiled: CompiledFilters = { session: [], message: [], key: '' };
   if (body === undefined || body === null) return compiled;
-  if (typeof body !== 'object' || Array.isArray(body)) throw badParameter('body', 'expected an object {filters: [...]}');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw badParameter('body', 'expected an object {filters: [...]}');
   const list = (body as { filters?: unknown }).filters;
   if (list === undefined || list === null) return compiled;
   return compileFilterList(list, field);
@@ -94,18 +122,24 @@ export function compileFilterList(list: unknown, field = 'filters'): CompiledFil
     if (typeof raw !== 'object' || raw === null) throw badParameter(at, 'expected a filter object');
     if (typeof raw.key !== 'string') throw badParameter(`${at}.key`, 'required string');
     if (typeof raw.type !== 'string') throw badParameter(`${at}.type`, 'required string');
-    if (!(FILTER_KEYS as readonly string[]).includes(raw.key)) throw badParameter(`${at}.key`, `unknown filter key ${raw.key}`);
+    if (!(FILTER_KEYS as readonly string[]).includes(raw.key))
+      throw badParameter(`${at}.key`, `unknown filter key ${raw.key}`);
     const expected = SUPPORTED_FILTERS[raw.key];
     if (!expected) throw badParameter(`${at}.key`, `filter ${raw.key} is not supported by this server`);
-    if (raw.type !== expected) throw badParameter(`${at}.type`, `filter ${raw.key} takes type ${expected}, got ${raw.type}`);
+    if (raw.type !== expected)
+      throw badParameter(`${at}.type`, `filter ${raw.key} takes type ${expected}, got ${raw.type}`);
     addFilter(compiled, raw.key, raw, at);
   });
   return compiled;
 }
 
 function dateRange(raw: RawFilter, at: string): Range {
-  const from = raw.from === undefined || raw.from === null ? Number.NEGATIVE_INFINITY : parseDateTime(raw.from, `${at}.from`);
-  const to = raw.to === undefined || raw.to === null ? Number.POSITIVE_INFINITY : parseDateTime(raw.to, `${at}.to`);
+  const from =
+    raw.from === undefined || raw.from === null
+      ? Number.NEGATIVE_INFINITY
+      : parseDateTime(raw.from, `${at}.from`);
+  const to =
+    raw.to === undefined || raw.to === null ? Number.POSITIVE_INFINITY : parseDateTime(raw.to, `${at}.to`);
   if (from > to) throw badParameter(`${at}.from`, 'is after to');
   return [from, to];
 }
@@ -113,12 +147,14 @@ function dateRange(raw: RawFilter, at: string): Range {
 function numberBound(value: unknown, parameter: string, fallback: number): number {
   if (value === undefined || value === null || value === '') return fallback;
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
-  if (!Number.isFinite(n)) throw badParameter(parameter, `expected a number or a numeric string, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n))
+    throw badParameter(parameter, `expected a number or a numeric string, got ${JSON.stringify(value)}`);
   return n;
 }
 
 function stringList(value: unknown, parameter: string): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw badParameter(parameter, 'expected an array of strings');
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw badParameter(parameter, 'expected an array of strings');
   return value as string[];
 }
 

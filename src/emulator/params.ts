@@ -14,13 +14,19 @@ export function requiredString(query: URLSearchParams, name: string): string {
   return value;
 }
 
-export function queryInt(query: URLSearchParams, name: string, options: { default?: number; min?: number; max?: number } = {}): number | undefined {
+export function queryInt(
+  query: URLSearchParams,
+  name: string,
+  options: { default?: number; min?: number; max?: number } = {},
+): number | undefined {
   const raw = queryString(query, name);
   if (raw === undefined) return options.default;
   if (!/^-?\d+$/.test(raw)) throw badParameter(name, `expected an integer, got ${JSON.stringify(raw)}`);
   const value = Number(raw);
-  if (options.min !== undefined && value < options.min) throw badParameter(name, `must be at least ${options.min}`);
-  if (options.max !== undefined && value > options.max) throw badParameter(name, `must be at most ${options.max}`);
+  if (options.min !== undefined && value < options.min)
+    throw badParameter(name, `must be at least ${options.min}`);
+  if (options.max !== undefined && value > options.max)
+    throw badParameter(name, `must be at most ${options.max}`);
   return value;
 }
 
@@ -56,10 +62,16 @@ export function parseDate(raw: unknown, name: string): number {
   return t;
 }
 
-export function queryEnum<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[], fallback?: T): T | undefined {
+export function queryEnum<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  fallback?: T,
+): T | undefined {
   const raw = queryString(query, name);
   if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw badParameter(name, `expected one of ${allowed.join(', ')}, got ${raw}`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw badParameter(name, `expected one of ${allowed.join(', ')}, got ${raw}`);
   return raw as T;
 }
 
@@ -78,14 +90,16 @@ export function timezoneOffset(header: string | string[] | undefined): number {
   if (header === undefined) return 0;
   const raw = Array.isArray(header) ? header[0] : header;
   if (raw === undefined || raw === '') return 0;
-  if (!/^[+-]?\d+$/.test(raw.trim())) throw badParameter('Timezone', `expected an offset in minutes, got ${JSON.stringify(raw)}`);
+  if (!/^[+-]?\d+$/.test(raw.trim()))
+    throw badParameter('Timezone', `expected an offset in minutes, got ${JSON.stringify(raw)}`);
   const value = Number(raw.trim());
   if (Math.abs(value) > 18 * 60) throw badParameter('Timezone', 'offset out of range (-1080..1080 minutes)');
   return value;
 }
 
 export function requireObject(body: unknown, name = 'body'): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badParameter(name, 'expected a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badParameter(name, 'expected a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -95,11 +109,13 @@ export function requireArray(body: unknown, name = 'body'): unknown[] {
 }
 
 export function requireInt(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw badParameter(name, `expected an integer, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw badParameter(name, `expected an integer, got ${JSON.stringify(value)}`);
   return value;
 }
 
 export function requireText(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw badParameter(name, 'expected a non-empty string');
+  if (typeof value !== 'string' || value.length === 0)
+    throw badParameter(name, 'expected a non-empty string');
   return value;
 }

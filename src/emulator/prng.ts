@@ -53,7 +53,9 @@ export function hex(len: number, ...values: number[]): string {
   let out = '';
   let i = 0;
   while (out.length < len) {
-    out += hash32(...values, 0x5eed + i).toString(16).padStart(8, '0');
+    out += hash32(...values, 0x5eed + i)
+      .toString(16)
+      .padStart(8, '0');
     i++;
   }
   return out.slice(0, len);

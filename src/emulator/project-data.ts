@@ -66,6 +66,13 @@ const INTENT_WEIGHTS = INTENTS.map((intent) => intent.weight);
 const SESSION_LABEL_WEIGHTS = SESSION_LABELS.map((label) => label.weight);
 const OPERATOR_INTENT = INTENTS.find((intent) => intent.nlpClass === '/Operator')!;
 const UNRECOGNISED_SHARE = 0.12;
+/**
+ * People label and comment within 36 hours of a message (or of a session's end), and a message is read
+ * within a day of delivery: every change lands inside the default 48-hour look-back of an incremental sync
+ * (sessions last at most 6 hours).
+ */
+export const LABEL_DELAY_MS = 36 * 3_600_000;
+export const READ_DELAY_MS = 24 * 3_600_000;
 
 export class ProjectData {
   readonly name: string;
@@ -85,7 +92,10 @@ export class ProjectData {
     this.seed = options.seed;
     this.skeleton = new Skeleton(options);
     this.state = new ProjectState({ t0: this.skeleton.t0, now: options.now });
-    this.botIds = [`${options.accountId}-${options.name}-${options.accountId}-chat`, `${options.accountId}-${options.name}-${options.accountId}-voice`];
+    this.botIds = [
+      `${options.accountId}-${options.name}-${options.accountId}-chat`,
+      `${options.accountId}-${options.name}-${options.accountId}-voice`,
+    ];
   }
 
   // ----- identity ---------------------------------------------------------------------------------
@@ -103,7 +113,8 @@ export class ProjectData {
   }
   messageIndex(id: string): { i: number; k: number } | undefined {
     const at = parseQuestionId(this.seed, id);
-    if (!at || at.i >= this.skeleton.sessionCount || at.k >= this.skeleton.msgCount.get(at.i)) return undefined;
+    if (!at || at.i >= this.skeleton.sessionCount || at.k >= this.skeleton.msgCount.get(at.i))
+      return undefined;
     return at;
   }
   channelOf(i: number): string {
@@ -161,18 +172,18 @@ export class ProjectData {
       facts.answer = pick(AGENT_ANSWERS, s, i, k, 33);
       return facts;
     }
-    if (k === 0 && channel !== 'chatwidget' && channel !== 'chatapi' && unit(s, i, 34) < 0.3) {
-      facts.event = channel === 'resterisk' ? 'speechNotRecognized' : EVENTS[0]!;
-      facts.nlpState = '/Start';
-      facts.answer = INTENTS[0]!.answer;
-      return facts;
-    }
     if (facts.isSwitch) {
       facts.question = pick(OPERATOR_INTENT.questions, s, i, k, 35);
       facts.nlpClass = OPERATOR_INTENT.nlpClass;
       facts.confidence = round3(0.7 + unit(s, i, k, 36) * 0.29);
       facts.nlpState = OPERATOR_INTENT.nlpClass;
       facts.answer = OPERATOR_INTENT.answer;
+      return facts;
+    }
+    if (k === 0 && channel !== 'chatwidget' && channel !== 'chatapi' && unit(s, i, 34) < 0.3) {
+      facts.event = channel === 'resterisk' ? 'speechNotRecognized' : EVENTS[0]!;
+      facts.nlpState = '/Start';
+      facts.answer = INTENTS[0]!.answer;
       return facts;
     }
     if (unit(s, i, k, 37) < 0.01) facts.event = pick(EVENTS, s, i, k, 38);
@@ -182,14 +193,19 @@ export class ProjectData {
       facts.confidence = round3(0.05 + unit(s, i, k, 41) * 0.25);
       facts.answer = FALLBACK_ANSWER;
     } else {
-      const intent = pickWeighted(INTENTS.filter((x) => x !== OPERATOR_INTENT), INTENT_WEIGHTS.filter((_, n) => INTENTS[n] !== OPERATOR_INTENT), unit(s, i, k, 42));
+      const intent = pickWeighted(
+        INTENTS.filter((x) => x !== OPERATOR_INTENT),
+        INTENT_WEIGHTS.filter((_, n) => INTENTS[n] !== OPERATOR_INTENT),
+        unit(s, i, k, 42),
+      );
       facts.question = pick(intent.questions, s, i, k, 43);
       facts.nlpClass = intent.nlpClass;
       facts.confidence = round3(0.55 + unit(s, i, k, 44) * 0.44);
       facts.answer = intent.answer;
     }
     facts.nlpState = facts.nlpClass;
-    if (unit(s, i, k, 45) < 0.005) facts.exception = 'java.net.SocketTimeoutException: CRM did not answer in 5000 ms';
+    if (unit(s, i, k, 45) < 0.005)
+      facts.exception = 'java.net.SocketTimeoutException: CRM did not answer in 5000 ms';
     return facts;
   }
 
@@ -210,7 +226,7 @@ export class ProjectData {
     }
     steps.push({ status: 'DELIVERED', at: deliveredAt });
     if (rules.read && unit(s, i, k, 52) < 0.75) {
-      const wait = Math.min(3 * 86_400_000, Math.floor(-Math.log(1 - unit(s, i, k, 53)) * 20 * 60_000));
+      const wait = Math.min(READ_DELAY_MS, Math.floor(-Math.log(1 - unit(s, i, k, 53)) * 20 * 60_000));
       steps.push({ status: 'READ', at: deliveredAt + 1_000 + wait });
     }
     return steps;
@@ -230,10 +246,15 @@ export class ProjectData {
     const count = sk.msgCount.get(i);
     const end = count > 0 ? sk.messageTime(i, count - 1) : sk.start.get(i);
     const first = SESSION_LABELS.indexOf(pickWeighted(SESSION_LABELS, SESSION_LABEL_WEIGHTS, unit(s, i, 61)));
-    const out = [{ id: SEEDED_SESSION_LABEL_IDS[first]!, at: end + 60_000 + pickIndex(72 * 3_600_000, s, i, 62) }];
+    const out = [
+      { id: SEEDED_SESSION_LABEL_IDS[first]!, at: end + 60_000 + pickIndex(LABEL_DELAY_MS, s, i, 62) },
+    ];
     if (unit(s, i, 63) < 0.15) {
       const second = (first + 1 + pickIndex(SESSION_LABELS.length - 1, s, i, 64)) % SESSION_LABELS.length;
-      out.push({ id: SEEDED_SESSION_LABEL_IDS[second]!, at: end + 60_000 + pickIndex(72 * 3_600_000, s, i, 65) });
+      out.push({
+        id: SEEDED_SESSION_LABEL_IDS[second]!,
+        at: end + 60_000 + pickIndex(LABEL_DELAY_MS, s, i, 65),
+      });
     }
     return out;
   }
@@ -241,7 +262,7 @@ export class ProjectData {
   seededMessageLabels(i: number, k: number): { id: number; at: number }[] {
     const s = this.seed;
     if (unit(s, i, k, 70) >= 0.06) return [];
-    const at = this.skeleton.messageTime(i, k) + 60_000 + pickIndex(48 * 3_600_000, s, i, k, 71);
+    const at = this.skeleton.messageTime(i, k) + 60_000 + pickIndex(LABEL_DELAY_MS, s, i, k, 71);
     return [{ id: pick(SEEDED_MESSAGE_LABEL_IDS, s, i, k, 72), at }];
   }
 
@@ -249,20 +270,31 @@ export class ProjectData {
     const s = this.seed;
     if (unit(s, i, k, 80) >= 0.02) return undefined;
     const texts = ['Проверить ответ', 'Клиент недоволен', 'Good answer 👍', 'Добавить интент'];
-    return { text: pick(texts, s, i, k, 81), at: this.skeleton.messageTime(i, k) + 300_000 + pickIndex(48 * 3_600_000, s, i, k, 82) };
+    return {
+      text: pick(texts, s, i, k, 81),
+      at: this.skeleton.messageTime(i, k) + 300_000 + pickIndex(LABEL_DELAY_MS, s, i, k, 82),
+    };
   }
 
   // ----- state as of a time -------------------------------------------------------------------------
 
   sessionLabelIds(i: number, now: number): number[] {
     const set = this.state.sessionLabelSets.get(i);
-    const ids = set ? [...set] : this.seededSessionLabels(i).filter((l) => l.at <= now).map((l) => l.id);
+    const ids = set
+      ? [...set]
+      : this.seededSessionLabels(i)
+          .filter((l) => l.at <= now)
+          .map((l) => l.id);
     return ids.filter((id) => this.state.sessionLabels.has(id));
   }
 
   messageLabelIds(i: number, k: number, now: number): number[] {
     const set = this.state.messageLabelSets.get(this.skeleton.msgOffset.get(i) + k);
-    const ids = set ? [...set] : this.seededMessageLabels(i, k).filter((l) => l.at <= now).map((l) => l.id);
+    const ids = set
+      ? [...set]
+      : this.seededMessageLabels(i, k)
+          .filter((l) => l.at <= now)
+          .map((l) => l.id);
     return ids.filter((id) => this.state.messageLabels.has(id));
   }
 
@@ -280,7 +312,8 @@ export class ProjectData {
     if (experiment.seededFrom === undefined) return undefined;
     const start = this.skeleton.start.get(i);
     if (start < experiment.seededFrom || start >= (experiment.seededTo ?? 0)) return undefined;
-    if (this.skeleton.msgCount.get(i) === 0 || unit(this.seed, i, hashString(experiment.key), 90) >= 0.3) return undefined;
+    if (this.skeleton.msgCount.get(i) === 0 || unit(this.seed, i, hashString(experiment.key), 90) >= 0.3)
+      return undefined;
     return experiment.branches[pickIndex(experiment.branches.length, this.seed, i, 91)]?.key;
   }
 
@@ -329,7 +362,11 @@ export class ProjectData {
   }
 
   /** SessionInfo as of `now` (the session must have started by then). */
-  sessionRecord(i: number, now: number, options: { data?: boolean; labels?: boolean } = {}): Record<string, unknown> {
+  sessionRecord(
+    i: number,
+    now: number,
+    options: { data?: boolean; labels?: boolean } = {},
+  ): Record<string, unknown> {
     const sk = this.skeleton;
     const start = sk.start.get(i);
     const visible = sk.visibleMessageCount(i, now);
@@ -387,9 +424,11 @@ export class ProjectData {
       nlp['fromState'] = '/';
       record['nlpInfo'] = nlp;
     }
-    record['requestData'] = f.event !== undefined && f.question === undefined ? { event: f.event } : { query: f.question ?? '' };
+    record['requestData'] =
+      f.event !== undefined && f.question === undefined ? { event: f.event } : { query: f.question ?? '' };
     const replies: Record<string, unknown>[] = [{ type: 'text', text: f.answer, state: f.nlpState ?? '/' }];
-    if (f.isSwitch) replies.push({ type: 'switch', firstMessage: f.question ?? '', destination: 'operators' });
+    if (f.isSwitch)
+      replies.push({ type: 'switch', firstMessage: f.question ?? '', destination: 'operators' });
     record['responseData'] = { replies, answer: f.answer };
     if (f.exception !== undefined) record['exception'] = f.exception;
     record['processingTime'] = f.processingTime;

@@ -56,7 +56,10 @@ export interface Route {
 }
 
 /** Page parameters of the API: `page` from 0, `size` default 20, capped by the server (fewer rows than asked). */
-export function pageOf<T>(ctx: RouteContext, rows: ArrayLike<T>): { paging: { pageNum: number; pageSize: number; totalCount: number }; items: T[]; page: number } {
+export function pageOf<T>(
+  ctx: RouteContext,
+  rows: ArrayLike<T>,
+): { paging: { pageNum: number; pageSize: number; totalCount: number }; items: T[]; page: number } {
   const page = queryInt(ctx.query, 'page', { default: 0, min: 0 })!;
   const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
   const pageSize = Math.min(size, ctx.emulator.options.pageSizeCap);

@@ -33,7 +33,11 @@ function compile(routes: Route[]): CompiledRoute[] {
   });
 }
 
-function match(routes: CompiledRoute[], path: string, method: string): { route?: Route; params: Record<string, string>; pathKnown: boolean } {
+function match(
+  routes: CompiledRoute[],
+  path: string,
+  method: string,
+): { route?: Route; params: Record<string, string>; pathKnown: boolean } {
   const parts = path.split('/');
   let best: { route: Route; params: Record<string, string>; score: number } | undefined;
   let pathKnown = false;
@@ -53,13 +57,16 @@ function match(routes: CompiledRoute[], path: string, method: string): { route?:
     if (!ok) continue;
     pathKnown = true;
     if (candidate.route.method !== method) continue;
-    if (!best || candidate.params < best.score) best = { route: candidate.route, params, score: candidate.params };
+    if (!best || candidate.params < best.score)
+      best = { route: candidate.route, params, score: candidate.params };
   }
   return best ? { route: best.route, params: best.params, pathKnown } : { params: {}, pathKnown };
 }
 
 /** Splits a URL path into scope, generation, token (legacy) and the rest. */
-function locate(pathname: string): { scope: Scope; generation: Generation; token?: string; rest: string; prefix: string } | undefined {
+function locate(
+  pathname: string,
+): { scope: Scope; generation: Generation; token?: string; rest: string; prefix: string } | undefined {
   let m = /^\/api\/v1\/reporter\/(.+)$/.exec(pathname);
   if (m) return { scope: 'reporter', generation: 'v1', rest: m[1]!, prefix: '/api/v1/reporter' };
   m = /^\/api\/reporter\/p\/([^/]+)\/(.+)$/.exec(pathname);
@@ -76,7 +83,12 @@ function locate(pathname: string): { scope: Scope; generation: Generation; token
   return undefined;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, {
     ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
@@ -95,11 +107,23 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'reporter.bad_request.malformed_json', 'body: not valid JSON', { parameter: 'body' });
+    throw new ApiError(400, 'reporter.bad_request.malformed_json', 'body: not valid JSON', {
+      parameter: 'body',
+    });
   }
 }
 
-const GATEWAY_PAGE = '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+const GATEWAY_PAGE =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+
+/** Whether an answer carries a page of records that a fault can break. */
+function hasRecords(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  return ['sessions', 'messages', 'clients'].some((key) => {
+    const rows = (body as Record<string, unknown>)[key];
+    return Array.isArray(rows) && rows.length > 0;
+  });
+}
 
 /** Breaks one record of a page: a required field removed or given the wrong type. */
 export function corruptRecord(body: unknown, rule: FaultState): boolean {
@@ -110,7 +134,8 @@ export function corruptRecord(body: unknown, rule: FaultState): boolean {
     if (!Array.isArray(rows) || rows.length === 0) continue;
     const row = rows[Math.min(rule.recordIndex ?? 0, rows.length - 1)] as Record<string, unknown>;
     const field = key === 'sessions' ? 'startTime' : key === 'messages' ? 'timestamp' : 'joinDate';
-    if (rule.variant === 'missingField') delete row[key === 'clients' ? 'id' : key === 'sessions' ? 'sessionId' : 'questionId'];
+    if (rule.variant === 'missingField')
+      delete row[key === 'clients' ? 'id' : key === 'sessions' ? 'sessionId' : 'questionId'];
     else row[field] = 12345;
     return true;
   }
@@ -127,8 +152,15 @@ class EmulatorServer {
   constructor(emulator: Emulator) {
     this.emulator = emulator;
     const reportRoutes = emulator.reports.routes();
-    this.reporter = compile([...reporterRoutes(), ...reportRoutes.filter((r) => !r.path.startsWith('async:'))]);
-    this.async = compile(reportRoutes.filter((r) => r.path.startsWith('async:')).map((r) => ({ ...r, path: r.path.slice('async:'.length) })));
+    this.reporter = compile([
+      ...reporterRoutes(),
+      ...reportRoutes.filter((r) => !r.path.startsWith('async:')),
+    ]);
+    this.async = compile(
+      reportRoutes
+        .filter((r) => r.path.startsWith('async:'))
+        .map((r) => ({ ...r, path: r.path.slice('async:'.length) })),
+    );
     this.control = compile(controlRoutes());
   }
 
@@ -152,18 +184,29 @@ class EmulatorServer {
     const method = (req.method ?? 'GET').toUpperCase();
     const where = locate(url.pathname);
     if (!where) throw new ApiError(404, 'reporter.not_found.path', `no operation at ${url.pathname}`);
-    const table = where.scope === 'reporter' ? this.reporter : where.scope === 'async' ? this.async : this.control;
+    const table =
+      where.scope === 'reporter' ? this.reporter : where.scope === 'async' ? this.async : this.control;
     const { route, params, pathKnown } = match(table, where.rest, method);
     if (!route) {
-      if (pathKnown) throw new ApiError(405, 'reporter.method_not_allowed', `${method} is not allowed on ${where.rest}`);
-      throw new ApiError(404, 'reporter.not_found.path', `no operation at ${where.scope === 'control' ? url.pathname : where.rest}`);
+      if (pathKnown)
+        throw new ApiError(405, 'reporter.method_not_allowed', `${method} is not allowed on ${where.rest}`);
+      throw new ApiError(
+        404,
+        'reporter.not_found.path',
+        `no operation at ${where.scope === 'control' ? url.pathname : where.rest}`,
+      );
     }
     if (route.generations && !route.generations.includes(where.generation)) {
-      throw new ApiError(404, 'reporter.not_found.path', `${where.rest} does not exist in the ${where.generation} API`);
+      throw new ApiError(
+        404,
+        'reporter.not_found.path',
+        `${where.rest} does not exist in the ${where.generation} API`,
+      );
     }
 
     let slowed: FaultState | undefined;
     if (where.scope !== 'control') {
+      this.emulator.requestCount++;
       const fault = this.emulator.faults.take(REQUEST_FAULTS, { path: where.rest, method });
       if (fault) {
         if (fault.type === 'slow') slowed = fault;
@@ -180,13 +223,16 @@ class EmulatorServer {
     if (result?.raw) return;
     const status = result?.status ?? 200;
     let payload = result?.body;
-    if (where.scope === 'reporter' && status === 200 && payload !== undefined) {
+    if (where.scope === 'reporter' && status === 200 && hasRecords(payload)) {
       const broken = this.emulator.faults.take(['invalidRecord'], { path: where.rest, method });
       if (broken) corruptRecord(payload, broken);
     }
     if (slowed?.type === 'truncate') {
       const text = JSON.stringify(payload ?? {});
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+      });
       res.write(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
       setTimeout(() => res.destroy(), 10);
       return;
@@ -199,7 +245,12 @@ class EmulatorServer {
     switch (fault.type) {
       case 'status429':
         req.resume();
-        sendJson(res, 429, { error: 'reporter.too_many_requests', message: 'Rate limit exceeded, retry later' }, { 'retry-after': String(fault.retryAfter ?? 1) });
+        sendJson(
+          res,
+          429,
+          { error: 'reporter.too_many_requests', message: 'Rate limit exceeded, retry later' },
+          { 'retry-after': String(fault.retryAfter ?? 1) },
+        );
         return;
       case 'status502':
         req.resume();
@@ -210,7 +261,10 @@ class EmulatorServer {
       case 'status503': {
         req.resume();
         const status = fault.type === 'status500' ? 500 : 503;
-        sendJson(res, status, { error: status === 500 ? 'reporter.internal_error' : 'reporter.service_unavailable', message: `emulated ${status}` });
+        sendJson(res, status, {
+          error: status === 500 ? 'reporter.internal_error' : 'reporter.service_unavailable',
+          message: `emulated ${status}`,
+        });
         return;
       }
       case 'nonJson':
@@ -238,38 +292,109 @@ class EmulatorServer {
     res: ServerResponse,
   ): RouteContext {
     const e = this.emulator;
-    const base = { emulator: e, generation: where.generation, method, path: where.rest, params, query: url.searchParams, body, headers: req.headers, now, baseUrl: this.baseUrl, prefix: where.prefix, req, res };
+    const base = {
+      emulator: e,
+      generation: where.generation,
+      method,
+      path: where.rest,
+      params,
+      query: url.searchParams,
+      body,
+      headers: req.headers,
+      now,
+      baseUrl: this.baseUrl,
+      prefix: where.prefix,
+      req,
+      res,
+    };
     if (where.scope === 'control') {
       const first = e.projects.values().next().value!;
-      return { ...base, project: first, projectNamed: false, token: '', tokenProjects: [...e.projects.keys()] };
+      return {
+        ...base,
+        project: first,
+        projectNamed: false,
+        token: '',
+        tokenProjects: [...e.projects.keys()],
+      };
     }
     if (where.generation === 'legacy') {
       const entry = e.options.legacyTokens.find((t) => t.token === where.token);
-      if (!entry) throw new ApiError(401, 'reporter.unauthorized.invalid_token', 'The token in the path is not a valid analytics token of the previous API generation');
-      return { ...base, project: e.project(entry.project), projectNamed: true, token: entry.token, tokenProjects: [entry.project] };
+      if (!entry)
+        throw new ApiError(
+          401,
+          'reporter.unauthorized.invalid_token',
+          'The token in the path is not a valid analytics token of the previous API generation',
+        );
+      return {
+        ...base,
+        project: e.project(entry.project),
+        projectNamed: true,
+        token: entry.token,
+        tokenProjects: [entry.project],
+      };
     }
     const header = req.headers.authorization;
-    if (!header) throw new ApiError(401, 'reporter.unauthorized.missing_token', 'Authorization header with a Bearer token is required');
+    if (!header)
+      throw new ApiError(
+        401,
+        'reporter.unauthorized.missing_token',
+        'Authorization header with a Bearer token is required',
+      );
     const m = /^Bearer\s+(.+)$/i.exec(header);
-    const entry: V1Token | undefined = m ? e.options.v1Tokens.find((t) => t.token === m[1]!.trim()) : undefined;
-    if (!entry) throw new ApiError(401, 'reporter.unauthorized.invalid_token', 'The bearer token is not valid for this API');
-    if (route.write && entry.readOnly) throw new ApiError(403, 'reporter.forbidden.scope', `The token lacks the scope to call ${route.op}`);
+    const entry: V1Token | undefined = m
+      ? e.options.v1Tokens.find((t) => t.token === m[1]!.trim())
+      : undefined;
+    if (!entry)
+      throw new ApiError(
+        401,
+        'reporter.unauthorized.invalid_token',
+        'The bearer token is not valid for this API',
+      );
+    if (route.write && entry.readOnly)
+      throw new ApiError(403, 'reporter.forbidden.scope', `The token lacks the scope to call ${route.op}`);
     const named = url.searchParams.get('projectShortName');
     if (named) {
       if (!entry.projects.includes(named)) {
-        if (!e.projects.has(named)) throw new ApiError(400, 'reporter.bad_request.invalid_parameter', `projectShortName: unknown project ${named}`, { parameter: 'projectShortName' });
-        throw new ApiError(403, 'reporter.forbidden.project', `The token has no access to project ${named}`, { projectShortName: named });
+        if (!e.projects.has(named))
+          throw new ApiError(
+            400,
+            'reporter.bad_request.invalid_parameter',
+            `projectShortName: unknown project ${named}`,
+            { parameter: 'projectShortName' },
+          );
+        throw new ApiError(403, 'reporter.forbidden.project', `The token has no access to project ${named}`, {
+          projectShortName: named,
+        });
       }
-      return { ...base, project: e.project(named), projectNamed: true, token: entry.token, tokenProjects: entry.projects };
+      return {
+        ...base,
+        project: e.project(named),
+        projectNamed: true,
+        token: entry.token,
+        tokenProjects: entry.projects,
+      };
     }
     if (route.needsProject) {
-      throw new ApiError(400, 'reporter.bad_request.invalid_parameter', 'projectShortName: required parameter is missing for this operation', { parameter: 'projectShortName' });
+      throw new ApiError(
+        400,
+        'reporter.bad_request.invalid_parameter',
+        'projectShortName: required parameter is missing for this operation',
+        { parameter: 'projectShortName' },
+      );
     }
-    return { ...base, project: e.project(entry.projects[0]!), projectNamed: false, token: entry.token, tokenProjects: entry.projects };
+    return {
+      ...base,
+      project: e.project(entry.projects[0]!),
+      projectNamed: false,
+      token: entry.token,
+      tokenProjects: entry.projects,
+    };
   }
 }
 
-export async function startEmulator(options: Partial<EmulatorOptions> & { port?: number; host?: string } = {}): Promise<RunningEmulator> {
+export async function startEmulator(
+  options: Partial<EmulatorOptions> & { port?: number; host?: string } = {},
+): Promise<RunningEmulator> {
   const emulator = new Emulator(options);
   const handler = new EmulatorServer(emulator);
   const server = createServer({ keepAlive: true, keepAliveTimeout: 30_000 }, handler.handle);

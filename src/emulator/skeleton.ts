@@ -148,7 +148,8 @@ export class Skeleton {
     let t = startTime + 200 + Math.floor(unit(s, i, 8) * 1300);
     for (let k = 0; k < count; k++) {
       if (k > 0) {
-        const gauss = Math.sqrt(-2 * Math.log(1 - unit(s, i, k, 9))) * Math.cos(2 * Math.PI * unit(s, i, k, 10));
+        const gauss =
+          Math.sqrt(-2 * Math.log(1 - unit(s, i, k, 9))) * Math.cos(2 * Math.PI * unit(s, i, k, 10));
         const gap = Math.exp(Math.log(20_000) + gauss);
         t += Math.floor(Math.min(MAX_GAP_MS, Math.max(2_000, gap)));
       }

@@ -34,7 +34,10 @@ function bump(map: Record<string, number>, key: string, by = 1): void {
 }
 
 /** The truth of [from, to): sessions by start time, messages by timestamp, each as of `now`. */
-export function groundTruth(p: ProjectData, window: { from?: number; to?: number; now: number; ids?: boolean }): GroundTruth {
+export function groundTruth(
+  p: ProjectData,
+  window: { from?: number; to?: number; now: number; ids?: boolean },
+): GroundTruth {
   const sk = p.skeleton;
   const from = window.from ?? Number.NEGATIVE_INFINITY;
   const to = Math.min(window.to ?? Number.POSITIVE_INFINITY, window.now + 1);
@@ -75,7 +78,8 @@ export function groundTruth(p: ProjectData, window: { from?: number; to?: number
       clients.add(sk.client.get(i));
       const transfer = sk.transferAt.get(i);
       if (transfer >= 0 && visible > transfer) truth.transferredSessions++;
-      for (const id of p.sessionLabelIds(i, window.now)) bump(truth.sessionLabels, p.state.sessionLabels.get(id)!.name);
+      for (const id of p.sessionLabelIds(i, window.now))
+        bump(truth.sessionLabels, p.state.sessionLabels.get(id)!.name);
       for (const [key, value] of Object.entries(p.sessionData(i))) bump(truth.sessionData, `${key}=${value}`);
       for (const experiment of p.state.experiments.values()) {
         const branch = p.experimentBranch(experiment, i);
@@ -88,7 +92,8 @@ export function groundTruth(p: ProjectData, window: { from?: number; to?: number
       truth.messages++;
       channelRow.messages++;
       if (withIds) truth.messageIds.push(p.questionId(i, k));
-      for (const id of p.messageLabelIds(i, k, window.now)) bump(truth.messageLabels, p.state.messageLabels.get(id)!.name);
+      for (const id of p.messageLabelIds(i, k, window.now))
+        bump(truth.messageLabels, p.state.messageLabels.get(id)!.name);
       const status = p.statusAt(i, k, window.now);
       if (status !== undefined) bump((truth.statuses[channel] ??= {}), status);
       const nlpClass = p.messageFacts(i, k).nlpClass;

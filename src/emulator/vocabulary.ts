@@ -47,7 +47,12 @@ export const INTENTS: readonly Intent[] = [
   },
   {
     nlpClass: '/Operator',
-    questions: ['Позовите оператора', 'Хочу поговорить с человеком', 'оператор!!!', 'Соедините со специалистом 🙏'],
+    questions: [
+      'Позовите оператора',
+      'Хочу поговорить с человеком',
+      'оператор!!!',
+      'Соедините со специалистом 🙏',
+    ],
     answer: 'Перевожу вас на оператора, пожалуйста, подождите.',
     weight: 5,
   },
@@ -106,10 +111,30 @@ export const AGENTS = [
 ] as const;
 
 export const FIRST_NAMES: readonly string[] = [
-  'Иван', 'Мария', 'Алексей', 'Ольга', 'Дмитрий', 'Екатерина', 'Сергей', 'Анна', 'John', 'Emma', 'Ахмед', 'Лейла',
+  'Иван',
+  'Мария',
+  'Алексей',
+  'Ольга',
+  'Дмитрий',
+  'Екатерина',
+  'Сергей',
+  'Анна',
+  'John',
+  'Emma',
+  'Ахмед',
+  'Лейла',
 ];
 export const LAST_NAMES: readonly string[] = [
-  'Иванов', 'Петрова', 'Сидоров', 'Кузнецова', 'Смирнов', 'Попова', 'Smith', 'Brown', 'Алиев', 'Ким',
+  'Иванов',
+  'Петрова',
+  'Сидоров',
+  'Кузнецова',
+  'Смирнов',
+  'Попова',
+  'Smith',
+  'Brown',
+  'Алиев',
+  'Ким',
 ];
 
 export interface SeedSessionLabel {
@@ -130,6 +155,12 @@ export const MESSAGE_LABEL_GROUPS: readonly { name: string; labels: readonly str
 
 export const SESSION_RESULTS: readonly string[] = ['RESOLVED', 'TRANSFERRED', 'ABANDONED'];
 
-export const CITIES: readonly string[] = ['Москва', 'Санкт-Петербург', 'Казань', 'Новосибирск', 'Екатеринбург'];
+export const CITIES: readonly string[] = [
+  'Москва',
+  'Санкт-Петербург',
+  'Казань',
+  'Новосибирск',
+  'Екатеринбург',
+];
 export const PLANS: readonly string[] = ['free', 'basic', 'premium'];
 export const SOURCES: readonly string[] = ['ads', 'organic', 'referral', 'email'];

@@ -58,7 +58,10 @@ export const emulatorCommand: Command = {
       },
       strict: true,
     });
-    const projects = values.projects?.split(',').map((p) => p.trim()).filter(Boolean);
+    const projects = values.projects
+      ?.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     const started = Date.now();
     const now = dateTimeOption(values.now, 'now');
     const running = await startEmulator({
@@ -81,7 +84,11 @@ export const emulatorCommand: Command = {
       v1Token: DEFAULT_V1_TOKEN,
       readOnlyToken: DEFAULT_READONLY_TOKEN,
       legacyTokens: Object.fromEntries(e.options.projects.map((p) => [p, defaultLegacyToken(p)])),
-      projects: [...e.projects.values()].map((p) => ({ name: p.name, sessions: p.skeleton.sessionCount, messages: p.skeleton.messageCount })),
+      projects: [...e.projects.values()].map((p) => ({
+        name: p.name,
+        sessions: p.skeleton.sessionCount,
+        messages: p.skeleton.messageCount,
+      })),
       now: new Date(e.now()).toISOString(),
       live: e.clock.live,
       startedInMs: Date.now() - started,
@@ -89,10 +96,14 @@ export const emulatorCommand: Command = {
     if (values.json) io.out(JSON.stringify(summary));
     else {
       io.out(`Reporter API emulator listening on ${summary.url} (ready in ${summary.startedInMs} ms)`);
-      for (const p of summary.projects) io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
+      for (const p of summary.projects)
+        io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
       io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
-      io.out(`  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`);
-      for (const [p, t] of Object.entries(summary.legacyTokens)) io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
+      io.out(
+        `  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`,
+      );
+      for (const [p, t] of Object.entries(summary.legacyTokens))
+        io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
       io.out('Press Ctrl-C to stop.');
     }
     await new Promise<void>((resolve) => {

@@ -2,17 +2,19 @@
 // and by-client (Message with status), page-in-session and page-in-client.
 import { badParameter, notFound } from '../api-error.js';
 import { compileFilters, normaliseChannel } from '../filters.js';
+import { queryBool, queryDateTime, queryEnum, queryInt, queryString, requiredString } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { type MessageRef, selectMessages } from '../query.js';
-import { queryBool, queryDateTime, queryEnum, queryInt, queryString, requiredString } from '../params.js';
 import { pageOf, type Route, type RouteContext } from '../route.js';
 import { applyPageDrift, sessionForWire } from './sessions.js';
 
 function sessionOrFail(ctx: RouteContext, sessionId: string): number {
   const i = ctx.project.sessionIndex(sessionId);
-  if (i === undefined || ctx.project.skeleton.start.get(i) > ctx.now || ctx.project.withheld.has(i)) throw notFound('session', sessionId);
+  if (i === undefined || ctx.project.skeleton.start.get(i) > ctx.now || ctx.project.withheld.has(i))
+    throw notFound('session', sessionId);
   const botId = queryString(ctx.query, 'botId');
-  if (botId !== undefined && ctx.project.botIdOf(i) !== botId) throw notFound('session', `${sessionId} of bot ${botId}`);
+  if (botId !== undefined && ctx.project.botIdOf(i) !== botId)
+    throw notFound('session', `${sessionId} of bot ${botId}`);
   return i;
 }
 
@@ -20,7 +22,8 @@ function clientOrFail(ctx: RouteContext): number {
   const clientId = requiredString(ctx.query, 'clientId');
   const botId = requiredString(ctx.query, 'botId');
   const c = ctx.project.clientIndex(clientId);
-  if (c === undefined || ctx.project.skeleton.start.get(ctx.project.skeleton.clientCreator.get(c)) > ctx.now) throw notFound('client', clientId);
+  if (c === undefined || ctx.project.skeleton.start.get(ctx.project.skeleton.clientCreator.get(c)) > ctx.now)
+    throw notFound('client', clientId);
   if (!ctx.project.botIds.includes(botId)) throw notFound('bot', botId);
   return c;
 }
@@ -41,14 +44,22 @@ function sessionMessages(ctx: RouteContext, i: number): number[] {
 }
 
 /** A client's messages, newest first unless sort=asc, with the by-client options applied. */
-function clientMessages(ctx: RouteContext, p: ProjectData, c: number, options: { filterTimes: boolean }): MessageRef[] {
+function clientMessages(
+  ctx: RouteContext,
+  p: ProjectData,
+  c: number,
+  options: { filterTimes: boolean },
+): MessageRef[] {
   const sk = p.skeleton;
   const startTime = options.filterTimes ? queryDateTime(ctx.query, 'startTime') : undefined;
-  const endTime = options.filterTimes && ctx.generation === 'v1' ? queryDateTime(ctx.query, 'endTime') : undefined;
+  const endTime =
+    options.filterTimes && ctx.generation === 'v1' ? queryDateTime(ctx.query, 'endTime') : undefined;
   const channelType = ctx.generation === 'v1' ? queryString(ctx.query, 'channelType') : undefined;
-  const questionId = options.filterTimes && ctx.generation === 'v1' ? queryString(ctx.query, 'questionId') : undefined;
+  const questionId =
+    options.filterTimes && ctx.generation === 'v1' ? queryString(ctx.query, 'questionId') : undefined;
   const out: MessageRef[] = [];
-  if (channelType !== undefined && normaliseChannel(channelType) !== p.channelOf(sk.clientCreator.get(c))) return out;
+  if (channelType !== undefined && normaliseChannel(channelType) !== p.channelOf(sk.clientCreator.get(c)))
+    return out;
   const last = p.lastSessionOf(c, ctx.now);
   for (let i = sk.clientCreator.get(c); i <= last; i++) {
     if (sk.client.get(i) !== c || p.withheld.has(i)) continue;
@@ -61,7 +72,8 @@ function clientMessages(ctx: RouteContext, p: ProjectData, c: number, options: {
       out.push({ i, k });
     }
   }
-  const sort = ctx.generation === 'v1' ? queryEnum(ctx.query, 'sort', ['asc', 'desc'] as const, 'desc') : 'desc';
+  const sort =
+    ctx.generation === 'v1' ? queryEnum(ctx.query, 'sort', ['asc', 'desc'] as const, 'desc') : 'desc';
   if (sort === 'desc') out.reverse();
   return out;
 }
@@ -105,7 +117,9 @@ export function messageRoutes(): Route[] {
           return sessions;
         });
         const { paging, items } = pageOf(ctx, select());
-        return { body: { paging, messages: items.map((r) => ctx.project.extendedMessageRecord(r.i, r.k, ctx.now)) } };
+        return {
+          body: { paging, messages: items.map((r) => ctx.project.extendedMessageRecord(r.i, r.k, ctx.now)) },
+        };
       },
     },
     { method: 'GET', path: 'messages/by-session', op: 'getMessagesForSession', handler: bySession },
@@ -145,7 +159,8 @@ export function messageRoutes(): Route[] {
         const questionId = requiredString(ctx.query, 'questionId');
         const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
         const at = ctx.project.messageIndex(questionId);
-        if (!at || at.i !== i || ctx.project.skeleton.messageTime(i, at.k) > ctx.now) throw notFound('message', questionId);
+        if (!at || at.i !== i || ctx.project.skeleton.messageTime(i, at.k) > ctx.now)
+          throw notFound('message', questionId);
         return { body: { pageNumber: Math.floor(at.k / Math.min(size, ctx.emulator.options.pageSizeCap)) } };
       },
     },
@@ -159,8 +174,14 @@ export function messageRoutes(): Route[] {
         const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
         const rows = clientMessages(ctx, ctx.project, c, { filterTimes: false });
         const position = rows.findIndex((r) => ctx.project.questionId(r.i, r.k) === questionId);
-        if (position < 0) throw badParameter('questionId', `message ${questionId} is not a message of client ${ctx.query.get('clientId')}`);
-        return { body: { pageNumber: Math.floor(position / Math.min(size, ctx.emulator.options.pageSizeCap)) } };
+        if (position < 0)
+          throw badParameter(
+            'questionId',
+            `message ${questionId} is not a message of client ${ctx.query.get('clientId')}`,
+          );
+        return {
+          body: { pageNumber: Math.floor(position / Math.min(size, ctx.emulator.options.pageSizeCap)) },
+        };
       },
     },
   ];

@@ -1,15 +1,21 @@
 // Session operations: sessions/filter (paged, optional labels and sessionData), projects/sessions/count,
 // state-routes/filter. Page drift is scripted here: sessions held back on page 0 arrive before page 1.
 import { compileFilters } from '../filters.js';
+import { queryBool } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { selectSessions } from '../query.js';
-import { queryBool } from '../params.js';
 import { pageOf, type Route, type RouteContext } from '../route.js';
 
 /** SessionInfo with the duration in the server's configured unit. */
-export function sessionForWire(ctx: RouteContext, p: ProjectData, i: number, options: { data?: boolean; labels?: boolean }): Record<string, unknown> {
+export function sessionForWire(
+  ctx: RouteContext,
+  p: ProjectData,
+  i: number,
+  options: { data?: boolean; labels?: boolean },
+): Record<string, unknown> {
   const record = p.sessionRecord(i, ctx.now, options);
-  if (ctx.emulator.options.durationUnit === 's') record['duration'] = Math.round((record['duration'] as number) / 1000);
+  if (ctx.emulator.options.durationUnit === 's')
+    record['duration'] = Math.round((record['duration'] as number) / 1000);
   return record;
 }
 
@@ -17,7 +23,11 @@ export function sessionForWire(ctx: RouteContext, p: ProjectData, i: number, opt
  * Scripted page drift for paged filter operations: on page 0 the newest matching sessions are held back
  * (and left out of totalCount); any later page releases them, as if they had just arrived.
  */
-export function applyPageDrift(ctx: RouteContext, select: () => ArrayLike<number>, sessionOf: (row: number) => number = (x) => x): void {
+export function applyPageDrift(
+  ctx: RouteContext,
+  select: () => ArrayLike<number>,
+  sessionOf: (row: number) => number = (x) => x,
+): void {
   const p = ctx.project;
   const page = Number(ctx.query.get('page') ?? '0');
   if (page > 0 && p.withheld.size > 0) {
@@ -29,7 +39,8 @@ export function applyPageDrift(ctx: RouteContext, select: () => ArrayLike<number
   if (!fault) return;
   const rows = select();
   const wanted = fault.count ?? 3;
-  for (let n = 0; n < rows.length && p.withheld.size < wanted; n++) p.withheld.add(sessionOf(rows[n] as number));
+  for (let n = 0; n < rows.length && p.withheld.size < wanted; n++)
+    p.withheld.add(sessionOf(rows[n] as number));
 }
 
 function stateRoute(p: ProjectData, i: number, now: number): string[] {
@@ -67,7 +78,10 @@ export function sessionRoutes(): Route[] {
       handler(ctx) {
         const body = ctx.tokenProjects.map((name) => {
           const p = ctx.emulator.project(name);
-          return { projectShortName: name, amount: p.skeleton.sessionsStartingIn(Number.NEGATIVE_INFINITY, ctx.now)[1] };
+          return {
+            projectShortName: name,
+            amount: p.skeleton.sessionsStartingIn(Number.NEGATIVE_INFINITY, ctx.now)[1],
+          };
         });
         return { body };
       },
@@ -87,9 +101,16 @@ export function sessionRoutes(): Route[] {
           if (group) group.count++;
           else groups.set(key, { states, result, count: 1 });
         }
-        const rows = [...groups.values()].sort((a, b) => b.count - a.count || (a.states.join() < b.states.join() ? -1 : 1));
+        const rows = [...groups.values()].sort(
+          (a, b) => b.count - a.count || (a.states.join() < b.states.join() ? -1 : 1),
+        );
         const { paging, items } = pageOf(ctx, rows);
-        const routes = items.map((g) => ({ states: g.states, stateRoutes: g.states, stateRouteResult: g.result, sessionsCount: g.count }));
+        const routes = items.map((g) => ({
+          states: g.states,
+          stateRoutes: g.states,
+          stateRouteResult: g.result,
+          sessionsCount: g.count,
+        }));
         return { body: { paging, routes } };
       },
     },

@@ -1,0 +1,147 @@
+// `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { createLogger } from '../../log.js';
+import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
+import { openWarehouse } from '../../warehouse/open-warehouse.js';
+import { dateTimeOption } from '../args.js';
+import type { Command } from '../command.js';
+
+const HELP = `reporter-etl sync [--from ISO --to ISO | --full] [--project NAME] [--json]
+
+Pulls sessions (with labels and sessionData), messages (with delivery statuses, labels, comments),
+clients, label catalogues and experiments from the Reporter API into the DuckDB warehouse
+(REPORTER_DATA_DIR/warehouse.duckdb). Safe to run every few minutes: each time window commits with its
+watermark in one transaction, so an interrupted run loses nothing and duplicates nothing.
+
+Modes:
+  (default)        incremental: from the watermark minus the look-back (REPORTER_LOOKBACK_HOURS, 48)
+                   up to now minus the safety lag (REPORTER_SAFETY_LAG_MINUTES, 5); the first run reads
+                   REPORTER_HISTORY_DAYS (30) of history
+  --full           re-read the whole history and move the watermark
+  --from/--to ISO  backfill [from, to) without moving the watermark
+
+Options:
+  --project NAME   only the configured project with this projectShortName
+  --json           print the run summaries as JSON on stdout
+
+Configuration (environment): REPORTER_TOKEN (required), REPORTER_BASE_URL (https://app.jaicp.com),
+REPORTER_API (v1 | legacy), REPORTER_PROJECT, REPORTER_DATA_DIR (./data), REPORTER_CONCURRENCY (4),
+REPORTER_RATE_LIMIT_RPM (1200), REPORTER_TIMEOUT_MS (30000), REPORTER_RETRIES (6), REPORTER_PAGE_SIZE (500),
+REPORTER_WINDOW_HOURS (24), REPORTER_WINDOW_MAX_SESSIONS (5000), REPORTER_DURATION_UNIT (ms | s),
+REPORTER_MAX_REJECT_SHARE (0.01), REPORTER_LOCK_WAIT_SECONDS (30), REPORTER_CONFIG (JSON file with
+{"projects": [{"baseUrl", "token", "api", "project", "durationUnit"}]} for several projects).
+
+Exit codes: 0 ok, 1 failed, 2 configuration, 3 partial (some records rejected: see etl_rejects),
+75 try again later (the API was unavailable, or the warehouse is locked by another process).
+
+Example (against the emulator):
+  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token npx reporter-etl sync
+`;
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function progressLine(p: SyncProgress): string {
+  const rate = p.elapsedMs > 0 ? (p.requests / p.elapsedMs) * 1000 : 0;
+  const left = p.windowsPlanned - p.windowsDone;
+  const eta = p.windowsDone > 0 ? (p.elapsedMs / p.windowsDone) * left : 0;
+  return `${p.project}: window ${p.windowsDone}/${p.windowsPlanned} (${new Date(p.window.from).toISOString().slice(0, 16)}) · ${p.sessions} sessions · ${p.messages} messages · ${rate.toFixed(0)} req/s · ETA ${formatDuration(Math.round(eta))}`;
+}
+
+export const syncCommand: Command = {
+  name: 'sync',
+  summary: 'sync the Reporter API into the DuckDB warehouse',
+  help: HELP,
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        full: { type: 'boolean' },
+        project: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    const from = dateTimeOption(values.from, 'from');
+    const to = dateTimeOption(values.to, 'to');
+    if (values.full && (from !== undefined || to !== undefined))
+      throw new UsageError('--full re-reads everything: use it without --from/--to');
+    const config = loadConfig();
+    const projects =
+      values.project === undefined
+        ? config.projects
+        : config.projects.filter((p) => p.project === values.project);
+    if (projects.length === 0)
+      throw new UsageError(
+        `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
+      );
+    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+    const summaries: SyncSummary[] = [];
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      for (const project of projects) {
+        const summary = await syncProject(
+          {
+            config,
+            warehouse,
+            log,
+            signal: controller.signal,
+            onProgress: (p) => {
+              if (io.isTty && !values.json) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
+              else
+                log.info(
+                  {
+                    project: p.project,
+                    window: new Date(p.window.from).toISOString(),
+                    windowsDone: p.windowsDone,
+                    windowsPlanned: p.windowsPlanned,
+                    sessions: p.sessions,
+                    messages: p.messages,
+                    requests: p.requests,
+                  },
+                  'window committed',
+                );
+            },
+          },
+          project,
+          {
+            ...(from === undefined ? {} : { from }),
+            ...(to === undefined ? {} : { to }),
+            ...(values.full ? { full: true } : {}),
+          },
+        );
+        if (io.isTty && !values.json) process.stderr.write('\r\x1b[2K');
+        summaries.push(summary);
+      }
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await warehouse.close();
+    }
+    if (values.json) io.out(JSON.stringify({ runs: summaries }, null, 2));
+    else {
+      for (const s of summaries) {
+        io.out(
+          `${s.project}: ${s.status} (${s.mode}) · ${s.windows} windows · ${s.sessions} sessions · ${s.messages} messages · ${s.requests} requests · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+        );
+        if (s.error) io.err(`  error: ${s.error}`);
+        if (s.rejects > 0)
+          io.err(
+            `  ${s.rejects} records were rejected: select * from etl_rejects where run_id = '${s.runId}'`,
+          );
+      }
+    }
+    const failed = summaries.find((s) => s.status === 'failed');
+    if (failed) return failed.exitCode;
+    return summaries.some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
+  },
+};

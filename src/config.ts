@@ -1,0 +1,179 @@
+// Configuration: the environment (and optionally a JSON config file for several projects) validated by zod
+// into a frozen Config. Every error names the setting at fault (REPORTER_TOKEN, projects[1].baseUrl, ...).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { UsageError } from './errors.js';
+
+const intFromEnv = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'expected a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const numberFromEnv = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'expected a number')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+
+const urlSetting = z
+  .string()
+  .trim()
+  .url('expected an absolute URL like https://app.jaicp.com')
+  .refine((u) => /^https?:\/\//.test(u), 'expected an http or https URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const projectSchema = z.object({
+  baseUrl: urlSetting.default('https://app.jaicp.com'),
+  token: z.string().trim().min(1, 'is required and must not be empty'),
+  api: z.enum(['v1', 'legacy']).default('v1'),
+  project: z.string().trim().min(1).optional(),
+  durationUnit: z.enum(['ms', 's']).default('ms'),
+});
+
+export type ProjectConfig = z.infer<typeof projectSchema>;
+
+const ENV_KEYS = {
+  REPORTER_BASE_URL: urlSetting.optional(),
+  REPORTER_TOKEN: z.string().trim().min(1, 'is required and must not be empty').optional(),
+  REPORTER_API: z.enum(['v1', 'legacy']).optional(),
+  REPORTER_PROJECT: z.string().trim().min(1).optional(),
+  REPORTER_DURATION_UNIT: z.enum(['ms', 's']).optional(),
+  REPORTER_CONFIG: z.string().trim().min(1).optional(),
+  REPORTER_DATA_DIR: z.string().trim().min(1).default('./data'),
+  REPORTER_CONCURRENCY: intFromEnv(1, 64).default(4),
+  REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).default(1200),
+  REPORTER_TIMEOUT_MS: intFromEnv(100, 600_000).default(30_000),
+  REPORTER_RETRIES: intFromEnv(0, 20).default(6),
+  REPORTER_PAGE_SIZE: intFromEnv(1, 10_000).default(500),
+  REPORTER_LOOKBACK_HOURS: numberFromEnv(0, 24 * 365).default(48),
+  REPORTER_SAFETY_LAG_MINUTES: numberFromEnv(0, 24 * 60).default(5),
+  REPORTER_WINDOW_HOURS: numberFromEnv(0.01, 24 * 31).default(24),
+  REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(5000),
+  REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(30),
+  REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(0.01),
+  REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+} as const;
+
+const envSchema = z.object(ENV_KEYS);
+
+export interface Config {
+  projects: readonly ProjectConfig[];
+  dataDir: string;
+  warehousePath: string;
+  concurrency: number;
+  rateLimitPerMinute: number;
+  timeoutMs: number;
+  retries: number;
+  pageSize: number;
+  lookbackMs: number;
+  safetyLagMs: number;
+  windowMs: number;
+  windowMaxSessions: number;
+  historyMs: number;
+  maxRejectShare: number;
+  lockWaitMs: number;
+  logLevel: string;
+}
+
+function describeIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => string): string {
+  return error.issues.map((issue) => `${prefix(issue.path)}: ${issue.message}`).join('; ');
+}
+
+/** Reads the configuration from `env` (process.env by default). Throws a UsageError naming the setting. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: { requireToken?: boolean } = {},
+): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in ENV_KEYS && v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success)
+    throw new UsageError(
+      `bad configuration: ${describeIssues(parsed.error, (p) => String(p[0]))}`,
+      'config.invalid',
+    );
+  const e = parsed.data;
+
+  let projects: ProjectConfig[];
+  if (e.REPORTER_CONFIG !== undefined) {
+    const file = resolve(e.REPORTER_CONFIG);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(
+        `REPORTER_CONFIG: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)})`,
+        'config.invalid',
+      );
+    }
+    const fileSchema = z.object({ projects: z.array(projectSchema).min(1, 'list at least one project') });
+    const result = fileSchema.safeParse(raw);
+    if (!result.success) {
+      throw new UsageError(
+        `bad configuration in ${file}: ${describeIssues(result.error, (p) =>
+          p
+            .map((x) => (typeof x === 'number' ? `[${x}]` : `.${String(x)}`))
+            .join('')
+            .replace(/^\./, ''),
+        )}`,
+        'config.invalid',
+      );
+    }
+    projects = result.data.projects;
+  } else if (e.REPORTER_TOKEN !== undefined) {
+    projects = [
+      projectSchema.parse({
+        baseUrl: e.REPORTER_BASE_URL,
+        token: e.REPORTER_TOKEN,
+        api: e.REPORTER_API,
+        project: e.REPORTER_PROJECT,
+        durationUnit: e.REPORTER_DURATION_UNIT,
+      }),
+    ];
+  } else {
+    if (options.requireToken !== false) {
+      throw new UsageError(
+        'REPORTER_TOKEN: is required (the Reporter API token; or REPORTER_CONFIG naming a JSON file with "projects")',
+        'config.missing',
+      );
+    }
+    projects = [];
+  }
+  const keys = new Set<string>();
+  for (const p of projects) {
+    const key = `${p.baseUrl}|${p.project ?? ''}|${p.api}`;
+    if (keys.has(key))
+      throw new UsageError(
+        `bad configuration: project ${p.project ?? '(default)'} at ${p.baseUrl} is listed twice`,
+        'config.invalid',
+      );
+    keys.add(key);
+  }
+  const dataDir = resolve(e.REPORTER_DATA_DIR);
+  return Object.freeze({
+    projects: Object.freeze(projects.map((p) => Object.freeze(p))),
+    dataDir,
+    warehousePath: resolve(dataDir, 'warehouse.duckdb'),
+    concurrency: e.REPORTER_CONCURRENCY,
+    rateLimitPerMinute: e.REPORTER_RATE_LIMIT_RPM,
+    timeoutMs: e.REPORTER_TIMEOUT_MS,
+    retries: e.REPORTER_RETRIES,
+    pageSize: e.REPORTER_PAGE_SIZE,
+    lookbackMs: e.REPORTER_LOOKBACK_HOURS * 3_600_000,
+    safetyLagMs: e.REPORTER_SAFETY_LAG_MINUTES * 60_000,
+    windowMs: e.REPORTER_WINDOW_HOURS * 3_600_000,
+    windowMaxSessions: e.REPORTER_WINDOW_MAX_SESSIONS,
+    historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,
+    maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
+    lockWaitMs: e.REPORTER_LOCK_WAIT_SECONDS * 1000,
+    logLevel: e.LOG_LEVEL,
+  });
+}

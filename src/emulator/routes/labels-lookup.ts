@@ -1,0 +1,63 @@
+// Lookups shared by the operations that change what people see (labels, comments, clients, experiments):
+// a session, message or client exists for a request only when it is visible at the request's clock
+// (started by then, not withheld); every failure is an ErrorDto naming the parameter or body field at fault.
+import { ApiError, badParameter } from '../api-error.js';
+import { requireArray, requireInt, requireObject } from '../params.js';
+import type { ProjectData } from '../project-data.js';
+
+/** 404 naming the query or path parameter whose record does not exist. */
+export function missing(parameter: string, what: string, id: string): ApiError {
+  return new ApiError(404, 'reporter.not_found', `${parameter}: ${what} ${id} not found`, { parameter, id });
+}
+
+/** The index of a session visible at `now`, or undefined. */
+export function findSession(p: ProjectData, id: string, now: number): number | undefined {
+  const i = p.sessionIndex(id);
+  if (i === undefined || p.skeleton.start.get(i) > now || p.withheld.has(i)) return undefined;
+  return i;
+}
+
+/** A message visible at `now` (its session visible, its timestamp reached), with its global index. */
+export function findMessage(
+  p: ProjectData,
+  id: string,
+  now: number,
+): { i: number; k: number; key: number } | undefined {
+  const at = p.messageIndex(id);
+  if (!at || p.withheld.has(at.i) || p.skeleton.messageTime(at.i, at.k) > now) return undefined;
+  return { ...at, key: p.skeleton.msgOffset.get(at.i) + at.k };
+}
+
+/** A client that exists at `now`: its first session has started. */
+export function findClient(p: ProjectData, id: string, now: number): number | undefined {
+  const c = p.clientIndex(id);
+  if (c === undefined || p.skeleton.start.get(p.skeleton.clientCreator.get(c)) > now) return undefined;
+  return c;
+}
+
+/** `LabelIdDto {labelId}` read from `value` (the body, or `at` = `body[n]` in a list); the id must be in `catalogue`. */
+export function labelIdOf(value: unknown, catalogue: ReadonlyMap<number, unknown>, at?: string): number {
+  const body = requireObject(value, at ?? 'body');
+  const field = at === undefined ? 'labelId' : `${at}.labelId`;
+  const id = requireInt(body['labelId'], field);
+  if (!catalogue.has(id)) throw badParameter(field, `unknown label id ${id}`);
+  return id;
+}
+
+/** A list body of `LabelIdDto`, each id known. */
+export function labelIdListOf(body: unknown, catalogue: ReadonlyMap<number, unknown>): number[] {
+  return requireArray(body).map((item, n) => labelIdOf(item, catalogue, `body[${n}]`));
+}
+
+/** An optional string field: absent (undefined or null) or a string. */
+export function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badParameter(field, `expected a string, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** An optional integer field: absent (undefined or null) or an integer. */
+export function optionalInt(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  return requireInt(value, field);
+}

@@ -1,0 +1,21 @@
+// Builders of Reporter filter objects. The API's date-time ranges are inclusive at both ends, so a
+// half-open window [from, to) is sent as [from, to - 1 ms].
+export interface ReporterFilter {
+  key: string;
+  type: string;
+  [field: string]: unknown;
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+
+export function sessionStartFilter(from: number, to: number): ReporterFilter {
+  return { key: 'SESSION_START_TIME', type: 'DATE_TIME_RANGE', from: iso(from), to: iso(to - 1) };
+}
+
+export function messageTimeFilter(from: number, to: number): ReporterFilter {
+  return { key: 'MESSAGE_TIME', type: 'DATE_TIME_RANGE', from: iso(from), to: iso(to - 1) };
+}
+
+export function clientActivityFilter(from: number, to: number): ReporterFilter {
+  return { key: 'CLIENT_LAST_ACTIVITY_TIME', type: 'DATE_TIME_RANGE', from: iso(from), to: iso(to - 1) };
+}

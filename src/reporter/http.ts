@@ -1,0 +1,330 @@
+// The Reporter API transport: builds URLs for both generations (v1 bearer, legacy token in the path),
+// bounds concurrency over keep-alive connections, rate-limits, times out, and retries 429/5xx/network
+// faults and unreadable bodies with exponential backoff and jitter, honouring Retry-After.
+// Invariant: the token never appears in an error, a log line or anything returned.
+import { Agent, request, errors as undiciErrors } from 'undici';
+import { EtlError } from '../errors.js';
+import { type Logger, redactSecrets, silentLogger } from '../log.js';
+import { RateLimiter, Semaphore } from './rate-limiter.js';
+
+export type Generation = 'v1' | 'legacy';
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+export interface ReporterHttpOptions {
+  baseUrl: string;
+  token: string;
+  api: Generation;
+  /** projectShortName for v1 (a unified token can span projects). */
+  project?: string | undefined;
+  concurrency?: number;
+  rateLimitPerMinute?: number;
+  timeoutMs?: number;
+  retries?: number;
+  log?: Logger;
+  /** Backoff base and cap in ms (tests make them small). */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface ReporterRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Operation path after the prefix, e.g. `sessions/filter`. */
+  op: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** `async` for /api/v1/async/... operations (v1 only). */
+  scope?: 'reporter' | 'async';
+  /** Send projectShortName on v1 (default true when a project is configured). */
+  withProject?: boolean;
+}
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_ABORTED',
+]);
+
+/** A failure worth another try, with the server's Retry-After when it gave one. */
+class Retryable extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  let e: unknown = error;
+  for (let depth = 0; depth < 4 && e; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export class ReporterHttp {
+  readonly api: Generation;
+  readonly baseUrl: string;
+  /** projectShortName sent on v1; settable once the sync has resolved it. */
+  project: string | undefined;
+  /** HTTP requests sent, retries included. */
+  requests = 0;
+  retried = 0;
+  private readonly token: string;
+  private readonly agent: Agent;
+  private readonly limiter: RateLimiter;
+  private readonly semaphore: Semaphore;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly log: Logger;
+  private readonly backoffBaseMs: number;
+  private readonly backoffCapMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(options: ReporterHttpOptions) {
+    this.api = options.api;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.project = options.project;
+    this.token = options.token;
+    const concurrency = options.concurrency ?? 4;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.agent = new Agent({
+      connections: concurrency,
+      keepAliveTimeout: 10_000,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connect: { timeout: Math.min(this.timeoutMs, 10_000) },
+    });
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.limiter = new RateLimiter(options.rateLimitPerMinute ?? 1200, { sleep: this.sleep });
+    this.semaphore = new Semaphore(concurrency);
+    this.retries = options.retries ?? 6;
+    this.log = options.log ?? silentLogger();
+    this.backoffBaseMs = options.backoffBaseMs ?? 500;
+    this.backoffCapMs = options.backoffCapMs ?? 30_000;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Where the generation's operations live; for legacy it contains the token: never log it. */
+  private prefix(scope: 'reporter' | 'async'): string {
+    if (scope === 'async') {
+      if (this.api !== 'v1')
+        throw new EtlError(
+          'reporter.unsupported',
+          'asynchronous operations exist only in the v1 API (REPORTER_API=v1)',
+        );
+      return `${this.baseUrl}/api/v1/async`;
+    }
+    return this.api === 'v1'
+      ? `${this.baseUrl}/api/v1/reporter`
+      : `${this.baseUrl}/api/reporter/p/${encodeURIComponent(this.token)}`;
+  }
+
+  buildUrl(req: ReporterRequest): string {
+    const url = new URL(`${this.prefix(req.scope ?? 'reporter')}/${req.op}`);
+    for (const [key, value] of Object.entries(req.query ?? {})) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
+      else url.searchParams.set(key, String(value));
+    }
+    if (
+      this.api === 'v1' &&
+      this.project !== undefined &&
+      req.withProject !== false &&
+      !url.searchParams.has('projectShortName')
+    ) {
+      url.searchParams.set('projectShortName', this.project);
+    }
+    return url.toString();
+  }
+
+  private headers(hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (this.api === 'v1') headers['authorization'] = `Bearer ${this.token}`;
+    return headers;
+  }
+
+  /** Removes the token from any text (legacy URLs carry it in the path). */
+  redact(text: string): string {
+    return redactSecrets(text, [this.token, encodeURIComponent(this.token)]);
+  }
+
+  private describe(req: ReporterRequest): string {
+    return `${req.method} ${req.scope === 'async' ? 'async/' : ''}${req.op} (${this.api} API)`;
+  }
+
+  /** Sends a request and parses its JSON answer (undefined for an empty body). */
+  async json<T = unknown>(req: ReporterRequest): Promise<T> {
+    const answer = await this.send(req, async (status, headers, text) => {
+      if (text.trim() === '') return { value: undefined, headers, status };
+      const type = String(headers['content-type'] ?? '');
+      try {
+        return { value: JSON.parse(text) as unknown, headers, status };
+      } catch (cause) {
+        throw new Retryable(
+          `${this.describe(req)} answered ${status} with a body that is not JSON (${type || 'no content type'}, ${text.length} bytes)`,
+          undefined,
+          { cause },
+        );
+      }
+    });
+    return answer.value as T;
+  }
+
+  /** Sends a request and returns its status, headers and raw JSON (for operations answering with headers only). */
+  async raw(
+    req: ReporterRequest,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; value: unknown }> {
+    return this.send(req, async (status, headers, text) => {
+      let value: unknown;
+      if (text.trim() !== '') {
+        try {
+          value = JSON.parse(text);
+        } catch (cause) {
+          throw new Retryable(`${this.describe(req)} answered a body that is not JSON`, undefined, { cause });
+        }
+      }
+      return { status, headers, value };
+    });
+  }
+
+  private async send<R>(
+    req: ReporterRequest,
+    read: (
+      status: number,
+      headers: Record<string, string | string[] | undefined>,
+      text: string,
+    ) => Promise<R>,
+  ): Promise<R> {
+    const url = this.buildUrl(req);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    let lastError: unknown;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      try {
+        return await this.semaphore.run(async () => {
+          await this.limiter.acquire();
+          this.requests++;
+          let response: Awaited<ReturnType<typeof request>>;
+          try {
+            response = await request(url, {
+              method: req.method,
+              headers: this.headers(body !== undefined),
+              ...(body === undefined ? {} : { body }),
+              dispatcher: this.agent,
+              headersTimeout: this.timeoutMs,
+              bodyTimeout: this.timeoutMs,
+              signal: AbortSignal.timeout(this.timeoutMs * 2),
+            });
+          } catch (error) {
+            throw this.classifyNetworkError(req, error);
+          }
+          let text: string;
+          try {
+            text = await response.body.text();
+          } catch (error) {
+            throw this.classifyNetworkError(req, error);
+          }
+          const status = response.statusCode;
+          if (status >= 200 && status < 300) return read(status, response.headers, text);
+          throw this.classifyStatus(req, status, response.headers, text);
+        });
+      } catch (error) {
+        if (!(error instanceof Retryable)) throw error;
+        lastError = error;
+        if (attempt === this.retries) break;
+        const backoff =
+          Math.min(this.backoffCapMs, this.backoffBaseMs * 2 ** attempt) * (0.5 + this.random() / 2);
+        const wait = Math.max(backoff, error.retryAfterMs ?? 0);
+        if (error.retryAfterMs !== undefined) this.limiter.pause(error.retryAfterMs);
+        this.retried++;
+        this.log.warn(
+          { op: req.op, attempt: attempt + 1, waitMs: Math.round(wait), reason: this.redact(error.message) },
+          'retrying Reporter API request',
+        );
+        await this.sleep(wait);
+      }
+    }
+    const reason = lastError instanceof Error ? this.redact(lastError.message) : 'unknown error';
+    throw new EtlError(
+      'reporter.unavailable',
+      `${this.describe(req)} failed after ${this.retries + 1} attempts: ${reason}`,
+      { kind: 'transient' },
+    );
+  }
+
+  private classifyNetworkError(req: ReporterRequest, error: unknown): Error {
+    const code = errorCode(error);
+    if (
+      error instanceof undiciErrors.UndiciError ||
+      (code !== undefined && RETRYABLE_CODES.has(code)) ||
+      (error as Error)?.name === 'TimeoutError' ||
+      (error as Error)?.name === 'AbortError'
+    ) {
+      return new Retryable(`${this.describe(req)}: connection failed (${code ?? (error as Error).name})`);
+    }
+    return new EtlError(
+      'reporter.request_failed',
+      `${this.describe(req)}: ${this.redact(error instanceof Error ? error.message : String(error))}`,
+    );
+  }
+
+  private classifyStatus(
+    req: ReporterRequest,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    text: string,
+  ): Error {
+    let detail = '';
+    try {
+      const dto = JSON.parse(text) as { error?: unknown; message?: unknown };
+      if (typeof dto.message === 'string')
+        detail = `: ${dto.error ?? ''} ${dto.message}`.replace(/\s+/g, ' ');
+    } catch {
+      detail = text.trim().startsWith('<') ? ' (an HTML page)' : '';
+    }
+    detail = this.redact(detail);
+    if (RETRYABLE_STATUS.has(status)) {
+      const retryAfter = headers['retry-after'];
+      const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+      const retryAfterMs =
+        Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 600) * 1000 : undefined;
+      return new Retryable(`${this.describe(req)} answered ${status}${detail}`, retryAfterMs);
+    }
+    if (status === 401 || status === 403) {
+      const how =
+        this.api === 'v1'
+          ? 'sent as "Authorization: Bearer" to /api/v1/reporter'
+          : 'sent in the path of /api/reporter/p/<token>';
+      return new EtlError(
+        'reporter.auth',
+        `the Reporter API refused REPORTER_TOKEN with ${status}${detail} on ${this.describe(req)}; the token is ${how} (REPORTER_API=${this.api}): check the token, that it belongs to this API generation${this.project ? ` and that it may read project ${this.project}` : ''}`,
+      );
+    }
+    return new EtlError(
+      status === 404 ? 'reporter.not_found' : 'reporter.bad_request',
+      `${this.describe(req)} answered ${status}${detail}`,
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,283 @@
+// One sync run of one project: works out the range (incremental from the watermark with a look-back,
+// a full re-sync, or a backfill that leaves the watermark alone), reads it window by window and commits
+// each window with its watermark and run counters in one transaction, then refreshes the catalogues.
+// Killing the process at any moment loses at most the window in flight; the next run reads it again.
+import { randomUUID } from 'node:crypto';
+import type { Config, ProjectConfig } from '../config.js';
+import { EtlError, EXIT } from '../errors.js';
+import type { Logger } from '../log.js';
+import {
+  countExperimentSessions,
+  listExperiments,
+  listMessageLabels,
+  listSessionLabels,
+} from '../reporter/catalogues.js';
+import { ReporterHttp } from '../reporter/http.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
+import { readWindow } from './read-window.js';
+import { resolveProjectName } from './resolve-project.js';
+
+export interface SyncOptions {
+  /** Backfill [from, to): the watermark does not move. */
+  from?: number;
+  to?: number;
+  /** Re-read the whole history (REPORTER_HISTORY_DAYS) and move the watermark. */
+  full?: boolean;
+  trigger?: string;
+  job?: string;
+}
+
+export interface SyncProgress {
+  project: string;
+  window: TimeWindow;
+  windowsDone: number;
+  windowsPlanned: number;
+  sessions: number;
+  messages: number;
+  requests: number;
+  rejects: number;
+  elapsedMs: number;
+}
+
+export interface SyncContext {
+  config: Config;
+  warehouse: Warehouse;
+  log: Logger;
+  now?: () => number;
+  onProgress?: (p: SyncProgress) => void;
+  /** Stops between windows when aborted (graceful shutdown). */
+  signal?: AbortSignal;
+  /** Test hook: backoff of the HTTP client. */
+  backoffBaseMs?: number;
+}
+
+export interface SyncSummary {
+  runId: string;
+  project: string;
+  status: 'success' | 'partial' | 'failed';
+  mode: 'incremental' | 'full' | 'backfill';
+  from: string | null;
+  to: string | null;
+  windows: number;
+  sessions: number;
+  messages: number;
+  requests: number;
+  rejects: number;
+  durationMs: number;
+  watermark: string | null;
+  error: string | null;
+  exitCode: number;
+}
+
+const MIN_WINDOW_MS = 60_000;
+
+export async function syncProject(
+  ctx: SyncContext,
+  projectConfig: ProjectConfig,
+  options: SyncOptions = {},
+): Promise<SyncSummary> {
+  const { config, warehouse } = ctx;
+  const now = ctx.now ?? Date.now;
+  const started = now();
+  const runId = `${new Date(started).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
+  const http = new ReporterHttp({
+    baseUrl: projectConfig.baseUrl,
+    token: projectConfig.token,
+    api: projectConfig.api,
+    project: projectConfig.project,
+    concurrency: config.concurrency,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    log: ctx.log,
+    ...(ctx.backoffBaseMs === undefined
+      ? {}
+      : { backoffBaseMs: ctx.backoffBaseMs, backoffCapMs: ctx.backoffBaseMs * 20 }),
+  });
+  const log = ctx.log.child({ job: options.job ?? 'sync', runId });
+  const mode: SyncSummary['mode'] =
+    options.from !== undefined || options.to !== undefined
+      ? 'backfill'
+      : options.full
+        ? 'full'
+        : 'incremental';
+  const totals = { windows: 0, sessions: 0, messages: 0, rejects: 0 };
+  let project = projectConfig.project ?? '(unknown)';
+  let range: { from: number; to: number } | undefined;
+  let runStarted = false;
+  let finalWatermark: number | undefined;
+  try {
+    project = await resolveProjectName(http, projectConfig);
+    if (http.api === 'v1') http.project = project;
+    const end = now() - config.safetyLagMs;
+    const watermark = await warehouse.getWatermark(project);
+    if (mode === 'backfill') {
+      const from = options.from ?? end - config.historyMs;
+      const to = Math.min(options.to ?? end, end);
+      if (from >= to)
+        throw new EtlError(
+          'sync.empty_range',
+          `--from must be before --to (and before now minus the safety lag); got ${new Date(from).toISOString()} – ${new Date(to).toISOString()}`,
+          { kind: 'usage' },
+        );
+      range = { from, to };
+    } else if (mode === 'full' || watermark === undefined) {
+      range = { from: end - config.historyMs, to: end };
+    } else {
+      if (watermark > end)
+        log.warn(
+          { watermark: new Date(watermark).toISOString(), end: new Date(end).toISOString() },
+          'the watermark is later than now minus the safety lag: is the clock of this machine behind?',
+        );
+      range = { from: Math.min(watermark - config.lookbackMs, end), to: end };
+    }
+    await warehouse.startRun({
+      runId,
+      project,
+      job: options.job ?? 'sync',
+      trigger: options.trigger ?? 'manual',
+    });
+    runStarted = true;
+    log.info(
+      { project, mode, from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString() },
+      'sync started',
+    );
+
+    const queue = planWindows(range.from, range.to, config.windowMs);
+    let planned = queue.length;
+    let highWater = watermark ?? Number.NEGATIVE_INFINITY;
+    while (queue.length > 0) {
+      if (ctx.signal?.aborted)
+        throw new EtlError(
+          'sync.interrupted',
+          'stopped by a signal between windows; the next run resumes from the last committed window',
+          { kind: 'transient' },
+        );
+      const window = queue.shift()!;
+      const read = await readWindow(http, {
+        project,
+        runId,
+        from: window.from,
+        to: window.to,
+        pageSize: config.pageSize,
+        maxSessions:
+          window.to - window.from > MIN_WINDOW_MS ? config.windowMaxSessions : Number.POSITIVE_INFINITY,
+        durationUnit: projectConfig.durationUnit,
+        knownStatuses: (ids) => warehouse.latestStatuses(project, ids),
+        now,
+      });
+      if (read.tooLarge) {
+        queue.unshift(...splitWindow(window));
+        planned++;
+        log.debug({ sessions: read.sessions, from: new Date(window.from).toISOString() }, 'window split');
+        continue;
+      }
+      const batch = read.batch;
+      const records =
+        batch.sessions.length + batch.messages.length + batch.clients.length + batch.rejects.length;
+      if (batch.rejects.length > 0 && batch.rejects.length / Math.max(1, records) > config.maxRejectShare) {
+        const sample = batch.rejects[0]!;
+        throw new EtlError(
+          'sync.too_many_rejects',
+          `${batch.rejects.length} of ${records} records of window ${new Date(window.from).toISOString()} failed validation, above REPORTER_MAX_REJECT_SHARE=${config.maxRejectShare} (first: ${sample.endpoint} ${sample.record_id ?? ''}: ${sample.error})`,
+        );
+      }
+      if (mode !== 'backfill') highWater = Math.max(highWater, window.to);
+      await warehouse.commitWindow({ ...batch, ...(mode !== 'backfill' ? { watermark: highWater } : {}) });
+      if (mode !== 'backfill') finalWatermark = highWater;
+      totals.windows++;
+      totals.sessions += batch.sessions.length;
+      totals.messages += batch.messages.length;
+      totals.rejects += batch.rejects.length;
+      ctx.onProgress?.({
+        project,
+        window,
+        windowsDone: totals.windows,
+        windowsPlanned: planned,
+        sessions: totals.sessions,
+        messages: totals.messages,
+        requests: http.requests,
+        rejects: totals.rejects,
+        elapsedMs: now() - started,
+      });
+    }
+
+    await refreshCatalogues(http, warehouse, project, runId);
+    const status = totals.rejects > 0 ? 'partial' : 'success';
+    const durationMs = now() - started;
+    await warehouse.finishRun(runId, { status, durationMs });
+    log.info({ ...totals, requests: http.requests, durationMs, status }, 'sync finished');
+    return summary(status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
+  } catch (error) {
+    const message = http.redact(error instanceof Error ? error.message : String(error));
+    const durationMs = now() - started;
+    if (runStarted)
+      await warehouse
+        .finishRun(runId, { status: 'failed', error: message, durationMs })
+        .catch(() => undefined);
+    log.error({ err: message, ...totals }, 'sync failed');
+    return summary('failed', message, error instanceof EtlError ? error.exitCode : EXIT.failed);
+  } finally {
+    await http.close();
+  }
+
+  function summary(status: SyncSummary['status'], error: string | null, exitCode: number): SyncSummary {
+    return {
+      runId,
+      project,
+      status,
+      mode,
+      from: range ? new Date(range.from).toISOString() : null,
+      to: range ? new Date(range.to).toISOString() : null,
+      ...totals,
+      requests: http.requests,
+      durationMs: now() - started,
+      watermark: finalWatermark === undefined ? null : new Date(finalWatermark).toISOString(),
+      error,
+      exitCode,
+    };
+  }
+}
+
+async function refreshCatalogues(
+  http: ReporterHttp,
+  warehouse: Warehouse,
+  project: string,
+  runId: string,
+): Promise<void> {
+  const [sessionLabels, messageLabels, experiments, counts] = await Promise.all([
+    listSessionLabels(http),
+    listMessageLabels(http),
+    listExperiments(http),
+    countExperimentSessions(http).catch(() => []),
+  ]);
+  const countOf = new Map(counts.map((c) => [c.key, c.count]));
+  await warehouse.commitCatalogues({
+    project,
+    runId,
+    sessionLabels: sessionLabels.map((l) => ({
+      project,
+      label_id: l.id,
+      name: l.name,
+      priority: l.priority ?? null,
+    })),
+    messageLabels: messageLabels.map((l) => ({
+      project,
+      label_id: l.id,
+      name: l.name,
+      priority: l.priority ?? null,
+      group_id: l.group?.id ?? null,
+      group_name: l.group?.name ?? null,
+      group_priority: l.group?.priority ?? null,
+    })),
+    experiments: experiments.map((e) => ({
+      project,
+      experiment_key: e.key,
+      description: e.description ?? null,
+      status: e.status ?? null,
+      branches: e.branches.map((b) => b.key),
+      session_count: countOf.get(e.key) ?? null,
+    })),
+  });
+}

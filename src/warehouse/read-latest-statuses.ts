@@ -1,0 +1,21 @@
+// The stored delivery status of every message of some sessions: lets the sync skip re-reading the
+// statuses of sessions whose messages are already final (the rule of what is final belongs to the sync).
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryRows } from './query-rows.js';
+import { WAREHOUSE_SQL as SQL } from './warehouse-sql.js';
+
+/** question_id -> status (null where the channel has none) for the messages of the given sessions. */
+export async function readLatestStatuses(
+  connection: DuckDBConnection,
+  project: string,
+  sessionIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const statuses = new Map<string, string | null>();
+  if (sessionIds.length === 0) return statuses;
+  const rows = await queryRows(connection, SQL.selectLatestStatuses, { project, session_ids: sessionIds });
+  for (const row of rows) {
+    const status = row['status'];
+    statuses.set(String(row['question_id']), status === null || status === undefined ? null : String(status));
+  }
+  return statuses;
+}

@@ -1,0 +1,102 @@
+// Brings the warehouse schema up to date: applies migrations/NNN_name.sql in order, each in its own
+// transaction together with its row in schema_migrations, so a crash never leaves half a migration.
+// tsc does not copy .sql files into dist/, so the directory is looked up next to this file or in src/.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { EtlError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { runInTransaction } from './run-in-transaction.js';
+import { WAREHOUSE_SQL } from './warehouse-sql.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const MIGRATION_FILE = /^(\d+)_([A-Za-z0-9_-]+)\.sql$/;
+
+/** The migrations directory: src/warehouse/migrations, whether this code runs from src/ or dist/src/. */
+export function locateMigrationsDir(): string {
+  const candidates = [
+    new URL('./migrations/', import.meta.url),
+    new URL('../../../src/warehouse/migrations/', import.meta.url),
+  ];
+  for (const candidate of candidates) {
+    const dir = fileURLToPath(candidate);
+    if (existsSync(dir)) return dir;
+  }
+  throw new EtlError(
+    'warehouse.migrations_missing',
+    `The warehouse migrations were not found (looked in ${candidates.map((c) => fileURLToPath(c)).join(', ')})`,
+  );
+}
+
+/** The migrations of a directory, ordered by version; refuses two files with one version. */
+export function readMigrations(dir: string): Migration[] {
+  const migrations: Migration[] = [];
+  for (const file of readdirSync(dir).sort()) {
+    const match = MIGRATION_FILE.exec(file);
+    if (!match?.[1] || !match[2]) continue;
+    migrations.push({
+      version: Number(match[1]),
+      name: match[2],
+      sql: readFileSync(`${dir}/${file}`, 'utf8'),
+    });
+  }
+  migrations.sort((a, b) => a.version - b.version);
+  for (let i = 1; i < migrations.length; i++) {
+    if (migrations[i]?.version === migrations[i - 1]?.version) {
+      throw new EtlError(
+        'warehouse.migrations_invalid',
+        `Two warehouse migrations have version ${migrations[i]?.version} in ${dir}`,
+      );
+    }
+  }
+  return migrations;
+}
+
+/** Applies the migrations not yet recorded; returns the versions applied now. */
+export async function runMigrations(
+  connection: DuckDBConnection,
+  options: { dir?: string; now: () => number; log?: Logger | undefined },
+): Promise<number[]> {
+  const migrations = readMigrations(options.dir ?? locateMigrationsDir());
+  await connection.run(WAREHOUSE_SQL.createSchemaMigrations);
+  const reader = await connection.runAndReadAll(WAREHOUSE_SQL.selectAppliedMigrations);
+  const applied = new Set(reader.getRowsJS().map((row) => Number(row[0])));
+  const known = new Set(migrations.map((m) => m.version));
+  const unknown = [...applied].filter((v) => !known.has(v));
+  if (unknown.length > 0) {
+    throw new EtlError(
+      'warehouse.schema_newer',
+      `The warehouse has schema migration(s) ${unknown.join(', ')} that this version of reporter-etl does not know: ` +
+        'it was written by a newer version. Upgrade reporter-etl, or use another data directory.',
+    );
+  }
+  const done: number[] = [];
+  for (const migration of migrations) {
+    if (applied.has(migration.version)) continue;
+    await runInTransaction(
+      connection,
+      async () => {
+        await connection.run(migration.sql);
+        await connection.run(WAREHOUSE_SQL.insertAppliedMigration, {
+          version: migration.version,
+          name: migration.name,
+          applied_at: new Date(options.now()).toISOString(),
+        });
+      },
+      (cause) =>
+        new EtlError(
+          'warehouse.migration_failed',
+          `Warehouse migration ${migration.version}_${migration.name} failed: ${(cause as Error).message}`,
+          { cause },
+        ),
+    );
+    options.log?.info({ version: migration.version, name: migration.name }, 'warehouse migration applied');
+    done.push(migration.version);
+  }
+  return done;
+}

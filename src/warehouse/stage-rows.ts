@@ -1,0 +1,140 @@
+// Bulk-loads rows into a TEMP staging table through DuckDB's appender, one data chunk (2,048 rows) at a
+// time: never an INSERT per row. Column `seq` keeps the batch order, so "last row wins" is expressible in
+// SQL. Values are checked on the way in: a wrong type or an out-of-range number fails with its column.
+import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  type DuckDBConnection,
+  DuckDBDataChunk,
+  type DuckDBType,
+  type DuckDBValue,
+  INTEGER,
+  LIST,
+  listValue,
+  TIMESTAMPTZ,
+  timestampTZValue,
+  VARCHAR,
+} from '@duckdb/node-api';
+import { EtlError } from '../errors.js';
+
+export type StageType = 'varchar' | 'integer' | 'bigint' | 'double' | 'boolean' | 'timestamptz' | 'varchar[]';
+export type StageValue = string | number | boolean | null | readonly string[];
+
+export interface StageColumn<R> {
+  name: string;
+  type: StageType;
+  value: (row: R) => StageValue;
+}
+
+export interface StagedTable<R> {
+  /** The TEMP table's name (`stage_...`). */
+  name: string;
+  columns: readonly StageColumn<R>[];
+}
+
+const CHUNK_ROWS = 2048;
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
+const SQL_TYPES: Record<StageType, string> = {
+  varchar: 'VARCHAR',
+  integer: 'INTEGER',
+  bigint: 'BIGINT',
+  double: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  timestamptz: 'TIMESTAMPTZ',
+  'varchar[]': 'VARCHAR[]',
+};
+
+const DUCKDB_TYPES: Record<StageType, DuckDBType> = {
+  varchar: VARCHAR,
+  integer: INTEGER,
+  bigint: BIGINT,
+  double: DOUBLE,
+  boolean: BOOLEAN,
+  timestamptz: TIMESTAMPTZ,
+  'varchar[]': LIST(VARCHAR),
+};
+
+/** The staging table's DDL: `seq` first, then the columns in order (the appender's order). */
+export function describeStagingTable(table: StagedTable<never>): string {
+  const columns = table.columns.map((c) => `${c.name} ${SQL_TYPES[c.type]}`);
+  return `CREATE OR REPLACE TEMP TABLE ${table.name} (seq INTEGER, ${columns.join(', ')})`;
+}
+
+/** (Re)creates the staging table and appends the rows; returns the number of rows staged. */
+export async function stageRows<R>(
+  connection: DuckDBConnection,
+  table: StagedTable<R>,
+  rows: readonly R[],
+): Promise<number> {
+  await connection.run(describeStagingTable(table as StagedTable<never>));
+  if (rows.length === 0) return 0;
+  const types = [INTEGER, ...table.columns.map((c) => DUCKDB_TYPES[c.type])];
+  const appender = await connection.createAppender(table.name, 'main', 'temp');
+  try {
+    for (let offset = 0; offset < rows.length; offset += CHUNK_ROWS) {
+      const part = rows.slice(offset, offset + CHUNK_ROWS);
+      const seq = part.map((_, i) => offset + i);
+      const columns: DuckDBValue[][] = [seq];
+      for (const column of table.columns) {
+        columns.push(part.map((row, i) => toDuckValue(column.value(row), column, table.name, offset + i)));
+      }
+      const chunk = DuckDBDataChunk.create(types, part.length);
+      chunk.setColumns(columns);
+      appender.appendDataChunk(chunk);
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  return rows.length;
+}
+
+function toDuckValue(
+  value: StageValue,
+  column: StageColumn<never>,
+  table: string,
+  index: number,
+): DuckDBValue {
+  if (value === null || value === undefined) return null;
+  switch (column.type) {
+    case 'varchar':
+      if (typeof value === 'string') return value;
+      break;
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      break;
+    case 'double':
+      if (typeof value === 'number' && !Number.isNaN(value)) return value;
+      break;
+    case 'integer':
+      if (typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX)
+        return value;
+      break;
+    case 'bigint':
+      if (Number.isSafeInteger(value)) return BigInt(value as number);
+      break;
+    case 'timestamptz':
+      if (typeof value === 'number' && Number.isFinite(value))
+        return timestampTZValue(BigInt(Math.round(value)) * 1000n);
+      break;
+    case 'varchar[]':
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return listValue(value);
+      break;
+  }
+  throw new EtlError(
+    'warehouse.invalid_row',
+    `Cannot load row ${index} into ${table.replace(/^stage_/, '')}: column ${column.name} expects ` +
+      `${describeType(column.type)}, got ${JSON.stringify(value)}`,
+  );
+}
+
+function describeType(type: StageType): string {
+  if (type === 'timestamptz') return 'a time in epoch milliseconds';
+  if (type === 'integer') return 'a 32-bit integer';
+  if (type === 'bigint') return 'a safe integer';
+  if (type === 'varchar[]') return 'an array of strings';
+  return `a ${type}`;
+}

@@ -1,0 +1,208 @@
+// Every SQL statement of the warehouse module except the schema (migrations/*.sql), in one place, so an
+// analyst can read and run it in the DuckDB CLI. Parameters are bound ($name), never concatenated.
+// Window loads are set-based over the TEMP stage_* tables: delete by key, then insert deduplicated
+// (the row staged last wins), so keys stay unique without UNIQUE constraints.
+
+/** DELETE of the target rows whose key appears in any of the given staging tables. */
+function deleteByKey(target: string, keys: readonly string[], stages: readonly string[]): string {
+  const union = stages.map((s) => `SELECT ${keys.join(', ')} FROM ${s}`).join(' UNION ALL ');
+  const match = keys.map((k) => `s.${k} = t.${k}`).join(' AND ');
+  return `DELETE FROM ${target} AS t WHERE EXISTS (SELECT 1 FROM (${union}) AS s WHERE ${match})`;
+}
+
+/** INSERT of a staging table's rows, one per key (the last staged), with extra trailing values. */
+function insertLatest(
+  target: string,
+  stage: string,
+  columns: readonly string[],
+  keys: readonly string[],
+  extra: Readonly<Record<string, string>> = {},
+): string {
+  const names = [...columns, ...Object.keys(extra)];
+  const values = [...columns, ...Object.values(extra)];
+  return (
+    `INSERT INTO ${target} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${stage} ` +
+    `QUALIFY row_number() OVER (PARTITION BY ${keys.join(', ')} ORDER BY seq DESC) = 1`
+  );
+}
+
+const SESSION_COLUMNS = [
+  'project',
+  'session_id',
+  'bot_id',
+  'channel_type',
+  'client_id',
+  'client_first_name',
+  'client_last_name',
+  'client_username',
+  'start_time',
+  'duration_ms',
+  'question_count',
+  'first_question',
+  'last_question',
+  'is_livechat',
+  'session_result',
+  'call_task_id',
+  'is_call_incoming',
+];
+
+const MESSAGE_COLUMNS = [
+  'project',
+  'question_id',
+  'session_id',
+  '"timestamp"',
+  'question',
+  'text_answer',
+  'event',
+  'nlp_class',
+  'nlp_state',
+  'confidence',
+  'status',
+  'is_livechat',
+  'comment',
+  'processing_time',
+  'exception',
+  'operator_id',
+  'is_transfer',
+];
+
+const CLIENT_COLUMNS = [
+  'project',
+  'client_id',
+  'channel_type',
+  'bot_id',
+  'first_name',
+  'last_name',
+  'username',
+  'join_date',
+  'last_visit_date',
+  'last_session_id',
+  'is_blocked',
+  'block_reason',
+  'blocked_by',
+  'block_date',
+];
+
+const SESSION_KEY = ['project', 'session_id'];
+const MESSAGE_KEY = ['project', 'question_id'];
+const SYNCED_AT = { synced_at: '$synced_at' };
+
+export const WAREHOUSE_SQL = {
+  // --- migrations -------------------------------------------------------------------------------------
+  createSchemaMigrations:
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
+  selectAppliedMigrations: 'SELECT version FROM schema_migrations ORDER BY version',
+  insertAppliedMigration:
+    'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($version, $name, CAST($applied_at AS TIMESTAMPTZ))',
+
+  // --- window commit: rows ----------------------------------------------------------------------------
+  deleteSessions: deleteByKey('sessions', SESSION_KEY, ['stage_sessions']),
+  insertSessions: insertLatest('sessions', 'stage_sessions', SESSION_COLUMNS, SESSION_KEY, SYNCED_AT),
+  deleteMessages: deleteByKey('messages', MESSAGE_KEY, ['stage_messages']),
+  insertMessages: insertLatest('messages', 'stage_messages', MESSAGE_COLUMNS, MESSAGE_KEY, SYNCED_AT),
+
+  /** Labels are replaced for every session of the batch (and any session a label row names). */
+  deleteSessionLabels: deleteByKey('session_labels', SESSION_KEY, ['stage_sessions', 'stage_session_labels']),
+  insertSessionLabels: insertLatest(
+    'session_labels',
+    'stage_session_labels',
+    ['project', 'session_id', 'label_id', 'label_name'],
+    [...SESSION_KEY, 'label_id'],
+  ),
+  deleteMessageLabels: deleteByKey('message_labels', MESSAGE_KEY, ['stage_messages', 'stage_message_labels']),
+  insertMessageLabels: insertLatest(
+    'message_labels',
+    'stage_message_labels',
+    ['project', 'question_id', 'label_id', 'label_name', 'group_name'],
+    [...MESSAGE_KEY, 'label_id'],
+  ),
+
+  /** sessionData is replaced only for the sessions whose data was read (sessionDataFor, or rows present). */
+  deleteSessionData: deleteByKey('session_data', SESSION_KEY, [
+    'stage_session_data_for',
+    'stage_session_data',
+  ]),
+  insertSessionData: insertLatest(
+    'session_data',
+    'stage_session_data',
+    ['project', 'session_id', 'key', 'value'],
+    [...SESSION_KEY, 'key'],
+  ),
+
+  deleteClients: deleteByKey('clients', ['project', 'client_id'], ['stage_clients']),
+  insertClients: insertLatest(
+    'clients',
+    'stage_clients',
+    CLIENT_COLUMNS,
+    ['project', 'client_id'],
+    SYNCED_AT,
+  ),
+
+  insertRejects:
+    'INSERT INTO etl_rejects (run_id, project, endpoint, record_id, raw_json, error, rejected_at) ' +
+    'SELECT run_id, project, endpoint, record_id, raw_json, error, $rejected_at FROM stage_rejects ORDER BY seq',
+
+  /** Each (message, status) seen for the first time gets a row; existing rows keep their first-seen time. */
+  insertNewStatuses:
+    'INSERT INTO message_status_history (project, question_id, status, first_seen_at) ' +
+    'SELECT DISTINCT s.project, s.question_id, s.status, $seen_at FROM stage_messages AS s ' +
+    'WHERE s.status IS NOT NULL AND NOT EXISTS (SELECT 1 FROM message_status_history AS h ' +
+    'WHERE h.project = s.project AND h.question_id = s.question_id AND h.status = s.status)',
+
+  // --- state ------------------------------------------------------------------------------------------
+  selectState: 'SELECT value FROM etl_state WHERE project = $project AND key = $key',
+  deleteState: 'DELETE FROM etl_state WHERE project = $project AND key = $key',
+  insertState:
+    'INSERT INTO etl_state (project, key, value, updated_at) VALUES ($project, $key, $value, $updated_at)',
+
+  // --- runs -------------------------------------------------------------------------------------------
+  insertRun:
+    'INSERT INTO etl_runs (run_id, project, job, trigger, started_at, status, windows, sessions, messages, ' +
+    "requests, rejects, pid, host) VALUES ($run_id, $project, $job, $trigger, $started_at, 'running', " +
+    '0, 0, 0, 0, 0, $pid, $host)',
+  selectRunningRunsOfHost: "SELECT run_id, pid FROM etl_runs WHERE status = 'running' AND host = $host",
+  failAbandonedRun:
+    "UPDATE etl_runs SET status = 'failed', finished_at = $finished_at, error = $error " +
+    "WHERE run_id = $run_id AND status = 'running'",
+  addWindowToRun:
+    'UPDATE etl_runs SET windows = windows + 1, sessions = sessions + $sessions, messages = messages + $messages, ' +
+    'requests = requests + $requests, rejects = rejects + $rejects WHERE run_id = $run_id',
+  finishRun:
+    'UPDATE etl_runs SET status = $status, error = $error, duration_ms = $duration_ms, finished_at = $finished_at ' +
+    'WHERE run_id = $run_id',
+  selectRuns:
+    'SELECT run_id, project, job, trigger, started_at, finished_at, status, windows, sessions, messages, ' +
+    'requests, rejects, duration_ms, error, pid, host FROM etl_runs ' +
+    'WHERE ($project IS NULL OR project = $project) AND ($job IS NULL OR job = $job) ' +
+    'ORDER BY started_at DESC, run_id DESC LIMIT $limit',
+  countRejects: 'SELECT count(*) AS n FROM etl_rejects WHERE run_id = $run_id',
+
+  // --- reads for the sync -----------------------------------------------------------------------------
+  selectLatestStatuses:
+    'SELECT question_id, status FROM messages ' +
+    'WHERE project = $project AND session_id IN (SELECT unnest($session_ids))',
+
+  // --- catalogues -------------------------------------------------------------------------------------
+  deleteSessionLabelCatalogue: 'DELETE FROM session_label_catalogue WHERE project = $project',
+  insertSessionLabelCatalogue: insertLatest(
+    'session_label_catalogue',
+    'stage_session_label_catalogue',
+    ['project', 'label_id', 'name', 'priority'],
+    ['project', 'label_id'],
+  ),
+  deleteMessageLabelCatalogue: 'DELETE FROM message_label_catalogue WHERE project = $project',
+  insertMessageLabelCatalogue: insertLatest(
+    'message_label_catalogue',
+    'stage_message_label_catalogue',
+    ['project', 'label_id', 'name', 'priority', 'group_id', 'group_name', 'group_priority'],
+    ['project', 'label_id'],
+  ),
+  deleteExperiments: 'DELETE FROM experiments WHERE project = $project',
+  insertExperiments: insertLatest(
+    'experiments',
+    'stage_experiments',
+    ['project', 'experiment_key', 'description', 'status', 'branches', 'session_count'],
+    ['project', 'experiment_key'],
+    SYNCED_AT,
+  ),
+} as const;

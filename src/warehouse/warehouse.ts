@@ -1,0 +1,98 @@
+// The warehouse as the rest of the tool sees it: one open DuckDB file with typed operations.
+// Everything that crosses this interface is plain JS (times as epoch ms, counts as numbers, never bigint);
+// operations on one Warehouse run one at a time, in call order.
+import type { CatalogueBatch, WindowBatch } from './rows.js';
+
+/** What a value bound to a `query` parameter may be: a Date binds as TIMESTAMPTZ, a string[] as VARCHAR[]. */
+export type SqlParam = string | number | boolean | null | Date | readonly string[];
+/** Positional (`$1`, `?`) or named (`$name`) parameters. */
+export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
+
+/** A value read back by `query`: integers of any width and decimals as number, timestamps and dates as epoch ms. */
+export type PlainValue =
+  | null
+  | boolean
+  | number
+  | string
+  | Uint8Array
+  | PlainValue[]
+  | { [key: string]: PlainValue };
+export type PlainRow = Record<string, PlainValue>;
+
+export type RunStatus = 'running' | 'success' | 'partial' | 'failed';
+
+export interface RunStart {
+  runId: string;
+  /** The project the run works on; null for runs that span projects. */
+  project: string | null;
+  job: string;
+  /** What started it: `cli`, `schedule`, ... */
+  trigger: string;
+}
+
+export interface RunFinish {
+  status: Exclude<RunStatus, 'running'>;
+  error?: string | null;
+  durationMs: number;
+}
+
+export interface RunRecord {
+  runId: string;
+  project: string | null;
+  job: string;
+  trigger: string | null;
+  startedAt: number;
+  finishedAt: number | null;
+  status: RunStatus;
+  windows: number;
+  sessions: number;
+  messages: number;
+  requests: number;
+  rejects: number;
+  durationMs: number | null;
+  error: string | null;
+  pid: number | null;
+  host: string | null;
+}
+
+export interface ListRunsOptions {
+  project?: string;
+  job?: string;
+  /** Newest first; at most this many. */
+  limit: number;
+}
+
+/** What one committed window changed (distinct keys after the batch's own duplicates were folded). */
+export interface WindowCommitSummary {
+  sessions: number;
+  messages: number;
+  rejects: number;
+  /** Status history rows added: (message, status) pairs seen for the first time. */
+  newStatuses: number;
+  durationMs: number;
+}
+
+export interface Warehouse {
+  /** The DuckDB file, as given to openWarehouse. */
+  readonly path: string;
+  /**
+   * Commits one window atomically: rows (delete-then-insert by key), labels, sessionData, clients,
+   * rejects, status history, the watermark (when set) and the run counters. Nothing on failure.
+   */
+  commitWindow(batch: WindowBatch): Promise<WindowCommitSummary>;
+  /** Replaces the project's label catalogues and experiments in one transaction. */
+  commitCatalogues(batch: CatalogueBatch): Promise<void>;
+  /** Records a run as `running` (and closes this host's runs whose process died without finishing). */
+  startRun(run: RunStart): Promise<void>;
+  finishRun(runId: string, result: RunFinish): Promise<void>;
+  /** The project's watermark (epoch ms), or undefined before the first committed window. */
+  getWatermark(project: string): Promise<number | undefined>;
+  listRuns(options: ListRunsOptions): Promise<RunRecord[]>;
+  countRejects(runId: string): Promise<number>;
+  /** question_id -> latest stored status (null when the channel has none) of the messages of these sessions. */
+  latestStatuses(project: string, sessionIds: readonly string[]): Promise<Map<string, string | null>>;
+  /** Runs one SQL statement with bound parameters; rows as plain objects (see PlainValue). */
+  query(sql: string, params?: SqlParams): Promise<PlainRow[]>;
+  /** Waits for queued operations, then releases the file so another process can open it. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,151 @@
+// Test harness for sync: an emulator on port 0, a warehouse in a temp dir, a Config pointing at both, and
+// the comparison of the warehouse with the emulator's ground truth of the synced range.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, loadConfig } from '../../src/config.js';
+import { DEFAULT_V1_TOKEN, defaultLegacyToken, type EmulatorOptions } from '../../src/emulator/emulator.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
+import { type GroundTruth, groundTruth } from '../../src/emulator/truth.js';
+import { silentLogger } from '../../src/log.js';
+import { type SyncOptions, type SyncSummary, syncProject } from '../../src/sync/run-sync.js';
+import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
+import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { TEST_NOW } from './emulator-client.js';
+
+export interface Harness {
+  running: RunningEmulator;
+  dir: string;
+  env: Record<string, string>;
+  config: Config;
+  sync(options?: SyncOptions, env?: Record<string, string>): Promise<SyncSummary>;
+  withWarehouse<T>(fn: (w: Warehouse) => Promise<T>): Promise<T>;
+  truth(from: number, to: number): GroundTruth;
+  close(): Promise<void>;
+}
+
+export async function createHarness(
+  options: {
+    emulator?: Partial<EmulatorOptions>;
+    api?: 'v1' | 'legacy';
+    env?: Record<string, string>;
+    realClock?: boolean;
+  } = {},
+): Promise<Harness> {
+  // child processes run the CLI on the real clock: their emulator must start at the real time too
+  const now = options.realClock ? Math.floor(Date.now() / 1000) * 1000 : TEST_NOW;
+  const running = await startEmulator({ sessions: 1200, days: 3, now, ...options.emulator });
+  const dir = mkdtempSync(join(tmpdir(), 'reporter-etl-sync-'));
+  const api = options.api ?? 'v1';
+  const env: Record<string, string> = {
+    REPORTER_BASE_URL: running.url,
+    REPORTER_TOKEN: api === 'v1' ? DEFAULT_V1_TOKEN : defaultLegacyToken('shop-bot'),
+    REPORTER_API: api,
+    REPORTER_DATA_DIR: dir,
+    REPORTER_HISTORY_DAYS: '4',
+    REPORTER_WINDOW_HOURS: '12',
+    REPORTER_SAFETY_LAG_MINUTES: '5',
+    REPORTER_RATE_LIMIT_RPM: '1000000',
+    REPORTER_LOCK_WAIT_SECONDS: '2',
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const harness: Harness = {
+    running,
+    dir,
+    env,
+    config,
+    async sync(syncOptions = {}, extraEnv = {}) {
+      const cfg = Object.keys(extraEnv).length > 0 ? loadConfig({ ...env, ...extraEnv }) : config;
+      return harness.withWarehouse((warehouse) =>
+        syncProject(
+          {
+            config: cfg,
+            warehouse,
+            log: silentLogger(),
+            now: () => running.emulator.now(),
+            backoffBaseMs: 5,
+          },
+          cfg.projects[0]!,
+          syncOptions,
+        ),
+      );
+    },
+    async withWarehouse(fn) {
+      const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: 2000 });
+      try {
+        return await fn(warehouse);
+      } finally {
+        await warehouse.close();
+      }
+    },
+    truth(from, to) {
+      return groundTruth(running.emulator.project('shop-bot'), { now: running.emulator.now(), from, to });
+    },
+    async close() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+/** What the warehouse holds for [from, to), in the shape of the ground truth. */
+export async function warehouseFigures(w: Warehouse, from: number, to: number) {
+  const f = new Date(from);
+  const t = new Date(to);
+  const sessionIds = (
+    await w.query(
+      'select session_id from sessions where start_time >= $1 and start_time < $2 order by session_id',
+      [f, t],
+    )
+  ).map((r) => r['session_id'] as string);
+  const messageIds = (
+    await w.query(
+      'select question_id from messages where timestamp >= $1 and timestamp < $2 order by question_id',
+      [f, t],
+    )
+  ).map((r) => r['question_id'] as string);
+  const dupSessions = await w.query('select count(*) - count(distinct session_id) as d from sessions');
+  const dupMessages = await w.query('select count(*) - count(distinct question_id) as d from messages');
+  const sessionLabels = Object.fromEntries(
+    (
+      await w.query(
+        'select l.label_name, count(*) as n from session_labels l join sessions s using (project, session_id) where s.start_time >= $1 and s.start_time < $2 group by 1',
+        [f, t],
+      )
+    ).map((r) => [r['label_name'], r['n']]),
+  );
+  const messageLabels = Object.fromEntries(
+    (
+      await w.query(
+        'select l.label_name, count(*) as n from message_labels l join messages m using (project, question_id) where m.timestamp >= $1 and m.timestamp < $2 group by 1',
+        [f, t],
+      )
+    ).map((r) => [r['label_name'], r['n']]),
+  );
+  const statuses: Record<string, Record<string, number>> = {};
+  for (const r of await w.query(
+    'select s.channel_type, m.status, count(*) as n from messages m join sessions s using (project, session_id) where m.timestamp >= $1 and m.timestamp < $2 and m.status is not null group by 1, 2',
+    [f, t],
+  )) {
+    (statuses[r['channel_type'] as string] ??= {})[r['status'] as string] = r['n'] as number;
+  }
+  const sessionData = Object.fromEntries(
+    (
+      await w.query(
+        "select d.key || '=' || d.value as kv, count(*) as n from session_data d join sessions s using (project, session_id) where s.start_time >= $1 and s.start_time < $2 group by 1",
+        [f, t],
+      )
+    ).map((r) => [r['kv'], r['n']]),
+  );
+  return {
+    sessionIds,
+    messageIds,
+    duplicates: (dupSessions[0]!['d'] as number) + (dupMessages[0]!['d'] as number),
+    sessionLabels,
+    messageLabels,
+    statuses,
+    sessionData,
+  };
+}

@@ -1,0 +1,79 @@
+// Exactly once across crashes and concurrent writers, with real child processes running the CLI:
+// `kill -9` at several points, then a normal run, leaves the warehouse equal to the ground truth;
+// a second writer waits for the lock, then fails naming the process that holds it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
+
+const HOUR = 3_600_000;
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+function spawnSync(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['bin/reporter-etl.js', 'sync', '--json'], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe('crash safety', () => {
+  it('kill -9 at several points, then one run: nothing missing, nothing twice', async () => {
+    h = await createHarness({ env: { REPORTER_WINDOW_HOURS: '6' }, realClock: true });
+    const e = h.running.emulator;
+    let killedWhileRunning = 0;
+    for (const killAfter of [3, 60, 200, 420]) {
+      const child = spawnSync(h.env);
+      const startCount = e.requestCount;
+      const gone = exited(child);
+      await waitFor(() => e.requestCount - startCount >= killAfter || child.exitCode !== null, 30_000);
+      if (child.exitCode === null) killedWhileRunning++;
+      child.kill('SIGKILL');
+      await gone;
+    }
+    // every kill landed inside a run, and the later ones after some windows had committed
+    expect(killedWhileRunning).toBe(4);
+    expect(await h.withWarehouse((w) => w.getWatermark('shop-bot'))).toBeDefined();
+    const last = await h.sync();
+    expect(last.status, last.error ?? '').toBe('success');
+    const to = e.now() - 5 * 60_000;
+    const from = to - 4 * 24 * HOUR;
+    const truth = h.truth(from, to);
+    const figures = await h.withWarehouse((w) => warehouseFigures(w, from, to));
+    expect(figures.duplicates).toBe(0);
+    expect(figures.sessionIds).toEqual(truth.sessionIds);
+    expect(figures.messageIds).toEqual(truth.messageIds);
+    expect(figures.statuses).toEqual(truth.statuses);
+    expect(figures.sessionLabels).toEqual(truth.sessionLabels);
+    const runs = await h.withWarehouse((w) => w.listRuns({ limit: 10 }));
+    expect(runs.filter((r) => r.status === 'running')).toHaveLength(0);
+  }, 120_000);
+
+  it('a second writer waits for the lock, then names the process holding it', async () => {
+    h = await createHarness({ realClock: true });
+    // keep the first sync busy: every answer is slow
+    h.running.emulator.faults.script({ type: 'slow', delayMs: 300, times: 1000 });
+    const child = spawnSync(h.env);
+    const gone = exited(child);
+    await waitFor(() => h!.running.emulator.requestCount > 0, 20_000);
+    const started = Date.now();
+    await expect(h.sync()).rejects.toThrow(new RegExp(`PID ${child.pid}`));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    child.kill('SIGKILL');
+    await gone;
+    h.running.emulator.faults.clear();
+  }, 60_000);
+});

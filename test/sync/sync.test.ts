@@ -1,0 +1,201 @@
+// Sync against the emulator over HTTP into a real DuckDB file, compared with the emulator's ground truth:
+// full sync on both generations, incremental sync with live changes, faults, rejects, auth, secrets.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_NOW } from '../helpers/emulator-client.js';
+import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
+
+const HOUR = 3_600_000;
+const LAG = 5 * 60_000;
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const range = () => ({
+  from: h!.running.emulator.now() - LAG - 4 * 24 * HOUR,
+  to: h!.running.emulator.now() - LAG,
+});
+
+async function expectWarehouseEqualsTruth(options: { sessionData: boolean }) {
+  const { from, to } = range();
+  const truth = h!.truth(from, to);
+  const figures = await h!.withWarehouse((w) => warehouseFigures(w, from, to));
+  expect(figures.duplicates).toBe(0);
+  expect(figures.sessionIds).toEqual(truth.sessionIds);
+  expect(figures.messageIds).toEqual(truth.messageIds);
+  expect(figures.sessionLabels).toEqual(truth.sessionLabels);
+  expect(figures.messageLabels).toEqual(truth.messageLabels);
+  expect(figures.statuses).toEqual(truth.statuses);
+  if (options.sessionData) expect(figures.sessionData).toEqual(truth.sessionData);
+}
+
+describe('sync', () => {
+  it('a full sync on v1 leaves exactly the ground truth in the warehouse', async () => {
+    h = await createHarness();
+    const summary = await h.sync();
+    expect(summary.error).toBeNull();
+    expect(summary.status).toBe('success');
+    expect(summary.windows).toBeGreaterThanOrEqual(8);
+    await expectWarehouseEqualsTruth({ sessionData: true });
+    const channels = await h.withWarehouse((w) =>
+      w.query('select distinct channel_type from sessions order by 1'),
+    );
+    expect(channels.map((r) => r['channel_type'])).toEqual([
+      'chatapi',
+      'chatwidget',
+      'resterisk',
+      'telegram',
+      'viber',
+      'vk',
+    ]);
+    const runs = await h.withWarehouse((w) => w.listRuns({ limit: 5 }));
+    expect(runs[0]).toMatchObject({
+      status: 'success',
+      sessions: summary.sessions,
+      messages: summary.messages,
+    });
+  });
+
+  it('a full sync on the legacy generation matches too (no sessionData there)', async () => {
+    h = await createHarness({ api: 'legacy' });
+    const summary = await h.sync();
+    expect(summary.status).toBe('success');
+    await expectWarehouseEqualsTruth({ sessionData: false });
+  });
+
+  it('incremental sync brings new sessions, status changes and new labels, without duplicates', async () => {
+    h = await createHarness();
+    expect((await h.sync()).status).toBe('success');
+    h.running.emulator.clock.advance(6 * HOUR);
+    const second = await h.sync();
+    expect(second.status).toBe('success');
+    expect(second.mode).toBe('incremental');
+    await expectWarehouseEqualsTruth({ sessionData: true });
+    const history = await h.withWarehouse((w) =>
+      w.query("select count(*) as n from message_status_history where status = 'READ'"),
+    );
+    expect(history[0]!['n']).toBeGreaterThan(0);
+  });
+
+  it('survives 429, 5xx, dropped connections, truncated and non-JSON bodies, slow answers and page drift', async () => {
+    h = await createHarness();
+    const faults = h.running.emulator.faults;
+    faults.script({ type: 'status429', path: 'sessions/filter', retryAfter: 0 });
+    faults.script({ type: 'status503', path: 'messages/filter', times: 2 });
+    faults.script({ type: 'status502', path: 'messages/by-session' });
+    faults.script({ type: 'status500', path: 'clients/filter' });
+    faults.script({ type: 'drop', path: 'messages/filter', after: 3 });
+    faults.script({ type: 'truncate', path: 'sessions/filter', after: 2 });
+    faults.script({ type: 'nonJson', path: 'messages/by-session', after: 5 });
+    faults.script({ type: 'slow', path: 'sessions/filter', delayMs: 200, after: 4 });
+    faults.script({ type: 'pageDrift', path: 'sessions/filter', count: 3, after: 1 });
+    const summary = await h.sync({}, { REPORTER_PAGE_SIZE: '100' });
+    expect(summary.error).toBeNull();
+    faults.assertAllFired();
+    await expectWarehouseEqualsTruth({ sessionData: true });
+  });
+
+  it('quarantines invalid records in etl_rejects, loads the rest, ends partial; the next run repairs', async () => {
+    h = await createHarness({ env: { REPORTER_MAX_REJECT_SHARE: '0.5' } });
+    h.running.emulator.faults.script({ type: 'invalidRecord', path: 'sessions/filter', recordIndex: 1 });
+    h.running.emulator.faults.script({
+      type: 'invalidRecord',
+      path: 'messages/filter',
+      variant: 'missingField',
+    });
+    const summary = await h.sync();
+    h.running.emulator.faults.assertAllFired();
+    expect(summary.status).toBe('partial');
+    expect(summary.exitCode).toBe(3);
+    expect(summary.rejects).toBe(2);
+    const rejects = await h.withWarehouse((w) =>
+      w.query('select endpoint, record_id, raw_json, error from etl_rejects order by endpoint'),
+    );
+    expect(rejects).toHaveLength(2);
+    expect(rejects[0]!['endpoint']).toBe('messages/filter');
+    expect(rejects[0]!['error']).toMatch(/questionId/);
+    expect(rejects[1]!['endpoint']).toBe('sessions/filter');
+    expect(rejects[1]!['error']).toMatch(/startTime/);
+    expect(JSON.parse(rejects[1]!['raw_json'] as string).startTime).toBe(12345);
+    const { from, to } = range();
+    const truth = h.truth(from, to);
+    const figures = await h.withWarehouse((w) => warehouseFigures(w, from, to));
+    expect(figures.sessionIds.length).toBe(truth.sessions - 1);
+    expect(figures.messageIds.length).toBe(truth.messages - 1);
+    expect((await h.sync({ full: true })).status).toBe('success');
+    await expectWarehouseEqualsTruth({ sessionData: true });
+  });
+
+  it('fails when rejects pass the configured share, keeping what was committed', async () => {
+    h = await createHarness({ env: { REPORTER_MAX_REJECT_SHARE: '0' } });
+    h.running.emulator.faults.script({ type: 'invalidRecord', path: 'sessions/filter', after: 4 });
+    const summary = await h.sync();
+    expect(summary.status).toBe('failed');
+    expect(summary.error).toMatch(/REPORTER_MAX_REJECT_SHARE/);
+    expect(summary.windows).toBeGreaterThan(0);
+  });
+
+  it('fails at once on 401 with a message naming REPORTER_TOKEN and the generation', async () => {
+    h = await createHarness();
+    const summary = await h.sync({}, { REPORTER_TOKEN: 'not-a-valid-token-123' });
+    expect(summary.status).toBe('failed');
+    expect(summary.exitCode).toBe(1);
+    expect(summary.error).toMatch(/REPORTER_TOKEN/);
+    expect(summary.error).toMatch(/REPORTER_API=v1/);
+    expect(summary.error).not.toContain('not-a-valid-token-123');
+    expect(summary.requests).toBe(1);
+  });
+
+  it('when retries run out the run fails as transient, keeps its windows, and the next run resumes', async () => {
+    h = await createHarness({ env: { REPORTER_RETRIES: '2' } });
+    h.running.emulator.faults.script({ type: 'status503', path: 'messages/filter', after: 5, times: 1000 });
+    const failed = await h.sync();
+    expect(failed.status).toBe('failed');
+    expect(failed.exitCode).toBe(75);
+    expect(failed.error).toMatch(/503/);
+    expect(failed.windows).toBeGreaterThan(0);
+    h.running.emulator.faults.clear();
+    const resumed = await h.sync();
+    expect(resumed.status).toBe('success');
+    expect(resumed.windows).toBeLessThan(failed.windows + resumed.windows);
+    await expectWarehouseEqualsTruth({ sessionData: true });
+  });
+
+  it('never writes the token anywhere (legacy puts it in every URL)', async () => {
+    h = await createHarness({ api: 'legacy' });
+    h.running.emulator.faults.script({ type: 'status503', path: 'sessions/filter' });
+    const summary = await h.sync();
+    expect(summary.status).toBe('success');
+    const token = h.env['REPORTER_TOKEN']!;
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else files.push(path);
+      }
+    };
+    walk(h.dir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(readFileSync(file).includes(token), file).toBe(false);
+    expect(JSON.stringify(summary)).not.toContain(token);
+  });
+
+  it('splits windows that hold too many sessions and backfills without moving the watermark', async () => {
+    h = await createHarness({ env: { REPORTER_WINDOW_MAX_SESSIONS: '10' } });
+    const back = await h.sync({ from: TEST_NOW - 30 * HOUR, to: TEST_NOW - 20 * HOUR });
+    expect(back.status).toBe('success');
+    expect(back.watermark).toBeNull();
+    expect(back.windows).toBeGreaterThan(4);
+    expect(await h.withWarehouse((w) => w.getWatermark('shop-bot'))).toBeUndefined();
+    const t = h.truth(TEST_NOW - 30 * HOUR, TEST_NOW - 20 * HOUR);
+    const figures = await h.withWarehouse((w) =>
+      warehouseFigures(w, TEST_NOW - 30 * HOUR, TEST_NOW - 20 * HOUR),
+    );
+    expect(figures.sessionIds).toEqual(t.sessionIds);
+    expect(figures.messageIds).toEqual(t.messageIds);
+  });
+});

@@ -1,0 +1,197 @@
+// The schema: migrations create every table of the issue with its columns, are recorded in
+// schema_migrations, are not applied twice, and the .sql files are found from the source tree.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
+import { locateMigrationsDir, readMigrations } from '../../src/warehouse/run-migrations.js';
+import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { makeTempDir } from './fixtures.js';
+
+const EXPECTED: Record<string, string[]> = {
+  sessions: [
+    'project',
+    'session_id',
+    'bot_id',
+    'channel_type',
+    'client_id',
+    'client_first_name',
+    'client_last_name',
+    'client_username',
+    'start_time',
+    'duration_ms',
+    'question_count',
+    'first_question',
+    'last_question',
+    'is_livechat',
+    'session_result',
+    'call_task_id',
+    'is_call_incoming',
+    'synced_at',
+  ],
+  messages: [
+    'project',
+    'question_id',
+    'session_id',
+    'timestamp',
+    'question',
+    'text_answer',
+    'event',
+    'nlp_class',
+    'nlp_state',
+    'confidence',
+    'status',
+    'is_livechat',
+    'comment',
+    'processing_time',
+    'exception',
+    'operator_id',
+    'is_transfer',
+    'synced_at',
+  ],
+  session_labels: ['project', 'session_id', 'label_id', 'label_name'],
+  message_labels: ['project', 'question_id', 'label_id', 'label_name', 'group_name'],
+  session_data: ['project', 'session_id', 'key', 'value'],
+  clients: [
+    'project',
+    'client_id',
+    'channel_type',
+    'bot_id',
+    'first_name',
+    'last_name',
+    'username',
+    'join_date',
+    'last_visit_date',
+    'last_session_id',
+    'is_blocked',
+    'block_reason',
+    'blocked_by',
+    'block_date',
+    'synced_at',
+  ],
+  experiments: [
+    'project',
+    'experiment_key',
+    'description',
+    'status',
+    'branches',
+    'session_count',
+    'synced_at',
+  ],
+  session_label_catalogue: ['project', 'label_id', 'name', 'priority'],
+  message_label_catalogue: [
+    'project',
+    'label_id',
+    'name',
+    'priority',
+    'group_id',
+    'group_name',
+    'group_priority',
+  ],
+  message_status_history: ['project', 'question_id', 'status', 'first_seen_at'],
+  etl_runs: [
+    'run_id',
+    'project',
+    'job',
+    'trigger',
+    'started_at',
+    'finished_at',
+    'status',
+    'windows',
+    'sessions',
+    'messages',
+    'requests',
+    'rejects',
+    'duration_ms',
+    'error',
+    'pid',
+    'host',
+  ],
+  etl_state: ['project', 'key', 'value', 'updated_at'],
+  etl_rejects: ['run_id', 'project', 'endpoint', 'record_id', 'raw_json', 'error', 'rejected_at'],
+};
+
+const TYPES: Record<string, string> = {
+  'sessions.start_time': 'TIMESTAMP WITH TIME ZONE',
+  'sessions.duration_ms': 'BIGINT',
+  'sessions.question_count': 'INTEGER',
+  'sessions.is_livechat': 'BOOLEAN',
+  'messages.timestamp': 'TIMESTAMP WITH TIME ZONE',
+  'messages.confidence': 'DOUBLE',
+  'messages.processing_time': 'INTEGER',
+  'experiments.branches': 'VARCHAR[]',
+  'message_status_history.first_seen_at': 'TIMESTAMP WITH TIME ZONE',
+  'etl_runs.windows': 'INTEGER',
+  'etl_runs.requests': 'BIGINT',
+};
+
+let temp: ReturnType<typeof makeTempDir>;
+let warehouse: Warehouse | undefined;
+
+beforeEach(() => {
+  temp = makeTempDir();
+});
+afterEach(async () => {
+  await warehouse?.close();
+  warehouse = undefined;
+  temp.cleanup();
+});
+
+describe('migrations', () => {
+  it('create every table with the listed columns, in order, with the right types', async () => {
+    warehouse = await openWarehouse({ path: `${temp.dir}/nested/dir/warehouse.duckdb` });
+    const rows = await warehouse.query(
+      "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' " +
+        'ORDER BY table_name, ordinal_position',
+    );
+    const actual: Record<string, string[]> = {};
+    for (const row of rows) (actual[String(row['table_name'])] ??= []).push(String(row['column_name']));
+    for (const [table, columns] of Object.entries(EXPECTED)) expect(actual[table], table).toEqual(columns);
+    for (const [key, type] of Object.entries(TYPES)) {
+      const [table, column] = key.split('.');
+      const row = rows.find((r) => r['table_name'] === table && r['column_name'] === column);
+      expect(row?.['data_type'], key).toBe(type);
+    }
+  });
+
+  it('are recorded once and not applied again on the next open', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    warehouse = await openWarehouse({ path, now: () => Date.UTC(2025, 0, 1) });
+    const first = await warehouse.query(
+      'SELECT version, name, applied_at FROM schema_migrations ORDER BY version',
+    );
+    const files = readMigrations(locateMigrationsDir());
+    expect(first.map((r) => r['version'])).toEqual(files.map((m) => m.version));
+    expect(first[0]).toEqual({ version: 1, name: 'init', applied_at: Date.UTC(2025, 0, 1) });
+    await warehouse.close();
+    warehouse = await openWarehouse({ path });
+    expect(await warehouse.query('SELECT version FROM schema_migrations')).toHaveLength(files.length);
+  });
+
+  it('creates the non-unique indexes', async () => {
+    warehouse = await openWarehouse({ path: `${temp.dir}/warehouse.duckdb` });
+    const indexes = await warehouse.query(
+      'SELECT index_name, is_unique FROM duckdb_indexes() ORDER BY index_name',
+    );
+    expect(indexes.map((i) => i['index_name'])).toEqual(
+      expect.arrayContaining([
+        'sessions_project_session_id',
+        'sessions_project_start_time',
+        'messages_project_question_id',
+        'messages_project_timestamp',
+      ]),
+    );
+    expect(indexes.every((i) => i['is_unique'] === false)).toBe(true);
+  });
+
+  it('refuse a warehouse written by a newer version', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    warehouse = await openWarehouse({ path });
+    await warehouse.query("INSERT INTO schema_migrations VALUES (999, 'future', now())");
+    await warehouse.close();
+    warehouse = undefined;
+    await expect(openWarehouse({ path })).rejects.toMatchObject({ code: 'warehouse.schema_newer' });
+    // The refused open released the file: it can be opened (and repaired) again.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(path);
+    instance.closeSync();
+  });
+});
