@@ -47,7 +47,7 @@ const ENV_KEYS = {
   REPORTER_CONFIG: z.string().trim().min(1).optional(),
   REPORTER_DATA_DIR: z.string().trim().min(1).default('./data'),
   REPORTER_CONCURRENCY: intFromEnv(1, 64).default(4),
-  REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).default(1200),
+  REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).default(3000),
   REPORTER_TIMEOUT_MS: intFromEnv(100, 600_000).default(30_000),
   REPORTER_RETRIES: intFromEnv(0, 20).default(6),
   REPORTER_PAGE_SIZE: intFromEnv(1, 10_000).default(500),

@@ -18,7 +18,7 @@ export async function commitWindow(
   batch: WindowBatch,
 ): Promise<WindowCommitSummary> {
   const started = performance.now();
-  return runInTransaction(
+  const counts = await runInTransaction(
     connection,
     async () => {
       await stageBatch(connection, batch);
@@ -58,13 +58,7 @@ export async function commitWindow(
         requests: batch.requests,
         rejects,
       });
-      return {
-        sessions,
-        messages,
-        rejects,
-        newStatuses,
-        durationMs: Math.round(performance.now() - started),
-      };
+      return { sessions, messages, rejects, newStatuses };
     },
     (cause) =>
       new EtlError(
@@ -74,6 +68,7 @@ export async function commitWindow(
         { cause },
       ),
   );
+  return { ...counts, durationMs: Math.round(performance.now() - started) };
 }
 
 async function stageBatch(connection: DuckDBConnection, batch: WindowBatch): Promise<void> {

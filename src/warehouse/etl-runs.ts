@@ -47,7 +47,7 @@ export async function listRuns(connection: DuckDBConnection, options: ListRunsOp
     job: options.job ?? null,
     limit: Math.max(0, Math.floor(options.limit)),
   });
-  return rows.map(toRunRecord);
+  return rows.map(readRunRecord);
 }
 
 export async function countRejects(connection: DuckDBConnection, runId: string): Promise<number> {
@@ -81,7 +81,7 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-function toRunRecord(row: PlainRow): RunRecord {
+function readRunRecord(row: PlainRow): RunRecord {
   const text = (key: string): string | null => (row[key] === null ? null : String(row[key]));
   const count = (key: string): number => Number(row[key] ?? 0);
   const maybe = (key: string): number | null => (row[key] === null ? null : Number(row[key]));

@@ -73,8 +73,12 @@ export async function openDatabaseFile(options: {
   }
 }
 
+/** DuckDB's memory limit (it spills to disk beyond it); REPORTER_DUCKDB_MEMORY_LIMIT overrides it. */
+const DUCKDB_MEMORY_LIMIT = process.env['REPORTER_DUCKDB_MEMORY_LIMIT'] ?? '256MB';
+
 async function openOnce(path: string, key: string): Promise<OpenDatabaseFile> {
-  const instance = await DuckDBInstance.create(path);
+  // a bounded buffer pool: the sync's peak memory must stay flat as the warehouse grows
+  const instance = await DuckDBInstance.create(path, { memory_limit: DUCKDB_MEMORY_LIMIT, threads: '2' });
   let connection: DuckDBConnection;
   try {
     connection = await instance.connect();

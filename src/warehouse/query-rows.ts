@@ -44,11 +44,11 @@ export async function queryRows(
 ): Promise<PlainRow[]> {
   const bound = params ? bindParams(params) : undefined;
   const reader = await connection.runAndReadAll(sql, bound?.values, bound?.types);
-  return reader.convertRowObjects(toPlainValue) as PlainRow[];
+  return reader.convertRowObjects(convertToPlainValue) as PlainRow[];
 }
 
 /** Converts a DuckDB value to a PlainValue, recursing into lists, structs and maps. */
-export const toPlainValue: DuckDBValueConverter<PlainValue> = (value, type, self) => {
+export const convertToPlainValue: DuckDBValueConverter<PlainValue> = (value, type, self) => {
   if (value === null || value === undefined) return null;
   switch (type.typeId) {
     case DuckDBTypeId.BIGINT:

@@ -79,20 +79,29 @@ export async function stageRows<R>(
       const seq = part.map((_, i) => offset + i);
       const columns: DuckDBValue[][] = [seq];
       for (const column of table.columns) {
-        columns.push(part.map((row, i) => toDuckValue(column.value(row), column, table.name, offset + i)));
+        columns.push(
+          part.map((row, i) => convertToDuckValue(column.value(row), column, table.name, offset + i)),
+        );
       }
       const chunk = DuckDBDataChunk.create(types, part.length);
       chunk.setColumns(columns);
       appender.appendDataChunk(chunk);
     }
     appender.flushSync();
-  } finally {
-    appender.closeSync();
+  } catch (error) {
+    try {
+      appender.clear();
+      appender.closeSync();
+    } catch {
+      // The first error is the one worth reporting; the transaction is rolled back either way.
+    }
+    throw error;
   }
+  appender.closeSync();
   return rows.length;
 }
 
-function toDuckValue(
+function convertToDuckValue(
   value: StageValue,
   column: StageColumn<never>,
   table: string,
@@ -127,7 +136,7 @@ function toDuckValue(
   throw new EtlError(
     'warehouse.invalid_row',
     `Cannot load row ${index} into ${table.replace(/^stage_/, '')}: column ${column.name} expects ` +
-      `${describeType(column.type)}, got ${JSON.stringify(value)}`,
+      `${describeType(column.type)}, got ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`,
   );
 }
 

@@ -16,7 +16,7 @@ import type {
 import type { StagedTable, StageType, StageValue } from './stage-rows.js';
 
 /** A staged table whose columns are fields of the row with the same names. */
-function stagedTable<R>(
+function defineStagedTable<R>(
   name: string,
   fields: readonly (readonly [keyof R & string, StageType])[],
 ): StagedTable<R> {
@@ -37,7 +37,7 @@ export interface SessionKey {
 }
 
 export const STAGING_TABLES = {
-  sessions: stagedTable<SessionRow>('stage_sessions', [
+  sessions: defineStagedTable<SessionRow>('stage_sessions', [
     ['project', 'varchar'],
     ['session_id', 'varchar'],
     ['bot_id', 'varchar'],
@@ -56,7 +56,7 @@ export const STAGING_TABLES = {
     ['call_task_id', 'bigint'],
     ['is_call_incoming', 'boolean'],
   ]),
-  messages: stagedTable<MessageRow>('stage_messages', [
+  messages: defineStagedTable<MessageRow>('stage_messages', [
     ['project', 'varchar'],
     ['question_id', 'varchar'],
     ['session_id', 'varchar'],
@@ -75,30 +75,30 @@ export const STAGING_TABLES = {
     ['operator_id', 'varchar'],
     ['is_transfer', 'boolean'],
   ]),
-  sessionLabels: stagedTable<SessionLabelRow>('stage_session_labels', [
+  sessionLabels: defineStagedTable<SessionLabelRow>('stage_session_labels', [
     ['project', 'varchar'],
     ['session_id', 'varchar'],
     ['label_id', 'bigint'],
     ['label_name', 'varchar'],
   ]),
-  messageLabels: stagedTable<MessageLabelRow>('stage_message_labels', [
+  messageLabels: defineStagedTable<MessageLabelRow>('stage_message_labels', [
     ['project', 'varchar'],
     ['question_id', 'varchar'],
     ['label_id', 'bigint'],
     ['label_name', 'varchar'],
     ['group_name', 'varchar'],
   ]),
-  sessionData: stagedTable<SessionDataRow>('stage_session_data', [
+  sessionData: defineStagedTable<SessionDataRow>('stage_session_data', [
     ['project', 'varchar'],
     ['session_id', 'varchar'],
     ['key', 'varchar'],
     ['value', 'varchar'],
   ]),
-  sessionDataFor: stagedTable<SessionKey>('stage_session_data_for', [
+  sessionDataFor: defineStagedTable<SessionKey>('stage_session_data_for', [
     ['project', 'varchar'],
     ['session_id', 'varchar'],
   ]),
-  clients: stagedTable<ClientRow>('stage_clients', [
+  clients: defineStagedTable<ClientRow>('stage_clients', [
     ['project', 'varchar'],
     ['client_id', 'varchar'],
     ['channel_type', 'varchar'],
@@ -114,7 +114,7 @@ export const STAGING_TABLES = {
     ['blocked_by', 'bigint'],
     ['block_date', 'timestamptz'],
   ]),
-  rejects: stagedTable<RejectRow>('stage_rejects', [
+  rejects: defineStagedTable<RejectRow>('stage_rejects', [
     ['run_id', 'varchar'],
     ['project', 'varchar'],
     ['endpoint', 'varchar'],
@@ -122,13 +122,13 @@ export const STAGING_TABLES = {
     ['raw_json', 'varchar'],
     ['error', 'varchar'],
   ]),
-  sessionLabelCatalogue: stagedTable<SessionLabelCatalogueRow>('stage_session_label_catalogue', [
+  sessionLabelCatalogue: defineStagedTable<SessionLabelCatalogueRow>('stage_session_label_catalogue', [
     ['project', 'varchar'],
     ['label_id', 'bigint'],
     ['name', 'varchar'],
     ['priority', 'integer'],
   ]),
-  messageLabelCatalogue: stagedTable<MessageLabelCatalogueRow>('stage_message_label_catalogue', [
+  messageLabelCatalogue: defineStagedTable<MessageLabelCatalogueRow>('stage_message_label_catalogue', [
     ['project', 'varchar'],
     ['label_id', 'bigint'],
     ['name', 'varchar'],
@@ -137,7 +137,7 @@ export const STAGING_TABLES = {
     ['group_name', 'varchar'],
     ['group_priority', 'integer'],
   ]),
-  experiments: stagedTable<ExperimentRow>('stage_experiments', [
+  experiments: defineStagedTable<ExperimentRow>('stage_experiments', [
     ['project', 'varchar'],
     ['experiment_key', 'varchar'],
     ['description', 'varchar'],

@@ -18,7 +18,7 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-function catalogue(project: string, suffix: string): CatalogueBatch {
+function makeCatalogue(project: string, suffix: string): CatalogueBatch {
   return {
     project,
     runId: 'run-1',
@@ -52,9 +52,9 @@ function catalogue(project: string, suffix: string): CatalogueBatch {
 
 describe('commitCatalogues', () => {
   it('replaces the catalogues of a project and keeps those of others', async () => {
-    await warehouse.commitCatalogues(catalogue(PROJECT, 'v1'));
-    await warehouse.commitCatalogues(catalogue('other', 'o1'));
-    const next = catalogue(PROJECT, 'v2');
+    await warehouse.commitCatalogues(makeCatalogue(PROJECT, 'v1'));
+    await warehouse.commitCatalogues(makeCatalogue('other', 'o1'));
+    const next = makeCatalogue(PROJECT, 'v2');
     next.sessionLabels = next.sessionLabels.slice(0, 1);
     await warehouse.commitCatalogues(next);
 
@@ -92,9 +92,9 @@ describe('commitCatalogues', () => {
   });
 
   it('refuses rows of another project and keeps the previous catalogue', async () => {
-    await warehouse.commitCatalogues(catalogue(PROJECT, 'v1'));
-    const mixed = catalogue(PROJECT, 'v2');
-    mixed.experiments = catalogue('other', 'x').experiments;
+    await warehouse.commitCatalogues(makeCatalogue(PROJECT, 'v1'));
+    const mixed = makeCatalogue(PROJECT, 'v2');
+    mixed.experiments = makeCatalogue('other', 'x').experiments;
     await expect(warehouse.commitCatalogues(mixed)).rejects.toMatchObject({ code: 'warehouse.invalid_row' });
     expect(await warehouse.query('SELECT name FROM session_label_catalogue ORDER BY label_id')).toEqual([
       { name: 'good v1' },

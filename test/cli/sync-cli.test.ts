@@ -1,0 +1,77 @@
+// The sync command as a user runs it: a real child process, configuration from the environment,
+// --json output, exit codes, and configuration errors that name the setting.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/sync-harness.js';
+
+const run = promisify(execFile);
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function cli(args: string[], env: Record<string, string>) {
+  try {
+    const r = await run(process.execPath, ['bin/reporter-etl.js', ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('reporter-etl sync', () => {
+  it('syncs and prints a JSON summary; durations in seconds are normalised to ms', async () => {
+    h = await createHarness({
+      realClock: true,
+      emulator: { durationUnit: 's', sessions: 400 },
+      env: { REPORTER_DURATION_UNIT: 's' },
+    });
+    const r = await cli(['sync', '--json'], h.env);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout).runs[0];
+    expect(summary).toMatchObject({ project: 'shop-bot', status: 'success', mode: 'incremental' });
+    expect(summary.sessions).toBeGreaterThan(0);
+    const p = h.running.emulator.project('shop-bot');
+    const rows = await h.withWarehouse((w) =>
+      w.query(
+        'select session_id, duration_ms from sessions where question_count > 1 order by session_id limit 20',
+      ),
+    );
+    for (const row of rows) {
+      const i = p.sessionIndex(row['session_id'] as string)!;
+      const n = p.skeleton.msgCount.get(i);
+      const exact = p.skeleton.messageTime(i, n - 1) - p.skeleton.start.get(i);
+      // the server sent whole seconds: within half a second of the truth, stored in ms
+      expect(Math.abs((row['duration_ms'] as number) - exact)).toBeLessThanOrEqual(500);
+    }
+  });
+
+  it('exits 2 naming the setting when the configuration is wrong', async () => {
+    const r = await cli(['sync'], { REPORTER_TOKEN: '', REPORTER_CONFIG: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/REPORTER_TOKEN/);
+    const bad = await cli(['sync'], { REPORTER_TOKEN: 'x', REPORTER_API: 'v3' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/REPORTER_API/);
+  });
+
+  it('exits 1 on a refused token without printing it', async () => {
+    h = await createHarness({ realClock: true, emulator: { sessions: 100 } });
+    const r = await cli(['sync'], { ...h.env, REPORTER_TOKEN: 'secret-wrong-token-42' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/REPORTER_TOKEN/);
+    expect(r.stdout + r.stderr).not.toContain('secret-wrong-token-42');
+  });
+
+  it('teaches with --help', async () => {
+    const r = await cli(['sync', '--help'], {});
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/REPORTER_LOOKBACK_HOURS/);
+    expect(r.stdout).toMatch(/--full/);
+  });
+});
