@@ -105,6 +105,42 @@ function readBulk(body: unknown, catalogue: ReadonlyMap<number, unknown>): BulkR
   return request;
 }
 
+/** Adds (CONTAINS) or removes (NOT_CONTAINS) one label (`LabelIdDto`) on the message `?questionId`. */
+function editMessageLabel(method: 'POST' | 'DELETE', op: string, mode: BulkMode): Route {
+  return {
+    method,
+    path: 'message/labels/logs',
+    op,
+    write: true,
+    handler(ctx) {
+      const p = ctx.project;
+      const at = messageOrFail(ctx, requiredString(ctx.query, 'questionId'));
+      const id = labelIdOf(ctx.body, p.state.messageLabels);
+      setMessageLabels(p, at.i, at.k, ctx.now, applyMode(p.messageLabelIds(at.i, at.k, ctx.now), mode, [id]));
+      p.state.touch();
+      return {};
+    },
+  };
+}
+
+/** Adds (CONTAINS) or removes (NOT_CONTAINS) one label (`LabelIdDto`) on the session `?sessionId`. */
+function editSessionLabel(method: 'POST' | 'DELETE', op: string, mode: BulkMode): Route {
+  return {
+    method,
+    path: 'session-labels/sessions',
+    op,
+    write: true,
+    handler(ctx) {
+      const p = ctx.project;
+      const i = sessionOrFail(ctx);
+      const id = labelIdOf(ctx.body, p.state.sessionLabels);
+      setSessionLabels(p, i, ctx.now, applyMode(p.sessionLabelIds(i, ctx.now), mode, [id]));
+      p.state.touch();
+      return {};
+    },
+  };
+}
+
 function commentRoutes(): Route[] {
   return [
     {
@@ -149,46 +185,8 @@ function commentRoutes(): Route[] {
 
 function messageLabelRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
-      path: 'message/labels/logs',
-      op: 'addLabelToMessage',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const at = messageOrFail(ctx, requiredString(ctx.query, 'questionId'));
-        const id = labelIdOf(ctx.body, p.state.messageLabels);
-        setMessageLabels(
-          p,
-          at.i,
-          at.k,
-          ctx.now,
-          applyMode(p.messageLabelIds(at.i, at.k, ctx.now), 'CONTAINS', [id]),
-        );
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'DELETE',
-      path: 'message/labels/logs',
-      op: 'deleteLabelFromMessage',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const at = messageOrFail(ctx, requiredString(ctx.query, 'questionId'));
-        const id = labelIdOf(ctx.body, p.state.messageLabels);
-        setMessageLabels(
-          p,
-          at.i,
-          at.k,
-          ctx.now,
-          applyMode(p.messageLabelIds(at.i, at.k, ctx.now), 'NOT_CONTAINS', [id]),
-        );
-        p.state.touch();
-        return {};
-      },
-    },
+    editMessageLabel('POST', 'addLabelToMessage', 'CONTAINS'),
+    editMessageLabel('DELETE', 'deleteLabelFromMessage', 'NOT_CONTAINS'),
     {
       method: 'POST',
       path: 'message/labels/logs/set-by-list',
@@ -236,34 +234,8 @@ function messageLabelRoutes(): Route[] {
 
 function sessionLabelRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
-      path: 'session-labels/sessions',
-      op: 'addLabelToSession',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const i = sessionOrFail(ctx);
-        const id = labelIdOf(ctx.body, p.state.sessionLabels);
-        setSessionLabels(p, i, ctx.now, applyMode(p.sessionLabelIds(i, ctx.now), 'CONTAINS', [id]));
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'DELETE',
-      path: 'session-labels/sessions',
-      op: 'deleteLabelFromSession',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const i = sessionOrFail(ctx);
-        const id = labelIdOf(ctx.body, p.state.sessionLabels);
-        setSessionLabels(p, i, ctx.now, applyMode(p.sessionLabelIds(i, ctx.now), 'NOT_CONTAINS', [id]));
-        p.state.touch();
-        return {};
-      },
-    },
+    editSessionLabel('POST', 'addLabelToSession', 'CONTAINS'),
+    editSessionLabel('DELETE', 'deleteLabelFromSession', 'NOT_CONTAINS'),
     {
       method: 'POST',
       path: 'session-labels/sessions/set-by-list',
