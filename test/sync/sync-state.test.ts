@@ -35,17 +35,25 @@ describe('sync of state and catalogues', () => {
     const now = () => h!.running.emulator.now();
     const summaries = await h.withWarehouse(async (warehouse) => {
       const out = [];
-      for (const project of config.projects) out.push(await syncProject({ config, warehouse, log: silentLogger(), now }, project));
+      for (const project of config.projects)
+        out.push(await syncProject({ config, warehouse, log: silentLogger(), now }, project));
       return out;
     });
-    expect(summaries.map((s) => `${s.project}:${s.status}`)).toEqual(['shop-bot:success', 'support-bot:success']);
+    expect(summaries.map((s) => `${s.project}:${s.status}`)).toEqual([
+      'shop-bot:success',
+      'support-bot:success',
+    ]);
     const to = now() - 5 * 60_000;
     const from = to - 4 * 24 * HOUR;
     for (const name of ['shop-bot', 'support-bot']) {
       const truth = groundTruth(h.running.emulator.project(name), { now: now(), from, to });
-      const ids = await h.withWarehouse((w) => w.query('select session_id from sessions where project = $1 order by 1', [name]));
+      const ids = await h.withWarehouse((w) =>
+        w.query('select session_id from sessions where project = $1 order by 1', [name]),
+      );
       expect(ids.map((r) => r['session_id'])).toEqual(truth.sessionIds);
-      const messages = await h.withWarehouse((w) => w.query('select count(*) as n from messages where project = $1', [name]));
+      const messages = await h.withWarehouse((w) =>
+        w.query('select count(*) as n from messages where project = $1', [name]),
+      );
       expect(messages[0]!['n']).toBe(truth.messages);
     }
   });
@@ -54,26 +62,37 @@ describe('sync of state and catalogues', () => {
     h = await createHarness();
     expect((await h.sync()).status).toBe('success');
     const call = makeCaller(h.running.url);
-    const recent = await h.withWarehouse((w) => w.query('select client_id, bot_id from sessions order by start_time desc limit 1'));
+    const recent = await h.withWarehouse((w) =>
+      w.query('select client_id, bot_id from sessions order by start_time desc limit 1'),
+    );
     const { client_id: clientId, bot_id: botId } = recent[0]! as { client_id: string; bot_id: string };
-    const blocked = await call(`clients/block?botId=${encodeURIComponent(botId)}&clientId=${encodeURIComponent(clientId)}`, {
-      method: 'PUT',
-      body: { blockedBy: 7, blockReason: 'спам 🚫' },
-    });
+    const blocked = await call(
+      `clients/block?botId=${encodeURIComponent(botId)}&clientId=${encodeURIComponent(clientId)}`,
+      {
+        method: 'PUT',
+        body: { blockedBy: 7, blockReason: 'спам 🚫' },
+      },
+    );
     expect(blocked.status).toBe(200);
     const created = await call('logs/labels/sessions', { body: { name: 'Новая метка', priority: 9 } });
     expect(created.status).toBe(200);
     expect((await h.sync()).status).toBe('success');
 
-    const client = await h.withWarehouse((w) => w.query('select is_blocked, block_reason, blocked_by from clients where client_id = $1', [clientId]));
+    const client = await h.withWarehouse((w) =>
+      w.query('select is_blocked, block_reason, blocked_by from clients where client_id = $1', [clientId]),
+    );
     expect(client).toEqual([{ is_blocked: true, block_reason: 'спам 🚫', blocked_by: 7 }]);
-    const catalogue = await h.withWarehouse((w) => w.query('select name from session_label_catalogue order by label_id'));
+    const catalogue = await h.withWarehouse((w) =>
+      w.query('select name from session_label_catalogue order by label_id'),
+    );
     expect(catalogue.map((r) => r['name'])).toContain('Новая метка');
     const p = h.running.emulator.project('shop-bot');
     expect(catalogue).toHaveLength(p.state.sessionLabels.size);
 
     const all = groundTruth(p, { now: h.running.emulator.now() });
-    const experiments = await h.withWarehouse((w) => w.query('select experiment_key, status, session_count, branches from experiments order by 1'));
+    const experiments = await h.withWarehouse((w) =>
+      w.query('select experiment_key, status, session_count, branches from experiments order by 1'),
+    );
     expect(experiments.map((e) => e['experiment_key'])).toEqual(['greeting-test', 'menu-layout']);
     for (const e of experiments) {
       const branches = all.experiments[e['experiment_key'] as string] ?? {};
@@ -81,10 +100,16 @@ describe('sync of state and catalogues', () => {
       expect(Object.keys(branches).every((b) => (e['branches'] as string[]).includes(b))).toBe(true);
     }
     // the warehouse's sessionData agrees with the experiment joins
-    const joined = await h.withWarehouse((w) => w.query("select value, count(*) as n from session_data where key = 'exp_greeting-test' group by 1 order by 1"));
+    const joined = await h.withWarehouse((w) =>
+      w.query(
+        "select value, count(*) as n from session_data where key = 'exp_greeting-test' group by 1 order by 1",
+      ),
+    );
     const to = h.running.emulator.now() - 5 * 60_000;
     const window = groundTruth(p, { now: h.running.emulator.now(), from: to - 4 * 24 * HOUR, to });
-    expect(Object.fromEntries(joined.map((r) => [r['value'], r['n']]))).toEqual(window.experiments['greeting-test']);
+    expect(Object.fromEntries(joined.map((r) => [r['value'], r['n']]))).toEqual(
+      window.experiments['greeting-test'],
+    );
     const figures = await h.withWarehouse((w) => warehouseFigures(w, to - 4 * 24 * HOUR, to));
     expect(figures.duplicates).toBe(0);
   });
