@@ -2,10 +2,23 @@
 // 2 usage or configuration, 75 try again later). The only place that calls process.exit.
 import { EtlError, EXIT } from '../errors.js';
 import type { Command, CommandIo } from './command.js';
+import { clientsCommand } from './commands/clients.js';
 import { emulatorCommand } from './commands/emulator.js';
+import { experimentsCommand } from './commands/experiments.js';
+import { labelMessagesCommand } from './commands/label-messages.js';
+import { labelSessionsCommand } from './commands/label-sessions.js';
+import { labelsCommand } from './commands/labels.js';
 import { syncCommand } from './commands/sync.js';
 
-const COMMANDS: Command[] = [syncCommand, emulatorCommand];
+const COMMANDS: Command[] = [
+  syncCommand,
+  labelsCommand,
+  labelSessionsCommand,
+  labelMessagesCommand,
+  clientsCommand,
+  experimentsCommand,
+  emulatorCommand,
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

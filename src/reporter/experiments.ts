@@ -1,0 +1,63 @@
+// Scenario experiments (the API spells the path `scenario-exeperiments`): create, list, join a session, stop,
+// delete, and count joined sessions (per experiment, or per branch of one). v1 needs projectShortName on
+// every one of these operations: the client must have its project set.
+import { z } from 'zod';
+import type { ReporterHttp } from './http.js';
+import { parseAnswer } from './parse-answer.js';
+import { experiment, experimentCount } from './schemas.js';
+
+export type Experiment = z.infer<typeof experiment>;
+export type ExperimentCount = z.infer<typeof experimentCount>;
+
+/** `ScenarioExperimentDto` as sent: the platform sets the status (CREATED). */
+export interface NewExperiment {
+  key: string;
+  description?: string;
+  branches: { key: string; description?: string }[];
+}
+
+const PATH = 'scenario-exeperiments';
+
+export async function createExperiment(http: ReporterHttp, request: NewExperiment): Promise<Experiment> {
+  return parseAnswer(PATH, experiment, await http.json({ method: 'POST', op: PATH, body: request }));
+}
+
+export async function readExperiments(http: ReporterHttp): Promise<Experiment[]> {
+  const answer = await http.json({ method: 'GET', op: PATH });
+  return parseAnswer(PATH, z.array(experiment), answer ?? []);
+}
+
+export async function deleteExperiment(http: ReporterHttp, experimentKey: string): Promise<void> {
+  await http.json({ method: 'DELETE', op: PATH, query: { experimentKey } });
+}
+
+/** Joins a session to a running (or created) experiment; answers the session's branch key. */
+export async function joinExperiment(
+  http: ReporterHttp,
+  request: { experimentKey: string; sessionId: string; botId: string },
+): Promise<string> {
+  const op = `${PATH}/join`;
+  const answer = await http.json({ method: 'POST', op, query: { ...request } });
+  return parseAnswer(op, z.string().min(1), answer);
+}
+
+export async function stopExperiment(http: ReporterHttp, experimentKey: string): Promise<void> {
+  await http.json({ method: 'POST', op: `${PATH}/stop`, query: { experimentKey } });
+}
+
+/**
+ * Joined sessions: without a key, `{key: experiment key, count}` per experiment; with one, `{key: branch
+ * key, count}` per branch of that experiment.
+ */
+export async function countExperimentSessions(
+  http: ReporterHttp,
+  experimentKey?: string,
+): Promise<ExperimentCount[]> {
+  const op = `${PATH}/count-sessions`;
+  const answer = await http.json({
+    method: 'GET',
+    op,
+    ...(experimentKey === undefined ? {} : { query: { experimentKey } }),
+  });
+  return parseAnswer(op, z.array(experimentCount), answer ?? []);
+}

@@ -1,0 +1,17 @@
+// The projects a token reads, with their session counts (projects/sessions/count): how a v1 token that spans
+// several projects tells which ones it may read.
+import { z } from 'zod';
+import type { ReporterHttp } from './http.js';
+import { parseAnswer } from './parse-answer.js';
+
+const projectCount = z.object({
+  projectShortName: z.string().min(1),
+  amount: z.number().int().nonnegative(),
+});
+export type ProjectSessionCount = z.infer<typeof projectCount>;
+
+export async function countProjectSessions(http: ReporterHttp): Promise<ProjectSessionCount[]> {
+  const op = 'projects/sessions/count';
+  const answer = await http.json({ method: 'GET', op, withProject: false });
+  return parseAnswer(op, z.array(projectCount), answer ?? []);
+}
