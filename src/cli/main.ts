@@ -8,10 +8,12 @@ import { experimentsCommand } from './commands/experiments.js';
 import { labelMessagesCommand } from './commands/label-messages.js';
 import { labelSessionsCommand } from './commands/label-sessions.js';
 import { labelsCommand } from './commands/labels.js';
+import { platformReportCommand } from './commands/platform-report.js';
 import { syncCommand } from './commands/sync.js';
 
 const COMMANDS: Command[] = [
   syncCommand,
+  platformReportCommand,
   labelsCommand,
   labelSessionsCommand,
   labelMessagesCommand,

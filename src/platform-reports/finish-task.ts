@@ -1,0 +1,309 @@
+// Finishes one recorded report task: waits for its final state (recording progress as it goes), then
+// downloads the file with the token, checks that it opens (XLSX through exceljs, CSV parsed) and holds
+// totalCount rows, and renames it into place. An expired file link (410) marks the record expired and the
+// same report is requested again (at most twice). Invariants: a deadline or a transient fault leaves the
+// record pending and resumable; the file appears under its final name only complete and verified.
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { EtlError } from '../errors.js';
+import { createTask, sendCreate, specOf } from './create-task.js';
+import { downloadReportFile, URL_EXPIRED } from './download-report-file.js';
+import { applyTaskDto, FINAL_STATUSES, type TaskState } from './fold-task-events.js';
+import { readReportFile } from './read-report-file.js';
+import type { FileType } from './report-kinds.js';
+import type { ReportSession, WaitOptions } from './report-session.js';
+import { describePeriod } from './resolve-report-period.js';
+import type { TaskPatch, TaskRecord, TaskStatus } from './task-store.js';
+import { waitForTask } from './wait-for-task.js';
+
+/** How many times an expired file link leads to the report being requested again, per run. */
+const MAX_REREQUESTS = 2;
+/** Progress is written to the table at most this often (status changes at once). */
+const PROGRESS_WRITE_MS = 2_000;
+
+export interface TaskOutcome {
+  id: string;
+  kind: string;
+  period: string;
+  status: TaskStatus;
+  platformStatus: string | null;
+  requestId: string | null;
+  taskId: string | null;
+  writeCount: number | null;
+  totalCount: number | null;
+  filePath: string | null;
+  rows: number | null;
+  error: string | null;
+  replaces: string | null;
+}
+
+function stateOf(record: TaskRecord): TaskState {
+  return {
+    taskId: record.taskId,
+    status: record.platformStatus,
+    writeCount: record.writeCount,
+    totalCount: record.totalCount,
+    fileUrl: null,
+    fileName: record.fileName,
+    fileType: null,
+    delimiter: null,
+    withHeader: null,
+    error: null,
+    lastEventTime: record.lastEventTime,
+  };
+}
+
+function outcomeOf(record: TaskRecord, patch: TaskPatch = {}): TaskOutcome {
+  const r = { ...record, ...patch };
+  return {
+    id: r.id,
+    kind: r.kind,
+    period: describePeriod({ from: r.periodFrom, to: r.periodTo }),
+    status: r.status,
+    platformStatus: r.platformStatus,
+    requestId: r.requestId,
+    taskId: r.taskId,
+    writeCount: r.writeCount,
+    totalCount: r.totalCount,
+    filePath: r.status === 'completed' ? r.filePath : null,
+    rows: r.fileRows,
+    error: r.error,
+    replaces: r.replaces,
+  };
+}
+
+function statePatch(state: TaskState): TaskPatch {
+  return {
+    taskId: state.taskId,
+    platformStatus: state.status,
+    writeCount: state.writeCount,
+    totalCount: state.totalCount,
+    lastEventTime: state.lastEventTime,
+    ...(state.fileName === null ? {} : { fileName: state.fileName }),
+  };
+}
+
+function fileTypeOf(state: TaskState, record: TaskRecord): FileType {
+  const name = state.fileName?.toLowerCase() ?? '';
+  if (name.endsWith('.csv')) return 'CSV';
+  if (name.endsWith('.xlsx')) return 'XLSX';
+  if (state.fileType === 'CSV' || state.fileType === 'XLSX') return state.fileType;
+  return record.fileType;
+}
+
+/** Downloads, verifies and renames the file of a COMPLETED task; returns the path and the data rows. */
+async function downloadVerified(
+  session: ReportSession,
+  record: TaskRecord,
+  state: TaskState,
+  outDir: string,
+): Promise<{ path: string; rows: number; state: TaskState }> {
+  let current = state;
+  if (current.fileUrl === null && current.taskId !== null)
+    current = applyTaskDto(current, await session.api.getTask(current.taskId));
+  if (current.fileUrl === null)
+    throw new EtlError(
+      'platform_report.bad_answer',
+      `task ${current.taskId} is COMPLETED but the platform gave no fileUrl for it`,
+    );
+  const fileType = fileTypeOf(current, record);
+  const planned = record.filePath ?? join(outDir, `${record.kind}_${record.id}.xlsx`);
+  const path = planned.replace(/\.(csv|xlsx)$/i, fileType === 'CSV' ? '.csv' : '.xlsx');
+  await mkdir(dirname(path), { recursive: true });
+  const temp = join(dirname(path), `.${basename(path)}.${(current.taskId ?? record.id).slice(0, 8)}.part`);
+  const { config } = session.ctx;
+  try {
+    await downloadReportFile({
+      url: current.fileUrl,
+      baseUrl: session.scope.baseUrl,
+      api: session.scope.api,
+      token: session.token,
+      path: temp,
+      what: `the ${record.kind} report file of task ${current.taskId}`,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      ...(session.ctx.backoffBaseMs === undefined ? {} : { backoffBaseMs: session.ctx.backoffBaseMs }),
+      sleep: session.sleep,
+      log: session.log,
+    });
+    const summary = await readReportFile(temp, {
+      fileType,
+      delimiter: current.delimiter ?? ',',
+      withHeader: current.withHeader ?? true,
+    });
+    if (current.totalCount !== null && summary.rows !== current.totalCount)
+      throw new EtlError(
+        'platform_report.bad_file',
+        `the ${record.kind} report file of task ${current.taskId} holds ${summary.rows} rows where the platform reported ${current.totalCount}`,
+      );
+    await rename(temp, path);
+    return { path, rows: summary.rows, state: current };
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+/** Waits for one record and downloads its file; never requests it again (see finishTask). */
+async function finishOnce(
+  session: ReportSession,
+  initial: TaskRecord,
+  options: WaitOptions,
+  requestAgain: boolean,
+): Promise<{ outcome: TaskOutcome; record: TaskRecord }> {
+  const { store, log } = session;
+  let record = initial;
+  const period = describePeriod({ from: record.periodFrom, to: record.periodTo });
+  const progress = (state: TaskState, phase: 'waiting' | 'downloading' | 'done') =>
+    session.ctx.onProgress?.({
+      id: record.id,
+      kind: record.kind,
+      period,
+      taskId: state.taskId,
+      status: state.status ?? 'CREATED',
+      writeCount: state.writeCount,
+      totalCount: state.totalCount,
+      phase,
+    });
+  const end = async (patch: TaskPatch) => {
+    const full: TaskPatch = { ...patch, ownerPid: null, ownerHost: null };
+    if (patch.status !== undefined && patch.status !== 'pending') full.finishedAt = session.now();
+    await store.update(record.id, full);
+    record = { ...record, ...full };
+    return { outcome: outcomeOf(record), record };
+  };
+  let state = stateOf(record);
+  try {
+    if (record.ownerPid !== session.pid || record.ownerHost !== session.host)
+      await store.update(record.id, { ownerPid: session.pid, ownerHost: session.host });
+    if (record.status === 'creating') {
+      // the process stopped before the platform's answer was recorded: the task list decides
+      record = await sendCreate(session, record, { checkFirst: true });
+      state = stateOf(record);
+    }
+    let saved = { status: state.status, taskId: state.taskId, at: performance.now() };
+    progress(state, 'waiting');
+    const waited = await waitForTask(session, record, state, options, async (next) => {
+      state = next;
+      progress(next, 'waiting');
+      const statusChanged = next.status !== saved.status || next.taskId !== saved.taskId;
+      if (statusChanged)
+        log.info(
+          {
+            id: record.id,
+            kind: record.kind,
+            taskId: next.taskId,
+            status: next.status,
+            writeCount: next.writeCount,
+            totalCount: next.totalCount,
+          },
+          'report task state',
+        );
+      // the task id at once (a restart needs it); a final state is written by end() right after
+      const write =
+        next.taskId !== saved.taskId ||
+        (!FINAL_STATUSES.has(next.status ?? '') &&
+          (statusChanged || performance.now() - saved.at >= PROGRESS_WRITE_MS));
+      if (write) {
+        await store.update(record.id, statePatch(next));
+        saved = { status: next.status, taskId: next.taskId, at: performance.now() };
+      }
+    });
+    state = waited.state;
+    if (waited.timedOut) {
+      const message = `still ${state.status ?? 'CREATED'}${state.totalCount !== null ? ` (${state.writeCount ?? 0} of ${state.totalCount} rows written)` : ''} when the deadline passed; it stays pending: \`reporter-etl platform-report --resume\` finishes it`;
+      log.warn(
+        { id: record.id, kind: record.kind, taskId: state.taskId, status: state.status },
+        'deadline passed; the task stays pending',
+      );
+      return await end({ ...statePatch(state), status: 'pending', error: message });
+    }
+    switch (state.status) {
+      case 'COMPLETED': {
+        progress(state, 'downloading');
+        try {
+          const file = await downloadVerified(session, record, state, options.outDir);
+          state = file.state;
+          progress(state, 'done');
+          log.info(
+            { id: record.id, kind: record.kind, taskId: state.taskId, rows: file.rows, file: file.path },
+            'report downloaded',
+          );
+          return await end({
+            ...statePatch(state),
+            status: 'completed',
+            filePath: file.path,
+            fileRows: file.rows,
+            error: null,
+          });
+        } catch (error) {
+          if (!(error instanceof EtlError) || error.code !== URL_EXPIRED) throw error;
+          log.warn({ id: record.id, kind: record.kind, taskId: state.taskId }, 'the file link expired (410)');
+          return await end({
+            ...statePatch(state),
+            status: 'expired',
+            error: requestAgain
+              ? `${error.message}; the report is requested again`
+              : `${error.message}; it was already requested again ${MAX_REREQUESTS} times in this run: try again later`,
+          });
+        }
+      }
+      case 'DELETED':
+        return await end({
+          ...statePatch(state),
+          status: 'deleted',
+          error: 'the task was deleted on the platform',
+        });
+      default:
+        return await end({
+          ...statePatch(state),
+          status: 'failed',
+          error: `the platform reports the task ${state.status}: ${state.error ?? 'no reason given (the task answer carries none)'}`,
+        });
+    }
+  } catch (error) {
+    if (session.ctx.signal?.aborted) throw error;
+    if (record.status === 'creating') {
+      // sendCreate failed and has recorded why
+      const stored = await store.get(record.id);
+      if (stored) return { outcome: outcomeOf(stored), record: stored };
+    }
+    const message = error instanceof Error ? session.api.http.redact(error.message) : String(error);
+    if (error instanceof EtlError && error.kind === 'transient') {
+      log.warn({ id: record.id, kind: record.kind, reason: message }, 'the task stays pending');
+      return await end({ ...statePatch(state), status: 'pending', error: message });
+    }
+    return await end({ ...statePatch(state), status: 'failed', error: message });
+  }
+}
+
+/** Finishes a record; an expired file link leads to a new request (recorded with `replaces`). */
+export async function finishTask(
+  session: ReportSession,
+  record: TaskRecord,
+  options: WaitOptions,
+): Promise<TaskOutcome[]> {
+  const outcomes: TaskOutcome[] = [];
+  let current = record;
+  for (let n = 0; ; n++) {
+    const { outcome, record: done } = await finishOnce(session, current, options, n < MAX_REREQUESTS);
+    outcomes.push(outcome);
+    if (outcome.status !== 'expired' || n >= MAX_REREQUESTS) return outcomes;
+    session.log.info({ id: done.id, kind: done.kind }, 'requesting the report again');
+    try {
+      current = await createTask(session, specOf(done), {
+        outDir: options.outDir,
+        replaces: done.id,
+        ...(done.filePath === null ? {} : { filePath: done.filePath }),
+      });
+    } catch (error) {
+      if (!(error instanceof EtlError) || error.kind === 'usage') throw error;
+      outcomes.push({
+        ...outcome,
+        status: 'failed',
+        error: `requesting the report again failed: ${error.message}`,
+      });
+      return outcomes;
+    }
+  }
+}

@@ -1,0 +1,269 @@
+// The pure parts of platform reports: --filter parsing, periods and file names, the create request (inclusive
+// API bounds), folding async events (other requests, duplicates, order, failures), the streaming CSV parser
+// across chunk boundaries, and the file check (a broken XLSX, ragged CSV, a missing header, a foreign URL).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCreateRequest } from '../../src/platform-reports/build-create-request.js';
+import { downloadReportFile } from '../../src/platform-reports/download-report-file.js';
+import { foldTaskEvents, UNKNOWN_TASK_STATE } from '../../src/platform-reports/fold-task-events.js';
+import { parseCsvStream } from '../../src/platform-reports/parse-csv-stream.js';
+import { parseReportFilter } from '../../src/platform-reports/parse-report-filter.js';
+import { readReportFile } from '../../src/platform-reports/read-report-file.js';
+import { reportFileName } from '../../src/platform-reports/report-file-name.js';
+import type { AsyncEvent } from '../../src/platform-reports/report-schemas.js';
+import { describePeriod, resolveReportPeriod } from '../../src/platform-reports/resolve-report-period.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'platform-report-units-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const DAY = 86_400_000;
+const T = Date.parse('2026-11-01T00:00:00Z');
+
+describe('--filter', () => {
+  it('parses the short forms and JSON', () => {
+    expect(parseReportFilter('CHANNEL_TYPE=telegram, vk')).toEqual({
+      key: 'CHANNEL_TYPE',
+      type: 'CHECKBOX',
+      comparisonType: 'CONTAINS',
+      options: ['telegram', 'vk'],
+    });
+    expect(parseReportFilter('nlp_class!=/CatchAll')).toMatchObject({
+      key: 'NLP_CLASS',
+      comparisonType: 'NOT_CONTAINS',
+    });
+    expect(parseReportFilter('MESSAGE_TEXT~price')).toEqual({
+      key: 'MESSAGE_TEXT',
+      type: 'TEXT',
+      comparisonType: 'CONTAINS',
+      values: ['price'],
+    });
+    expect(parseReportFilter('SESSION_ID=abc')).toMatchObject({ type: 'TEXT', comparisonType: 'EQUALS' });
+    expect(parseReportFilter('WITHOUT_EMPTY_SESSIONS=yes')).toEqual({
+      key: 'WITHOUT_EMPTY_SESSIONS',
+      type: 'RADIO',
+      option: 'YES',
+    });
+    expect(parseReportFilter('MESSAGE_COUNT=2..')).toEqual({
+      key: 'MESSAGE_COUNT',
+      type: 'NUMERIC_RANGE',
+      from: 2,
+    });
+    expect(parseReportFilter('{"key":"SESSION_LABELS","type":"CHECKBOX","options":["1"]}')).toMatchObject({
+      key: 'SESSION_LABELS',
+    });
+    expect(() => parseReportFilter('CHANNEL_TYPE~x')).toThrow(/takes = or !=/);
+    expect(() => parseReportFilter('BOT_ID=')).toThrow(/at least one value/);
+    expect(() => parseReportFilter('nonsense')).toThrow(/expected KEY=a,b/);
+  });
+});
+
+describe('periods, names and the create request', () => {
+  it('defaults to yesterday (UTC); --date is one day; --from alone runs to now', () => {
+    expect(resolveReportPeriod({}, T + 5 * 3_600_000)).toEqual({ from: T - DAY, to: T });
+    expect(resolveReportPeriod({ date: '2026-10-30' }, T)).toEqual({ from: T - 2 * DAY, to: T - DAY });
+    expect(resolveReportPeriod({ from: '2026-10-31T12:00:00Z' }, T + 1234)).toEqual({
+      from: T - 12 * 3_600_000,
+      to: T + 1000,
+    });
+    expect(() => resolveReportPeriod({ to: '2026-10-31' }, T)).toThrow(/--to needs --from/);
+  });
+
+  it('names files by kind and period (and filters)', () => {
+    const base = { kind: 'messages' as const, filters: [], fileType: 'XLSX' as const };
+    expect(reportFileName({ ...base, period: { from: T - DAY, to: T } })).toBe('messages_2026-10-31.xlsx');
+    expect(reportFileName({ ...base, period: { from: T - 3 * DAY, to: T }, fileType: 'CSV' })).toBe(
+      'messages_2026-10-29_2026-10-31.csv',
+    );
+    expect(reportFileName({ ...base, period: { from: T - 6 * 3_600_000, to: T + 90_000 } })).toBe(
+      'messages_20261031T1800Z_20261101T000130Z.xlsx',
+    );
+    const filtered = reportFileName({
+      ...base,
+      period: { from: T - DAY, to: T },
+      filters: [parseReportFilter('BOT_ID=a')],
+    });
+    expect(filtered).toMatch(/^messages_2026-10-31_[0-9a-f]{8}\.xlsx$/);
+    expect(describePeriod({ from: T - 3 * DAY, to: T })).toBe('2026-10-29..2026-10-31');
+  });
+
+  it('sends [from, to) as the inclusive [from, to - 1 ms]; daily as its date; telephony in the query', () => {
+    const period = { from: T - DAY, to: T };
+    expect(buildCreateRequest({ kind: 'sessions', period, filters: [], fileType: 'CSV' }, 'v1', 'p')).toEqual(
+      {
+        query: {},
+        body: {
+          filters: [
+            {
+              key: 'SESSION_START_TIME',
+              type: 'DATE_TIME_RANGE',
+              from: '2026-10-31T00:00:00.000Z',
+              to: '2026-10-31T23:59:59.999Z',
+            },
+          ],
+          settings: { fileType: 'CSV', withHeader: true, delimiter: ',' },
+        },
+      },
+    );
+    expect(
+      buildCreateRequest({ kind: 'daily', period, filters: [], fileType: 'XLSX' }, 'legacy', 'p').body,
+    ).toEqual({
+      date: '2026-10-31',
+      settings: { fileType: 'XLSX', withHeader: true },
+    });
+    expect(
+      buildCreateRequest(
+        { kind: 'telephony', period, filters: [parseReportFilter('BOT_ID=b1,b2')], fileType: 'XLSX' },
+        'v1',
+        'p',
+      ),
+    ).toEqual({
+      query: {
+        startTime: '2026-10-31T00:00:00.000Z',
+        endTime: '2026-10-31T23:59:59.999Z',
+        botIds: ['b1', 'b2'],
+      },
+    });
+    expect(
+      buildCreateRequest(
+        { kind: 'message-reaction', period, filters: [parseReportFilter('BOT_ID=b1')], fileType: 'CSV' },
+        'v1',
+        'shop',
+      ).body,
+    ).toMatchObject({
+      projectShortName: 'shop',
+      botId: 'b1',
+      messageTimeFrom: T - DAY,
+      messageTimeTo: T - 1,
+    });
+  });
+});
+
+describe('async events', () => {
+  const event = (
+    requestId: string,
+    at: number,
+    payload: Record<string, unknown>,
+    isOk = true,
+  ): AsyncEvent => ({
+    isOk,
+    requestId,
+    requestTime: T,
+    responseTime: T + at,
+    payload: { taskId: `task-${requestId}`, status: 'STARTED', ...payload },
+  });
+
+  it('ignores other requests, duplicates and stale events; applies the rest in responseTime order', () => {
+    const events = [
+      event('mine', 3, { status: 'STARTED', writeCount: 40, totalCount: 100 }),
+      event('other', 4, { status: 'COMPLETED', fileUrl: 'http://x/other.csv', fileName: 'other.csv' }),
+      event('mine', 1, { status: 'STARTED', writeCount: 0, totalCount: 100 }),
+      event('mine', 3, { status: 'STARTED', writeCount: 40, totalCount: 100 }),
+    ];
+    const first = foldTaskEvents(UNKNOWN_TASK_STATE, events, 'mine');
+    expect(first.applied).toBe(2);
+    expect(first.state).toMatchObject({
+      taskId: 'task-mine',
+      status: 'STARTED',
+      writeCount: 40,
+      fileUrl: null,
+      lastEventTime: T + 3,
+    });
+    const again = foldTaskEvents(first.state, [events[0]!, event('mine', 2, { writeCount: 10 })], 'mine');
+    expect(again.applied).toBe(0);
+    expect(again.state).toBe(first.state);
+    const done = foldTaskEvents(
+      first.state,
+      [
+        event('mine', 5, {
+          status: 'COMPLETED',
+          writeCount: 100,
+          fileUrl: 'http://x/f.xlsx',
+          fileName: 'f.xlsx',
+        }),
+      ],
+      'mine',
+    );
+    expect(done.state).toMatchObject({ status: 'COMPLETED', fileUrl: 'http://x/f.xlsx', writeCount: 100 });
+  });
+
+  it('a failed event carries the platform error', () => {
+    const failed: AsyncEvent = {
+      ...event('mine', 9, { status: 'FAILED' }, false),
+      error: { error: 'reporter.report.generation_failed', message: 'disk full' },
+    };
+    expect(foldTaskEvents(UNKNOWN_TASK_STATE, [failed], 'mine').state).toMatchObject({
+      status: 'FAILED',
+      error: 'disk full',
+    });
+  });
+});
+
+async function* chunksOf(text: string, size: number) {
+  for (let n = 0; n < text.length; n += size) yield text.slice(n, n + size);
+}
+
+describe('CSV', () => {
+  const text = '\ufeffid,text\r\n1,"a ""quoted"", and\r\nsplit"\r\n2,plain\n3,""\r\n';
+  it('parses quotes, delimiters and line breaks in fields, whatever the chunk boundaries', async () => {
+    for (const size of [1, 2, 3, 5, 1000]) {
+      const rows: string[][] = [];
+      await parseCsvStream(chunksOf(text, size), ',', (fields) => rows.push(fields));
+      expect(rows, `chunks of ${size}`).toEqual([
+        ['id', 'text'],
+        ['1', 'a "quoted", and\r\nsplit'],
+        ['2', 'plain'],
+        ['3', ''],
+      ]);
+    }
+  });
+
+  it('refuses text after a closing quote and an unterminated quote', async () => {
+    await expect(parseCsvStream(chunksOf('a,"b"c\r\n', 4), ',', () => {})).rejects.toThrow(
+      /line 1: text after/,
+    );
+    await expect(parseCsvStream(chunksOf('a\r\n"b,c\r\n', 4), ',', () => {})).rejects.toThrow(/never closed/);
+  });
+});
+
+describe('the file check', () => {
+  const shape = { fileType: 'CSV' as const, delimiter: ',', withHeader: true };
+  it('counts data rows and hands the cells over', async () => {
+    const path = join(dir, 'ok.csv');
+    writeFileSync(path, 'questionId,x\r\nq1,1\r\nq2,2\r\n');
+    const ids: string[] = [];
+    const summary = await readReportFile(path, shape, (cells) => ids.push(cells[0]!));
+    expect(summary).toEqual({ rows: 2, header: ['questionId', 'x'] });
+    expect(ids).toEqual(['q1', 'q2']);
+  });
+
+  it('refuses ragged CSV, an empty file and a broken XLSX, naming the file', async () => {
+    const ragged = join(dir, 'ragged.csv');
+    writeFileSync(ragged, 'a,b\r\n1,2\r\n3\r\n');
+    await expect(readReportFile(ragged, shape)).rejects.toThrow(/ragged\.csv has 1 fields on line 3/);
+    const empty = join(dir, 'empty.csv');
+    writeFileSync(empty, '');
+    await expect(readReportFile(empty, shape)).rejects.toThrow(/empty\.csv is empty: it has no header row/);
+    const broken = join(dir, 'broken.xlsx');
+    writeFileSync(broken, 'PK\u0003\u0004 this is not a workbook');
+    await expect(readReportFile(broken, { ...shape, fileType: 'XLSX' })).rejects.toMatchObject({
+      code: 'platform_report.bad_file',
+      message: expect.stringMatching(/broken\.xlsx does not read as a XLSX workbook/),
+    });
+  });
+
+  it('never sends the token to another host than REPORTER_BASE_URL', async () => {
+    await expect(
+      downloadReportFile({
+        url: 'https://files.example.net/r.xlsx',
+        baseUrl: 'https://app.jaicp.com',
+        api: 'v1',
+        token: 'secret-token',
+        path: join(dir, 'x.part'),
+        what: 'the file',
+        timeoutMs: 1000,
+        retries: 0,
+      }),
+    ).rejects.toMatchObject({ code: 'platform_report.foreign_url' });
+  });
+});
