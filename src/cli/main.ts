@@ -9,10 +9,12 @@ import { labelMessagesCommand } from './commands/label-messages.js';
 import { labelSessionsCommand } from './commands/label-sessions.js';
 import { labelsCommand } from './commands/labels.js';
 import { platformReportCommand } from './commands/platform-report.js';
+import { statsCommand } from './commands/stats.js';
 import { syncCommand } from './commands/sync.js';
 
 const COMMANDS: Command[] = [
   syncCommand,
+  statsCommand,
   platformReportCommand,
   labelsCommand,
   labelSessionsCommand,

@@ -1,0 +1,211 @@
+// `reporter-etl stats`: the analysts' weekly figures computed in DuckDB over the warehouse (tables on a TTY,
+// one documented JSON object with --json), and `--reconcile`: the same window side by side with the
+// platform's own statistics, exiting 1 when a difference exceeds the tolerance.
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
+import { EtlError, EXIT, UsageError } from '../../errors.js';
+import { createLogger, type Logger } from '../../log.js';
+import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
+import { computeStats, isIntlTimeZone } from '../../stats/compute-stats.js';
+import { parseZonedTime } from '../../stats/parse-zoned-time.js';
+import {
+  collectLocalFigures,
+  type LocalFigures,
+  type ProjectReconciliation,
+  reconcileProject,
+  reconcileReport,
+  type Tolerance,
+} from '../../stats/reconcile-stats.js';
+import { renderReconcileText, renderStatsText } from '../../stats/render-stats-text.js';
+import { PERIOD_UNITS, type PeriodUnit, type StatsQuery } from '../../stats/stats-report.js';
+import { resolveProjectName } from '../../sync/resolve-project.js';
+import { openWarehouse } from '../../warehouse/open-warehouse.js';
+import { enumOption, intOption } from '../args.js';
+import type { Command, CommandIo } from '../command.js';
+
+const HELP = `reporter-etl stats [--from T] [--to T] [--project NAME] [--channel NAME]... [--tz ZONE]
+                   [--period hour|day|week|month] [--top N] [--catch-all CLASS] [--json]
+reporter-etl stats --reconcile [--tolerance N | N%] [same window and filter options]
+
+Computes, in DuckDB over the warehouse (REPORTER_DATA_DIR/warehouse.duckdb), the figures analysts ask for:
+totals (sessions, non-empty sessions, messages, unique/new/returning clients, transfers to an agent,
+messages per session and session duration with mean/p50/p90/p99), sessions/messages/clients/transfers by
+channel and by period, session and message labels, the delivery funnel per channel, intents, sessionData
+values, experiments per branch and the top first questions. Sessions are selected by start_time, messages
+by timestamp: --from inclusive, --to exclusive.
+
+Window and filters:
+  --from T, --to T   an instant with its offset (2026-11-20T00:00:00Z, 2026-11-20T00:00+03:00) or a local
+                     date or date-time (2026-11-20, 2026-11-20T09:30) read in --tz; default: from the first
+                     to just after the last session or message of the selection
+  --project NAME     one projectShortName (default: every project in the warehouse)
+  --channel NAME     only this channel type (repeat it, or separate with commas); case-insensitive,
+                     CHAT_WIDGET = chatwidget; an unknown channel is refused
+  --tz ZONE          IANA time zone of the periods and of local --from/--to (default UTC)
+  --period UNIT      hour, day (default), week (ISO, from Monday) or month
+  --top N            length of the top lists: intents, first questions, values per sessionData key (10)
+  --catch-all CLASS  the NLP class of unrecognised requests (default /CatchAll)
+  --json             print one JSON object (its shape is documented in the README) instead of tables
+
+Reconciliation (needs the API settings: REPORTER_TOKEN, REPORTER_BASE_URL, REPORTER_API, ...):
+  --reconcile        compare with the platform's own figures for the same window, per configured project:
+                     stats/sessions|messages/with-advanced-filters (in total and per channel),
+                     stats/switched-sessions (whole UTC days inside the window), stats/session-labels,
+                     stats/log-labels, stats/unique-clients and scenario-exeperiments/count-sessions (those
+                     two count all time: they are compared with every synced session). Without --from it
+                     starts at the project's first synced record, without --to it ends at its watermark.
+  --tolerance N|N%   largest tolerated difference: N in absolute terms, N% of the platform's figure (0)
+
+Exit codes: 0 ok; 1 failed, or (--reconcile) a figure differs beyond the tolerance; 2 usage or
+configuration (bad --tz, --from not before --to, unknown --channel or --project, no warehouse yet);
+75 try again later (the warehouse is locked by another process, or the API is unavailable).
+
+Examples:
+  npx reporter-etl stats --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
+  npx reporter-etl stats --channel telegram --channel vk --period week --json
+  REPORTER_TOKEN=... npx reporter-etl stats --reconcile --from 2026-11-20T00:00:00Z --to 2026-11-21T00:00:00Z
+`;
+
+/** What the command needs from the world; tests pass their own. */
+export interface StatsDeps {
+  env: Record<string, string | undefined>;
+  now: () => number;
+  log?: Logger;
+  /** Overrides for the Reporter API client (tests shorten the backoff). */
+  http?: Partial<ReporterHttpOptions>;
+}
+
+/** `--tolerance 3` (absolute) or `--tolerance 0.5%` (of the platform's figure). */
+export function parseTolerance(value: string | undefined): Tolerance {
+  if (value === undefined) return { kind: 'absolute', value: 0 };
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(value);
+  if (!m) throw new UsageError(`--tolerance expects a number (3) or a percentage (0.5%), got "${value}"`);
+  return { kind: m[2] === '%' ? 'percent' : 'absolute', value: Number(m[1]) };
+}
+
+export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      project: { type: 'string' },
+      channel: { type: 'string', multiple: true },
+      tz: { type: 'string' },
+      period: { type: 'string' },
+      top: { type: 'string' },
+      'catch-all': { type: 'string' },
+      json: { type: 'boolean' },
+      reconcile: { type: 'boolean' },
+      tolerance: { type: 'string' },
+    },
+    strict: true,
+  });
+  const timeZone = values.tz ?? 'UTC';
+  if (!isIntlTimeZone(timeZone))
+    throw new UsageError(
+      `--tz: unknown time zone "${timeZone}"; give an IANA zone name such as UTC or Europe/Moscow`,
+    );
+  const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
+  const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
+  if (from !== undefined && to !== undefined && from >= to)
+    throw new UsageError(
+      `--from (${new Date(from).toISOString()}) must be before --to (${new Date(to).toISOString()}); --from is inclusive, --to exclusive`,
+    );
+  const channels = values.channel
+    ?.flatMap((c) => c.split(','))
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  if (values.channel !== undefined && channels?.length === 0)
+    throw new UsageError('--channel expects a channel type such as telegram');
+  if (values.tolerance !== undefined && !values.reconcile)
+    throw new UsageError('--tolerance applies to --reconcile only');
+  const query: StatsQuery = {
+    projects: values.project === undefined ? undefined : [values.project],
+    channels,
+    from,
+    to,
+    timeZone,
+    period: enumOption<PeriodUnit>(values.period, 'period', PERIOD_UNITS, 'day'),
+    top: intOption(values.top, 'top', 10, 1),
+    catchAllClass: values['catch-all'] ?? '/CatchAll',
+  };
+  const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
+  const log =
+    deps.log ?? createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+  if (!existsSync(config.warehousePath))
+    throw new EtlError(
+      'stats.no_warehouse',
+      `REPORTER_DATA_DIR: there is no warehouse at ${config.warehousePath} yet; run reporter-etl sync first`,
+      { kind: 'usage' },
+    );
+
+  if (!values.reconcile) {
+    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+    try {
+      const report = await computeStats(warehouse, query, { now: deps.now });
+      io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
+    } finally {
+      await warehouse.close();
+    }
+    return EXIT.ok;
+  }
+
+  const tolerance = parseTolerance(values.tolerance);
+  const clients = config.projects.map((project) => ({
+    project,
+    http: createHttp(config, project, log, deps),
+  }));
+  try {
+    const targets: { http: ReporterHttp; name: string; api: 'v1' | 'legacy' }[] = [];
+    for (const { project, http } of clients) {
+      const name = await resolveProjectName(http, project);
+      if (http.api === 'v1') http.project = name;
+      if (values.project === undefined || values.project === name)
+        targets.push({ http, name, api: project.api });
+    }
+    if (targets.length === 0)
+      throw new UsageError(
+        `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
+      );
+    const locals: LocalFigures[] = [];
+    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+    try {
+      for (const target of targets)
+        locals.push(await collectLocalFigures(warehouse, target.name, target.api, query));
+    } finally {
+      await warehouse.close();
+    }
+    const results: ProjectReconciliation[] = [];
+    for (const [n, local] of locals.entries())
+      results.push(await reconcileProject(targets[n]!.http, local, tolerance));
+    const report = reconcileReport(results, tolerance, locals[0]?.channels ?? null, deps.now());
+    io.out(values.json ? JSON.stringify(report, null, 2) : renderReconcileText(report));
+    return report.ok ? EXIT.ok : EXIT.failed;
+  } finally {
+    await Promise.all(clients.map((c) => c.http.close()));
+  }
+}
+
+function createHttp(config: Config, project: ProjectConfig, log: Logger, deps: StatsDeps): ReporterHttp {
+  return new ReporterHttp({
+    baseUrl: project.baseUrl,
+    token: project.token,
+    api: project.api,
+    project: project.project,
+    concurrency: config.concurrency,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    log,
+    ...deps.http,
+  });
+}
+
+export const statsCommand: Command = {
+  name: 'stats',
+  summary: 'statistics over the warehouse; --reconcile compares them with the platform',
+  help: HELP,
+  run: (argv, io) => runStats(argv, io, { env: process.env, now: Date.now }),
+};

@@ -1,0 +1,277 @@
+// Human-readable output of `stats` (the TTY form; --json prints the report itself): aligned plain-text
+// tables per section, and the reconciliation side by side. Only formats: every figure comes from the report.
+import type { ReconcileReport } from './reconcile-stats.js';
+import type { Distribution, StatsReport } from './stats-report.js';
+
+type Align = 'left' | 'right';
+
+/** An aligned table: a header line, a rule, then the rows. */
+export function renderTable(columns: readonly [string, Align][], rows: readonly string[][]): string[] {
+  const widths = columns.map(([title], i) => Math.max(title.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (columns[i]?.[1] === 'right' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map(([title]) => title)), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+export function formatCount(n: number | null): string {
+  return n === null ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+}
+
+export function formatShare(x: number | null): string {
+  return x === null ? '-' : `${(x * 100).toFixed(1)}%`;
+}
+
+function formatNumber(x: number | null, digits = 1): string {
+  return x === null
+    ? '-'
+    : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return '-';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+function distribution(d: Distribution | null, format: (x: number) => string): string {
+  return d === null
+    ? '-'
+    : `mean ${format(d.mean)} · p50 ${format(d.p50)} · p90 ${format(d.p90)} · p99 ${format(d.p99)}`;
+}
+
+export function renderStatsText(report: StatsReport): string {
+  const out: string[] = [];
+  const t = report.totals;
+  const window =
+    report.window.from === null ? 'no data' : `${report.window.from} – ${report.window.to} (to exclusive)`;
+  out.push(
+    `Statistics of ${report.filters.projects.join(', ') || 'no project'} · ${window} · periods by ${report.period} in ${report.timeZone}` +
+      (report.filters.channels ? ` · channels ${report.filters.channels.join(', ')}` : ''),
+  );
+  if (report.empty) {
+    out.push('', 'No sessions and no messages in this window.');
+    return out.join('\n');
+  }
+  out.push(
+    '',
+    'Totals',
+    `  sessions ${formatCount(t.sessions)} (non-empty ${formatCount(t.nonEmptySessions)}) · messages ${formatCount(t.messages)}`,
+    `  unique clients ${formatCount(t.uniqueClients)} (new ${formatCount(t.newClients)}, returning ${formatCount(t.returningClients)})`,
+    `  transferred to an agent ${formatCount(t.transferredSessions)} (${formatShare(t.transferShare)} of sessions)`,
+    `  messages per session: ${distribution(t.messagesPerSession, (x) => formatNumber(x))}`,
+    `  session duration: ${distribution(t.sessionDurationMs, formatDuration)}`,
+  );
+  out.push(
+    '',
+    'By channel',
+    ...renderTable(
+      [
+        ['channel', 'left'],
+        ['sessions', 'right'],
+        ['non-empty', 'right'],
+        ['messages', 'right'],
+        ['clients', 'right'],
+        ['transferred', 'right'],
+        ['transferred %', 'right'],
+      ],
+      report.byChannel.map((c) => [
+        c.channel ?? '(session not synced)',
+        formatCount(c.sessions),
+        formatCount(c.nonEmptySessions),
+        formatCount(c.messages),
+        formatCount(c.uniqueClients),
+        formatCount(c.transferredSessions),
+        formatShare(c.transferShare),
+      ]),
+    ),
+  );
+  out.push(
+    '',
+    `By ${report.period} (${report.timeZone}, all channels; per channel in --json)`,
+    ...renderTable(
+      [
+        [report.period, 'left'],
+        ['sessions', 'right'],
+        ['messages', 'right'],
+        ['clients', 'right'],
+        ['transferred', 'right'],
+      ],
+      report.byPeriod.map((p) => [
+        p.period,
+        formatCount(p.sessions),
+        formatCount(p.messages),
+        formatCount(p.uniqueClients),
+        formatCount(p.transferredSessions),
+      ]),
+    ),
+  );
+  out.push(
+    '',
+    'Session labels (by period in --json)',
+    ...renderTable(
+      [
+        ['label', 'left'],
+        ['sessions', 'right'],
+        ['share', 'right'],
+      ],
+      report.sessionLabels.map((l) => [
+        l.label ?? `#${l.labelId}`,
+        formatCount(l.count),
+        formatShare(l.share),
+      ]),
+    ),
+  );
+  out.push(
+    '',
+    'Message labels (by period in --json)',
+    ...renderTable(
+      [
+        ['group', 'left'],
+        ['label', 'left'],
+        ['messages', 'right'],
+        ['share', 'right'],
+      ],
+      report.messageLabels.map((l) => [
+        l.group ?? '',
+        l.label ?? `#${l.labelId}`,
+        formatCount(l.count),
+        formatShare(l.share),
+      ]),
+    ),
+  );
+  out.push(
+    '',
+    'Delivery funnel (messages by latest status; - where the channel has no such status)',
+    ...renderTable(
+      [
+        ['channel', 'left'],
+        ['messages', 'right'],
+        ['sent', 'right'],
+        ['delivered', 'right'],
+        ['read', 'right'],
+        ['not sent', 'right'],
+        ['not delivered', 'right'],
+        ['delivered %', 'right'],
+        ['read %', 'right'],
+        ['median to READ', 'right'],
+      ],
+      report.deliveryFunnel.map((f) => [
+        f.channel,
+        formatCount(f.messages),
+        formatCount(f.sent),
+        formatCount(f.delivered),
+        formatCount(f.read),
+        formatCount(f.notSent),
+        formatCount(f.notDelivered),
+        formatShare(f.deliveredRate),
+        formatShare(f.readRate),
+        formatDuration(f.medianMsToRead),
+      ]),
+    ),
+  );
+  const intents = report.intents;
+  out.push(
+    '',
+    `Intents: ${formatCount(intents.classified)} classified requests, ${formatCount(intents.unrecognised)} unrecognised (${intents.catchAllClass}, ${formatShare(intents.unrecognisedShare)})`,
+    ...renderTable(
+      [
+        ['NLP class', 'left'],
+        ['messages', 'right'],
+        ['share', 'right'],
+        ['confidence', 'right'],
+      ],
+      intents.top.map((i) => [
+        i.nlpClass,
+        formatCount(i.messages),
+        formatShare(i.share),
+        formatNumber(i.meanConfidence, 3),
+      ]),
+    ),
+  );
+  out.push('', 'sessionData');
+  for (const key of report.sessionData) {
+    out.push(
+      `  ${key.key}: ${formatCount(key.sessions)} sessions (${formatShare(key.share)}), ${formatCount(key.distinctValues)} values: ` +
+        key.values.map((v) => `${v.value ?? '(null)'} ${formatCount(v.sessions)}`).join(', '),
+    );
+  }
+  out.push(
+    '',
+    'Experiments',
+    ...renderTable(
+      [
+        ['experiment', 'left'],
+        ['status', 'left'],
+        ['branch', 'left'],
+        ['sessions', 'right'],
+        ['msgs/session', 'right'],
+        ['transfer rate', 'right'],
+      ],
+      report.experiments.map((e) => [
+        e.experiment,
+        e.status ?? '',
+        e.branch,
+        formatCount(e.sessions),
+        formatNumber(e.messagesPerSession),
+        formatShare(e.transferRate),
+      ]),
+    ),
+  );
+  out.push(
+    '',
+    'Top first questions',
+    ...renderTable(
+      [
+        ['question', 'left'],
+        ['sessions', 'right'],
+        ['share', 'right'],
+      ],
+      report.firstQuestions.map((q) => [q.question, formatCount(q.sessions), formatShare(q.share)]),
+    ),
+  );
+  return out.join('\n');
+}
+
+export function renderReconcileText(report: ReconcileReport): string {
+  const out: string[] = [];
+  const tolerance =
+    report.tolerance.kind === 'absolute' ? `${report.tolerance.value}` : `${report.tolerance.value}%`;
+  for (const p of report.projects) {
+    out.push(
+      `Reconciliation of ${p.project} · ${p.window.from} – ${p.window.to} (to exclusive)` +
+        (report.filters.channels ? ` · channels ${report.filters.channels.join(', ')}` : '') +
+        ` · tolerance ${tolerance}`,
+      ...renderTable(
+        [
+          ['figure', 'left'],
+          ['subject', 'left'],
+          ['local', 'right'],
+          ['platform', 'right'],
+          ['difference', 'right'],
+          ['', 'left'],
+          ['scope / note', 'left'],
+        ],
+        p.rows.map((r) => [
+          r.figure,
+          r.subject ?? '',
+          formatCount(r.local),
+          formatCount(r.platform),
+          r.difference === null ? '-' : `${r.difference > 0 ? '+' : ''}${formatCount(r.difference)}`,
+          r.withinTolerance === null ? 'skipped' : r.withinTolerance ? 'ok' : 'DIFFERS',
+          [r.scope, r.note].filter((x) => x !== null && x !== '').join(': '),
+        ]),
+      ),
+      p.ok
+        ? `${p.project}: every figure agrees within the tolerance`
+        : `${p.project}: figures differ beyond the tolerance`,
+      '',
+    );
+  }
+  return out.join('\n').trimEnd();
+}

@@ -1,0 +1,184 @@
+// The statistics report: what `stats` computes and `stats --json` prints (documented field by field in the
+// README; scripts and the report builder read it, so fields are only ever added). Counts are numbers, times
+// ISO-8601 UTC strings; shares and rates are fractions in [0, 1], null where their denominator is 0.
+
+export const STATS_SCHEMA_VERSION = 1;
+
+export const PERIOD_UNITS = ['hour', 'day', 'week', 'month'] as const;
+export type PeriodUnit = (typeof PERIOD_UNITS)[number];
+
+/** What to compute: the window, the selection and how to bucket and cut the lists. */
+export interface StatsQuery {
+  /** projectShortNames; undefined: every project in the warehouse. */
+  projects?: readonly string[] | undefined;
+  /** Channel types (normalised lower case); undefined: every channel. */
+  channels?: readonly string[] | undefined;
+  /** Epoch ms, inclusive; undefined: the first session or message of the selection. */
+  from?: number | undefined;
+  /** Epoch ms, exclusive; undefined: just after the last session or message of the selection. */
+  to?: number | undefined;
+  /** IANA time zone of the periods. */
+  timeZone: string;
+  period: PeriodUnit;
+  /** Length of the top lists (intents, first questions, values per sessionData key). */
+  top: number;
+  /** The NLP class of unrecognised requests. */
+  catchAllClass: string;
+}
+
+export interface Distribution {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
+export interface StatsTotals {
+  sessions: number;
+  nonEmptySessions: number;
+  messages: number;
+  uniqueClients: number;
+  newClients: number;
+  returningClients: number;
+  transferredSessions: number;
+  transferShare: number | null;
+  messagesPerSession: Distribution | null;
+  sessionDurationMs: Distribution | null;
+}
+
+export interface ChannelRow {
+  channel: string | null;
+  sessions: number;
+  nonEmptySessions: number;
+  messages: number;
+  uniqueClients: number;
+  transferredSessions: number;
+  transferShare: number | null;
+}
+
+export interface PeriodRow {
+  period: string;
+  start: string;
+  sessions: number;
+  messages: number;
+  uniqueClients: number;
+  transferredSessions: number;
+}
+
+export interface PeriodChannelRow extends PeriodRow {
+  channel: string | null;
+}
+
+export interface SessionLabelRow {
+  project: string;
+  labelId: number;
+  label: string | null;
+  count: number;
+  share: number | null;
+}
+
+export interface MessageLabelRow extends SessionLabelRow {
+  group: string | null;
+}
+
+export interface SessionLabelPeriodRow {
+  period: string;
+  start: string;
+  project: string;
+  labelId: number;
+  label: string | null;
+  count: number;
+}
+
+export interface MessageLabelPeriodRow extends SessionLabelPeriodRow {
+  group: string | null;
+}
+
+export interface FunnelRow {
+  channel: string;
+  messages: number;
+  withStatus: number;
+  noStatus: number;
+  sent: number | null;
+  delivered: number;
+  read: number | null;
+  notSent: number;
+  notDelivered: number;
+  unexpected: number;
+  deliveredRate: number | null;
+  readRate: number | null;
+  notSentRate: number | null;
+  notDeliveredRate: number | null;
+  medianMsToRead: number | null;
+  readTimed: number | null;
+}
+
+export interface IntentRow {
+  nlpClass: string;
+  messages: number;
+  share: number | null;
+  meanConfidence: number | null;
+}
+
+export interface IntentStats {
+  catchAllClass: string;
+  classified: number;
+  unrecognised: number;
+  unrecognisedShare: number | null;
+  top: IntentRow[];
+}
+
+export interface SessionDataKeyRow {
+  key: string;
+  sessions: number;
+  share: number | null;
+  distinctValues: number;
+  values: { value: string | null; sessions: number; share: number | null }[];
+}
+
+export interface ExperimentRow {
+  project: string;
+  experiment: string;
+  status: string | null;
+  branch: string;
+  sessions: number;
+  messagesPerSession: number | null;
+  transferredSessions: number;
+  transferRate: number | null;
+}
+
+export interface FirstQuestionRow {
+  question: string;
+  sessions: number;
+  share: number | null;
+}
+
+export interface StatsReport {
+  schemaVersion: number;
+  generatedAt: string;
+  /** [from, to): null when the selection holds no data and no bound was given. */
+  window: {
+    from: string | null;
+    to: string | null;
+    requestedFrom: string | null;
+    requestedTo: string | null;
+  };
+  timeZone: string;
+  period: PeriodUnit;
+  filters: { projects: string[]; channels: string[] | null };
+  /** True when the window holds no session and no message. */
+  empty: boolean;
+  totals: StatsTotals;
+  byChannel: ChannelRow[];
+  byPeriod: PeriodRow[];
+  byPeriodChannel: PeriodChannelRow[];
+  sessionLabels: SessionLabelRow[];
+  sessionLabelsByPeriod: SessionLabelPeriodRow[];
+  messageLabels: MessageLabelRow[];
+  messageLabelsByPeriod: MessageLabelPeriodRow[];
+  deliveryFunnel: FunnelRow[];
+  intents: IntentStats;
+  sessionData: SessionDataKeyRow[];
+  experiments: ExperimentRow[];
+  firstQuestions: FirstQuestionRow[];
+}
