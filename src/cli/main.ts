@@ -3,6 +3,7 @@
 import { EtlError, EXIT } from '../errors.js';
 import type { Command, CommandIo } from './command.js';
 import { clientsCommand } from './commands/clients.js';
+import { demoCommand } from './commands/demo.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { experimentsCommand } from './commands/experiments.js';
 import { labelMessagesCommand } from './commands/label-messages.js';
@@ -13,6 +14,7 @@ import { statsCommand } from './commands/stats.js';
 import { syncCommand } from './commands/sync.js';
 
 const COMMANDS: Command[] = [
+  demoCommand,
   syncCommand,
   statsCommand,
   platformReportCommand,
