@@ -126,6 +126,8 @@ export function toMessageRows(
     project,
     question_id: m.questionId,
     session_id: sessionId,
+    // only the ExtendedMessage of messages/filter names the channel
+    channel_type: 'channelType' in m ? normaliseChannel(m.channelType) : null,
     timestamp: m.timestamp,
     question: text(m.question),
     text_answer: text(m.textAnswer),

@@ -41,6 +41,11 @@ export interface MessageRow {
   project: string;
   question_id: string;
   session_id: string;
+  /**
+   * The message's channel, normalised lower-case like sessions.channel_type (from the channelType of
+   * messages/filter); null when the record did not say.
+   */
+  channel_type: string | null;
   timestamp: number;
   question: string | null;
   text_answer: string | null;

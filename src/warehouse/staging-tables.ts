@@ -74,6 +74,7 @@ export const STAGING_TABLES = {
     ['exception', 'varchar'],
     ['operator_id', 'varchar'],
     ['is_transfer', 'boolean'],
+    ['channel_type', 'varchar'],
   ]),
   sessionLabels: defineStagedTable<SessionLabelRow>('stage_session_labels', [
     ['project', 'varchar'],

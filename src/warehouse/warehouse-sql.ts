@@ -64,6 +64,7 @@ const MESSAGE_COLUMNS = [
   'exception',
   'operator_id',
   'is_transfer',
+  'channel_type',
 ];
 
 const CLIENT_COLUMNS = [

@@ -51,6 +51,15 @@ describe('sync', () => {
       'viber',
       'vk',
     ]);
+    // every message carries its session's channel (messages/filter's channelType, normalised)
+    const mismatched = await h.withWarehouse((w) =>
+      w.query(
+        'select count(*) as n, count(*) filter (where m.channel_type is distinct from s.channel_type) as bad ' +
+          'from messages m join sessions s on s.project = m.project and s.session_id = m.session_id',
+      ),
+    );
+    expect(mismatched[0]?.['n']).toBeGreaterThan(0);
+    expect(mismatched[0]?.['bad']).toBe(0);
     const runs = await h.withWarehouse((w) => w.listRuns({ limit: 5 }));
     expect(runs[0]).toMatchObject({
       status: 'success',

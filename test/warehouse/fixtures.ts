@@ -50,6 +50,7 @@ export function makeMessage(id: string, sessionId: string, overrides: Partial<Me
     project: PROJECT,
     question_id: id,
     session_id: sessionId,
+    channel_type: 'chatwidget',
     timestamp: T0 + 1000,
     question: 'hello',
     text_answer: 'hi!',

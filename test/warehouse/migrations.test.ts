@@ -1,8 +1,10 @@
 // The schema: migrations create every table of the issue with its columns, are recorded in
 // schema_migrations, are not applied twice, and the .sql files are found from the source tree.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
-import { locateMigrationsDir, readMigrations } from '../../src/warehouse/run-migrations.js';
+import { locateMigrationsDir, readMigrations, runMigrations } from '../../src/warehouse/run-migrations.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { makeTempDir } from './fixtures.js';
 
@@ -46,6 +48,7 @@ const EXPECTED: Record<string, string[]> = {
     'operator_id',
     'is_transfer',
     'synced_at',
+    'channel_type',
   ],
   session_labels: ['project', 'session_id', 'label_id', 'label_name'],
   message_labels: ['project', 'question_id', 'label_id', 'label_name', 'group_name'],
@@ -176,6 +179,34 @@ describe('migrations', () => {
     ).toEqual([]);
   });
 
+  it('004 gives the messages loaded before it their session’s channel (none without a session)', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const old = `${temp.dir}/migrations-001-003`;
+    mkdirSync(old);
+    for (const file of ['001_init.sql', '002_platform_report_tasks.sql', '003_label_writes.sql'])
+      copyFileSync(`${locateMigrationsDir()}/${file}`, `${old}/${file}`);
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    await runMigrations(connection, { dir: old, now: () => Date.UTC(2025, 0, 1) });
+    await connection.run(
+      "INSERT INTO sessions (project, session_id, channel_type, start_time, synced_at) VALUES ('p', 's1', 'telegram', now(), now())",
+    );
+    await connection.run(
+      'INSERT INTO messages (project, question_id, session_id, "timestamp", synced_at) VALUES ' +
+        "('p', 'q1', 's1', now(), now()), ('p', 'q2', 's-gone', now(), now()), ('other', 'q3', 's1', now(), now())",
+    );
+    connection.closeSync();
+    instance.closeSync();
+    warehouse = await openWarehouse({ path });
+    expect(
+      await warehouse.query('SELECT project, question_id, channel_type FROM messages ORDER BY question_id'),
+    ).toEqual([
+      { project: 'p', question_id: 'q1', channel_type: 'telegram' },
+      { project: 'p', question_id: 'q2', channel_type: null },
+      { project: 'other', question_id: 'q3', channel_type: null },
+    ]);
+  });
+
   it('refuse a warehouse written by a newer version', async () => {
     const path = `${temp.dir}/warehouse.duckdb`;
     warehouse = await openWarehouse({ path });
@@ -184,7 +215,6 @@ describe('migrations', () => {
     warehouse = undefined;
     await expect(openWarehouse({ path })).rejects.toMatchObject({ code: 'warehouse.schema_newer' });
     // The refused open released the file: it can be opened (and repaired) again.
-    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(path);
     instance.closeSync();
   });

@@ -1,6 +1,7 @@
 -- by-channel: per channel, the window's sessions (by start_time), non-empty sessions, unique clients and
--- sessions transferred to an agent, and messages (by timestamp). channel is NULL for messages whose
--- session is not in the warehouse (it started before the synced history).
+-- sessions transferred to an agent, and messages (by timestamp, per their own messages.channel_type, no
+-- join to sessions). channel is NULL for messages that carry none (loaded before migration 004 while their
+-- session is not in the warehouse).
 WITH transfers AS (
   SELECT DISTINCT project, session_id FROM messages
   WHERE is_transfer AND list_contains($projects, project)
@@ -18,12 +19,11 @@ window_sessions AS (
   GROUP BY s.channel_type
 ),
 window_messages AS (
-  SELECT s.channel_type AS channel, count(*) AS messages
+  SELECT m.channel_type AS channel, count(*) AS messages
   FROM messages AS m
-  LEFT JOIN sessions AS s ON s.project = m.project AND s.session_id = m.session_id
   WHERE list_contains($projects, m.project) AND m."timestamp" >= $from AND m."timestamp" < $to
-    AND ($all_channels OR list_contains($channels, s.channel_type))
-  GROUP BY s.channel_type
+    AND ($all_channels OR list_contains($channels, m.channel_type))
+  GROUP BY m.channel_type
 )
 SELECT
   coalesce(ws.channel, wm.channel) AS channel,

@@ -1,5 +1,6 @@
 -- by-period: per local period ($unit: hour, day, week or month in the IANA zone $tz) and channel, the
--- sessions (by start_time), unique clients and transfers, and the messages (by timestamp) of the window.
+-- sessions (by start_time), unique clients and transfers, and the messages (by timestamp; their channel is
+-- messages.channel_type) of the window.
 -- Rows with is_total hold all channels and cover every period of the window, zeros included.
 -- local_start is the period's start as a local (zone-less) time; start the same instant as TIMESTAMPTZ.
 -- Zone offsets are whole quarter hours, so the zone is applied to each quarter hour of the window
@@ -23,12 +24,11 @@ window_sessions AS (
 ),
 message_quarters AS (
   -- counted per quarter hour first (an integer key), then summed per period
-  SELECT epoch_ms(m."timestamp") // 900000 AS q, s.channel_type AS channel, count(*) AS messages
+  SELECT epoch_ms(m."timestamp") // 900000 AS q, m.channel_type AS channel, count(*) AS messages
   FROM messages AS m
-  LEFT JOIN sessions AS s ON s.project = m.project AND s.session_id = m.session_id
   WHERE list_contains($projects, m.project) AND m."timestamp" >= $from AND m."timestamp" < $to
-    AND ($all_channels OR list_contains($channels, s.channel_type))
-  GROUP BY q, s.channel_type
+    AND ($all_channels OR list_contains($channels, m.channel_type))
+  GROUP BY q, m.channel_type
 ),
 session_counts AS (
   SELECT period, channel, GROUPING(channel) = 1 AS is_total, count(*) AS sessions,

@@ -12,9 +12,8 @@ label_quarters AS (
   SELECT l.project, l.label_id, epoch_ms(m."timestamp") // 900000 AS q, count(*) AS messages
   FROM message_labels AS l
   JOIN messages AS m ON m.project = l.project AND m.question_id = l.question_id
-  LEFT JOIN sessions AS s ON s.project = m.project AND s.session_id = m.session_id
   WHERE list_contains($projects, l.project) AND m."timestamp" >= $from AND m."timestamp" < $to
-    AND ($all_channels OR list_contains($channels, s.channel_type))
+    AND ($all_channels OR list_contains($channels, m.channel_type))
   GROUP BY l.project, l.label_id, q
 ),
 counts AS (
