@@ -5,6 +5,7 @@ import type { Config, ProjectConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ReporterHttp } from '../reporter/http.js';
+import { reporterHttpOptions } from '../reporter/http-options.js';
 import { resolveProjectName } from '../sync/resolve-project.js';
 
 export interface ProjectConnection {
@@ -41,20 +42,9 @@ export async function connectProject(
   options: { project?: string | undefined; log?: Logger; backoffBaseMs?: number } = {},
 ): Promise<ProjectConnection> {
   const projectConfig = pickProject(config, options.project);
-  const http = new ReporterHttp({
-    baseUrl: projectConfig.baseUrl,
-    token: projectConfig.token,
-    api: projectConfig.api,
-    project: projectConfig.project,
-    concurrency: config.concurrency,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.backoffBaseMs === undefined
-      ? {}
-      : { backoffBaseMs: options.backoffBaseMs, backoffCapMs: options.backoffBaseMs * 20 }),
-  });
+  const http = new ReporterHttp(
+    reporterHttpOptions(config, projectConfig, { log: options.log, backoffBaseMs: options.backoffBaseMs }),
+  );
   try {
     const project = await resolveProjectName(http, projectConfig);
     if (http.api === 'v1') http.project = project;

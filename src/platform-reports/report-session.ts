@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import type { Config, ProjectConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import { ReporterHttp } from '../reporter/http.js';
+import { reporterHttpOptions } from '../reporter/http-options.js';
 import { resolveProjectName } from '../sync/resolve-project.js';
 import { ReportApi } from './report-api.js';
 import { type TaskScope, TaskStore, type WithWarehouse } from './task-store.js';
@@ -65,18 +66,10 @@ export interface ReportSession {
 
 export async function openReportSession(ctx: PlatformReportContext): Promise<ReportSession> {
   const { config, project: projectConfig } = ctx;
+  // two requests in flight are plenty for one report; creates are never retried blindly (see create-task.ts)
   const common = {
-    baseUrl: projectConfig.baseUrl,
-    token: projectConfig.token,
-    api: projectConfig.api,
-    project: projectConfig.project,
+    ...reporterHttpOptions(config, projectConfig, { log: ctx.log, backoffBaseMs: ctx.backoffBaseMs }),
     concurrency: 2,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    timeoutMs: config.timeoutMs,
-    log: ctx.log,
-    ...(ctx.backoffBaseMs === undefined
-      ? {}
-      : { backoffBaseMs: ctx.backoffBaseMs, backoffCapMs: ctx.backoffBaseMs * 20 }),
   };
   const http = new ReporterHttp({ ...common, retries: config.retries });
   const createHttp = new ReporterHttp({ ...common, retries: 0 });

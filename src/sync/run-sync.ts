@@ -13,6 +13,7 @@ import {
   listSessionLabels,
 } from '../reporter/catalogues.js';
 import { ReporterHttp } from '../reporter/http.js';
+import { reporterHttpOptions } from '../reporter/http-options.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
 import { readWindow } from './read-window.js';
@@ -81,20 +82,9 @@ export async function syncProject(
   const now = ctx.now ?? Date.now;
   const started = now();
   const runId = `${new Date(started).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
-  const http = new ReporterHttp({
-    baseUrl: projectConfig.baseUrl,
-    token: projectConfig.token,
-    api: projectConfig.api,
-    project: projectConfig.project,
-    concurrency: config.concurrency,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    log: ctx.log,
-    ...(ctx.backoffBaseMs === undefined
-      ? {}
-      : { backoffBaseMs: ctx.backoffBaseMs, backoffCapMs: ctx.backoffBaseMs * 20 }),
-  });
+  const http = new ReporterHttp(
+    reporterHttpOptions(config, projectConfig, { log: ctx.log, backoffBaseMs: ctx.backoffBaseMs }),
+  );
   const log = ctx.log.child({ job: options.job ?? 'sync', runId });
   const mode: SyncSummary['mode'] =
     options.from !== undefined || options.to !== undefined

@@ -7,6 +7,7 @@ import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EtlError, EXIT, UsageError } from '../../errors.js';
 import { createLogger, type Logger } from '../../log.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
+import { reporterHttpOptions } from '../../reporter/http-options.js';
 import { computeStats, isIntlTimeZone } from '../../stats/compute-stats.js';
 import { parseZonedTime } from '../../stats/parse-zoned-time.js';
 import {
@@ -189,18 +190,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
 }
 
 function createHttp(config: Config, project: ProjectConfig, log: Logger, deps: StatsDeps): ReporterHttp {
-  return new ReporterHttp({
-    baseUrl: project.baseUrl,
-    token: project.token,
-    api: project.api,
-    project: project.project,
-    concurrency: config.concurrency,
-    rateLimitPerMinute: config.rateLimitPerMinute,
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    log,
-    ...deps.http,
-  });
+  return new ReporterHttp({ ...reporterHttpOptions(config, project, { log }), ...deps.http });
 }
 
 export const statsCommand: Command = {
