@@ -196,7 +196,7 @@ export async function syncProject(
     await refreshCatalogues(http, warehouse, project, runId);
     const status = totals.rejects > 0 ? 'partial' : 'success';
     const durationMs = now() - started;
-    await warehouse.finishRun(runId, { status, durationMs });
+    await warehouse.finishRun(runId, { status, durationMs, requests: http.requests });
     log.info({ ...totals, requests: http.requests, durationMs, status }, 'sync finished');
     return summary(status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
   } catch (error) {
@@ -204,7 +204,7 @@ export async function syncProject(
     const durationMs = now() - started;
     if (runStarted)
       await warehouse
-        .finishRun(runId, { status: 'failed', error: message, durationMs })
+        .finishRun(runId, { status: 'failed', error: message, durationMs, requests: http.requests })
         .catch(() => undefined);
     log.error({ err: message, ...totals }, 'sync failed');
     return summary('failed', message, error instanceof EtlError ? error.exitCode : EXIT.failed);

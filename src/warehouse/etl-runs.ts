@@ -37,6 +37,7 @@ export async function finishRun(
     error: result.error ?? null,
     duration_ms: Math.round(result.durationMs),
     finished_at: new Date(now),
+    requests: result.requests ?? null,
   });
   startedHere.delete(runId);
 }

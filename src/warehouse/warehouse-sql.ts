@@ -169,8 +169,8 @@ export const WAREHOUSE_SQL = {
     'UPDATE etl_runs SET windows = windows + 1, sessions = sessions + $sessions, messages = messages + $messages, ' +
     'requests = requests + $requests, rejects = rejects + $rejects WHERE run_id = $run_id',
   finishRun:
-    'UPDATE etl_runs SET status = $status, error = $error, duration_ms = $duration_ms, finished_at = $finished_at ' +
-    'WHERE run_id = $run_id',
+    'UPDATE etl_runs SET status = $status, error = $error, duration_ms = $duration_ms, finished_at = $finished_at, ' +
+    'requests = greatest(requests, coalesce($requests, requests)) WHERE run_id = $run_id',
   selectRuns:
     'SELECT run_id, project, job, trigger, started_at, finished_at, status, windows, sessions, messages, ' +
     'requests, rejects, duration_ms, error, pid, host FROM etl_runs ' +

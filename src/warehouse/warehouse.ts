@@ -34,6 +34,8 @@ export interface RunFinish {
   status: Exclude<RunStatus, 'running'>;
   error?: string | null;
   durationMs: number;
+  /** Every request of the run, catalogues included (the windows add theirs as they commit). */
+  requests?: number;
 }
 
 export interface RunRecord {

@@ -51,6 +51,25 @@ describe('reporter-etl sync', () => {
     }
   });
 
+  it('records each run; `runs` shows the history', async () => {
+    h = await createHarness({ realClock: true, emulator: { sessions: 300 } });
+    const first = JSON.parse((await cli(['sync', '--json'], h.env)).stdout).runs[0];
+    const second = JSON.parse((await cli(['sync', '--json'], h.env)).stdout).runs[0];
+    const r = await cli(['runs', '--json', '--job', 'sync'], h.env);
+    expect(r.code, r.stderr).toBe(0);
+    const runs = JSON.parse(r.stdout).runs;
+    expect(runs.map((x: any) => x.runId)).toEqual([second.runId, first.runId]);
+    expect(runs[1]).toMatchObject({
+      status: 'success',
+      sessions: first.sessions,
+      messages: first.messages,
+      requests: first.requests,
+    });
+    const table = await cli(['runs', '--limit', '1'], h.env);
+    expect(table.stdout).toContain(second.runId);
+    expect(table.stdout).not.toContain(first.runId);
+  });
+
   it('exits 2 naming the setting when the configuration is wrong', async () => {
     const r = await cli(['sync'], { REPORTER_TOKEN: '', REPORTER_CONFIG: '' });
     expect(r.code).toBe(2);

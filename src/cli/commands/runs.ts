@@ -1,0 +1,89 @@
+// `reporter-etl runs`: the run history of the jobs (etl_runs), newest first, as a table or JSON.
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config.js';
+import { UsageError } from '../../errors.js';
+import { formatTable } from '../../manage/format-table.js';
+import { openWarehouse } from '../../warehouse/open-warehouse.js';
+import { intOption } from '../args.js';
+import type { Command } from '../command.js';
+
+const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--json]
+
+Shows the run history recorded in the warehouse (table etl_runs), newest first: what ran, when, how it
+ended, what it moved (windows, sessions, messages, requests, rejected records) and the error of a failed
+run. A run still "running" whose process died is closed as failed by the next run on the same host.
+
+Options:
+  --job NAME       only this job (e.g. sync)
+  --project NAME   only this projectShortName
+  --limit N        at most N runs (default 20)
+  --json           the runs as JSON on stdout
+
+Reads REPORTER_DATA_DIR (default ./data); no token is needed.
+`;
+
+export const runsCommand: Command = {
+  name: 'runs',
+  summary: 'show the run history (etl_runs)',
+  help: HELP,
+  async run(argv, io) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        job: { type: 'string' },
+        project: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    const config = loadConfig(process.env, { requireToken: false });
+    if (!existsSync(config.warehousePath)) {
+      throw new UsageError(
+        `no warehouse at ${config.warehousePath} (REPORTER_DATA_DIR): run \`reporter-etl sync\` first`,
+      );
+    }
+    const limit = intOption(values.limit, 'limit', 20, 1);
+    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs });
+    try {
+      const runs = await warehouse.listRuns({
+        limit,
+        ...(values.job === undefined ? {} : { job: values.job }),
+        ...(values.project === undefined ? {} : { project: values.project }),
+      });
+      if (values.json) {
+        io.out(JSON.stringify({ runs }, null, 2));
+        return 0;
+      }
+      if (runs.length === 0) {
+        io.out('No runs recorded yet.');
+        return 0;
+      }
+      const columns = [
+        'runId',
+        'job',
+        'project',
+        'trigger',
+        'status',
+        'startedAt',
+        'durationMs',
+        'windows',
+        'sessions',
+        'messages',
+        'requests',
+        'rejects',
+        'error',
+      ];
+      for (const line of formatTable(runs as unknown as Record<string, unknown>[], {
+        columns,
+        times: ['startedAt'],
+        indent: '',
+      }))
+        io.out(line);
+      return 0;
+    } finally {
+      await warehouse.close();
+    }
+  },
+};
