@@ -107,6 +107,23 @@ describe('sync', () => {
     await expectWarehouseEqualsTruth({ sessionData: true });
   });
 
+  it('times out a request that hangs, retries it, and completes', async () => {
+    // the same sync without the fault, for the request count
+    const baseline = await createHarness({ env: { REPORTER_TIMEOUT_MS: '400' } });
+    await baseline.sync();
+    const expectedRequests = baseline.running.emulator.requestCount;
+    await baseline.close();
+
+    h = await createHarness({ env: { REPORTER_TIMEOUT_MS: '400' } });
+    h.running.emulator.faults.script({ type: 'slow', path: 'messages/filter', delayMs: 1500, after: 2 });
+    const summary = await h.sync();
+    h.running.emulator.faults.assertAllFired();
+    expect(summary.error).toBeNull();
+    // the hanging request was abandoned at the timeout and sent once more
+    expect(h.running.emulator.requestCount).toBe(expectedRequests + 1);
+    await expectWarehouseEqualsTruth({ sessionData: true });
+  });
+
   it('quarantines invalid records in etl_rejects, loads the rest, ends partial; the next run repairs', async () => {
     h = await createHarness({ env: { REPORTER_MAX_REJECT_SHARE: '0.5' } });
     h.running.emulator.faults.script({ type: 'invalidRecord', path: 'sessions/filter', recordIndex: 1 });
