@@ -61,3 +61,28 @@ export function optionalInt(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   return requireInt(value, field);
 }
+
+/**
+ * One item of a by-list update (`{id, name?, priority?}` and its extensions) at `body[n]`: the id must be in
+ * `catalogue`, a given name must not be empty. Returns the raw item too, for the extension fields.
+ */
+export function readCatalogueUpdate(
+  value: unknown,
+  n: number,
+  catalogue: ReadonlyMap<number, unknown>,
+  what: string,
+): {
+  at: string;
+  item: Record<string, unknown>;
+  id: number;
+  name: string | undefined;
+  priority: number | undefined;
+} {
+  const at = `body[${n}]`;
+  const item = requireObject(value, at);
+  const id = requireInt(item['id'], `${at}.id`);
+  if (!catalogue.has(id)) throw badParameter(`${at}.id`, `unknown ${what} ${id}`);
+  const name = optionalString(item['name'], `${at}.name`);
+  if (name === '') throw badParameter(`${at}.name`, 'expected a non-empty string');
+  return { at, item, id, name, priority: optionalInt(item['priority'], `${at}.priority`) };
+}

@@ -6,7 +6,7 @@ import { requireArray, requireInt, requireObject, requireText } from '../params.
 import type { ProjectData } from '../project-data.js';
 import type { Route, RouteContext } from '../route.js';
 import type { LabelGroup, MessageLabel } from '../state.js';
-import { missing, optionalInt, optionalString } from './labels-lookup.js';
+import { missing, optionalInt, optionalString, readCatalogueUpdate } from './labels-lookup.js';
 
 function pathId(ctx: RouteContext): number {
   const raw = ctx.params['id'] ?? '';
@@ -238,12 +238,12 @@ export function messageLabelCatalogueRoutes(): Route[] {
         const p = ctx.project;
         // UpdateMessageLabelDto {id, name?, priority?, groupId?, groupName?, groupPriority?}: all checked first
         const updates = requireArray(ctx.body).map((value, n) => {
-          const at = `body[${n}]`;
-          const item = requireObject(value, at);
-          const id = requireInt(item['id'], `${at}.id`);
-          if (!p.state.messageLabels.has(id)) throw badParameter(`${at}.id`, `unknown message label ${id}`);
-          const name = optionalString(item['name'], `${at}.name`);
-          if (name === '') throw badParameter(`${at}.name`, 'expected a non-empty string');
+          const { at, item, id, name, priority } = readCatalogueUpdate(
+            value,
+            n,
+            p.state.messageLabels,
+            'message label',
+          );
           const groupId = optionalInt(item['groupId'], `${at}.groupId`);
           if (groupId !== undefined && !p.state.labelGroups.has(groupId))
             throw badParameter(`${at}.groupId`, `unknown label group ${groupId}`);
@@ -252,7 +252,7 @@ export function messageLabelCatalogueRoutes(): Route[] {
           return {
             id,
             name,
-            priority: optionalInt(item['priority'], `${at}.priority`),
+            priority,
             groupId,
             groupName,
             groupPriority: optionalInt(item['groupPriority'], `${at}.groupPriority`),
@@ -286,15 +286,9 @@ export function messageLabelCatalogueRoutes(): Route[] {
       write: true,
       handler(ctx) {
         const p = ctx.project;
-        const updates = requireArray(ctx.body).map((value, n) => {
-          const at = `body[${n}]`;
-          const item = requireObject(value, at);
-          const id = requireInt(item['id'], `${at}.id`);
-          if (!p.state.labelGroups.has(id)) throw badParameter(`${at}.id`, `unknown label group ${id}`);
-          const name = optionalString(item['name'], `${at}.name`);
-          if (name === '') throw badParameter(`${at}.name`, 'expected a non-empty string');
-          return { id, name, priority: optionalInt(item['priority'], `${at}.priority`) };
-        });
+        const updates = requireArray(ctx.body).map((value, n) =>
+          readCatalogueUpdate(value, n, p.state.labelGroups, 'label group'),
+        );
         for (const u of updates) {
           const group = p.state.labelGroups.get(u.id)!;
           if (u.name !== undefined) group.name = u.name;

@@ -5,7 +5,7 @@ import { requireArray, requireInt, requireObject, requireText } from '../params.
 import type { ProjectData } from '../project-data.js';
 import type { Route, RouteContext } from '../route.js';
 import type { SessionLabel } from '../state.js';
-import { missing, optionalInt, optionalString } from './labels-lookup.js';
+import { missing, readCatalogueUpdate } from './labels-lookup.js';
 
 function labelOrFail(ctx: RouteContext): SessionLabel {
   const raw = ctx.params['id'] ?? '';
@@ -122,15 +122,9 @@ export function sessionLabelCatalogueRoutes(): Route[] {
       handler(ctx) {
         const p = ctx.project;
         // UpdateSessionLabelDto {id, name?, priority?}: every item checked before anything changes
-        const updates = requireArray(ctx.body).map((value, n) => {
-          const at = `body[${n}]`;
-          const item = requireObject(value, at);
-          const id = requireInt(item['id'], `${at}.id`);
-          if (!p.state.sessionLabels.has(id)) throw badParameter(`${at}.id`, `unknown session label ${id}`);
-          const name = optionalString(item['name'], `${at}.name`);
-          if (name === '') throw badParameter(`${at}.name`, 'expected a non-empty string');
-          return { id, name, priority: optionalInt(item['priority'], `${at}.priority`) };
-        });
+        const updates = requireArray(ctx.body).map((value, n) =>
+          readCatalogueUpdate(value, n, p.state.sessionLabels, 'session label'),
+        );
         const names = new Map([...p.state.sessionLabels.values()].map((l) => [l.id, l.name]));
         for (const u of updates) if (u.name !== undefined) names.set(u.id, u.name);
         const seen = new Set<string>();
