@@ -63,6 +63,21 @@ function parse<T extends z.ZodType>(schema: T, answer: unknown, op: string): z.i
 
 const STATS_QUERY = { intervalType: 'DAY', step: 1 } as const;
 
+/** POSTs an advanced statistics operation for [from, to): sessions by start time, messages by timestamp. */
+function postStats(
+  http: ReporterHttp,
+  op: string,
+  selectBy: 'session' | 'message',
+  window: { from: number; to: number },
+  extra: readonly ReporterFilter[],
+): Promise<unknown> {
+  const time =
+    selectBy === 'session'
+      ? sessionStartFilter(window.from, window.to)
+      : messageTimeFilter(window.from, window.to);
+  return http.json({ method: 'POST', op, query: STATS_QUERY, body: { filters: [time, ...extra] } });
+}
+
 /** totalCount of stats/sessions|messages/with-advanced-filters for sessions (or messages) in [from, to). */
 export async function fetchAdvancedCount(
   http: ReporterHttp,
@@ -71,16 +86,7 @@ export async function fetchAdvancedCount(
   extra: readonly ReporterFilter[],
 ): Promise<number> {
   const op = `stats/${kind}/with-advanced-filters`;
-  const time =
-    kind === 'sessions'
-      ? sessionStartFilter(window.from, window.to)
-      : messageTimeFilter(window.from, window.to);
-  const answer = await http.json({
-    method: 'POST',
-    op,
-    query: STATS_QUERY,
-    body: { filters: [time, ...extra] },
-  });
+  const answer = await postStats(http, op, kind === 'sessions' ? 'session' : 'message', window, extra);
   return parse(totalAnswer, answer, op).totalCount;
 }
 
@@ -99,16 +105,7 @@ export async function fetchLabelCounts(
   extra: readonly ReporterFilter[],
 ): Promise<PlatformLabelCount[]> {
   const op = kind === 'session' ? 'stats/session-labels' : 'stats/log-labels';
-  const time =
-    kind === 'session'
-      ? sessionStartFilter(window.from, window.to)
-      : messageTimeFilter(window.from, window.to);
-  const answer = await http.json({
-    method: 'POST',
-    op,
-    query: STATS_QUERY,
-    body: { filters: [time, ...extra] },
-  });
+  const answer = await postStats(http, op, kind, window, extra);
   return parse(labelStatsAnswer, answer, op).stats.map((s) => ({
     id: s.label.id,
     name: s.label.name ?? null,
