@@ -3,8 +3,9 @@
 -- join to sessions). channel is NULL for messages that carry none (loaded before migration 004 while their
 -- session is not in the warehouse).
 WITH transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 window_sessions AS (
   SELECT s.channel_type AS channel,

@@ -10,8 +10,9 @@ WITH quarter_periods AS (
   FROM range(epoch_ms($from) // 900000, epoch_ms($to - INTERVAL 1 MILLISECOND) // 900000 + 1) AS t(q)
 ),
 transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 window_sessions AS (
   SELECT qp.period, s.channel_type AS channel, s.project, s.client_id,

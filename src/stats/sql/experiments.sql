@@ -2,8 +2,9 @@
 -- sessionData holds `exp_<experiment key>` = branch, their mean messages per session (question_count)
 -- and how many of them were transferred to an agent (a `switch` reply).
 WITH transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 branches AS (
   SELECT project, experiment_key, status, unnest(branches) AS branch

@@ -3,8 +3,9 @@
 -- messages per session (question_count, empty sessions included) and durations. (The window's messages
 -- are counted per channel by by-channel.sql.)
 WITH transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 s AS (
   SELECT s.project, s.session_id, s.client_id, coalesce(s.question_count, 0) AS message_count,
