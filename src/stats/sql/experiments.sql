@@ -13,10 +13,9 @@ branches AS (
 ),
 joined AS (
   SELECT d.project, substr(d.key, 5) AS experiment_key, d.value AS branch,
-    coalesce(s.question_count, 0) AS message_count, t.session_id IS NOT NULL AS transferred
+    coalesce(s.question_count, 0) AS message_count, (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers) AS transferred
   FROM session_data AS d
   JOIN sessions AS s ON s.project = d.project AND s.session_id = d.session_id
-  LEFT JOIN transfers AS t ON t.project = s.project AND t.session_id = s.session_id
   WHERE list_contains($projects, d.project) AND starts_with(d.key, 'exp_')
     AND s.start_time >= $from AND s.start_time < $to
     AND ($all_channels OR list_contains($channels, s.channel_type))
