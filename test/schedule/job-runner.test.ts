@@ -76,6 +76,7 @@ describe('JobRunner', () => {
     });
     const failed = finished(await runner.run(flaky.job, 'schedule'));
     expect(failed).toMatchObject({ status: 'failed', error: 'disk on fire', exitCode: 75, recorded: true });
+    h.clock.advance(60_000);
     const ok = finished(await runner.run(flaky.job, 'schedule'));
     expect(ok.status).toBe('success');
     const runs = await h.runs('retention');

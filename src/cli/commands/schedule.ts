@@ -162,11 +162,8 @@ export const scheduleCommand: Command = {
       io.out(
         `reporter-etl schedule: ${enabled.length} jobs in ${config.timeZone} (SIGTERM or Ctrl-C stops it); logs on stderr`,
       );
-      printListing(
-        io,
-        config,
-        listJobs(enabled, config.timeZone, Date.now(), new Map()).map((r) => r),
-      );
+      const lastSuccesses = await lastSuccessesIfAny(config).catch(() => new Map<string, number>());
+      printListing(io, config, listJobs(enabled, config.timeZone, Date.now(), lastSuccesses));
       await scheduler.start({ catchUp: values['no-catch-up'] !== true });
       const signal = await stopSignal;
       log.info({ signal, running: runner.running ?? null, graceMs: config.shutdownGraceMs }, 'stopping');
