@@ -2,6 +2,7 @@
 // into a frozen Config. Every error names the setting at fault (REPORTER_TOKEN, projects[1].baseUrl, ...).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 
@@ -27,6 +28,71 @@ const urlSetting = z
   .url('expected an absolute URL like https://app.jaicp.com')
   .refine((u) => /^https?:\/\//.test(u), 'expected an http or https URL')
   .transform((u) => u.replace(/\/+$/, ''));
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const timeZoneSetting = z
+  .string()
+  .trim()
+  .refine(isTimeZone, 'expected an IANA time zone like Europe/Moscow or UTC');
+
+/** A node-cron expression (5 fields, or 6 with seconds first); the message says which field is wrong. */
+const cronSetting = z
+  .string()
+  .trim()
+  .superRefine((expression, ctx) => {
+    const result = validateDetailed(expression);
+    if (!result.valid)
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${expression}" is not a cron expression (${result.errors.map((e) => e.message).join('; ') || 'expected 5 fields: minute hour day-of-month month day-of-week, e.g. */15 * * * *'})`,
+      });
+  });
+
+/** REPORTER_JOBS: job ids separated by commas or spaces, or `all`. */
+const jobListSetting = z
+  .string()
+  .trim()
+  .transform((text) => text.split(/[\s,]+/).filter((id) => id !== ''))
+  .pipe(
+    z
+      .array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'job ids are lower-case words joined by dashes'))
+      .min(1, 'list at least one job id, or "all"'),
+  )
+  .transform((ids) => (ids.length === 1 && ids[0] === 'all' ? null : [...new Set(ids)]));
+
+/** The scheduler's settings in the REPORTER_CONFIG file (the environment wins over them). */
+const scheduleFileSchema = z
+  .object({
+    timeZone: timeZoneSetting.optional(),
+    jobs: z
+      .array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'job ids are lower-case words joined by dashes'))
+      .optional(),
+    cron: z.record(z.string(), cronSetting).optional(),
+    retentionDays: z.number().min(0.01).max(36_500).optional(),
+    shutdownGraceSeconds: z.number().min(0).max(3600).optional(),
+  })
+  .strict();
+
+const SCHEDULE_KEY = /^REPORTER_SCHEDULE_([A-Z0-9_]+)$/;
+
+/** REPORTER_SCHEDULE_DAILY_REPORT -> daily-report. */
+export function jobIdOfScheduleKey(key: string): string | undefined {
+  const match = SCHEDULE_KEY.exec(key);
+  return match ? match[1]!.toLowerCase().replace(/_/g, '-') : undefined;
+}
+
+/** daily-report -> REPORTER_SCHEDULE_DAILY_REPORT. */
+export function scheduleKeyOf(jobId: string): string {
+  return `REPORTER_SCHEDULE_${jobId.toUpperCase().replace(/-/g, '_')}`;
+}
 
 const projectSchema = z.object({
   baseUrl: urlSetting.default('https://app.jaicp.com'),
@@ -58,6 +124,10 @@ const ENV_KEYS = {
   REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(30),
   REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(0.01),
   REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(30),
+  REPORTER_TZ: timeZoneSetting.optional(),
+  REPORTER_JOBS: jobListSetting.optional(),
+  REPORTER_RETENTION_DAYS: numberFromEnv(0.01, 36_500).optional(),
+  REPORTER_SHUTDOWN_GRACE_SECONDS: numberFromEnv(0, 3600).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
 
@@ -80,6 +150,53 @@ export interface Config {
   maxRejectShare: number;
   lockWaitMs: number;
   logLevel: string;
+  /** IANA zone of the job schedules and of "yesterday" in the daily jobs (REPORTER_TZ). */
+  timeZone: string;
+  /** The jobs `schedule` runs (REPORTER_JOBS); null: every registered job. */
+  jobs: readonly string[] | null;
+  /** Cron expressions that replace a job's default schedule, by job id, with the setting that gave it. */
+  schedules: Readonly<Record<string, { expression: string; setting: string }>>;
+  /** Age after which `retention` deletes report files and rejected records (REPORTER_RETENTION_DAYS). */
+  retentionMs: number;
+  /** How long a stopping scheduler waits for the run in flight (REPORTER_SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceMs: number;
+}
+
+/** Where each scheduler setting came from, for messages: the environment wins over the config file. */
+interface ScheduleSettings {
+  timeZone: string;
+  jobs: readonly string[] | null;
+  schedules: Record<string, { expression: string; setting: string }>;
+  retentionDays: number;
+  shutdownGraceSeconds: number;
+}
+
+function readScheduleSettings(
+  env: Record<string, string | undefined>,
+  e: z.infer<typeof envSchema>,
+  file: z.infer<typeof scheduleFileSchema> | undefined,
+  fileName: string | undefined,
+): ScheduleSettings {
+  const schedules: ScheduleSettings['schedules'] = {};
+  for (const [jobId, expression] of Object.entries(file?.cron ?? {}))
+    schedules[jobId] = { expression, setting: `schedule.cron.${jobId} in ${fileName}` };
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    const jobId = jobIdOfScheduleKey(key);
+    if (jobId === undefined || value === undefined || value.trim() === '') continue;
+    const parsed = cronSetting.safeParse(value);
+    if (!parsed.success) problems.push(`${key}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    else schedules[jobId] = { expression: parsed.data, setting: key };
+  }
+  if (problems.length > 0)
+    throw new UsageError(`bad configuration: ${problems.join('; ')}`, 'config.invalid');
+  return {
+    timeZone: e.REPORTER_TZ ?? file?.timeZone ?? 'UTC',
+    jobs: e.REPORTER_JOBS !== undefined ? e.REPORTER_JOBS : file?.jobs ? [...new Set(file.jobs)] : null,
+    schedules,
+    retentionDays: e.REPORTER_RETENTION_DAYS ?? file?.retentionDays ?? 30,
+    shutdownGraceSeconds: e.REPORTER_SHUTDOWN_GRACE_SECONDS ?? file?.shutdownGraceSeconds ?? 30,
+  };
 }
 
 function describeIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => string): string {
@@ -103,6 +220,8 @@ export function loadConfig(
   const e = parsed.data;
 
   let projects: ProjectConfig[];
+  let scheduleFile: z.infer<typeof scheduleFileSchema> | undefined;
+  let fileName: string | undefined;
   if (e.REPORTER_CONFIG !== undefined) {
     const file = resolve(e.REPORTER_CONFIG);
     let raw: unknown;
@@ -114,7 +233,10 @@ export function loadConfig(
         'config.invalid',
       );
     }
-    const fileSchema = z.object({ projects: z.array(projectSchema).min(1, 'list at least one project') });
+    const fileSchema = z.object({
+      projects: z.array(projectSchema).min(1, 'list at least one project'),
+      schedule: scheduleFileSchema.optional(),
+    });
     const result = fileSchema.safeParse(raw);
     if (!result.success) {
       throw new UsageError(
@@ -128,6 +250,8 @@ export function loadConfig(
       );
     }
     projects = result.data.projects;
+    scheduleFile = result.data.schedule;
+    fileName = file;
   } else if (e.REPORTER_TOKEN !== undefined) {
     projects = [
       projectSchema.parse({
@@ -158,6 +282,7 @@ export function loadConfig(
     keys.add(key);
   }
   const dataDir = resolve(e.REPORTER_DATA_DIR);
+  const schedule = readScheduleSettings(env, e, scheduleFile, fileName);
   return Object.freeze({
     projects: Object.freeze(projects.map((p) => Object.freeze(p))),
     dataDir,
@@ -175,5 +300,10 @@ export function loadConfig(
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
     lockWaitMs: e.REPORTER_LOCK_WAIT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
+    timeZone: schedule.timeZone,
+    jobs: schedule.jobs === null ? null : Object.freeze([...schedule.jobs]),
+    schedules: Object.freeze(schedule.schedules),
+    retentionMs: schedule.retentionDays * 86_400_000,
+    shutdownGraceMs: schedule.shutdownGraceSeconds * 1000,
   });
 }

@@ -53,4 +53,85 @@ describe('loadConfig', () => {
       /REPORTER_CONFIG: cannot read/,
     );
   });
+
+  it('reads the scheduler settings from the environment and the config file; the environment wins', () => {
+    const defaults = loadConfig({ REPORTER_TOKEN: 'x' });
+    expect({
+      timeZone: defaults.timeZone,
+      jobs: defaults.jobs,
+      schedules: defaults.schedules,
+      retentionMs: defaults.retentionMs,
+      shutdownGraceMs: defaults.shutdownGraceMs,
+    }).toEqual({
+      timeZone: 'UTC',
+      jobs: null,
+      schedules: {},
+      retentionMs: 30 * 86_400_000,
+      shutdownGraceMs: 30_000,
+    });
+    const env = loadConfig({
+      REPORTER_TOKEN: 'x',
+      REPORTER_TZ: 'Europe/Moscow',
+      REPORTER_JOBS: 'sync, retention',
+      REPORTER_SCHEDULE_DAILY_REPORT: '0 6 * * 1-5',
+      REPORTER_RETENTION_DAYS: '7',
+      REPORTER_SHUTDOWN_GRACE_SECONDS: '5',
+    });
+    expect(env.timeZone).toBe('Europe/Moscow');
+    expect(env.jobs).toEqual(['sync', 'retention']);
+    expect(env.schedules).toEqual({
+      'daily-report': { expression: '0 6 * * 1-5', setting: 'REPORTER_SCHEDULE_DAILY_REPORT' },
+    });
+    expect(env.retentionMs).toBe(7 * 86_400_000);
+    expect(env.shutdownGraceMs).toBe(5000);
+    expect(loadConfig({ REPORTER_TOKEN: 'x', REPORTER_JOBS: 'all' }).jobs).toBeNull();
+
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'schedule.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        projects: [{ token: 't1' }],
+        schedule: {
+          timeZone: 'Asia/Tokyo',
+          jobs: ['sync'],
+          cron: { sync: '*/10 * * * *' },
+          retentionDays: 3,
+        },
+      }),
+    );
+    const fromFile = loadConfig({ REPORTER_CONFIG: file });
+    expect(fromFile.timeZone).toBe('Asia/Tokyo');
+    expect(fromFile.jobs).toEqual(['sync']);
+    expect(fromFile.schedules['sync']?.expression).toBe('*/10 * * * *');
+    expect(fromFile.retentionMs).toBe(3 * 86_400_000);
+    const both = loadConfig({
+      REPORTER_CONFIG: file,
+      REPORTER_TZ: 'UTC',
+      REPORTER_SCHEDULE_SYNC: '*/20 * * * *',
+    });
+    expect(both.timeZone).toBe('UTC');
+    expect(both.schedules['sync']).toEqual({ expression: '*/20 * * * *', setting: 'REPORTER_SCHEDULE_SYNC' });
+    const bad = join(dir, 'bad-schedule.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({ projects: [{ token: 't1' }], schedule: { cron: { sync: 'often' } } }),
+    );
+    expect(() => loadConfig({ REPORTER_CONFIG: bad })).toThrow(
+      /schedule\.cron\.sync: "often" is not a cron expression/,
+    );
+  });
+
+  it('names the scheduler setting at fault', () => {
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_TZ: 'Moscow' })).toThrow(
+      /REPORTER_TZ: expected an IANA/,
+    );
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SCHEDULE_SYNC: '*/15 * * *' })).toThrow(
+      /REPORTER_SCHEDULE_SYNC: "\*\/15 \* \* \*" is not a cron expression/,
+    );
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_JOBS: 'Sync' })).toThrow(/REPORTER_JOBS/);
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_RETENTION_DAYS: '0' })).toThrow(
+      /REPORTER_RETENTION_DAYS/,
+    );
+  });
 });

@@ -1,4 +1,6 @@
-// Process entry of the CLI: runs main() with the real stdout/stderr and sets the exit code.
+// Process entry of the CLI: runs main() with the real stdout/stderr and sets the exit code. A command returns
+// when its work is done or given up (a run that did not stop within the shutdown grace): whatever still
+// holds the event loop a second later must not keep the process alive, so the exit is bounded.
 import type { CommandIo } from './command.js';
 import { main } from './main.js';
 
@@ -9,3 +11,4 @@ const io: CommandIo = {
 };
 
 process.exitCode = await main(process.argv.slice(2), io);
+setTimeout(() => process.exit(), 1000).unref();

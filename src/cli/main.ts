@@ -1,5 +1,5 @@
 // The reporter-etl CLI entry: dispatches to a command, maps errors to exit codes (0 ok, 1 failed,
-// 2 usage or configuration, 75 try again later). The only place that calls process.exit.
+// 2 usage or configuration, 75 try again later); bin.ts sets the process exit code from it.
 import { EtlError, EXIT } from '../errors.js';
 import type { Command, CommandIo } from './command.js';
 import { clientsCommand } from './commands/clients.js';
@@ -10,7 +10,9 @@ import { labelMessagesCommand } from './commands/label-messages.js';
 import { labelSessionsCommand } from './commands/label-sessions.js';
 import { labelsCommand } from './commands/labels.js';
 import { platformReportCommand } from './commands/platform-report.js';
+import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
+import { scheduleCommand } from './commands/schedule.js';
 import { statsCommand } from './commands/stats.js';
 import { syncCommand } from './commands/sync.js';
 
@@ -19,6 +21,8 @@ const COMMANDS: Command[] = [
   syncCommand,
   statsCommand,
   runsCommand,
+  scheduleCommand,
+  runCommand,
   platformReportCommand,
   labelsCommand,
   labelSessionsCommand,

@@ -1,0 +1,44 @@
+// Job `daily-report`: the `summary` XLSX report for yesterday (the local day in REPORTER_TZ), written to
+// <REPORTER_DATA_DIR>/reports at 07:00. The writer is a parameter (the real one by default) so tests can see
+// exactly what the job asks for without writing a workbook.
+import { join } from 'node:path';
+import { EXIT } from '../src/errors.js';
+import { writeReport } from '../src/report/write-report.js';
+import type { Job, JobResult } from '../src/schedule/job.js';
+import { yesterdayIn } from '../src/schedule/local-day.js';
+
+export const DAILY_REPORT_ID = 'summary';
+
+export function createDailyReportJob(write: typeof writeReport = writeReport): Job {
+  return {
+    id: 'daily-report',
+    description: `the "${DAILY_REPORT_ID}" XLSX report for yesterday (local day in REPORTER_TZ) into REPORTER_DATA_DIR/reports`,
+    defaultSchedule: '0 7 * * *',
+    needsApi: false,
+    async run(ctx): Promise<JobResult> {
+      const { config } = ctx;
+      const day = yesterdayIn(config.timeZone, ctx.now());
+      const result = await ctx.useWarehouse((warehouse) =>
+        write({
+          warehouse,
+          reportId: DAILY_REPORT_ID,
+          from: day.from,
+          to: day.to,
+          tz: config.timeZone,
+          outDir: join(config.dataDir, 'reports'),
+          log: ctx.log,
+          signal: ctx.signal,
+        }),
+      );
+      const rows = result.sheets.reduce((sum, s) => sum + s.rows, 0);
+      return {
+        status: 'success',
+        summary: `${DAILY_REPORT_ID} ${day.date} (${config.timeZone}): ${result.path} · ${result.sheets.length} sheets · ${rows} rows · ${result.bytes} bytes`,
+        exitCode: EXIT.ok,
+        details: { day: day.date, ...result },
+      };
+    },
+  };
+}
+
+export const dailyReportJob: Job = createDailyReportJob();

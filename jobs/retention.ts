@@ -1,0 +1,79 @@
+// Job `retention`: deletes what has aged past REPORTER_RETENTION_DAYS: files (by modification time) under
+// <REPORTER_DATA_DIR>/reports and <REPORTER_DATA_DIR>/platform-reports, and etl_rejects rows (by rejected_at).
+// Nothing else: no folder, no symbolic link (nor what it points to), no file outside those two folders.
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EXIT } from '../src/errors.js';
+import type { Job, JobResult } from '../src/schedule/job.js';
+
+export const RETENTION_FOLDERS = ['reports', 'platform-reports'] as const;
+
+const SQL = {
+  countOldRejects: 'SELECT count(*) AS n FROM etl_rejects WHERE rejected_at < $cutoff',
+  deleteOldRejects: 'DELETE FROM etl_rejects WHERE rejected_at < $cutoff',
+} as const;
+
+interface DeletedFile {
+  path: string;
+  bytes: number;
+  modifiedAt: string;
+}
+
+/** Regular files under `dir` (recursively, never through a symbolic link) modified before `cutoff`. */
+async function oldFiles(dir: string, cutoff: number, signal: AbortSignal): Promise<DeletedFile[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const found: DeletedFile[] = [];
+  for (const name of names.sort()) {
+    if (signal.aborted) break;
+    const path = join(dir, name);
+    const stat = await lstat(path);
+    if (stat.isDirectory()) found.push(...(await oldFiles(path, cutoff, signal)));
+    else if (stat.isFile() && stat.mtimeMs < cutoff)
+      found.push({ path, bytes: stat.size, modifiedAt: new Date(stat.mtimeMs).toISOString() });
+  }
+  return found;
+}
+
+export const retentionJob: Job = {
+  id: 'retention',
+  description:
+    'deletes report files (reports/, platform-reports/) and rejected records (etl_rejects) older than REPORTER_RETENTION_DAYS',
+  defaultSchedule: '30 3 * * *',
+  needsApi: false,
+  async run(ctx): Promise<JobResult> {
+    const { config } = ctx;
+    const cutoff = ctx.now() - config.retentionMs;
+    const deleted: DeletedFile[] = [];
+    for (const folder of RETENTION_FOLDERS) {
+      for (const file of await oldFiles(join(config.dataDir, folder), cutoff, ctx.signal)) {
+        if (ctx.signal.aborted) break;
+        await unlink(file.path);
+        deleted.push(file);
+        ctx.log.debug({ path: file.path, modifiedAt: file.modifiedAt }, 'deleted an old file');
+      }
+    }
+    const rejects = await ctx.useWarehouse(async (w) => {
+      const params = { cutoff: new Date(cutoff) };
+      const [row] = await w.query(SQL.countOldRejects, params);
+      const n = Number(row?.['n'] ?? 0);
+      if (n > 0) await w.query(SQL.deleteOldRejects, params);
+      return n;
+    });
+    const bytes = deleted.reduce((sum, f) => sum + f.bytes, 0);
+    const days = config.retentionMs / 86_400_000;
+    const stopped = ctx.signal.aborted;
+    return {
+      status: stopped ? 'failed' : 'success',
+      summary: `older than ${days} days (before ${new Date(cutoff).toISOString()}): deleted ${deleted.length} files (${bytes} bytes) from ${RETENTION_FOLDERS.join('/, ')}/ and ${rejects} rejected records${stopped ? '; stopped by a signal' : ''}`,
+      ...(stopped ? { error: 'stopped by a signal; the next run deletes the rest' } : {}),
+      exitCode: stopped ? EXIT.tryLater : EXIT.ok,
+      details: { cutoff: new Date(cutoff).toISOString(), files: deleted, rejects },
+    };
+  },
+};

@@ -1,0 +1,78 @@
+// Job `sync`: the incremental sync of every configured project (what `reporter-etl sync` does), every 15
+// minutes. It records its own etl_runs rows, one per project, with job "sync" and the run's trigger; a project
+// whose sync failed before its row existed (unreachable API, refused token) gets a failed row here.
+import { EXIT, UsageError } from '../src/errors.js';
+import type { Job, JobResult } from '../src/schedule/job.js';
+import { hasRun, insertFinishedRun } from '../src/schedule/run-history.js';
+import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
+
+function describe(s: SyncSummary): string {
+  return `${s.project}: ${s.status} · ${s.windows} windows · ${s.sessions} sessions · ${s.messages} messages · ${s.requests} requests · ${s.rejects} rejected`;
+}
+
+export const syncJob: Job = {
+  id: 'sync',
+  description: 'incremental sync of every configured project into the warehouse',
+  defaultSchedule: '*/15 * * * *',
+  needsApi: true,
+  recordsOwnRuns: true,
+  async run(ctx): Promise<JobResult> {
+    const { config } = ctx;
+    if (config.projects.length === 0)
+      throw new UsageError(
+        'REPORTER_TOKEN: is required by the sync job (or REPORTER_CONFIG with "projects")',
+      );
+    // the warehouse stays open for the whole sync: its windows commit one after another
+    const summaries = await ctx.useWarehouse(async (warehouse) => {
+      const done: SyncSummary[] = [];
+      for (const project of config.projects) {
+        if (ctx.signal.aborted) break;
+        const startedAt = ctx.now();
+        const summary = await syncProject(
+          { config, warehouse, log: ctx.log, now: ctx.now, signal: ctx.signal },
+          project,
+          { trigger: ctx.trigger, job: 'sync' },
+        );
+        if (!(await hasRun(warehouse, summary.runId)))
+          await insertFinishedRun(warehouse, {
+            runId: summary.runId,
+            project: summary.project,
+            job: 'sync',
+            trigger: ctx.trigger,
+            startedAt,
+            finishedAt: ctx.now(),
+            status: summary.status,
+            error: summary.error,
+          });
+        done.push(summary);
+      }
+      return done;
+    });
+    const failed = summaries.find((s) => s.status === 'failed');
+    const skipped = config.projects.length - summaries.length;
+    const status =
+      failed || skipped > 0
+        ? 'failed'
+        : summaries.some((s) => s.status === 'partial')
+          ? 'partial'
+          : 'success';
+    const lines = summaries.map(describe);
+    if (skipped > 0) lines.push(`${skipped} project(s) not synced: stopped by a signal`);
+    return {
+      status,
+      summary: lines.join('; '),
+      ...(status === 'failed'
+        ? { error: failed?.error ?? 'stopped by a signal before every project was synced' }
+        : {}),
+      exitCode: failed
+        ? failed.exitCode
+        : skipped > 0
+          ? EXIT.tryLater
+          : status === 'partial'
+            ? EXIT.partial
+            : EXIT.ok,
+      details: { runs: summaries },
+      recordedRunIds: summaries.map((s) => s.runId),
+    };
+  },
+};

@@ -1,0 +1,121 @@
+// `reporter-etl run <job>`: one run of a scheduled job, now, through the same runner as the scheduler
+// (recorded in etl_runs with trigger=manual). SIGTERM/SIGINT stop it gracefully (exit 0, recorded as failed).
+import { parseArgs } from 'node:util';
+import { findJob, JOBS } from '../../../jobs/registry.js';
+import { loadConfig } from '../../config.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { createLogger } from '../../log.js';
+import { useWarehouseAt } from '../../manage/use-warehouse.js';
+import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
+import { checkApiConfigured } from '../../schedule/resolve-scheduled-jobs.js';
+import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import type { Command } from '../command.js';
+
+const JOB_LINES = JOBS.map(
+  (j) => `  ${j.id.padEnd(15)} ${j.description} (scheduled: ${j.defaultSchedule})`,
+).join('\n');
+
+const HELP = `reporter-etl run <job> [--json]
+
+Runs one job once, now: the same function the scheduler runs, recorded in the warehouse (etl_runs) with
+job=<job> and trigger=manual, so \`reporter-etl runs --job <job>\` shows it next to the scheduled runs.
+
+Jobs:
+${JOB_LINES}
+
+Options:
+  --json   print the run's outcome as JSON on stdout (status, summary, error, details)
+
+SIGTERM or Ctrl-C stops the run gracefully: the sync finishes or rolls back the window in flight, a platform
+report task stays pending for the next run; the run is recorded as failed ("interrupted") and the command
+exits 0 within REPORTER_SHUTDOWN_GRACE_SECONDS (30). A second signal exits at once.
+
+While another process (the scheduler, a sync) holds the warehouse, the run waits REPORTER_LOCK_WAIT_SECONDS
+(30), then exits 75 naming the process that holds the file.
+
+Configuration: as for sync (REPORTER_TOKEN for sync and platform-daily), plus REPORTER_TZ (the local day of
+daily-report and platform-daily, default UTC) and REPORTER_RETENTION_DAYS (retention, default 30).
+See: reporter-etl schedule --help
+
+Exit codes: 0 ok (or stopped by a signal), 1 failed, 2 usage or configuration, 3 partial (records rejected),
+75 try again later (API unavailable, warehouse locked, report still pending on the platform).
+
+Example:
+  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token npx reporter-etl run sync
+`;
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run one scheduled job once, now (sync, daily-report, platform-daily, retention)',
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    const ids = JOBS.map((j) => j.id).join(', ');
+    if (positionals.length !== 1)
+      throw new UsageError(
+        positionals.length === 0
+          ? `name the job to run: ${ids}`
+          : `run takes one job, got ${positionals.join(' ')}`,
+      );
+    const job = findJob(positionals[0]!);
+    if (!job) throw new UsageError(`no job "${positionals[0]}": the jobs are ${ids}`);
+    const config = loadConfig(process.env, { requireToken: false });
+    checkApiConfigured(config, [job]);
+    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const runner = new JobRunner({
+      config,
+      log,
+      useWarehouse: useWarehouseAt({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log }),
+    });
+
+    let stoppedBy: NodeJS.Signals | undefined;
+    let giveUp: () => void = () => undefined;
+    const givenUp = new Promise<'given up'>((resolve) => {
+      giveUp = () => resolve('given up');
+    });
+    let graceTimer: NodeJS.Timeout | undefined;
+    const dispose = listenForShutdown({
+      onStop(signal) {
+        stoppedBy = signal;
+        log.warn({ signal, graceMs: config.shutdownGraceMs }, 'stopping: the run ends its current step');
+        runner.stop(`stopped by ${signal}`);
+        graceTimer = setTimeout(giveUp, config.shutdownGraceMs);
+      },
+      onForce(signal) {
+        log.warn({ signal }, 'second signal: exiting now');
+        giveUp();
+      },
+    });
+    let outcome: RunOutcome | 'given up';
+    try {
+      outcome = await Promise.race([runner.run(job, 'manual'), givenUp]);
+    } finally {
+      clearTimeout(graceTimer);
+      dispose();
+    }
+    if (outcome === 'given up') {
+      log.warn({ job: job.id }, 'the run did not stop in time; its row is closed as failed by the next run');
+      return EXIT.ok;
+    }
+    if (values.json) io.out(JSON.stringify(outcome, null, 2));
+    else if (!outcome.ran) io.err(`${job.id}: skipped (${outcome.reason})`);
+    else {
+      io.out(
+        `${outcome.job}: ${outcome.status} (${outcome.trigger}) · ${outcome.summary} · ${formatDuration(outcome.durationMs)}`,
+      );
+      if (outcome.error && !outcome.summary.includes(outcome.error)) io.err(`  error: ${outcome.error}`);
+      if (!outcome.recorded) io.err('  not recorded in etl_runs: the warehouse was not available');
+    }
+    if (stoppedBy !== undefined) return EXIT.ok;
+    return outcome.ran ? outcome.exitCode : EXIT.tryLater;
+  },
+};
