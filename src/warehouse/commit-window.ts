@@ -27,6 +27,8 @@ export async function commitWindow(
 
       await runStatement(connection, SQL.deleteSessions);
       const sessions = await runStatement(connection, SQL.insertSessions, synced);
+      // statuses first: the inserted messages take their first-seen and READ times from the history
+      const newStatuses = await runStatement(connection, SQL.insertNewStatuses, { seen_at: seenAt });
       await runStatement(connection, SQL.deleteMessages);
       const messages = await runStatement(connection, SQL.insertMessages, synced);
 
@@ -40,7 +42,6 @@ export async function commitWindow(
       await runStatement(connection, SQL.insertClients, synced);
 
       const rejects = await runStatement(connection, SQL.insertRejects, { rejected_at: seenAt });
-      const newStatuses = await runStatement(connection, SQL.insertNewStatuses, { seen_at: seenAt });
 
       if (batch.watermark !== undefined) {
         const state = { project: batch.project, key: WATERMARK_KEY };

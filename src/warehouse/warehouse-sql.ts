@@ -100,7 +100,18 @@ export const WAREHOUSE_SQL = {
   deleteSessions: deleteByKey('sessions', SESSION_KEY, ['stage_sessions']),
   insertSessions: insertLatest('sessions', 'stage_sessions', SESSION_COLUMNS, SESSION_KEY, SYNCED_AT),
   deleteMessages: deleteByKey('messages', MESSAGE_KEY, ['stage_messages']),
-  insertMessages: insertLatest('messages', 'stage_messages', MESSAGE_COLUMNS, MESSAGE_KEY, SYNCED_AT),
+  /**
+   * With first_status_at / read_at from message_status_history (so insertNewStatuses runs first): the first
+   * time a sync saw the message in any status and in READ, which the delivery funnel reads without a join.
+   */
+  insertMessages:
+    `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')}, synced_at, first_status_at, read_at) ` +
+    `SELECT ${MESSAGE_COLUMNS.map((c) => `s.${c}`).join(', ')}, $synced_at, h.first_status_at, h.read_at ` +
+    'FROM stage_messages AS s LEFT JOIN (SELECT project, question_id, min(first_seen_at) AS first_status_at, ' +
+    "min(first_seen_at) FILTER (WHERE status = 'READ') AS read_at FROM message_status_history " +
+    'WHERE question_id IN (SELECT question_id FROM stage_messages) GROUP BY project, question_id) AS h ' +
+    'ON h.project = s.project AND h.question_id = s.question_id ' +
+    'QUALIFY row_number() OVER (PARTITION BY s.project, s.question_id ORDER BY s.seq DESC) = 1',
 
   /** Labels are replaced for every session of the batch (and any session a label row names). */
   deleteSessionLabels: deleteByKey('session_labels', SESSION_KEY, ['stage_sessions', 'stage_session_labels']),
@@ -111,12 +122,14 @@ export const WAREHOUSE_SQL = {
     [...SESSION_KEY, 'label_id'],
   ),
   deleteMessageLabels: deleteByKey('message_labels', MESSAGE_KEY, ['stage_messages', 'stage_message_labels']),
-  insertMessageLabels: insertLatest(
-    'message_labels',
-    'stage_message_labels',
-    ['project', 'question_id', 'label_id', 'label_name', 'group_name'],
-    [...MESSAGE_KEY, 'label_id'],
-  ),
+  /** With the labelled message's own timestamp and channel (the message labels statistics read no join). */
+  insertMessageLabels:
+    'INSERT INTO message_labels (project, question_id, label_id, label_name, group_name, "timestamp", channel_type) ' +
+    'SELECT l.project, l.question_id, l.label_id, l.label_name, l.group_name, m."timestamp", m.channel_type ' +
+    'FROM stage_message_labels AS l LEFT JOIN (SELECT project, question_id, "timestamp", channel_type ' +
+    'FROM stage_messages QUALIFY row_number() OVER (PARTITION BY project, question_id ORDER BY seq DESC) = 1) AS m ' +
+    'ON m.project = l.project AND m.question_id = l.question_id ' +
+    'QUALIFY row_number() OVER (PARTITION BY l.project, l.question_id, l.label_id ORDER BY l.seq DESC) = 1',
 
   /** sessionData is replaced only for the sessions whose data was read (sessionDataFor, or rows present). */
   deleteSessionData: deleteByKey('session_data', SESSION_KEY, [

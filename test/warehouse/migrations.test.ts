@@ -1,6 +1,6 @@
 // The schema: migrations create every table of the issue with its columns, are recorded in
 // schema_migrations, are not applied twice, and the .sql files are found from the source tree.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -49,9 +49,19 @@ const EXPECTED: Record<string, string[]> = {
     'is_transfer',
     'synced_at',
     'channel_type',
+    'first_status_at',
+    'read_at',
   ],
   session_labels: ['project', 'session_id', 'label_id', 'label_name'],
-  message_labels: ['project', 'question_id', 'label_id', 'label_name', 'group_name'],
+  message_labels: [
+    'project',
+    'question_id',
+    'label_id',
+    'label_name',
+    'group_name',
+    'timestamp',
+    'channel_type',
+  ],
   session_data: ['project', 'session_id', 'key', 'value'],
   clients: [
     'project',
@@ -204,6 +214,55 @@ describe('migrations', () => {
       { project: 'p', question_id: 'q1', channel_type: 'telegram' },
       { project: 'p', question_id: 'q2', channel_type: null },
       { project: 'other', question_id: 'q3', channel_type: null },
+    ]);
+  });
+
+  it('005 fills first-seen / READ times from the status history and label rows from their message', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const old = `${temp.dir}/migrations-001-004`;
+    mkdirSync(old);
+    for (const file of readdirSync(locateMigrationsDir()).filter((f) => /^00[1-4]_.*\.sql$/.test(f)))
+      copyFileSync(`${locateMigrationsDir()}/${file}`, `${old}/${file}`);
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    await runMigrations(connection, { dir: old, now: () => Date.UTC(2025, 0, 1) });
+    await connection.run(
+      'INSERT INTO messages (project, question_id, session_id, "timestamp", status, channel_type, synced_at) VALUES ' +
+        "('p', 'q1', 's1', TIMESTAMPTZ '2025-01-01 10:00:00Z', 'READ', 'vk', now()), " +
+        "('p', 'q2', 's1', TIMESTAMPTZ '2025-01-01 11:00:00Z', 'DELIVERED', 'vk', now()), " +
+        "('p', 'q3', 's1', TIMESTAMPTZ '2025-01-01 12:00:00Z', NULL, 'chatwidget', now())",
+    );
+    await connection.run(
+      'INSERT INTO message_status_history VALUES ' +
+        "('p', 'q1', 'READ', TIMESTAMPTZ '2025-01-01 10:30:00Z'), ('p', 'q1', 'SENT', TIMESTAMPTZ '2025-01-01 10:05:00Z'), " +
+        "('p', 'q2', 'DELIVERED', TIMESTAMPTZ '2025-01-01 11:01:00Z'), ('other', 'q1', 'SENT', TIMESTAMPTZ '2025-01-01 09:00:00Z')",
+    );
+    await connection.run(
+      "INSERT INTO message_labels VALUES ('p', 'q1', 7, 'refund', 'billing'), ('p', 'q-gone', 8, 'x', NULL)",
+    );
+    connection.closeSync();
+    instance.closeSync();
+    warehouse = await openWarehouse({ path });
+    expect(
+      await warehouse.query(
+        'SELECT question_id, first_status_at, read_at FROM messages ORDER BY question_id',
+      ),
+    ).toEqual([
+      {
+        question_id: 'q1',
+        first_status_at: Date.UTC(2025, 0, 1, 10, 5),
+        read_at: Date.UTC(2025, 0, 1, 10, 30),
+      },
+      { question_id: 'q2', first_status_at: Date.UTC(2025, 0, 1, 11, 1), read_at: null },
+      { question_id: 'q3', first_status_at: null, read_at: null },
+    ]);
+    expect(
+      await warehouse.query(
+        'SELECT question_id, "timestamp", channel_type FROM message_labels ORDER BY question_id',
+      ),
+    ).toEqual([
+      { question_id: 'q-gone', timestamp: null, channel_type: null },
+      { question_id: 'q1', timestamp: Date.UTC(2025, 0, 1, 10), channel_type: 'vk' },
     ]);
   });
 

@@ -3,17 +3,17 @@
 -- join to sessions). channel is NULL for messages that carry none (loaded before migration 004 while their
 -- session is not in the warehouse).
 WITH transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 window_sessions AS (
   SELECT s.channel_type AS channel,
     count(*) AS sessions,
     count(*) FILTER (WHERE coalesce(s.question_count, 0) > 0) AS non_empty_sessions,
     count(DISTINCT (s.project, s.client_id)) AS unique_clients,
-    count(t.session_id) AS transferred_sessions
+    count(*) FILTER (WHERE (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers)) AS transferred_sessions
   FROM sessions AS s
-  LEFT JOIN transfers AS t ON t.project = s.project AND t.session_id = s.session_id
   WHERE list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
     AND ($all_channels OR list_contains($channels, s.channel_type))
   GROUP BY s.channel_type

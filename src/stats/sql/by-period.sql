@@ -10,15 +10,16 @@ WITH quarter_periods AS (
   FROM range(epoch_ms($from) // 900000, epoch_ms($to - INTERVAL 1 MILLISECOND) // 900000 + 1) AS t(q)
 ),
 transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 window_sessions AS (
+  -- transferred through IN (a mark join): the hash table holds the few transferred sessions, not the window's
   SELECT qp.period, s.channel_type AS channel, s.project, s.client_id,
-    t.session_id IS NOT NULL AS transferred
+    (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers) AS transferred
   FROM sessions AS s
   JOIN quarter_periods AS qp ON qp.q = epoch_ms(s.start_time) // 900000
-  LEFT JOIN transfers AS t ON t.project = s.project AND t.session_id = s.session_id
   WHERE list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
     AND ($all_channels OR list_contains($channels, s.channel_type))
 ),
@@ -30,12 +31,23 @@ message_quarters AS (
     AND ($all_channels OR list_contains($channels, m.channel_type))
   GROUP BY q, m.channel_type
 ),
-session_counts AS (
-  SELECT period, channel, GROUPING(channel) = 1 AS is_total, count(*) AS sessions,
-    count(DISTINCT (project, client_id)) AS unique_clients,
+client_counts AS (
+  -- one row per period, channel and client first (a plain GROUP BY), then clients are counted as rows:
+  -- much cheaper than count(DISTINCT ...) under GROUPING SETS
+  SELECT period, channel, project, client_id, count(*) AS sessions,
     count(*) FILTER (WHERE transferred) AS transferred_sessions
   FROM window_sessions
-  GROUP BY GROUPING SETS ((period, channel), (period))
+  GROUP BY period, channel, project, client_id
+),
+session_counts AS (
+  SELECT period, channel, false AS is_total, sum(sessions) AS sessions, count(*) AS unique_clients,
+    sum(transferred_sessions) AS transferred_sessions
+  FROM client_counts
+  GROUP BY period, channel
+  UNION ALL
+  SELECT period, NULL, true, sum(sessions), count(DISTINCT (project, client_id)), sum(transferred_sessions)
+  FROM client_counts
+  GROUP BY period
 ),
 message_counts AS (
   SELECT qp.period, mq.channel, GROUPING(mq.channel) = 1 AS is_total, sum(mq.messages) AS messages

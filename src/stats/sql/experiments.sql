@@ -2,8 +2,9 @@
 -- sessionData holds `exp_<experiment key>` = branch, their mean messages per session (question_count)
 -- and how many of them were transferred to an agent (a `switch` reply).
 WITH transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 branches AS (
   SELECT project, experiment_key, status, unnest(branches) AS branch
@@ -12,10 +13,9 @@ branches AS (
 ),
 joined AS (
   SELECT d.project, substr(d.key, 5) AS experiment_key, d.value AS branch,
-    coalesce(s.question_count, 0) AS message_count, t.session_id IS NOT NULL AS transferred
+    coalesce(s.question_count, 0) AS message_count, (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers) AS transferred
   FROM session_data AS d
   JOIN sessions AS s ON s.project = d.project AND s.session_id = d.session_id
-  LEFT JOIN transfers AS t ON t.project = s.project AND t.session_id = s.session_id
   WHERE list_contains($projects, d.project) AND starts_with(d.key, 'exp_')
     AND s.start_time >= $from AND s.start_time < $to
     AND ($all_channels OR list_contains($channels, s.channel_type))

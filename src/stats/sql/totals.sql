@@ -3,14 +3,14 @@
 -- messages per session (question_count, empty sessions included) and durations. (The window's messages
 -- are counted per channel by by-channel.sql.)
 WITH transfers AS (
+  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project)
+  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
 ),
 s AS (
   SELECT s.project, s.session_id, s.client_id, coalesce(s.question_count, 0) AS message_count,
-    s.duration_ms, t.session_id IS NOT NULL AS transferred
+    s.duration_ms, (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers) AS transferred
   FROM sessions AS s
-  LEFT JOIN transfers AS t ON t.project = s.project AND t.session_id = s.session_id
   WHERE list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
     AND ($all_channels OR list_contains($channels, s.channel_type))
 ),
