@@ -21,7 +21,7 @@ export interface BenchOptions {
 export const BENCH_HELP = `npm run bench -- [--large | --sessions N] [--days N] [--only STEP,...] [--json]
 
 Measures the sync pipeline against its floors on this machine, side by side, and writes the figures to
-bench/results/latest.json (and the table to stdout). The emulator is started in this process with the
+bench/results/latest.json (latest-partial.json with --only) and the table to stdout. The emulator is started in this process with the
 client-side rate limit lifted; every measured program (sync, floors) runs as a child process so that
 its peak RSS is its own.
 
