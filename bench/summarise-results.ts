@@ -52,6 +52,15 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
       unit: 'ratio',
       note: 'what the sync costs beyond moving the bytes and storing the rows',
     });
+  const incrementalFloor = value(all, 'incremental', 'transferFloorSeconds');
+  if (incremental !== undefined && incrementalFloor !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: 'incremental ÷ its transfer floor',
+      value: incremental / incrementalFloor,
+      unit: 'ratio',
+      note: 'the same requests replayed with bare undici',
+    });
   if (incremental !== undefined && sync !== undefined)
     rows.push({
       group: 'ratio',
@@ -68,6 +77,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['full-sync', 'requestsPer1000Messages', 'requests per 1,000 messages (full sync; lower is better)'],
     ['full-sync', 'requests', 'requests (full sync)'],
     ['full-sync', 'messages', 'messages synced'],
+    ['incremental', 'transferFloorSeconds', 'incremental transfer floor'],
     ['incremental', 'requests', 'requests (incremental)'],
     ['incremental', 'messagesReread', 'messages re-read (incremental, look-back)'],
     ['load-floor', 'rowsPerSecond', 'load floor rows per second (all tables)'],

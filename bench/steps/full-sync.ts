@@ -1,10 +1,10 @@
 // Step: a full sync into an empty warehouse, the real CLI as a child process against a fresh emulator
 // that records every request (the transfer floor replays them). Reports its time, requests per 1,000
 // messages and peak RSS, and leaves the warehouse for the load floor and the incremental step.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
+import { saveRequests } from './replay-recorded.js';
 import { runSyncChild } from './run-sync-child.js';
 
 export const fullSyncStep: BenchStep = {
@@ -16,9 +16,8 @@ export const fullSyncStep: BenchStep = {
     const dataDir = join(ctx.dir, 'synced');
     try {
       const sync = await runSyncChild(ctx, syncEnvironment(ctx, running.url, dataDir), 'full');
-      const requestsFile = join(ctx.dir, 'requests.ndjson');
       const log = running.emulator.requestLog ?? [];
-      writeFileSync(requestsFile, log.map((r) => JSON.stringify(r)).join('\n'));
+      const requestsFile = saveRequests(ctx, log, 'full');
       if (log.length !== sync.requests)
         ctx.say(`note: the emulator saw ${log.length} requests, the sync counted ${sync.requests}`);
       ctx.fullSync = { ...sync, dataDir, requestsFile };

@@ -29,7 +29,10 @@ export interface ReadWindowOptions {
   pageSize: number;
   maxSessions: number;
   durationUnit: 'ms' | 's';
-  /** Known latest statuses of messages of these sessions (to skip sessions whose statuses are final). */
+  /**
+   * Known latest statuses of the window's messages of these sessions (to skip sessions whose statuses
+   * are final); only ids of messages read in the window are looked up.
+   */
   knownStatuses(sessionIds: string[]): Promise<Map<string, string | null>>;
   maxAttempts?: number;
   now: () => number;

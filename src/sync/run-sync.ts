@@ -181,7 +181,8 @@ export async function syncProject(
         maxSessions:
           window.to - window.from > MIN_WINDOW_MS ? config.windowMaxSessions : Number.POSITIVE_INFINITY,
         durationUnit: projectConfig.durationUnit,
-        knownStatuses: (ids) => warehouse.latestStatuses(project, ids),
+        // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
+        knownStatuses: (ids) => warehouse.latestStatuses(project, ids, window),
         now,
       });
       if (read.tooLarge) {
