@@ -13,6 +13,8 @@ export interface SyncRunFigures {
   requests: number;
   windows: number;
   maxRssMb: number;
+  /** User + system CPU of the child. */
+  cpuSeconds: number;
 }
 
 export interface BenchContext {

@@ -74,6 +74,8 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['full-sync', 'seconds', 'full sync'],
     ['transfer-floor', 'seconds', 'transfer floor'],
     ['load-floor', 'seconds', 'load floor'],
+    ['full-sync', 'cpuSeconds', 'CPU seconds of the full sync process (the emulator runs beside it)'],
+    ['transfer-floor', 'cpuSeconds', 'CPU seconds of the transfer floor process'],
     ['full-sync', 'requestsPer1000Messages', 'requests per 1,000 messages (full sync; lower is better)'],
     ['full-sync', 'requests', 'requests (full sync)'],
     ['full-sync', 'messages', 'messages synced'],

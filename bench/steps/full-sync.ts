@@ -31,6 +31,7 @@ export const fullSyncStep: BenchStep = {
           unit: 'per 1000',
         },
         peakRssMb: { value: sync.maxRssMb, unit: 'MB' },
+        cpuSeconds: { value: sync.cpuSeconds, unit: 's', note: 'user + system CPU of the sync process' },
       };
     } finally {
       await running.close();

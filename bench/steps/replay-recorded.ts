@@ -12,6 +12,7 @@ export interface ReplayFigures {
   requests: number;
   bytes: number;
   maxRssMb: number;
+  cpuSeconds: number;
 }
 
 /** Writes recorded requests as NDJSON; returns the file. */
@@ -48,6 +49,7 @@ export async function replayRecorded(
       requests: replay.requests,
       bytes: replay.bytes,
       maxRssMb: child.maxRssMb,
+      cpuSeconds: child.userCpuS + child.systemCpuS,
     };
   } finally {
     await running.close();

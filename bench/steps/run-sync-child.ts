@@ -41,5 +41,6 @@ export async function runSyncChild(
     requests: summary.requests,
     windows: summary.windows,
     maxRssMb: child.maxRssMb,
+    cpuSeconds: child.userCpuS + child.systemCpuS,
   };
 }

@@ -17,6 +17,7 @@ export const transferFloorStep: BenchStep = {
       requests: { value: replay.requests, unit: 'count' },
       megabytes: { value: replay.bytes / 1e6, unit: 'MB', note: 'response bodies' },
       peakRssMb: { value: replay.maxRssMb, unit: 'MB' },
+      cpuSeconds: { value: replay.cpuSeconds, unit: 's', note: 'user + system CPU of the replay process' },
     };
   },
 };

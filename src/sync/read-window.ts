@@ -7,13 +7,14 @@ import { EtlError } from '../errors.js';
 import { clientActivityFilter, messageTimeFilter, sessionStartFilter } from '../reporter/filters.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import { type PagedRead, readAllPages } from '../reporter/paging.js';
+import { messageStatus } from '../reporter/schemas.js';
 import type { MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import {
   normaliseChannel,
   type Parsed,
+  parseAll,
   parseClients,
   parseExtendedMessages,
-  parseMessages,
   parseSessions,
   STATUS_CHANNELS,
   toClientRow,
@@ -201,7 +202,11 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
           op: 'messages/by-session',
           query: { sessionId, page, size: o.pageSize },
         });
-        const parsed = parseMessages(answer?.messages ?? [], ctx);
+        const parsed = parseAll(answer?.messages ?? [], messageStatus, {
+          ...ctx,
+          endpoint: 'messages/by-session',
+          idField: 'questionId',
+        });
         rejects.push(...parsed.rejects);
         for (const m of parsed.ok) fetched.set(m.questionId, m.status ?? null);
         const total = answer?.paging?.totalCount ?? 0;
