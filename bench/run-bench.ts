@@ -1,43 +1,17 @@
 // `npm run bench`: runs the benchmark steps in order (each step's prerequisites first), prints the table
 // (ratios first, then absolute figures, then peak RSS) and writes bench/results/latest.json. A step is
-// one file in STEPS; the XLSX export step arrives with the reports issue.
+// one file in STEPS (bench-steps.ts); the XLSX export step arrives with the reports issue.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_TOKEN, type BenchContext } from './bench-context.js';
 import { BENCH_HELP, BenchUsageError, parseBenchOptions } from './bench-options.js';
-import type { BenchStep, StepFigures } from './bench-step.js';
+import type { StepFigures } from './bench-step.js';
+import { STEPS, selectSteps } from './bench-steps.js';
 import { describeMachine, endLoadAverage } from './describe-machine.js';
 import { REPO_ROOT } from './run-child.js';
-import { fullSyncStep } from './steps/full-sync.js';
-import { incrementalSyncStep } from './steps/incremental-sync.js';
-import { loadFloorStep } from './steps/load-floor.js';
-import { statsQueriesStep } from './steps/stats-queries.js';
-import { transferFloorStep } from './steps/transfer-floor.js';
 import { renderResultTable, summariseResults } from './summarise-results.js';
 import { writeResults } from './write-results.js';
-
-/** Every step, in the order they run. */
-export const STEPS: readonly BenchStep[] = [
-  fullSyncStep,
-  transferFloorStep,
-  loadFloorStep,
-  incrementalSyncStep,
-  statsQueriesStep,
-];
-
-/** The steps to run for `--only` (with what they need), in STEPS order. */
-export function selectSteps(only: readonly string[] | undefined): BenchStep[] {
-  if (only === undefined) return [...STEPS];
-  const wanted = new Set<string>();
-  const add = (id: string): void => {
-    if (wanted.has(id)) return;
-    wanted.add(id);
-    for (const need of STEPS.find((s) => s.id === id)?.needs ?? []) add(need);
-  };
-  for (const id of only) add(id);
-  return STEPS.filter((s) => wanted.has(s.id));
-}
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseBenchOptions(
