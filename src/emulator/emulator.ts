@@ -45,6 +45,13 @@ export interface EmulatorOptions {
   filesDir?: string;
 }
 
+/** One API request as received: method, path with query string, raw body (undefined when empty). */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  body?: string;
+}
+
 export const DEFAULT_V1_TOKEN = 'emulator-v1-token';
 export const DEFAULT_READONLY_TOKEN = 'emulator-readonly-token';
 export const defaultLegacyToken = (project: string): string => `emulator-legacy-${project}`;
@@ -85,6 +92,11 @@ export class Emulator {
   readonly ApiError = ApiError;
   /** Requests received on the API (control endpoints excluded). */
   requestCount = 0;
+  /**
+   * When set, every API request (control endpoints excluded) is appended here as it arrives: the
+   * benchmark replays exactly the requests of a sync against a fresh emulator (its transfer floor).
+   */
+  requestLog: RecordedRequest[] | undefined;
 
   constructor(partial: Partial<EmulatorOptions> = {}) {
     this.options = resolveOptions(partial);

@@ -217,6 +217,12 @@ class EmulatorServer {
     }
 
     const body = await readBody(req);
+    if (where.scope !== 'control' && this.emulator.requestLog)
+      this.emulator.requestLog.push({
+        method,
+        url: req.url ?? '/',
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
     const now = this.emulator.now();
     const ctx = this.context(where, route, params, url, method, body, now, req, res);
     const result: RouteResult | undefined = await route.handler(ctx);

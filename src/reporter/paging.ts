@@ -2,11 +2,13 @@
 // totalCount on every page and exactly that many distinct records. Page 0 comes first (it tells the
 // total); the other pages are then requested together (the client's concurrency bound applies).
 // Page drift (rows arriving while paging) shows up as a changed totalCount or a count mismatch.
+// `transform` turns each record into what the caller keeps as soon as its page arrives, so a large
+// read never holds every raw page at once (the sync keeps compact rows, not the wire records).
 import type { ReporterHttp } from './http.js';
 
-export interface PagedRead {
-  /** Raw records, deduplicated by id where the id could be read (records without one are all kept). */
-  records: unknown[];
+export interface PagedRead<T = unknown> {
+  /** Records (transformed), deduplicated by id where the id could be read (records without one are all kept). */
+  records: T[];
   /** totalCount of page 0. */
   totalCount: number;
   complete: boolean;
@@ -17,7 +19,7 @@ export interface PagedRead {
   pages: number;
 }
 
-export interface PagedRequest {
+export interface PagedRequest<T = unknown> {
   op: string;
   key: 'sessions' | 'messages' | 'clients';
   body?: unknown;
@@ -26,15 +28,20 @@ export interface PagedRequest {
   idOf(record: unknown): string | undefined;
   /** Stop after page 0 when totalCount is above this (the caller splits the window instead). */
   stopAbove?: number;
+  /** What to keep of each record, applied as its page arrives (default: the record itself). */
+  transform?(record: unknown): T;
 }
 
-interface Page {
+interface Page<T> {
   totalCount: number;
   pageSize: number;
-  rows: unknown[];
+  /** Length of the page's record array. */
+  length: number;
+  /** [id or undefined, transformed record] in page order. */
+  rows: [string | undefined, T][];
 }
 
-async function readPage(http: ReporterHttp, req: PagedRequest, page: number): Promise<Page> {
+async function readPage<T>(http: ReporterHttp, req: PagedRequest<T>, page: number): Promise<Page<T>> {
   const answer = await http.json<Record<string, unknown>>({
     method: 'POST',
     op: req.op,
@@ -48,10 +55,19 @@ async function readPage(http: ReporterHttp, req: PagedRequest, page: number): Pr
   }
   const pageSize =
     typeof paging.pageSize === 'number' && paging.pageSize > 0 ? paging.pageSize : req.pageSize;
-  return { totalCount: paging.totalCount, pageSize, rows };
+  const transform = req.transform ?? ((record: unknown) => record as T);
+  return {
+    totalCount: paging.totalCount,
+    pageSize,
+    length: rows.length,
+    rows: rows.map((row) => [req.idOf(row), transform(row)]),
+  };
 }
 
-export async function readAllPages(http: ReporterHttp, req: PagedRequest): Promise<PagedRead> {
+export async function readAllPages<T = unknown>(
+  http: ReporterHttp,
+  req: PagedRequest<T>,
+): Promise<PagedRead<T>> {
   const first = await readPage(http, req, 0);
   if (req.stopAbove !== undefined && first.totalCount > req.stopAbove) {
     return {
@@ -66,11 +82,10 @@ export async function readAllPages(http: ReporterHttp, req: PagedRequest): Promi
   const pageCount = Math.max(1, Math.ceil(first.totalCount / first.pageSize));
   const rest = await Promise.all(Array.from({ length: pageCount - 1 }, (_, n) => readPage(http, req, n + 1)));
   const pages = [first, ...rest];
-  const seen = new Map<string, unknown>();
-  const anonymous: unknown[] = [];
+  const seen = new Map<string, T>();
+  const anonymous: T[] = [];
   for (const page of pages) {
-    for (const row of page.rows) {
-      const id = req.idOf(row);
+    for (const [id, row] of page.rows) {
       if (id === undefined) anonymous.push(row);
       else seen.set(id, row);
     }
@@ -79,7 +94,7 @@ export async function readAllPages(http: ReporterHttp, req: PagedRequest): Promi
   const distinct = seen.size + anonymous.length;
   let problem: string | undefined;
   if (totals.length > 1) problem = `totalCount changed while paging (${totals.join(', ')})`;
-  else if (pages.some((p, n) => p.rows.length === 0 && n * first.pageSize < first.totalCount))
+  else if (pages.some((p, n) => p.length === 0 && n * first.pageSize < first.totalCount))
     problem = 'a page was empty before totalCount was reached';
   else if (distinct !== first.totalCount)
     problem = `read ${distinct} distinct records, totalCount says ${first.totalCount}`;

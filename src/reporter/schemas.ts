@@ -105,6 +105,15 @@ export const message = z.object({
 });
 export type Message = z.infer<typeof message>;
 
+/**
+ * The part of a messages/by-session record the sync reads: its id and delivery status (the rest of the
+ * message comes from messages/filter, so only these two fields are validated here).
+ */
+export const messageStatus = z.object({
+  questionId: z.string().min(1),
+  status: z.enum(MESSAGE_STATUSES).nullish(),
+});
+
 /** ExtendedMessage of messages/filter: the session context, no status. */
 export const extendedMessage = z.object({
   ...messageCommon,

@@ -1,17 +1,20 @@
 // Reads one time window [from, to) of one project: sessions by start time (with labels and, on v1,
 // sessionData), messages by timestamp (messages/filter), delivery statuses from messages/by-session for
 // the status channels only, and clients last active in the window. Re-reads the window when paging
-// drifted; asks the caller to split it when it holds too many sessions.
+// drifted; asks the caller to split it when it holds too many sessions. Each record becomes its rows as
+// its page arrives: a window holds compact rows, never all its wire records at once.
 import { EtlError } from '../errors.js';
 import { clientActivityFilter, messageTimeFilter, sessionStartFilter } from '../reporter/filters.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import { type PagedRead, readAllPages } from '../reporter/paging.js';
-import type { WindowBatch } from '../warehouse/rows.js';
+import { messageStatus } from '../reporter/schemas.js';
+import type { MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import {
   normaliseChannel,
+  type Parsed,
+  parseAll,
   parseClients,
   parseExtendedMessages,
-  parseMessages,
   parseSessions,
   STATUS_CHANNELS,
   toClientRow,
@@ -27,7 +30,10 @@ export interface ReadWindowOptions {
   pageSize: number;
   maxSessions: number;
   durationUnit: 'ms' | 's';
-  /** Known latest statuses of messages of these sessions (to skip sessions whose statuses are final). */
+  /**
+   * Known latest statuses of the window's messages of these sessions (to skip sessions whose statuses
+   * are final); only ids of messages read in the window are looked up.
+   */
   knownStatuses(sessionIds: string[]): Promise<Map<string, string | null>>;
   maxAttempts?: number;
   now: () => number;
@@ -44,17 +50,50 @@ const idField = (field: string) => (record: unknown) => {
 };
 
 /** A status that will not change any more on that channel. */
+/** A record validated and mapped to its rows, or quarantined. */
+type Mapped<T> = { ok: T; reject?: undefined } | { ok?: undefined; reject: RejectRow };
+
+/** Validates one record with `parse` and maps it with `map`, right as its page arrives. */
+function mapRecord<S, T>(
+  parse: (records: unknown[], ctx: { runId: string; project: string }) => Parsed<S>,
+  ctx: { runId: string; project: string },
+  map: (record: S) => T,
+): (record: unknown) => Mapped<T> {
+  return (record) => {
+    const parsed = parse([record], ctx);
+    const first = parsed.ok[0];
+    return first === undefined ? { reject: parsed.rejects[0]! } : { ok: map(first) };
+  };
+}
+
+function splitMapped<T>(records: readonly Mapped<T>[]): { ok: T[]; rejects: RejectRow[] } {
+  const ok: T[] = [];
+  const rejects: RejectRow[] = [];
+  for (const r of records) {
+    if (r.reject) rejects.push(r.reject);
+    else ok.push(r.ok as T);
+  }
+  return { ok, rejects };
+}
+
+interface WindowMessage {
+  row: MessageRow;
+  labels: MessageLabelRow[];
+  /** Normalised channel of the message. */
+  channel: string;
+}
+
 export function isFinalStatus(channel: string, status: string | null | undefined): boolean {
   if (status === 'READ' || status === 'NOT_SENT' || status === 'NOT_DELIVERED') return true;
   return status === 'DELIVERED' && channel === 'telegram';
 }
 
-async function readConsistent(
-  read: () => Promise<PagedRead>,
+async function readConsistent<T>(
+  read: () => Promise<PagedRead<T>>,
   what: string,
   attempts: number,
-): Promise<PagedRead> {
-  let last: PagedRead | undefined;
+): Promise<PagedRead<T>> {
+  let last: PagedRead<T> | undefined;
   for (let n = 0; n < attempts; n++) {
     last = await read();
     if (last.complete || last.tooLarge) return last;
@@ -85,6 +124,10 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
         pageSize: o.pageSize,
         idOf: idField('sessionId'),
         stopAbove: o.maxSessions,
+        transform: mapRecord(parseSessions, ctx, (s) => ({
+          ...toSessionRows(o.project, s, o.durationUnit),
+          sessionId: s.sessionId,
+        })),
       }),
     `sessions of ${label}`,
     attempts,
@@ -100,6 +143,14 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
           body: { filters: [messageTimeFilter(o.from, o.to)] },
           pageSize: o.pageSize,
           idOf: idField('questionId'),
+          transform: mapRecord(
+            parseExtendedMessages,
+            ctx,
+            (m): WindowMessage => ({
+              ...toMessageRows(o.project, m, m.sessionId, null),
+              channel: normaliseChannel(m.channelType),
+            }),
+          ),
         }),
       `messages of ${label}`,
       attempts,
@@ -112,25 +163,25 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
           body: { filters: [clientActivityFilter(o.from, o.to)] },
           pageSize: o.pageSize,
           idOf: idField('id'),
+          transform: mapRecord(parseClients, ctx, (c) => toClientRow(o.project, c)),
         }),
       `clients of ${label}`,
       attempts,
     ),
   ]);
 
-  const sessions = parseSessions(sessionsRead.records, ctx);
-  const extended = parseExtendedMessages(messagesRead.records, ctx);
-  const clients = parseClients(clientsRead.records, ctx);
-  const rejects = [...sessions.rejects, ...extended.rejects, ...clients.rejects];
+  const sessions = splitMapped(sessionsRead.records);
+  const messages = splitMapped(messagesRead.records);
+  const clients = splitMapped(clientsRead.records);
+  const rejects = [...sessions.rejects, ...messages.rejects, ...clients.rejects];
 
   // statuses: only messages/by-session has them, and only the status channels need them
   const windowMessagesBySession = new Map<string, { channel: string; ids: string[] }>();
-  for (const m of extended.ok) {
-    const channel = normaliseChannel(m.channelType);
-    if (!STATUS_CHANNELS.has(channel)) continue;
-    const entry = windowMessagesBySession.get(m.sessionId) ?? { channel, ids: [] };
-    entry.ids.push(m.questionId);
-    windowMessagesBySession.set(m.sessionId, entry);
+  for (const m of messages.ok) {
+    if (!STATUS_CHANNELS.has(m.channel)) continue;
+    const entry = windowMessagesBySession.get(m.row.session_id) ?? { channel: m.channel, ids: [] };
+    entry.ids.push(m.row.question_id);
+    windowMessagesBySession.set(m.row.session_id, entry);
   }
   const known =
     windowMessagesBySession.size > 0
@@ -151,7 +202,11 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
           op: 'messages/by-session',
           query: { sessionId, page, size: o.pageSize },
         });
-        const parsed = parseMessages(answer?.messages ?? [], ctx);
+        const parsed = parseAll(answer?.messages ?? [], messageStatus, {
+          ...ctx,
+          endpoint: 'messages/by-session',
+          idField: 'questionId',
+        });
         rejects.push(...parsed.rejects);
         for (const m of parsed.ok) fetched.set(m.questionId, m.status ?? null);
         const total = answer?.paging?.totalCount ?? 0;
@@ -172,30 +227,28 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
     sessionDataFor: [],
     messages: [],
     messageLabels: [],
-    clients: clients.ok.map((c) => toClientRow(o.project, c)),
+    clients: clients.ok,
     rejects,
     seenAt: o.now(),
     requests: 0,
   };
-  for (const s of sessions.ok) {
-    const mapped = toSessionRows(o.project, s, o.durationUnit);
+  for (const mapped of sessions.ok) {
     batch.sessions.push(mapped.row);
     batch.sessionLabels.push(...mapped.labels);
     if (mapped.hasData) {
       batch.sessionData.push(...mapped.data);
-      batch.sessionDataFor.push(s.sessionId);
+      batch.sessionDataFor.push(mapped.sessionId);
     }
   }
-  for (const m of extended.ok) {
-    const channel = normaliseChannel(m.channelType);
-    const status = STATUS_CHANNELS.has(channel)
-      ? fetched.has(m.questionId)
-        ? fetched.get(m.questionId)!
-        : (known.get(m.questionId) ?? null)
+  for (const m of messages.ok) {
+    const id = m.row.question_id;
+    m.row.status = STATUS_CHANNELS.has(m.channel)
+      ? fetched.has(id)
+        ? fetched.get(id)!
+        : (known.get(id) ?? null)
       : null;
-    const mapped = toMessageRows(o.project, m, m.sessionId, status);
-    batch.messages.push(mapped.row);
-    batch.messageLabels.push(...mapped.labels);
+    batch.messages.push(m.row);
+    batch.messageLabels.push(...m.labels);
   }
   batch.requests = http.requests - startRequests;
   return { tooLarge: false, batch };

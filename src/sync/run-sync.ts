@@ -1,6 +1,7 @@
 // One sync run of one project: works out the range (incremental from the watermark with a look-back,
 // a full re-sync, or a backfill that leaves the watermark alone), reads it window by window and commits
-// each window with its watermark and run counters in one transaction, then refreshes the catalogues.
+// each window with its watermark and run counters in one transaction (while the next window is read),
+// then refreshes the catalogues.
 // Killing the process at any moment loses at most the window in flight; the next run reads it again.
 import { randomUUID } from 'node:crypto';
 import type { Config, ProjectConfig } from '../config.js';
@@ -14,6 +15,7 @@ import {
 } from '../reporter/catalogues.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
+import type { WindowBatch } from '../warehouse/rows.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
 import { readWindow } from './read-window.js';
@@ -97,6 +99,8 @@ export async function syncProject(
   let range: { from: number; to: number } | undefined;
   let runStarted = false;
   let finalWatermark: number | undefined;
+  /** The commit of the last window read, running while the next window is read. */
+  let pendingCommit: Promise<void> | undefined;
   try {
     project = await resolveProjectName(http, projectConfig);
     if (http.api === 'v1') http.project = project;
@@ -137,13 +141,36 @@ export async function syncProject(
     const queue = planWindows(range.from, range.to, config.windowMs);
     let planned = queue.length;
     let highWater = watermark ?? Number.NEGATIVE_INFINITY;
+    // The commit of window N runs while window N+1 is read (DuckDB works while the requests wait); a
+    // window is committed only after the one before it, so watermarks still move in order.
+    const commitInOrder = async (batch: WindowBatch, window: TimeWindow, mark: number | undefined) => {
+      await warehouse.commitWindow({ ...batch, ...(mark !== undefined ? { watermark: mark } : {}) });
+      if (mark !== undefined) finalWatermark = mark;
+      totals.windows++;
+      totals.sessions += batch.sessions.length;
+      totals.messages += batch.messages.length;
+      totals.rejects += batch.rejects.length;
+      ctx.onProgress?.({
+        project,
+        window,
+        windowsDone: totals.windows,
+        windowsPlanned: planned,
+        sessions: totals.sessions,
+        messages: totals.messages,
+        requests: http.requests,
+        rejects: totals.rejects,
+        elapsedMs: now() - started,
+      });
+    };
     while (queue.length > 0) {
-      if (ctx.signal?.aborted)
+      if (ctx.signal?.aborted) {
+        await pendingCommit;
         throw new EtlError(
           'sync.interrupted',
           'stopped by a signal between windows; the next run resumes from the last committed window',
           { kind: 'transient' },
         );
+      }
       const window = queue.shift()!;
       const read = await readWindow(http, {
         project,
@@ -154,7 +181,8 @@ export async function syncProject(
         maxSessions:
           window.to - window.from > MIN_WINDOW_MS ? config.windowMaxSessions : Number.POSITIVE_INFINITY,
         durationUnit: projectConfig.durationUnit,
-        knownStatuses: (ids) => warehouse.latestStatuses(project, ids),
+        // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
+        knownStatuses: (ids) => warehouse.latestStatuses(project, ids, window),
         now,
       });
       if (read.tooLarge) {
@@ -174,24 +202,12 @@ export async function syncProject(
         );
       }
       if (mode !== 'backfill') highWater = Math.max(highWater, window.to);
-      await warehouse.commitWindow({ ...batch, ...(mode !== 'backfill' ? { watermark: highWater } : {}) });
-      if (mode !== 'backfill') finalWatermark = highWater;
-      totals.windows++;
-      totals.sessions += batch.sessions.length;
-      totals.messages += batch.messages.length;
-      totals.rejects += batch.rejects.length;
-      ctx.onProgress?.({
-        project,
-        window,
-        windowsDone: totals.windows,
-        windowsPlanned: planned,
-        sessions: totals.sessions,
-        messages: totals.messages,
-        requests: http.requests,
-        rejects: totals.rejects,
-        elapsedMs: now() - started,
-      });
+      await pendingCommit;
+      pendingCommit = commitInOrder(batch, window, mode !== 'backfill' ? highWater : undefined);
+      // awaited before the next commit or at the end; this keeps a failure from being unhandled meanwhile
+      pendingCommit.catch(() => undefined);
     }
+    await pendingCommit;
 
     await refreshCatalogues(http, warehouse, project, runId);
     const status = totals.rejects > 0 ? 'partial' : 'success';
@@ -200,6 +216,8 @@ export async function syncProject(
     log.info({ ...totals, requests: http.requests, durationMs, status }, 'sync finished');
     return summary(status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
   } catch (error) {
+    // a window still committing when the read of the next one failed counts (or fails) first
+    await pendingCommit?.catch(() => undefined);
     const message = http.redact(error instanceof Error ? error.message : String(error));
     const durationMs = now() - started;
     if (runStarted)

@@ -89,8 +89,10 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       enqueue('read a watermark', () => wrapQuery(() => getWatermark(connection, project))),
     listRuns: (listOptions) => enqueue('list runs', () => wrapQuery(() => listRuns(connection, listOptions))),
     countRejects: (runId) => enqueue('count rejects', () => wrapQuery(() => countRejects(connection, runId))),
-    latestStatuses: (project, sessionIds) =>
-      enqueue('read statuses', () => wrapQuery(() => readLatestStatuses(connection, project, sessionIds))),
+    latestStatuses: (project, sessionIds, between) =>
+      enqueue('read statuses', () =>
+        wrapQuery(() => readLatestStatuses(connection, project, sessionIds, between)),
+      ),
     query: (sql, params) => enqueue('query', () => wrapQuery(() => queryRows(connection, sql, params))),
     async close() {
       if (closed) return;

@@ -195,6 +195,10 @@ export const WAREHOUSE_SQL = {
   selectLatestStatuses:
     'SELECT question_id, status FROM messages ' +
     'WHERE project = $project AND session_id IN (SELECT unnest($session_ids))',
+  /** The same within [from, to] (inclusive): zone maps skip the rest of a large messages table. */
+  selectLatestStatusesBetween:
+    'SELECT question_id, status FROM messages WHERE project = $project AND "timestamp" >= $from ' +
+    'AND "timestamp" <= $to AND session_id IN (SELECT unnest($session_ids))',
 
   // --- catalogues -------------------------------------------------------------------------------------
   deleteSessionLabelCatalogue: 'DELETE FROM session_label_catalogue WHERE project = $project',

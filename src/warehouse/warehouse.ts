@@ -92,7 +92,12 @@ export interface Warehouse {
   listRuns(options: ListRunsOptions): Promise<RunRecord[]>;
   countRejects(runId: string): Promise<number>;
   /** question_id -> latest stored status (null when the channel has none) of the messages of these sessions. */
-  latestStatuses(project: string, sessionIds: readonly string[]): Promise<Map<string, string | null>>;
+  /** With `between` (epoch ms, inclusive), only their messages of that time range. */
+  latestStatuses(
+    project: string,
+    sessionIds: readonly string[],
+    between?: { from: number; to: number },
+  ): Promise<Map<string, string | null>>;
   /** Runs one SQL statement with bound parameters; rows as plain objects (see PlainValue). */
   query(sql: string, params?: SqlParams): Promise<PlainRow[]>;
   /** Waits for queued operations, then releases the file so another process can open it. Idempotent. */

@@ -283,6 +283,11 @@ describe('commitWindow', () => {
     expect((await warehouse.latestStatuses(PROJECT, ['s2'])).size).toBe(1);
     expect((await warehouse.latestStatuses('other', ['s1'])).size).toBe(0);
     expect((await warehouse.latestStatuses(PROJECT, [])).size).toBe(0);
+    // within a time range (inclusive): the fixtures' messages are at T0 + 1 s
+    const at = T0 + 1000;
+    expect((await warehouse.latestStatuses(PROJECT, ['s1', 's2'], { from: at, to: at })).size).toBe(3);
+    expect((await warehouse.latestStatuses(PROJECT, ['s1'], { from: at + 1, to: at + HOUR })).size).toBe(0);
+    expect((await warehouse.latestStatuses(PROJECT, ['s1'], { from: T0 - HOUR, to: at - 1 })).size).toBe(0);
   });
 
   it('runs overlapping calls one at a time', async () => {

@@ -1,0 +1,113 @@
+// The benchmark's command line: the data size (`--large`, `--sessions`, `--days`), which steps to run
+// (`--only`), and the output (`--json`). Wrong options fail with a message naming the option (exit 2).
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  sessions: number;
+  days: number;
+  /** Step ids to run (their prerequisites are added); undefined = every step. */
+  only: string[] | undefined;
+  json: boolean;
+  large: boolean;
+  /** Messages of the synthetic warehouse of the statistics step. */
+  statsMessages: number;
+  /** Requests in flight for the sync and the transfer floor (REPORTER_CONCURRENCY). */
+  concurrency: number;
+  seed: number;
+  keep: boolean;
+  help: boolean;
+}
+
+export const BENCH_HELP = `npm run bench -- [--large | --sessions N] [--days N] [--only STEP,...] [--json]
+
+Measures the sync pipeline against its floors on this machine, side by side, and writes the figures to
+bench/results/latest.json (latest-partial.json with --only) and the table to stdout. The emulator is started in this process with the
+client-side rate limit lifted; every measured program (sync, floors) runs as a child process so that
+its peak RSS is its own.
+
+Sizes:
+  (default)           about 20,000 sessions / 200,000 messages over --days
+  --large             about 100,000 sessions / 1,000,000 messages
+  --sessions N        N sessions (about 10 messages each)
+  --days N            days of history in the emulator (default 30, the sync's REPORTER_HISTORY_DAYS)
+  --stats-messages N  messages of the synthetic warehouse of the statistics step (default 10,000,000)
+
+Steps (--only full-sync,incremental; prerequisites run too):
+  full-sync       full sync into an empty warehouse (CLI child), requests per 1,000 messages, peak RSS
+  transfer-floor  exactly the requests of that sync replayed with a bare undici Pool, bodies discarded
+  load-floor      the same rows appended to an empty warehouse with DuckDB's appender, no HTTP
+  incremental     incremental sync right after, nothing changed (cost must follow the look-back)
+  stats           each statistics query on a synthetic 10,000,000-message warehouse, best of 3
+
+Other options:
+  --concurrency N     requests in flight (default 4, the sync's default)
+  --seed N            the emulator's data seed (default 42)
+  --keep              keep the temporary directory (warehouses, recorded requests)
+  --json              print the results JSON instead of the table
+
+Example:
+  npm run bench
+  npm run bench -- --large
+  npm run bench -- --sessions 5000 --only full-sync,transfer-floor
+`;
+
+export class BenchUsageError extends Error {}
+
+function wholeNumber(value: string | undefined, name: string, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new BenchUsageError(`--${name} expects a whole number of at least ${min}, got "${value}"`);
+  return Number(value);
+}
+
+export function parseBenchOptions(argv: readonly string[], stepIds: readonly string[]): BenchOptions {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        large: { type: 'boolean' },
+        sessions: { type: 'string' },
+        days: { type: 'string' },
+        only: { type: 'string' },
+        json: { type: 'boolean' },
+        'stats-messages': { type: 'string' },
+        concurrency: { type: 'string' },
+        seed: { type: 'string' },
+        keep: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new BenchUsageError((error as Error).message);
+  }
+  if (values['large'] && values['sessions'] !== undefined)
+    throw new BenchUsageError('--large sets the size: use it without --sessions');
+  const only =
+    typeof values['only'] === 'string'
+      ? values['only']
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
+  for (const id of only ?? [])
+    if (!stepIds.includes(id))
+      throw new BenchUsageError(`--only: unknown step "${id}"; the steps are ${stepIds.join(', ')}`);
+  return {
+    sessions: wholeNumber(
+      values['sessions'] as string | undefined,
+      'sessions',
+      values['large'] ? 100_000 : 20_000,
+    ),
+    days: wholeNumber(values['days'] as string | undefined, 'days', 30),
+    only,
+    json: values['json'] === true,
+    large: values['large'] === true,
+    statsMessages: wholeNumber(values['stats-messages'] as string | undefined, 'stats-messages', 10_000_000),
+    concurrency: wholeNumber(values['concurrency'] as string | undefined, 'concurrency', 4),
+    seed: wholeNumber(values['seed'] as string | undefined, 'seed', 42, 0),
+    keep: values['keep'] === true,
+    help: values['help'] === true,
+  };
+}

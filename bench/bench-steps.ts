@@ -1,0 +1,30 @@
+// The benchmark's steps in the order they run, and the choice of steps for `--only` (a step's
+// prerequisites are always added). Adding a measurement = one file in steps/ and one entry here.
+import type { BenchStep } from './bench-step.js';
+import { fullSyncStep } from './steps/full-sync.js';
+import { incrementalSyncStep } from './steps/incremental-sync.js';
+import { loadFloorStep } from './steps/load-floor.js';
+import { statsQueriesStep } from './steps/stats-queries.js';
+import { transferFloorStep } from './steps/transfer-floor.js';
+
+/** Every step, in the order they run. */
+export const STEPS: readonly BenchStep[] = [
+  fullSyncStep,
+  transferFloorStep,
+  loadFloorStep,
+  incrementalSyncStep,
+  statsQueriesStep,
+];
+
+/** The steps to run for `--only` (with what they need), in STEPS order. */
+export function selectSteps(only: readonly string[] | undefined): BenchStep[] {
+  if (only === undefined) return [...STEPS];
+  const wanted = new Set<string>();
+  const add = (id: string): void => {
+    if (wanted.has(id)) return;
+    wanted.add(id);
+    for (const need of STEPS.find((s) => s.id === id)?.needs ?? []) add(need);
+  };
+  for (const id of only) add(id);
+  return STEPS.filter((s) => wanted.has(s.id));
+}

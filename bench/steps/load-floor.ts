@@ -1,0 +1,28 @@
+// Step: the load floor. The rows the full sync stored are appended to an empty warehouse of the same
+// schema with DuckDB's appender, no HTTP: what storing them costs at least. Timed inside the child
+// (reading the rows into memory first is not counted).
+import { join } from 'node:path';
+import type { BenchContext } from '../bench-context.js';
+import type { BenchStep, StepFigures } from '../bench-step.js';
+import { childScript, runChild } from '../run-child.js';
+
+export const loadFloorStep: BenchStep = {
+  id: 'load-floor',
+  title: 'Load floor: the same rows appended to DuckDB, no HTTP',
+  needs: ['full-sync'],
+  async run(ctx: BenchContext): Promise<StepFigures> {
+    const full = ctx.fullSync!;
+    const child = await runChild(
+      childScript('append-rows.js'),
+      [join(full.dataDir, 'warehouse.duckdb'), join(ctx.dir, 'load-floor', 'warehouse.duckdb')],
+      { resourcesFile: join(ctx.dir, 'resources-load.json') },
+    );
+    if (child.exitCode !== 0) throw new Error(`the load floor failed: ${child.stderr.slice(-2000)}`);
+    const load = JSON.parse(child.stdout) as { rows: number; wallMs: number };
+    return {
+      seconds: { value: load.wallMs / 1000, unit: 's', note: 'appending and CHECKPOINT' },
+      rows: { value: load.rows, unit: 'count', note: 'all row tables' },
+      rowsPerSecond: { value: load.rows / (load.wallMs / 1000), unit: 'rows/s' },
+    };
+  },
+};

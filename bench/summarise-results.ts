@@ -1,0 +1,173 @@
+// Turns the steps' figures into the rows of the report: ratios first (the machines are shared and noisy,
+// ratios of runs side by side travel better than seconds), then absolute figures, then peak RSS, each
+// with its target where the issue sets one. A row whose inputs were not measured is left out.
+import type { Figure, StepFigures } from './bench-step.js';
+import { WAREHOUSE_MESSAGES, WHOLE_REPORT } from './steps/stats-queries.js';
+
+export interface ResultRow {
+  group: 'ratio' | 'absolute' | 'rss';
+  name: string;
+  value: number;
+  unit: Figure['unit'];
+  /** The target, e.g. "≤ 1.3"; absent where there is none. */
+  target?: string;
+  /** Whether the target is met at this size; absent without a target. */
+  met?: boolean;
+  note?: string;
+}
+
+type AllFigures = Record<string, StepFigures>;
+
+function value(all: AllFigures, step: string, figure: string): number | undefined {
+  const v = all[step]?.[figure]?.value;
+  return v === null || v === undefined ? undefined : v;
+}
+
+function atMost(name: string, v: number, max: number, unit: Figure['unit'], extra: Partial<ResultRow>) {
+  return {
+    name,
+    value: v,
+    unit,
+    target: `≤ ${max}${unit === 'ratio' ? '' : ` ${unit}`}`,
+    met: v <= max,
+    ...extra,
+  };
+}
+
+export function summariseResults(all: AllFigures, messages: number | undefined): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const at =
+    messages === undefined ? '' : ` (this run: ${Math.round(messages).toLocaleString('en')} messages)`;
+  const sync = value(all, 'full-sync', 'seconds');
+  const transfer = value(all, 'transfer-floor', 'seconds');
+  const load = value(all, 'load-floor', 'seconds');
+  const incremental = value(all, 'incremental', 'seconds');
+  if (sync !== undefined && transfer !== undefined)
+    rows.push({ group: 'ratio', ...atMost('full sync ÷ transfer floor', sync / transfer, 1.3, 'ratio', {}) });
+  if (sync !== undefined && transfer !== undefined && load !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: 'full sync ÷ (transfer floor + load floor)',
+      value: sync / (transfer + load),
+      unit: 'ratio',
+      note: 'what the sync costs beyond moving the bytes and storing the rows',
+    });
+  const incrementalFloor = value(all, 'incremental', 'transferFloorSeconds');
+  if (incremental !== undefined && incrementalFloor !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: 'incremental ÷ its transfer floor',
+      value: incremental / incrementalFloor,
+      unit: 'ratio',
+      note: 'the same requests replayed with bare undici',
+    });
+  if (incremental !== undefined && sync !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: 'incremental ÷ full sync',
+      value: incremental / sync,
+      unit: 'ratio',
+      note: 'nothing changed: it re-reads the look-back only',
+    });
+
+  const absolute: [string, string, string, string?][] = [
+    ['full-sync', 'seconds', 'full sync'],
+    ['transfer-floor', 'seconds', 'transfer floor'],
+    ['load-floor', 'seconds', 'load floor'],
+    ['full-sync', 'cpuSeconds', 'CPU seconds of the full sync process (the emulator runs beside it)'],
+    ['transfer-floor', 'cpuSeconds', 'CPU seconds of the transfer floor process'],
+    ['full-sync', 'requestsPer1000Messages', 'requests per 1,000 messages (full sync; lower is better)'],
+    ['full-sync', 'requests', 'requests (full sync)'],
+    ['full-sync', 'messages', 'messages synced'],
+    ['incremental', 'transferFloorSeconds', 'incremental transfer floor'],
+    ['incremental', 'requests', 'requests (incremental)'],
+    ['incremental', 'messagesReread', 'messages re-read (incremental, look-back)'],
+    ['load-floor', 'rowsPerSecond', 'load floor rows per second (all tables)'],
+  ];
+  for (const [step, figure, name] of absolute) {
+    const v = value(all, step, figure);
+    if (v !== undefined) rows.push({ group: 'absolute', name, value: v, unit: all[step]![figure]!.unit });
+  }
+  if (incremental !== undefined)
+    rows.push({
+      group: 'absolute',
+      ...atMost('incremental sync, nothing changed', incremental, 2, 's', {
+        note: `target at 1,000,000 messages${at}`,
+      }),
+    });
+  const statsAt = value(all, 'stats', WAREHOUSE_MESSAGES);
+  const statsNote = `${statsAt === undefined ? '' : `${Math.round(statsAt).toLocaleString('en')} messages, `}whole window, best of 3`;
+  for (const [name, figure] of Object.entries(all['stats'] ?? {})) {
+    if (figure.value === null || name === WAREHOUSE_MESSAGES) continue;
+    if (name === WHOLE_REPORT)
+      rows.push({
+        group: 'absolute',
+        name: 'stats: the whole report',
+        value: figure.value,
+        unit: 's',
+        note: statsNote,
+      });
+    else
+      rows.push({
+        group: 'absolute',
+        ...atMost(`stats: ${name}`, figure.value, 1, 's', { note: statsNote }),
+      });
+  }
+
+  for (const [step, name] of [
+    ['full-sync', 'peak RSS, full sync'],
+    ['incremental', 'peak RSS, incremental sync'],
+  ] as const) {
+    const v = value(all, step, 'peakRssMb');
+    if (v !== undefined)
+      rows.push({
+        group: 'rss',
+        ...atMost(name, v, 400, 'MB', { note: `target at 1,000,000 messages${at}` }),
+      });
+  }
+  const transferRss = value(all, 'transfer-floor', 'peakRssMb');
+  if (transferRss !== undefined)
+    rows.push({ group: 'rss', name: 'peak RSS, transfer floor', value: transferRss, unit: 'MB' });
+  return rows;
+}
+
+function format(v: number, unit: Figure['unit']): string {
+  if (unit === 'count' || unit === 'rows/s') return Math.round(v).toLocaleString('en');
+  if (unit === 'ratio') return v.toFixed(2);
+  if (unit === 'MB') return `${v.toFixed(0)} MB`;
+  if (unit === 'per 1000') return v.toFixed(1);
+  return `${v.toFixed(2)} s`;
+}
+
+/** The table printed on stdout: ratios, then absolute figures, then RSS. */
+export function renderResultTable(rows: readonly ResultRow[]): string {
+  const lines: string[][] = [['', 'value', 'target', 'met', 'note']];
+  for (const group of ['ratio', 'absolute', 'rss'] as const) {
+    const inGroup = rows.filter((r) => r.group === group);
+    if (inGroup.length === 0) continue;
+    lines.push([
+      `— ${group === 'rss' ? 'peak RSS' : group === 'ratio' ? 'ratios' : 'absolute'} —`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+    for (const r of inGroup)
+      lines.push([
+        r.name,
+        format(r.value, r.unit),
+        r.target ?? '',
+        r.met === undefined ? '' : r.met ? 'yes' : 'NO',
+        r.note ?? '',
+      ]);
+  }
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...lines.map((l) => l[c]!.length)));
+  return lines
+    .map((l) =>
+      l
+        .map((cell, c) => (c === 4 ? cell : c === 1 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

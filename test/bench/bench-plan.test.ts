@@ -1,0 +1,72 @@
+// The benchmark's plan and summary (no timing here: the benchmark itself is a script): `--only` adds the
+// steps a step needs, options are checked with messages naming the option, and the summary rows compute
+// the ratios from the figures given and judge each target.
+import { describe, expect, it } from 'vitest';
+import { BenchUsageError, parseBenchOptions } from '../../bench/bench-options.js';
+import { STEPS, selectSteps } from '../../bench/bench-steps.js';
+import { renderResultTable, summariseResults } from '../../bench/summarise-results.js';
+
+const ids = STEPS.map((s) => s.id);
+
+describe('bench plan', () => {
+  it('runs every step by default and adds prerequisites to --only, in the run order', () => {
+    expect(selectSteps(undefined).map((s) => s.id)).toEqual(ids);
+    expect(selectSteps(['incremental', 'stats']).map((s) => s.id)).toEqual([
+      'full-sync',
+      'incremental',
+      'stats',
+    ]);
+    expect(selectSteps(['transfer-floor']).map((s) => s.id)).toEqual(['full-sync', 'transfer-floor']);
+  });
+
+  it('reads the size options and refuses wrong ones by name', () => {
+    expect(parseBenchOptions([], ids)).toMatchObject({ sessions: 20_000, days: 30, concurrency: 4 });
+    expect(parseBenchOptions(['--large'], ids)).toMatchObject({ sessions: 100_000, large: true });
+    expect(parseBenchOptions(['--sessions', '5000', '--only', 'full-sync'], ids)).toMatchObject({
+      sessions: 5000,
+      only: ['full-sync'],
+    });
+    expect(() => parseBenchOptions(['--only', 'full-sync,xlsx'], ids)).toThrow(/--only: unknown step "xlsx"/);
+    expect(() => parseBenchOptions(['--sessions', 'many'], ids)).toThrow(/--sessions expects a whole number/);
+    expect(() => parseBenchOptions(['--large', '--sessions', '10'], ids)).toThrow(BenchUsageError);
+  });
+
+  it('puts ratios first, computes them from the figures and judges the targets', () => {
+    const rows = summariseResults(
+      {
+        'full-sync': {
+          seconds: { value: 26, unit: 's' },
+          requestsPer1000Messages: { value: 58, unit: 'per 1000' },
+          peakRssMb: { value: 350, unit: 'MB' },
+        },
+        'transfer-floor': { seconds: { value: 20, unit: 's' } },
+        'load-floor': { seconds: { value: 6, unit: 's' } },
+        incremental: {
+          seconds: { value: 3, unit: 's' },
+          transferFloorSeconds: { value: 1.5, unit: 's' },
+          peakRssMb: { value: 450, unit: 'MB' },
+        },
+        stats: { totals: { value: 0.5, unit: 's' }, 'by-period': { value: 1.5, unit: 's' } },
+      },
+      1_000_000,
+    );
+    const row = (name: string) => rows.find((r) => r.name === name)!;
+    expect(rows[0]).toMatchObject({ group: 'ratio', name: 'full sync ÷ transfer floor', value: 26 / 20 });
+    expect(row('full sync ÷ transfer floor').met).toBe(true);
+    expect(row('full sync ÷ (transfer floor + load floor)').value).toBe(1);
+    expect(row('incremental ÷ its transfer floor').value).toBe(2);
+    expect(row('incremental sync, nothing changed')).toMatchObject({ value: 3, met: false });
+    expect(row('stats: totals').met).toBe(true);
+    expect(row('stats: by-period').met).toBe(false);
+    expect(row('peak RSS, full sync').met).toBe(true);
+    expect(row('peak RSS, incremental sync').met).toBe(false);
+    const table = renderResultTable(rows);
+    expect(table.indexOf('— ratios —')).toBeLessThan(table.indexOf('— absolute —'));
+    expect(table.indexOf('— absolute —')).toBeLessThan(table.indexOf('— peak RSS —'));
+  });
+
+  it('leaves out rows whose figures were not measured', () => {
+    const rows = summariseResults({ 'full-sync': { seconds: { value: 10, unit: 's' } } }, undefined);
+    expect(rows.map((r) => r.name)).toEqual(['full sync']);
+  });
+});
