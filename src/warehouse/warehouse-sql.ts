@@ -4,10 +4,22 @@
 // (the row staged last wins), so keys stay unique without UNIQUE constraints.
 
 /** DELETE of the target rows whose key appears in any of the given staging tables. */
-function deleteByKey(target: string, keys: readonly string[], stages: readonly string[]): string {
+function deleteByKey(
+  target: string,
+  keys: readonly string[],
+  stages: readonly string[],
+  /** A column that never changes for a key (a session's start, a message's time) and is in the one stage: the
+   * target is read only between its staged min and max, so zone maps skip the rest of a large table. */
+  immutableTime?: string,
+): string {
   const union = stages.map((s) => `SELECT ${keys.join(', ')} FROM ${s}`).join(' UNION ALL ');
   const match = keys.map((k) => `s.${k} = t.${k}`).join(' AND ');
-  return `DELETE FROM ${target} AS t WHERE EXISTS (SELECT 1 FROM (${union}) AS s WHERE ${match})`;
+  const range =
+    immutableTime === undefined
+      ? ''
+      : ` AND t.${immutableTime} >= (SELECT min(${immutableTime}) FROM ${stages[0]}) ` +
+        `AND t.${immutableTime} <= (SELECT max(${immutableTime}) FROM ${stages[0]})`;
+  return `DELETE FROM ${target} AS t WHERE EXISTS (SELECT 1 FROM (${union}) AS s WHERE ${match})${range}`;
 }
 
 /** INSERT of a staging table's rows, one per key (the last staged), with extra trailing values. */
@@ -84,6 +96,13 @@ const CLIENT_COLUMNS = [
   'block_date',
 ];
 
+/**
+ * The earliest first_seen_at a staged message's history rows can have: a message is seen after it was sent, so
+ * its rows are never older than its timestamp (a day earlier still, for a platform clock ahead of ours). Lets
+ * the history look-ups skip the older rows of a large message_status_history.
+ */
+const HISTORY_FROM = `(SELECT min("timestamp") - INTERVAL 1 DAY FROM stage_messages)`;
+
 const SESSION_KEY = ['project', 'session_id'];
 const MESSAGE_KEY = ['project', 'question_id'];
 const SYNCED_AT = { synced_at: '$synced_at' };
@@ -97,9 +116,9 @@ export const WAREHOUSE_SQL = {
     'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($version, $name, CAST($applied_at AS TIMESTAMPTZ))',
 
   // --- window commit: rows ----------------------------------------------------------------------------
-  deleteSessions: deleteByKey('sessions', SESSION_KEY, ['stage_sessions']),
+  deleteSessions: deleteByKey('sessions', SESSION_KEY, ['stage_sessions'], 'start_time'),
   insertSessions: insertLatest('sessions', 'stage_sessions', SESSION_COLUMNS, SESSION_KEY, SYNCED_AT),
-  deleteMessages: deleteByKey('messages', MESSAGE_KEY, ['stage_messages']),
+  deleteMessages: deleteByKey('messages', MESSAGE_KEY, ['stage_messages'], '"timestamp"'),
   /**
    * With first_status_at / read_at from message_status_history (so insertNewStatuses runs first): the first
    * time a sync saw the message in any status and in READ, which the delivery funnel reads without a join.
@@ -109,7 +128,8 @@ export const WAREHOUSE_SQL = {
     `SELECT ${MESSAGE_COLUMNS.map((c) => `s.${c}`).join(', ')}, $synced_at, h.first_status_at, h.read_at ` +
     'FROM stage_messages AS s LEFT JOIN (SELECT project, question_id, min(first_seen_at) AS first_status_at, ' +
     "min(first_seen_at) FILTER (WHERE status = 'READ') AS read_at FROM message_status_history " +
-    'WHERE question_id IN (SELECT question_id FROM stage_messages) GROUP BY project, question_id) AS h ' +
+    `WHERE first_seen_at >= ${HISTORY_FROM} AND question_id IN (SELECT question_id FROM stage_messages) ` +
+    'GROUP BY project, question_id) AS h ' +
     'ON h.project = s.project AND h.question_id = s.question_id ' +
     'QUALIFY row_number() OVER (PARTITION BY s.project, s.question_id ORDER BY s.seq DESC) = 1',
 
@@ -161,7 +181,8 @@ export const WAREHOUSE_SQL = {
     'INSERT INTO message_status_history (project, question_id, status, first_seen_at) ' +
     'SELECT DISTINCT s.project, s.question_id, s.status, $seen_at FROM stage_messages AS s ' +
     'WHERE s.status IS NOT NULL AND NOT EXISTS (SELECT 1 FROM message_status_history AS h ' +
-    'WHERE h.project = s.project AND h.question_id = s.question_id AND h.status = s.status)',
+    `WHERE h.first_seen_at >= ${HISTORY_FROM} AND h.project = s.project AND h.question_id = s.question_id ` +
+    'AND h.status = s.status)',
 
   // --- state ------------------------------------------------------------------------------------------
   selectState: 'SELECT value FROM etl_state WHERE project = $project AND key = $key',
