@@ -10,6 +10,7 @@ import { labelMessagesCommand } from './commands/label-messages.js';
 import { labelSessionsCommand } from './commands/label-sessions.js';
 import { labelsCommand } from './commands/labels.js';
 import { platformReportCommand } from './commands/platform-report.js';
+import { reportCommand } from './commands/report.js';
 import { runsCommand } from './commands/runs.js';
 import { statsCommand } from './commands/stats.js';
 import { syncCommand } from './commands/sync.js';
@@ -18,6 +19,7 @@ const COMMANDS: Command[] = [
   demoCommand,
   syncCommand,
   statsCommand,
+  reportCommand,
   runsCommand,
   platformReportCommand,
   labelsCommand,
