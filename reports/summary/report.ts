@@ -15,8 +15,13 @@ const col = (key: string, header: string, format: ColumnSpec['format'], width?: 
   width === undefined ? { key, header, format } : { key, header, format, width };
 
 export function summarySheets(s: StatsReport): SheetSource[] {
+  // an empty period: the KPI sheet says so, every other sheet shows its "no data" row
+  const tables = tableSheets(s);
+  return [kpiSheet(s), ...(s.empty ? tables.map((t) => ({ ...t, rows: [] })) : tables)];
+}
+
+function tableSheets(s: StatsReport): SheetSource[] {
   return [
-    kpiSheet(s),
     {
       name: 'By day',
       columns: [
