@@ -92,7 +92,10 @@ function bars(chart: ChartSpec): string[] {
 }
 
 function horizontalBars(chart: ChartSpec): string[] {
-  const labelWidth = Math.min(260, 12 + 7 * Math.max(4, ...chart.categories.map((c) => c.length)));
+  const labelWidth = Math.min(
+    300,
+    24 + 8 * Math.max(4, ...chart.categories.map((c) => Math.min(c.length, 36))),
+  );
   const box = plotBox(chart, labelWidth);
   box.right -= 50;
   const values = chart.series[0]?.values ?? [];
