@@ -6,7 +6,7 @@ import { renderChartPng } from './render-chart-png.js';
 import { CHART_HEIGHT, CHART_WIDTH, renderChartSvg } from './render-chart-svg.js';
 import type { ChartSpec, SheetSource } from './report-definition.js';
 import { FROZEN_HEADER } from './sheet-layout.js';
-import { type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
+import { addStyledRow, type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
 
 export async function writeMemoryWorkbook(
   path: string,
@@ -20,6 +20,7 @@ export async function writeMemoryWorkbook(
   const written = await writeSheets(
     {
       commitRows: false,
+      addRow: addStyledRow,
       addSheet: (name) => workbook.addWorksheet(name, FROZEN_HEADER),
       finishSheet: async () => {},
       afterRows: async () => {},

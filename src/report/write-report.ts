@@ -11,6 +11,7 @@ import { checkTimeZone, computeStats, readWarehouseNames } from '../stats/comput
 import { paramsFor } from '../stats/load-stats-sql.js';
 import type { StatsReport } from '../stats/stats-report.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
+import { collectGarbage } from './collect-garbage.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
 import type { ReportContext, ReportDefinition } from './report-definition.js';
@@ -183,6 +184,8 @@ function createContext(
       for (let from = req.from; from < req.to; from += slice) {
         const to = Math.min(from + slice, req.to);
         yield* req.warehouse.streamRows(sql, paramsFor(sql, params(streamOptions.extra, from, to)));
+        // the slice's DuckDB result is done: let V8 finalize it, which frees its native memory
+        collectGarbage();
       }
     },
     async querySql(name, extra) {

@@ -15,8 +15,24 @@ export interface WorkbookTarget {
   finishSheet(sheet: Worksheet): Promise<void>;
   /** Streaming: commits the rows just added and waits until the zip stream has taken them. */
   afterRows(sheet: Worksheet): Promise<void>;
-  /** Streaming: each row is committed (written out) as soon as it is complete. */
+  /** Streaming: the header row is committed (written out) at once. */
   commitRows: boolean;
+  /** Adds one data row after the rows already written (cells in column order, with their formats). */
+  addRow(sheet: Worksheet, cells: readonly CellOutput[], formats: readonly CellFormat[]): void;
+}
+
+/** Adds a data row the exceljs way (a Row with a Cell per value, each with its format's shared style). */
+export function addStyledRow(
+  sheet: Worksheet,
+  cells: readonly CellOutput[],
+  formats: readonly CellFormat[],
+): void {
+  const row = sheet.addRow([...cells]);
+  for (let i = 0; i < cells.length; i += 1) {
+    if (cells[i] === null) continue;
+    const style = formatStyle(formats[i] as CellFormat);
+    if (Object.keys(style).length > 0) row.getCell(i + 1).style = style;
+  }
 }
 
 export interface WriteSheetsOptions {
@@ -49,7 +65,6 @@ export async function writeSheets(
   for (const source of sources) {
     checkAborted(options.signal);
     const formats = source.columns.map((c) => c.format);
-    const styles = formats.map(formatStyle);
     let part = 1;
     let rowsInPart = 0;
     let sheet: Worksheet;
@@ -79,22 +94,14 @@ export async function writeSheets(
           open();
         }
         const rowFormat = source.rowFormats?.formats[rowIndex];
-        const cells: CellOutput[] = new Array(formats.length);
-        for (let i = 0; i < formats.length; i += 1) {
-          const format =
-            rowFormat !== undefined && source.rowFormats?.column === i
-              ? rowFormat
-              : (formats[i] as CellFormat);
-          cells[i] = toCellValue(values[i] as CellInput, format, localTime, fitText);
-        }
-        const row = sheet!.addRow(cells);
-        for (let i = 0; i < cells.length; i += 1) {
-          if (cells[i] === null) continue;
-          const style =
-            rowFormat !== undefined && source.rowFormats?.column === i ? formatStyle(rowFormat) : styles[i];
-          if (style && Object.keys(style).length > 0) row.getCell(i + 1).style = style;
-        }
-        if (target.commitRows) row.commit();
+        const cellFormats =
+          rowFormat === undefined
+            ? formats
+            : formats.map((f, i) => (source.rowFormats?.column === i ? rowFormat : f));
+        const cells: CellOutput[] = new Array(cellFormats.length);
+        for (let i = 0; i < cellFormats.length; i += 1)
+          cells[i] = toCellValue(values[i] as CellInput, cellFormats[i] as CellFormat, localTime, fitText);
+        target.addRow(sheet!, cells, cellFormats);
         rowsInPart += 1;
         current!.rows += 1;
         rowIndex += 1;

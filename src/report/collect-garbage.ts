@@ -1,0 +1,25 @@
+// A full garbage collection, on purpose, for long exports: DuckDB's node API frees a result's and a chunk's
+// native memory only when V8 finalizes their JS wrappers, and V8 does not count that memory, so without a
+// full collection now and then it piles up (1M rows: ~90 MB more peak RSS; README, "Reports").
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+let gc: (() => void) | null | undefined;
+
+/** Runs a full GC when the runtime allows it (node --expose-gc, or the flag set at run time); else nothing. */
+export function collectGarbage(): void {
+  if (gc === undefined) gc = findGc();
+  gc?.();
+}
+
+function findGc(): (() => void) | null {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === 'function') return exposed;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const fn = vm.runInNewContext('gc') as unknown;
+    return typeof fn === 'function' ? (fn as () => void) : null;
+  } catch {
+    return null;
+  }
+}
