@@ -10,6 +10,7 @@ import { labelMessagesCommand } from './commands/label-messages.js';
 import { labelSessionsCommand } from './commands/label-sessions.js';
 import { labelsCommand } from './commands/labels.js';
 import { platformReportCommand } from './commands/platform-report.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
 import { scheduleCommand } from './commands/schedule.js';
@@ -20,6 +21,7 @@ const COMMANDS: Command[] = [
   demoCommand,
   syncCommand,
   statsCommand,
+  reportCommand,
   runsCommand,
   scheduleCommand,
   runCommand,

@@ -1,20 +1,35 @@
-// PLACEHOLDER until the reports branch is merged: the XLSX report writer's contract (types exactly as agreed),
-// so the daily-report job compiles and its tests can inject a fake writer. The lead replaces this file with the
-// real implementation at merge (an add/add conflict here is expected: take the reports branch's version).
+// Writes one report of reports/ to <outDir>/<id>_<from>_<to>.xlsx: checks the request (report, period, zone,
+// projects), builds the sheets, writes them (streaming, or in memory with charts) to a temporary name in the
+// same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPORTS } from '../../reports/index.js';
+import { collectGarbage } from '../collect-garbage.js';
+import { EtlError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { Warehouse } from '../warehouse/warehouse.js';
+import { checkTimeZone, computeStats, readWarehouseNames } from '../stats/compute-stats.js';
+import { paramsFor } from '../stats/load-stats-sql.js';
+import type { StatsReport } from '../stats/stats-report.js';
+import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
+import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
+import { loadReportSql } from './load-report-sql.js';
+import type { ReportContext, ReportDefinition } from './report-definition.js';
+import { reportFileName } from './report-file-name.js';
+import { writeMemoryWorkbook } from './write-memory-workbook.js';
+import { writeStreamingWorkbook } from './write-streaming-workbook.js';
 
 export interface WriteReportRequest {
-  warehouse: Warehouse;
-  reportId: string;
-  from: number;
-  to: number; // epoch ms [from, to)
-  projects?: readonly string[];
-  tz: string;
-  outDir: string; // outDir default <dataDir>/reports
+  warehouse: Warehouse; // already open; the caller opens and closes it
+  reportId: string; // a folder of reports/, e.g. 'summary', 'messages'
+  from: number; // epoch ms, inclusive
+  to: number; // epoch ms, exclusive
+  projects?: readonly string[]; // default: every project in the warehouse
+  tz: string; // IANA zone for periods and date-time cells
+  outDir: string; // the command's default: <REPORTER_DATA_DIR>/reports
   log?: Logger;
   onProgress?: (p: { sheet: string; rows: number }) => void;
-  signal?: AbortSignal;
+  signal?: AbortSignal; // aborted: stop, delete the temporary file, throw
 }
 
 export interface WriteReportResult {
@@ -25,6 +40,168 @@ export interface WriteReportResult {
   sheets: { name: string; rows: number }[];
 }
 
-export function writeReport(_req: WriteReportRequest): Promise<WriteReportResult> {
-  throw new Error('writeReport: not merged yet');
+/** Internal knobs for tests: smaller sheet limits (the real ones are EXCEL_LIMITS). */
+export interface WriteReportOptions {
+  limits?: Partial<SheetLimits>;
+  now?: () => number;
+}
+
+/** One streamed slice of a period: an hour, so sorting and joining a slice keep DuckDB's memory small. */
+const DEFAULT_SLICE_MS = 3_600_000;
+
+export function listReports(): { id: string; title: string; description: string }[] {
+  return REPORTS.map((r) => ({ id: r.id, title: r.title, description: r.description }));
+}
+
+export function findReport(reportId: string): ReportDefinition {
+  const report = REPORTS.find((r) => r.id === reportId);
+  if (!report)
+    throw new UsageError(
+      `unknown report "${reportId}"; the reports are ${REPORTS.map((r) => r.id).join(', ')} (reporter-etl report --list)`,
+    );
+  return report;
+}
+
+/** The sheet limits a report is written with: Excel's own unless a test narrows them. */
+export function resolveLimits(limits?: Partial<SheetLimits>): SheetLimits {
+  return { ...EXCEL_LIMITS, ...limits };
+}
+
+export async function writeReport(
+  req: WriteReportRequest,
+  options: WriteReportOptions = {},
+): Promise<WriteReportResult> {
+  const started = performance.now();
+  const report = findReport(req.reportId);
+  if (!(Number.isFinite(req.from) && Number.isFinite(req.to)) || req.from >= req.to)
+    throw new UsageError(
+      `--from (${iso(req.from)}) must be before --to (${iso(req.to)}); --from is inclusive, --to exclusive`,
+    );
+  await checkTimeZone(req.warehouse, req.tz);
+  const names = await readWarehouseNames(req.warehouse);
+  const projects = req.projects === undefined ? names.projects : [...req.projects];
+  for (const project of projects) {
+    if (!names.projects.includes(project))
+      throw new UsageError(
+        `--project: the warehouse holds no data of project "${project}" (it holds ${names.projects.length > 0 ? names.projects.join(', ') : 'none yet: run reporter-etl sync'})`,
+      );
+  }
+
+  const path = join(req.outDir, reportFileName(report.id, req.from, req.to, req.tz));
+  const temporary = join(
+    req.outDir,
+    `.${report.id}.${process.pid}.${randomBytes(4).toString('hex')}.xlsx.tmp`,
+  );
+  try {
+    mkdirSync(req.outDir, { recursive: true });
+  } catch (cause) {
+    throw new EtlError(
+      'report.out_dir',
+      `--out: cannot create the folder ${req.outDir}: ${(cause as Error).message}`,
+      {
+        kind: 'usage',
+        cause,
+      },
+    );
+  }
+  const context = createContext(report, req, projects, options);
+  const writeOptions = {
+    tz: req.tz,
+    limits: resolveLimits(options.limits),
+    onProgress: req.onProgress,
+    signal: req.signal,
+    title: `${report.title} ${iso(req.from)} – ${iso(req.to)}`,
+  };
+  req.log?.info(
+    { report: report.id, path, from: iso(req.from), to: iso(req.to), tz: req.tz },
+    'report started',
+  );
+  let sheets: { name: string; rows: number }[];
+  try {
+    const built = await report.build(context);
+    throwIfAborted(req.signal);
+    const written =
+      report.mode === 'stream'
+        ? await writeStreamingWorkbook(temporary, built.sheets, writeOptions)
+        : await writeMemoryWorkbook(temporary, built.sheets, built.charts ?? [], writeOptions);
+    throwIfAborted(req.signal);
+    sheets = written.map((s) => ({ name: s.name, rows: s.rows }));
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  const result: WriteReportResult = {
+    reportId: report.id,
+    path,
+    bytes: statSync(path).size,
+    durationMs: Math.round(performance.now() - started),
+    sheets,
+  };
+  req.log?.info({ ...result }, 'report written');
+  return result;
+}
+
+function createContext(
+  report: ReportDefinition,
+  req: WriteReportRequest,
+  projects: string[],
+  options: WriteReportOptions,
+): ReportContext {
+  let stats: Promise<StatsReport> | undefined;
+  const params = (extra: Record<string, SqlParam> | undefined, from: number, to: number) => ({
+    projects,
+    from: new Date(from),
+    to: new Date(to),
+    tz: req.tz,
+    ...extra,
+  });
+  return {
+    warehouse: req.warehouse,
+    from: req.from,
+    to: req.to,
+    projects,
+    tz: req.tz,
+    stats() {
+      stats ??= computeStats(
+        req.warehouse,
+        {
+          projects,
+          from: req.from,
+          to: req.to,
+          timeZone: req.tz,
+          period: 'day',
+          top: 10,
+          catchAllClass: '/CatchAll',
+        },
+        options.now ? { now: options.now } : {},
+      );
+      return stats;
+    },
+    async *streamSql(name, streamOptions = {}): AsyncGenerator<StreamedRows> {
+      const sql = loadReportSql(report.id, name);
+      const slice = streamOptions.sliceMs ?? DEFAULT_SLICE_MS;
+      for (let from = req.from; from < req.to; from += slice) {
+        const to = Math.min(from + slice, req.to);
+        yield* req.warehouse.streamRows(sql, paramsFor(sql, params(streamOptions.extra, from, to)));
+        // the slice's DuckDB result is done: let V8 finalize it, which frees its native memory
+        collectGarbage();
+      }
+    },
+    async querySql(name, extra) {
+      const sql = loadReportSql(report.id, name);
+      return req.warehouse.query(sql, paramsFor(sql, params(extra, req.from, req.to)));
+    },
+  };
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw new EtlError('report.aborted', 'The report was stopped before it was complete', {
+      cause: signal.reason,
+    });
+}
+
+function iso(t: number): string {
+  return Number.isFinite(t) ? new Date(t).toISOString() : String(t);
 }

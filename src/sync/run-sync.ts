@@ -4,8 +4,8 @@
 // then refreshes the catalogues.
 // Killing the process at any moment loses at most the window in flight; the next run reads it again.
 import { randomUUID } from 'node:crypto';
-import type { Config, ProjectConfig } from '../config.js';
 import { collectGarbage } from '../collect-garbage.js';
+import type { Config, ProjectConfig } from '../config.js';
 import { EtlError, EXIT } from '../errors.js';
 import type { Logger } from '../log.js';
 import {

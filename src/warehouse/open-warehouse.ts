@@ -14,7 +14,8 @@ import { queryRows } from './query-rows.js';
 import { readLatestStatuses } from './read-latest-statuses.js';
 import { runMigrations } from './run-migrations.js';
 import { createSerialQueue } from './serial-queue.js';
-import type { Warehouse } from './warehouse.js';
+import { streamRows } from './stream-rows.js';
+import type { StreamedRows, Warehouse } from './warehouse.js';
 
 export const DEFAULT_LOCK_WAIT_MS = 30_000;
 
@@ -94,6 +95,32 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
         wrapQuery(() => readLatestStatuses(connection, project, sessionIds, between)),
       ),
     query: (sql, params) => enqueue('query', () => wrapQuery(() => queryRows(connection, sql, params))),
+    async *streamRows(sql, params) {
+      // holds the queue from the first chunk to the end of the iteration: one statement at a time
+      let release = () => {};
+      let started = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const turn = new Promise<void>((resolve) => (started = resolve));
+      const slot = enqueue('stream rows', () => {
+        started();
+        return held;
+      });
+      let rows: AsyncGenerator<StreamedRows> | undefined;
+      try {
+        await Promise.race([turn, slot]);
+        const chunks = streamRows(connection, sql, params);
+        rows = chunks;
+        for (;;) {
+          const next = await wrapQuery(() => chunks.next());
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        await rows?.return(undefined).catch(() => undefined);
+        release();
+        await slot.catch(() => undefined);
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

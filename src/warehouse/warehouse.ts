@@ -19,6 +19,12 @@ export type PlainValue =
   | { [key: string]: PlainValue };
 export type PlainRow = Record<string, PlainValue>;
 
+/** One chunk of a streamed result: the column names and up to a few thousand rows of plain values. */
+export interface StreamedRows {
+  columns: string[];
+  rows: PlainValue[][];
+}
+
 export type RunStatus = 'running' | 'success' | 'partial' | 'failed';
 
 export interface RunStart {
@@ -100,6 +106,11 @@ export interface Warehouse {
   ): Promise<Map<string, string | null>>;
   /** Runs one SQL statement with bound parameters; rows as plain objects (see PlainValue). */
   query(sql: string, params?: SqlParams): Promise<PlainRow[]>;
+  /**
+   * Runs one SQL statement and yields its rows chunk by chunk (values as in `query`), for exports too large
+   * to hold. The warehouse runs nothing else until the iteration ends (finished, broken off, or thrown).
+   */
+  streamRows(sql: string, params?: SqlParams): AsyncIterable<StreamedRows>;
   /** Waits for queued operations, then releases the file so another process can open it. Idempotent. */
   close(): Promise<void>;
 }

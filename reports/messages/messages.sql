@@ -1,0 +1,22 @@
+-- messages: every message of the selected projects whose time is in [$from, $to), one row each, in time
+-- order, with its session's channel and client and its message labels ("group / label", comma-separated).
+-- The report runs it one hour at a time (each slice sorts and joins little), so DuckDB's memory stays small.
+SELECT
+  m."timestamp", m.project, m.question_id, m.session_id,
+  coalesce(s.channel_type, m.channel_type) AS channel, s.client_id,
+  m.question, m.text_answer, m.event, m.nlp_class, m.nlp_state, m.confidence, m.status,
+  m.is_livechat, m.is_transfer, m.operator_id, m.processing_time, m.comment, m.exception,
+  l.labels
+FROM messages AS m
+LEFT JOIN sessions AS s ON s.project = m.project AND s.session_id = m.session_id
+LEFT JOIN (
+  SELECT l.project, l.question_id,
+    string_agg(coalesce(l.group_name || ' / ', '') || coalesce(l.label_name, '#' || l.label_id), ', '
+      ORDER BY l.group_name, l.label_name) AS labels
+  FROM message_labels AS l
+  JOIN messages AS lm ON lm.project = l.project AND lm.question_id = l.question_id
+  WHERE list_contains($projects, lm.project) AND lm."timestamp" >= $from AND lm."timestamp" < $to
+  GROUP BY ALL
+) AS l ON l.project = m.project AND l.question_id = m.question_id
+WHERE list_contains($projects, m.project) AND m."timestamp" >= $from AND m."timestamp" < $to
+ORDER BY m."timestamp", m.project, m.question_id

@@ -1,0 +1,256 @@
+// The `summary` report: the period's figures from the statistics (`computeStats`, the documented stats
+// contract) laid out for reading: KPIs with four charts beside them, then by day, by day × channel, channels,
+// labels, the delivery funnel, top intents, experiments and transfers. Small: written in memory with images.
+import { localDay } from '../../src/report/local-day.js';
+import type {
+  ChartSpec,
+  ColumnSpec,
+  ReportDefinition,
+  SheetSource,
+} from '../../src/report/report-definition.js';
+import type { StatsReport } from '../../src/stats/stats-report.js';
+import { kpiSheet } from './kpi-sheet.js';
+
+const col = (key: string, header: string, format: ColumnSpec['format'], width?: number): ColumnSpec =>
+  width === undefined ? { key, header, format } : { key, header, format, width };
+
+export function summarySheets(s: StatsReport): SheetSource[] {
+  // an empty period: the KPI sheet says so, every other sheet shows its "no data" row
+  const tables = tableSheets(s);
+  return [kpiSheet(s), ...(s.empty ? tables.map((t) => ({ ...t, rows: [] })) : tables)];
+}
+
+function tableSheets(s: StatsReport): SheetSource[] {
+  return [
+    {
+      name: 'By day',
+      columns: [
+        col('day', 'Day', 'date'),
+        col('sessions', 'Sessions', 'integer'),
+        col('messages', 'Messages', 'integer'),
+        col('uniqueClients', 'Unique clients', 'integer'),
+        col('transferredSessions', 'Transferred sessions', 'integer'),
+      ],
+      rows: [
+        s.byPeriod.map((r) => [
+          localDay(r.period),
+          r.sessions,
+          r.messages,
+          r.uniqueClients,
+          r.transferredSessions,
+        ]),
+      ],
+    },
+    {
+      name: 'By day × channel',
+      columns: [
+        col('day', 'Day', 'date'),
+        col('channel', 'Channel', 'text', 14),
+        col('sessions', 'Sessions', 'integer'),
+        col('messages', 'Messages', 'integer'),
+        col('uniqueClients', 'Unique clients', 'integer'),
+        col('transferredSessions', 'Transferred sessions', 'integer'),
+      ],
+      rows: [
+        s.byPeriodChannel.map((r) => [
+          localDay(r.period),
+          r.channel ?? '(session not synced)',
+          r.sessions,
+          r.messages,
+          r.uniqueClients,
+          r.transferredSessions,
+        ]),
+      ],
+    },
+    {
+      name: 'Channels',
+      columns: [
+        col('channel', 'Channel', 'text', 14),
+        col('sessions', 'Sessions', 'integer'),
+        col('nonEmptySessions', 'Non-empty sessions', 'integer'),
+        col('messages', 'Messages', 'integer'),
+        col('uniqueClients', 'Unique clients', 'integer'),
+        col('transferredSessions', 'Transferred sessions', 'integer'),
+        col('transferShare', 'Transfer share', 'percent'),
+      ],
+      rows: [
+        s.byChannel.map((r) => [
+          r.channel ?? '(session not synced)',
+          r.sessions,
+          r.nonEmptySessions,
+          r.messages,
+          r.uniqueClients,
+          r.transferredSessions,
+          r.transferShare,
+        ]),
+      ],
+    },
+    {
+      name: 'Session labels',
+      columns: [
+        col('project', 'Project', 'text', 14),
+        col('label', 'Label', 'text', 30),
+        col('labelId', 'Label ID', 'integer', 10),
+        col('count', 'Sessions', 'integer'),
+        col('share', 'Share of sessions', 'percent'),
+      ],
+      rows: [s.sessionLabels.map((r) => [r.project, r.label, r.labelId, r.count, r.share])],
+    },
+    {
+      name: 'Message labels',
+      columns: [
+        col('project', 'Project', 'text', 14),
+        col('group', 'Group', 'text', 24),
+        col('label', 'Label', 'text', 30),
+        col('labelId', 'Label ID', 'integer', 10),
+        col('count', 'Messages', 'integer'),
+        col('share', 'Share of messages', 'percent'),
+      ],
+      rows: [s.messageLabels.map((r) => [r.project, r.group, r.label, r.labelId, r.count, r.share])],
+    },
+    {
+      name: 'Delivery funnel',
+      columns: [
+        col('channel', 'Channel', 'text', 12),
+        col('messages', 'Messages', 'integer'),
+        col('withStatus', 'With a status', 'integer'),
+        col('noStatus', 'No status', 'integer'),
+        col('sent', 'Sent', 'integer'),
+        col('delivered', 'Delivered', 'integer'),
+        col('read', 'Read', 'integer'),
+        col('notSent', 'Not sent', 'integer'),
+        col('notDelivered', 'Not delivered', 'integer'),
+        col('unexpected', 'Unexpected status', 'integer'),
+        col('deliveredRate', 'Delivered rate', 'percent'),
+        col('readRate', 'Read rate', 'percent'),
+        col('notSentRate', 'Not sent rate', 'percent'),
+        col('notDeliveredRate', 'Not delivered rate', 'percent'),
+        col('medianMsToRead', 'Median time to read', 'duration', 12),
+        col('readTimed', 'Read messages timed', 'integer'),
+      ],
+      rows: [
+        s.deliveryFunnel.map((r) => [
+          r.channel,
+          r.messages,
+          r.withStatus,
+          r.noStatus,
+          r.sent,
+          r.delivered,
+          r.read,
+          r.notSent,
+          r.notDelivered,
+          r.unexpected,
+          r.deliveredRate,
+          r.readRate,
+          r.notSentRate,
+          r.notDeliveredRate,
+          r.medianMsToRead,
+          r.readTimed,
+        ]),
+      ],
+    },
+    {
+      name: 'Top intents',
+      columns: [
+        col('nlpClass', 'NLP class', 'text', 30),
+        col('messages', 'Messages', 'integer'),
+        col('share', 'Share of classified', 'percent'),
+        col('meanConfidence', 'Mean confidence', 'decimal3'),
+      ],
+      rows: [s.intents.top.map((r) => [r.nlpClass, r.messages, r.share, r.meanConfidence])],
+    },
+    {
+      name: 'Experiments',
+      columns: [
+        col('project', 'Project', 'text', 14),
+        col('experiment', 'Experiment', 'text', 20),
+        col('status', 'Status', 'text', 10),
+        col('branch', 'Branch', 'text', 14),
+        col('sessions', 'Sessions', 'integer'),
+        col('messagesPerSession', 'Messages per session', 'number'),
+        col('transferredSessions', 'Transferred sessions', 'integer'),
+        col('transferRate', 'Transfer rate', 'percent'),
+      ],
+      rows: [
+        s.experiments.map((r) => [
+          r.project,
+          r.experiment,
+          r.status,
+          r.branch,
+          r.sessions,
+          r.messagesPerSession,
+          r.transferredSessions,
+          r.transferRate,
+        ]),
+      ],
+    },
+    {
+      name: 'Transfers',
+      columns: [
+        col('day', 'Day', 'date'),
+        col('channel', 'Channel', 'text', 14),
+        col('sessions', 'Sessions', 'integer'),
+        col('transferredSessions', 'Transferred sessions', 'integer'),
+        col('transferShare', 'Transfer share', 'percent'),
+      ],
+      rows: [
+        s.byPeriodChannel
+          .filter((r) => r.sessions > 0)
+          .map((r) => [
+            localDay(r.period),
+            r.channel ?? '(session not synced)',
+            r.sessions,
+            r.transferredSessions,
+            r.transferredSessions / r.sessions,
+          ]),
+      ],
+    },
+  ];
+}
+
+export function summaryCharts(s: StatsReport): ChartSpec[] {
+  if (s.empty) return [];
+  const topLabels = s.sessionLabels.filter((r) => r.count > 0).slice(0, 10);
+  return [
+    {
+      title: `Sessions per day (${s.timeZone})`,
+      kind: 'line',
+      categories: s.byPeriod.map((r) => r.period.slice(5)),
+      series: [{ name: 'Sessions', values: s.byPeriod.map((r) => r.sessions) }],
+    },
+    {
+      title: 'Channel mix: sessions by channel',
+      kind: 'bar',
+      categories: s.byChannel.map((r) => r.channel ?? '(not synced)'),
+      series: [{ name: 'Sessions', values: s.byChannel.map((r) => r.sessions) }],
+    },
+    {
+      title: 'Delivery funnel: messages by channel',
+      kind: 'bar',
+      categories: s.deliveryFunnel.map((r) => r.channel),
+      series: [
+        { name: 'With a status', values: s.deliveryFunnel.map((r) => r.withStatus) },
+        { name: 'Delivered or read', values: s.deliveryFunnel.map((r) => r.delivered + (r.read ?? 0)) },
+        { name: 'Read', values: s.deliveryFunnel.map((r) => r.read ?? 0) },
+      ],
+    },
+    {
+      title: 'Top session labels',
+      kind: 'hbar',
+      categories: topLabels.map((r) => r.label ?? `#${r.labelId}`),
+      series: [{ name: 'Sessions', values: topLabels.map((r) => r.count) }],
+    },
+  ];
+}
+
+export const summaryReport: ReportDefinition = {
+  id: 'summary',
+  title: 'Summary',
+  description:
+    'KPIs of the period with charts, by day × channel, labels, delivery funnel, top intents, experiments, transfers',
+  mode: 'memory',
+  async build(context) {
+    const stats = await context.stats();
+    return { sheets: summarySheets(stats), charts: summaryCharts(stats) };
+  },
+};

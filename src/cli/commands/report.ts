@@ -1,0 +1,188 @@
+// `reporter-etl report <id>`: writes one report of reports/ as an XLSX workbook for analysts
+// (data/reports/<id>_<from>_<to>.xlsx), and `report --list` lists the reports. The period is read like
+// `stats` reads it (local dates in --tz); the default is yesterday in --tz.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config.js';
+import { EtlError, EXIT, UsageError } from '../../errors.js';
+import { createLogger, type Logger } from '../../log.js';
+import { createZoneClock } from '../../report/cell-values.js';
+import { findReport, listReports, type WriteReportResult, writeReport } from '../../report/write-report.js';
+import { isIntlTimeZone } from '../../stats/compute-stats.js';
+import { localToInstant, parseZonedTime } from '../../stats/parse-zoned-time.js';
+import { openWarehouse } from '../../warehouse/open-warehouse.js';
+import type { Command, CommandIo } from '../command.js';
+
+const HELP = `reporter-etl report <id> [--from T] [--to T] [--project NAME]... [--tz ZONE] [--out DIR] [--json]
+reporter-etl report --list [--json]
+
+Writes an XLSX workbook for analysts from the warehouse (REPORTER_DATA_DIR/warehouse.duckdb): styled and
+frozen header rows, autofilters, number, percent and date-time formats (date-times are local times in
+--tz, named in the header). Reports (one folder each under reports/):
+  summary    KPIs with charts (sessions per day, channel mix, delivery funnel, top labels), by day,
+             by day × channel, channels, labels, delivery funnel, top intents, experiments, transfers
+  sessions   every session of the period, one row each; sessionData keys as columns, labels joined
+  messages   every message of the period with its session's channel and client, and its labels
+  labels     session and message labels: totals and day by day
+
+Options:
+  --from T, --to T   the period, --from inclusive, --to exclusive: a local date or date-time read in --tz
+                     (2026-11-20, 2026-11-20T09:30) or an instant with its offset (2026-11-20T00:00:00Z);
+                     default: yesterday in --tz (--from alone: up to the end of today; --to alone: the day before)
+  --project NAME     only this projectShortName (repeat it for several; default: every project)
+  --tz ZONE          IANA time zone of the days and of the date-time cells (default UTC)
+  --out DIR          where the file goes (default REPORTER_DATA_DIR/reports)
+  --json             print the result (path, bytes, sheets and their rows) as JSON
+  --list             list the reports
+
+The file is <id>_<first day>_<last day>.xlsx for whole local days (last day inclusive), otherwise
+<id>_<YYYYMMDDTHHMM>_<YYYYMMDDTHHMM>.xlsx (local times, --to exclusive). It is written under a temporary
+name and renamed when complete: an interrupted run (Ctrl-C) leaves no file. Sheets past Excel's
+1,048,575 data rows continue on "<sheet> (2)"; cells over 32,767 characters are cut with a marker.
+An empty period gives a workbook that says so.
+
+Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz, unknown --project,
+no warehouse yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
+
+Examples:
+  npx reporter-etl report --list
+  npx reporter-etl report summary --tz Europe/Moscow                  # yesterday in Moscow
+  npx reporter-etl report messages --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
+  npx reporter-etl report sessions --from 2026-11-20T09:00 --to 2026-11-20T18:00 --json
+`;
+
+const DAY_MS = 86_400_000;
+
+/** What the command needs from the world; tests pass their own. */
+export interface ReportDeps {
+  env: Record<string, string | undefined>;
+  now: () => number;
+  log?: Logger;
+  /** Ctrl-C / SIGTERM stop the report; tests pass their own signal. */
+  signal?: AbortSignal;
+}
+
+/** The period: --from/--to as `stats` reads them; without them, yesterday in the zone. */
+export function resolvePeriod(
+  values: { from?: string | undefined; to?: string | undefined },
+  timeZone: string,
+  now: number,
+): { from: number; to: number } {
+  const local = createZoneClock(timeZone);
+  const todayStart = localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS, timeZone);
+  const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
+  const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
+  const period =
+    from !== undefined && to !== undefined
+      ? { from, to }
+      : from !== undefined
+        ? { from, to: localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS + DAY_MS, timeZone) }
+        : to !== undefined
+          ? { from: localToInstant(Math.floor(local(to - 1) / DAY_MS) * DAY_MS, timeZone), to }
+          : {
+              from: localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS - DAY_MS, timeZone),
+              to: todayStart,
+            };
+  if (period.from >= period.to)
+    throw new UsageError(
+      `--from (${new Date(period.from).toISOString()}) must be before --to (${new Date(period.to).toISOString()}); --from is inclusive, --to exclusive`,
+    );
+  return period;
+}
+
+export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      project: { type: 'string', multiple: true },
+      tz: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean' },
+      list: { type: 'boolean' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.list) {
+    const reports = listReports();
+    if (values.json) io.out(JSON.stringify({ reports }, null, 2));
+    else {
+      const width = Math.max(...reports.map((r) => r.id.length));
+      io.out(reports.map((r) => `${r.id.padEnd(width)}  ${r.title}: ${r.description}`).join('\n'));
+    }
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `give one report id (${listReports()
+        .map((r) => r.id)
+        .join(', ')}), e.g. reporter-etl report summary; reporter-etl report --list lists them`,
+    );
+  const report = findReport(positionals[0]!);
+  const timeZone = values.tz ?? 'UTC';
+  if (!isIntlTimeZone(timeZone))
+    throw new UsageError(
+      `--tz: unknown time zone "${timeZone}"; give an IANA zone name such as UTC or Europe/Moscow`,
+    );
+  const { from, to } = resolvePeriod(values, timeZone, deps.now());
+  const config = loadConfig(deps.env, { requireToken: false });
+  const log =
+    deps.log ?? createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+  if (!existsSync(config.warehousePath))
+    throw new EtlError(
+      'report.no_warehouse',
+      `REPORTER_DATA_DIR: there is no warehouse at ${config.warehousePath} yet; run reporter-etl sync first`,
+      { kind: 'usage' },
+    );
+  const outDir = resolve(values.out ?? resolve(config.dataDir, 'reports'));
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted'));
+  deps.signal?.addEventListener('abort', stop, { once: true });
+  if (!deps.signal) {
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }
+  const showProgress = io.isTty && !values.json;
+  const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+  let result: WriteReportResult;
+  try {
+    result = await writeReport({
+      warehouse,
+      reportId: report.id,
+      from,
+      to,
+      ...(values.project === undefined ? {} : { projects: values.project }),
+      tz: timeZone,
+      outDir,
+      log,
+      signal: controller.signal,
+      onProgress: showProgress
+        ? (p) =>
+            process.stderr.write(`\r\x1b[2K${report.id}: ${p.sheet}: ${p.rows.toLocaleString('en-US')} rows`)
+        : undefined,
+    });
+  } finally {
+    if (showProgress) process.stderr.write('\r\x1b[2K');
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await warehouse.close();
+  }
+  if (values.json) io.out(JSON.stringify(result, null, 2));
+  else {
+    const sheets = result.sheets.map((s) => `${s.name} (${s.rows.toLocaleString('en-US')})`).join(', ');
+    io.out(
+      `${result.path}\n  ${(result.bytes / 1024).toFixed(0)} KB in ${(result.durationMs / 1000).toFixed(1)} s; sheets: ${sheets}`,
+    );
+  }
+  return EXIT.ok;
+}
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'write an XLSX report for analysts (summary, sessions, messages, labels); --list lists them',
+  help: HELP,
+  run: (argv, io) => runReport(argv, io, { env: process.env, now: Date.now }),
+};

@@ -1,0 +1,85 @@
+// Turns a report value into what an XLSX cell holds, per column format: numbers stay numbers (never bigint),
+// date-times become Excel serial numbers of the local wall-clock time in the report's zone (Excel has no
+// zones, so the zone is in the header), durations become fractions of a day, text is fitted to Excel's limits.
+import { offsetAt } from '../stats/parse-zoned-time.js';
+import type { CellFormat, CellInput } from './report-definition.js';
+
+/** Excel number formats of each column format (date-times always show the time). */
+export const NUM_FMT: Record<CellFormat, string | undefined> = {
+  text: '@',
+  integer: '#,##0',
+  number: '#,##0.00',
+  decimal3: '0.000',
+  percent: '0.0%',
+  datetime: 'yyyy-mm-dd hh:mm:ss',
+  date: 'yyyy-mm-dd',
+  duration: '[h]:mm:ss',
+  boolean: undefined,
+};
+
+export const DEFAULT_WIDTH: Record<CellFormat, number> = {
+  text: 24,
+  integer: 12,
+  number: 12,
+  decimal3: 10,
+  percent: 10,
+  datetime: 20,
+  date: 12,
+  duration: 11,
+  boolean: 8,
+};
+
+const DAY_MS = 86_400_000;
+/** 1970-01-01 as an Excel serial day (1900 date system). */
+const EPOCH_SERIAL = 25_569;
+const QUARTER_MS = 900_000;
+
+/** Local wall-clock time of instants in one zone, with the offset looked up once per quarter hour. */
+export function createZoneClock(timeZone: string): (t: number) => number {
+  const offsets = new Map<number, number>();
+  return (t) => {
+    const quarter = Math.floor(t / QUARTER_MS);
+    let offset = offsets.get(quarter);
+    if (offset === undefined) {
+      offset = offsetAt(quarter * QUARTER_MS, timeZone);
+      if (offsets.size > 100_000) offsets.clear();
+      offsets.set(quarter, offset);
+    }
+    return t + offset;
+  };
+}
+
+/** Excel's serial number of a wall-clock time given as if it were UTC epoch ms. */
+export function excelSerial(wallMs: number): number {
+  return wallMs / DAY_MS + EPOCH_SERIAL;
+}
+
+export type CellOutput = string | number | boolean | null;
+
+/** The cell value of `value` in a column of `format`; text is passed to `fitText` (Excel's limits). */
+export function toCellValue(
+  value: CellInput,
+  format: CellFormat,
+  localTime: (t: number) => number,
+  fitText: (text: string) => string,
+): CellOutput {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return null;
+    switch (format) {
+      case 'datetime':
+        return excelSerial(localTime(value));
+      case 'date':
+        return excelSerial(value);
+      case 'duration':
+        return value / DAY_MS;
+      default:
+        return value;
+    }
+  }
+  if (typeof value === 'boolean') return format === 'text' ? (value ? 'yes' : 'no') : value;
+  if (typeof value === 'string') return fitText(value);
+  if (value instanceof Uint8Array) return fitText(`<${value.length} bytes>`);
+  return fitText(JSON.stringify(value));
+}

@@ -1,0 +1,103 @@
+// What a report of reports/<id>/ declares: its title, its sheets (columns with headers, formats and widths,
+// and where the rows come from: a streamed SQL file or rows computed from the statistics) and its charts.
+// The writers (streaming for large sheets, in memory for reports with charts) only ever read this shape.
+import type { StatsReport } from '../stats/stats-report.js';
+import type { PlainValue, SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
+
+/**
+ * How a column's cells are written and shown. `datetime` takes epoch ms and shows the local time in the
+ * report's zone; `duration` takes milliseconds and shows [h]:mm:ss; `percent` takes a fraction (0.25 → 25.0 %).
+ */
+export type CellFormat =
+  | 'text'
+  | 'integer'
+  | 'number'
+  | 'decimal3'
+  | 'percent'
+  | 'datetime'
+  | 'date'
+  | 'duration'
+  | 'boolean';
+
+export interface ColumnSpec {
+  /** The field of the row (a SQL column name, or a key of a computed row). */
+  key: string;
+  header: string;
+  format: CellFormat;
+  /** Width in characters; default from the format. */
+  width?: number;
+}
+
+/** A cell's value before formatting: what the warehouse returns (no bigint) or what the code computes. */
+export type CellInput = PlainValue | undefined;
+
+/** A sheet as the writers take it: columns and its rows, chunk by chunk (each row in column order). */
+export interface SheetSource {
+  /** At most 31 characters; a sheet continued past Excel's row limit is named "<name> (2)", ... */
+  name: string;
+  columns: ColumnSpec[];
+  rows: AsyncIterable<CellInput[][]> | Iterable<CellInput[][]>;
+  /** Shown in the first data row when the sheet has no row (default: "No data in this period"). */
+  emptyNote?: string;
+  /** Per-row formats for a key/value sheet: the format of the cell in column `column` for each row. */
+  rowFormats?: { column: number; formats: CellFormat[] };
+}
+
+export type ChartKind = 'line' | 'bar' | 'hbar';
+
+export interface ChartSeries {
+  name: string;
+  values: number[];
+}
+
+export interface ChartSpec {
+  title: string;
+  kind: ChartKind;
+  /** Category labels (x axis of line and bar charts, y axis of horizontal bars). */
+  categories: string[];
+  series: ChartSeries[];
+  /** How values are printed on axes and bars. */
+  valueFormat?: 'integer' | 'percent';
+}
+
+/** What a report builds its sheets from; the period and the selection are already checked. */
+export interface ReportContext {
+  warehouse: Warehouse;
+  /** Epoch ms, inclusive / exclusive. */
+  from: number;
+  to: number;
+  projects: readonly string[];
+  tz: string;
+  /** The statistics of the period (computed on first use; by day in `tz`). */
+  stats(): Promise<StatsReport>;
+  /**
+   * Streams one of the report's own .sql files (reports/<id>/<name>.sql) with the standard parameters
+   * ($projects, $from, $to, $tz), one slice of the period at a time ($from/$to are the slice's; default one
+   * day), so that a sorted export never makes DuckDB sort the whole period at once.
+   */
+  streamSql(
+    name: string,
+    options?: { extra?: Record<string, SqlParam>; sliceMs?: number },
+  ): AsyncIterable<StreamedRows>;
+  /** Reads one of the report's own .sql files whole (for small lookups such as the sessionData keys). */
+  querySql(name: string, extra?: Record<string, SqlParam>): Promise<Record<string, PlainValue>[]>;
+}
+
+export interface BuiltReport {
+  sheets: SheetSource[];
+  charts?: ChartSpec[];
+}
+
+export interface ReportDefinition {
+  /** The folder name under reports/. */
+  id: string;
+  title: string;
+  /** One line for `report --list`. */
+  description: string;
+  /**
+   * `stream`: sheets are written row by row (any size, no images); `memory`: the workbook is built in memory
+   * (small reports), which is what allows chart images.
+   */
+  mode: 'stream' | 'memory';
+  build(context: ReportContext): Promise<BuiltReport>;
+}

@@ -1,0 +1,48 @@
+// Writes a data row of a streamed sheet as SpreadsheetML directly (<row><c .../></row>), instead of building
+// an exceljs Row and a Cell object per value: for a million rows those objects were most of the writer's heap.
+// Numbers carry their format's style id from the workbook's style table; text is an inline string.
+import type { CellOutput } from './cell-values.js';
+
+/** "A", "B", ..., "Z", "AA", ...: the column letters of 1-based column `n`. */
+export function columnLetters(n: number): string {
+  let letters = '';
+  for (let rest = n; rest > 0; rest = Math.floor((rest - 1) / 26))
+    letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  return letters;
+}
+
+const XML_SPECIAL = /[&<>]/;
+const XML_SPECIAL_ALL = /[&<>]/g;
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+export function escapeXmlText(text: string): string {
+  return XML_SPECIAL.test(text) ? text.replace(XML_SPECIAL_ALL, (c) => ESCAPES[c]!) : text;
+}
+
+/**
+ * The XML of row `rowNumber`: one cell per non-null value, with its reference (empty cells are left out);
+ * `styleIds[i]` is the style of column i's numbers (0: none). Text must already fit the cell limit.
+ */
+export function rowXml(
+  rowNumber: number,
+  cells: readonly CellOutput[],
+  letters: readonly string[],
+  styleIds: readonly number[],
+): string {
+  let xml = `<row r="${rowNumber}">`;
+  for (let i = 0; i < cells.length; i += 1) {
+    const value = cells[i];
+    if (value === null || value === undefined) continue;
+    const ref = `${letters[i]}${rowNumber}`;
+    if (typeof value === 'number') {
+      const style = styleIds[i] ?? 0;
+      xml +=
+        style === 0 ? `<c r="${ref}"><v>${value}</v></c>` : `<c r="${ref}" s="${style}"><v>${value}</v></c>`;
+    } else if (typeof value === 'boolean') {
+      xml += `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+    } else {
+      xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXmlText(value)}</t></is></c>`;
+    }
+  }
+  return `${xml}</row>`;
+}

@@ -1,0 +1,127 @@
+// Writes a report's sheets into a workbook (streaming or in memory, behind WorkbookTarget): the header, then
+// the rows chunk by chunk, each cell converted for its column's format; past Excel's row limit the sheet
+// continues on "<name> (2)" with the header repeated; a sheet without rows says so in its first data row.
+import type { Worksheet } from 'exceljs';
+import { EtlError } from '../errors.js';
+import { type CellOutput, createZoneClock, toCellValue } from './cell-values.js';
+import { fitCellText, type SheetLimits, sheetName } from './excel-limits.js';
+import type { CellFormat, CellInput, SheetSource } from './report-definition.js';
+import { formatStyle, NOTE_STYLE, setAutoFilter, writeHeader } from './sheet-layout.js';
+
+/** The workbook the rows go to: how sheets are made and finished, and what to do after each chunk. */
+export interface WorkbookTarget {
+  addSheet(name: string): Worksheet;
+  /** Called once per sheet after its last row (streaming: commits it). */
+  finishSheet(sheet: Worksheet): Promise<void>;
+  /** Streaming: commits the rows just added and waits until the zip stream has taken them. */
+  afterRows(sheet: Worksheet): Promise<void>;
+  /** Streaming: the header row is committed (written out) at once. */
+  commitRows: boolean;
+  /** Adds one data row after the rows already written (cells in column order, with their formats). */
+  addRow(sheet: Worksheet, cells: readonly CellOutput[], formats: readonly CellFormat[]): void;
+}
+
+/** Adds a data row the exceljs way (a Row with a Cell per value, each with its format's shared style). */
+export function addStyledRow(
+  sheet: Worksheet,
+  cells: readonly CellOutput[],
+  formats: readonly CellFormat[],
+): void {
+  const row = sheet.addRow([...cells]);
+  for (let i = 0; i < cells.length; i += 1) {
+    if (cells[i] === null) continue;
+    const style = formatStyle(formats[i] as CellFormat);
+    if (Object.keys(style).length > 0) row.getCell(i + 1).style = style;
+  }
+}
+
+export interface WriteSheetsOptions {
+  tz: string;
+  limits: SheetLimits;
+  onProgress?: ((p: { sheet: string; rows: number }) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface WrittenSheet {
+  name: string;
+  /** Data rows (the header and a "no data" note are not counted). */
+  rows: number;
+  /** The source sheet this part belongs to (a continuation has the same source). */
+  source: string;
+}
+
+export const NO_DATA_NOTE = 'No data in this period';
+
+export async function writeSheets(
+  target: WorkbookTarget,
+  sources: readonly SheetSource[],
+  options: WriteSheetsOptions,
+): Promise<WrittenSheet[]> {
+  const localTime = createZoneClock(options.tz);
+  const fitText = (text: string) => fitCellText(text, options.limits.maxCellChars);
+  const taken = new Set<string>();
+  const written: WrittenSheet[] = [];
+
+  for (const source of sources) {
+    checkAborted(options.signal);
+    const formats = source.columns.map((c) => c.format);
+    let part = 1;
+    let rowsInPart = 0;
+    let sheet: Worksheet;
+    let current: WrittenSheet;
+    const open = () => {
+      const name = sheetName(source.name, taken, part === 1 ? '' : ` (${part})`);
+      taken.add(name);
+      sheet = target.addSheet(name);
+      const header = writeHeader(sheet, source.columns);
+      if (target.commitRows) header.commit();
+      current = { name, rows: 0, source: source.name };
+      written.push(current);
+      rowsInPart = 0;
+    };
+    const close = async () => {
+      setAutoFilter(sheet, source.columns.length, rowsInPart);
+      await target.finishSheet(sheet);
+    };
+    open();
+    let rowIndex = 0;
+    for await (const chunk of source.rows) {
+      checkAborted(options.signal);
+      for (const values of chunk) {
+        if (rowsInPart >= options.limits.maxDataRows) {
+          await close();
+          part += 1;
+          open();
+        }
+        const rowFormat = source.rowFormats?.formats[rowIndex];
+        const cellFormats =
+          rowFormat === undefined
+            ? formats
+            : formats.map((f, i) => (source.rowFormats?.column === i ? rowFormat : f));
+        const cells: CellOutput[] = new Array(cellFormats.length);
+        for (let i = 0; i < cellFormats.length; i += 1)
+          cells[i] = toCellValue(values[i] as CellInput, cellFormats[i] as CellFormat, localTime, fitText);
+        target.addRow(sheet!, cells, cellFormats);
+        rowsInPart += 1;
+        current!.rows += 1;
+        rowIndex += 1;
+      }
+      await target.afterRows(sheet!);
+      options.onProgress?.({ sheet: current!.name, rows: current!.rows });
+    }
+    if (rowIndex === 0) {
+      const note = sheet!.addRow([source.emptyNote ?? NO_DATA_NOTE]);
+      note.getCell(1).style = NOTE_STYLE;
+      if (target.commitRows) note.commit();
+    }
+    await close();
+  }
+  return written;
+}
+
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw new EtlError('report.aborted', 'The report was stopped before it was complete', {
+      cause: signal.reason,
+    });
+}

@@ -1,0 +1,53 @@
+// Test helper: reads a generated workbook back with exceljs (the non-streaming reader, which also exposes
+// views, autofilters, number formats and images) into plain header + rows per sheet.
+import ExcelJS from 'exceljs';
+
+export interface ReadSheet {
+  name: string;
+  header: string[];
+  rows: unknown[][];
+  sheet: ExcelJS.Worksheet;
+}
+
+export async function readWorkbook(
+  path: string,
+): Promise<{ workbook: ExcelJS.Workbook; sheets: ReadSheet[] }> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(path);
+  const sheets = workbook.worksheets.map((sheet) => {
+    const all: unknown[][] = [];
+    sheet.eachRow({ includeEmpty: true }, (row) => {
+      const values = (row.values as unknown[]).slice(1);
+      all[row.number - 1] = values;
+    });
+    const [header = [], ...rows] = all;
+    const width = header.length;
+    return {
+      name: sheet.name,
+      header: header.map(String),
+      rows: rows.map((r) => Array.from({ length: width }, (_, i) => r?.[i] ?? null)),
+      sheet,
+    };
+  });
+  return { workbook, sheets };
+}
+
+/** The sheet of that name (fails the test with the names there are). */
+export function sheetNamed(sheets: ReadSheet[], name: string): ReadSheet {
+  const found = sheets.find((s) => s.name === name);
+  if (!found) throw new Error(`no sheet "${name}" (sheets: ${sheets.map((s) => s.name).join(', ')})`);
+  return found;
+}
+
+/** A column's values by its header. */
+export function column(sheet: ReadSheet, header: string): unknown[] {
+  const at = sheet.header.indexOf(header);
+  if (at < 0) throw new Error(`no column "${header}" in ${sheet.name} (${sheet.header.join(', ')})`);
+  return sheet.rows.map((r) => r[at]);
+}
+
+/** A date cell read back (exceljs gives a Date for date-formatted numbers) as epoch ms of its wall time. */
+export function wallMs(value: unknown): number {
+  if (!(value instanceof Date)) throw new Error(`expected a date-time cell, got ${JSON.stringify(value)}`);
+  return value.getTime();
+}

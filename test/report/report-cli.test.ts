@@ -1,0 +1,97 @@
+// `reporter-etl report` end to end through main(): --list, a report written with --json (its result read back),
+// the default period (yesterday in --tz), and refusals that name the option (exit 2).
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePeriod, runReport } from '../../src/cli/commands/report.js';
+import { main } from '../../src/cli/main.js';
+import { silentLogger } from '../../src/log.js';
+import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { readWorkbook } from './read-workbook.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
+  expect((await h.sync()).status).toBe('success');
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+async function cli(args: string[], now = h.running.emulator.now()) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l), isTty: false };
+  const code = await runReport(args, io, { env: h.env, now: () => now, log: silentLogger() }).catch(
+    async (e) => {
+      // the same mapping of errors to exit codes as main()
+      err.push(String(e.message));
+      return (e as { exitCode?: number }).exitCode ?? 1;
+    },
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('reporter-etl report', () => {
+  it('--list names every report', async () => {
+    const { code, out } = await cli(['--list', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).reports.map((r: { id: string }) => r.id)).toEqual([
+      'summary',
+      'sessions',
+      'messages',
+      'labels',
+    ]);
+  });
+
+  it('writes a report and prints its result with --json; the workbook holds what it says', async () => {
+    const { code, out } = await cli([
+      'sessions',
+      '--from',
+      '2026-10-30',
+      '--to',
+      '2026-10-31',
+      '--tz',
+      'Europe/Moscow',
+      '--project',
+      'shop-bot',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const result = JSON.parse(out);
+    expect(result.path).toBe(`${h.dir}/reports/sessions_2026-10-30_2026-10-30.xlsx`);
+    expect(existsSync(result.path)).toBe(true);
+    const truth = h.truth(Date.parse('2026-10-30T00:00:00+03:00'), Date.parse('2026-10-31T00:00:00+03:00'));
+    expect(result.sheets).toEqual([{ name: 'Sessions', rows: truth.sessions }]);
+    const { sheets } = await readWorkbook(result.path);
+    expect(sheets[0]!.rows).toHaveLength(truth.sessions);
+  });
+
+  it('defaults to yesterday in --tz', () => {
+    const now = Date.parse('2026-11-20T22:30:00Z'); // already 2026-11-21 01:30 in Moscow
+    expect(resolvePeriod({}, 'Europe/Moscow', now)).toEqual({
+      from: Date.parse('2026-11-20T00:00:00+03:00'),
+      to: Date.parse('2026-11-21T00:00:00+03:00'),
+    });
+    expect(resolvePeriod({}, 'UTC', now)).toEqual({
+      from: Date.parse('2026-11-19T00:00:00Z'),
+      to: Date.parse('2026-11-20T00:00:00Z'),
+    });
+  });
+
+  it('refuses bad input naming the option (exit 2)', async () => {
+    const io = { out: () => {}, err: (l: string) => errors.push(l), isTty: false };
+    const errors: string[] = [];
+    expect(await main(['report', 'weekly'], io)).toBe(2);
+    expect(errors.join('\n')).toMatch(/unknown report "weekly"/);
+    expect((await cli(['summary', '--tz', 'Nowhere/City'])).code).toBe(2);
+    expect((await cli(['summary', '--from', '2026-13-45'])).err).toMatch(/--from expects/);
+    expect((await cli(['summary', '--from', '2026-10-31', '--to', '2026-10-30'])).err).toMatch(
+      /must be before --to/,
+    );
+    const ghost = await cli(['summary', '--from', '2026-10-30', '--to', '2026-10-31', '--project', 'ghost']);
+    expect(ghost.code).toBe(2);
+    expect(ghost.err).toMatch(/--project: the warehouse holds no data of project "ghost"/);
+    expect((await cli([])).err).toMatch(/give one report id/);
+  });
+});
