@@ -9,6 +9,7 @@ import { startEmulator } from '../../emulator/server.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { platformReportCommand } from './platform-report.js';
+import { reportCommand } from './report.js';
 import { statsCommand } from './stats.js';
 import { syncCommand } from './sync.js';
 
@@ -18,11 +19,27 @@ Runs the whole flow against the built-in emulator, with no configuration:
   1. starts the Reporter API emulator in this process (a seeded week of data, --sessions, default 3000)
   2. reporter-etl sync        → DIR/warehouse.duckdb
   3. reporter-etl stats       → the week's figures, by day in Europe/Moscow
-  4. reporter-etl platform-report messages --reconcile
+  4. reporter-etl report summary
+                              → DIR/reports/summary_<first day>_<last day>.xlsx: the last 7 whole days in
+                                Europe/Moscow, with KPIs, tables and charts, for Excel or LibreOffice
+  5. reporter-etl platform-report messages --reconcile
                               → DIR/platform-reports/, compared with the warehouse
 and prints the paths of what it wrote. DIR defaults to ./data/demo and is emptied first unless --keep.
-The XLSX "summary" report and the scheduler join the demo when they exist.
+Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
+(reporter-etl schedule --list; reporter-etl run sync).
 `;
+
+const DEMO_ZONE = 'Europe/Moscow';
+
+/** YYYY-MM-DD of an instant in a zone. */
+function localDate(t: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(t));
+}
 
 /** Output of a step, indented under its heading. */
 function indented(io: CommandIo): CommandIo {
@@ -77,8 +94,22 @@ export const demoCommand: Command = {
     try {
       const codes = [
         await step(io, 'sync', () => syncCommand.run([], sub)),
-        await step(io, 'stats (Europe/Moscow, by day)', () =>
-          statsCommand.run(['--tz', 'Europe/Moscow', '--top', '5'], sub),
+        await step(io, `stats (${DEMO_ZONE}, by day)`, () =>
+          statsCommand.run(['--tz', DEMO_ZONE, '--top', '5'], sub),
+        ),
+        await step(io, `report summary (the last 7 whole days in ${DEMO_ZONE})`, () =>
+          reportCommand.run(
+            [
+              'summary',
+              '--from',
+              localDate(running.emulator.now() - 7 * 86_400_000, DEMO_ZONE),
+              '--to',
+              localDate(running.emulator.now(), DEMO_ZONE),
+              '--tz',
+              DEMO_ZONE,
+            ],
+            sub,
+          ),
         ),
         await step(io, 'platform-report messages --reconcile (yesterday)', () =>
           platformReportCommand.run(['messages', '--reconcile'], sub),
@@ -86,9 +117,11 @@ export const demoCommand: Command = {
       ];
       io.out('\nWritten:');
       io.out(`  warehouse         ${resolve(dataDir, 'warehouse.duckdb')}`);
+      io.out(`  XLSX reports      ${resolve(dataDir, 'reports')}/`);
       io.out(`  platform reports  ${resolve(dataDir, 'platform-reports')}/`);
       io.out(
-        `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next: REPORTER_DATA_DIR=${dataDir} npx reporter-etl stats --json`,
+        `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
+          'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
       );
       return codes.find((c) => c !== 0) ?? 0;
     } finally {
