@@ -1,4 +1,5 @@
-// The shape of a CLI command: name, one-line summary, help text, and run(argv, io) returning an exit code.
+// The shape of a CLI command: name, help text, and run(argv, io) returning an exit code; and its entry in the
+// command list (name, one-line summary, and how to load it).
 export interface CommandIo {
   /** stdout: data and human output. */
   out(line: string): void;
@@ -9,7 +10,13 @@ export interface CommandIo {
 
 export interface Command {
   name: string;
-  summary: string;
   help: string;
   run(argv: string[], io: CommandIo): Promise<number>;
+}
+
+/** A command as main.ts lists it: loaded (imported) only when it runs or prints its help. */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
 }

@@ -110,7 +110,6 @@ function forJson(client: ClientExtendedInfo): Record<string, unknown> {
 
 export const clientsCommand: Command = {
   name: 'clients',
-  summary: 'show, block and unblock a client of a bot',
   help: HELP,
   async run(argv, io) {
     const [action, ...rest] = argv;

@@ -60,7 +60,6 @@ async function step(io: CommandIo, title: string, run: () => Promise<number>): P
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'run the whole flow against the built-in emulator (no configuration needed)',
   help: HELP,
   async run(argv, io) {
     const { values } = parseArgs({

@@ -36,7 +36,6 @@ Example:
 
 export const emulatorCommand: Command = {
   name: 'emulator',
-  summary: 'serve the local Reporter API emulator',
   help: HELP,
   async run(argv, io) {
     const { values } = parseArgs({

@@ -159,7 +159,6 @@ async function counts(c: ProjectConnection, v: Values, io: CommandIo): Promise<v
 
 export const experimentsCommand: Command = {
   name: 'experiments',
-  summary: 'list, create, stop and delete scenario experiments, count their sessions',
   help: HELP,
   async run(argv, io) {
     const [first, ...rest] = argv;

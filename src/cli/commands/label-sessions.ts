@@ -20,7 +20,6 @@ const TEXT = {
     noun: 'sessions',
     column: 'session_id',
     table: 'sessions',
-    summary: 'put a session label on the sessions a SQL query picks from the warehouse',
     example: `select session_id from sessions
                    where channel_type = 'telegram' and question_count >= 20`,
     exampleFlat: "select session_id from sessions where channel_type = 'telegram' and question_count >= 20",
@@ -36,7 +35,6 @@ const TEXT = {
     noun: 'messages',
     column: 'question_id',
     table: 'messages',
-    summary: 'put a message label on the messages a SQL query picks from the warehouse',
     example: `select question_id from messages
                    where nlp_class = '/CatchAll' and confidence < 0.2`,
     exampleFlat: "select question_id from messages where nlp_class = '/CatchAll' and confidence < 0.2",
@@ -166,7 +164,6 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
   const t = TEXT[target];
   return {
     name: t.name,
-    summary: t.summary,
     help: helpOf(target),
     async run(argv, io) {
       const { values, positionals } = parseArgs({

@@ -293,7 +293,6 @@ function checkOptions(action: Action, kind: Kind | undefined, v: Values): void {
 
 export const labelsCommand: Command = {
   name: 'labels',
-  summary: 'list, create, rename and delete session labels, message labels and their groups',
   help: HELP,
   async run(argv, io) {
     const [action, ...rest] = argv;

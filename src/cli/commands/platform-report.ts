@@ -171,7 +171,6 @@ function pad(rows: string[][]): string[] {
 
 export const platformReportCommand: Command = {
   name: 'platform-report',
-  summary: "the platform's own reports: create, wait, download, resume, reconcile",
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseArgs({

@@ -182,7 +182,6 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
 
 export const reportCommand: Command = {
   name: 'report',
-  summary: 'write an XLSX report for analysts (summary, sessions, messages, labels); --list lists them',
   help: HELP,
   run: (argv, io) => runReport(argv, io, { env: process.env, now: Date.now }),
 };

@@ -50,7 +50,6 @@ function formatDuration(ms: number): string {
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'run one scheduled job once, now (sync, daily-report, platform-daily, retention)',
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseArgs({

@@ -25,7 +25,6 @@ Reads REPORTER_DATA_DIR (default ./data); no token is needed.
 
 export const runsCommand: Command = {
   name: 'runs',
-  summary: 'show the run history (etl_runs)',
   help: HELP,
   async run(argv, io) {
     const { values } = parseArgs({

@@ -96,7 +96,6 @@ function printListing(io: CommandIo, config: Config, rows: ReturnType<typeof lis
 
 export const scheduleCommand: Command = {
   name: 'schedule',
-  summary: 'run the jobs on their schedules (sync, daily reports, retention) until stopped',
   help: HELP,
   async run(argv, io) {
     const { values } = parseArgs({

@@ -195,7 +195,6 @@ function createHttp(config: Config, project: ProjectConfig, log: Logger, deps: S
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: 'statistics over the warehouse; --reconcile compares them with the platform',
   help: HELP,
   run: (argv, io) => runStats(argv, io, { env: process.env, now: Date.now }),
 };

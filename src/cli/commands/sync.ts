@@ -53,7 +53,6 @@ function progressLine(p: SyncProgress): string {
 
 export const syncCommand: Command = {
   name: 'sync',
-  summary: 'sync the Reporter API into the DuckDB warehouse',
   help: HELP,
   async run(argv, io) {
     const { values } = parseArgs({
