@@ -16,6 +16,7 @@ import {
 } from '../reporter/catalogues.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
+import { limitWarehouseMemory, SYNC_DUCKDB_MEMORY_LIMIT } from '../warehouse/limit-memory.js';
 import type { WindowBatch } from '../warehouse/rows.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
@@ -80,6 +81,20 @@ export async function syncProject(
   ctx: SyncContext,
   projectConfig: ProjectConfig,
   options: SyncOptions = {},
+): Promise<SyncSummary> {
+  // a smaller DuckDB buffer pool while syncing: 1M messages, peak RSS 687 → 539 MB (README, "Performance")
+  const restoreMemoryLimit = await limitWarehouseMemory(ctx.warehouse, SYNC_DUCKDB_MEMORY_LIMIT);
+  try {
+    return await syncProjectRange(ctx, projectConfig, options);
+  } finally {
+    await restoreMemoryLimit();
+  }
+}
+
+async function syncProjectRange(
+  ctx: SyncContext,
+  projectConfig: ProjectConfig,
+  options: SyncOptions,
 ): Promise<SyncSummary> {
   const { config, warehouse } = ctx;
   const now = ctx.now ?? Date.now;
