@@ -38,6 +38,7 @@ Steps (--only full-sync,incremental; prerequisites run too):
   load-floor      the same rows appended to an empty warehouse with DuckDB's appender, no HTTP
   incremental     incremental sync right after, nothing changed (cost must follow the look-back)
   stats           each statistics query on a synthetic 10,000,000-message warehouse, best of 3
+  xlsx-export     the messages XLSX export of the synced warehouse vs a bare exceljs streaming writer
 
 Other options:
   --concurrency N     requests in flight (default 4, the sync's default)

@@ -6,6 +6,7 @@ import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
 import { transferFloorStep } from './steps/transfer-floor.js';
+import { xlsxExportStep } from './steps/xlsx-export.js';
 
 /** Every step, in the order they run. */
 export const STEPS: readonly BenchStep[] = [
@@ -14,6 +15,7 @@ export const STEPS: readonly BenchStep[] = [
   loadFloorStep,
   incrementalSyncStep,
   statsQueriesStep,
+  xlsxExportStep,
 ];
 
 /** The steps to run for `--only` (with what they need), in STEPS order. */

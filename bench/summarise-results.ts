@@ -69,6 +69,18 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
       unit: 'ratio',
       note: 'nothing changed: it re-reads the look-back only',
     });
+  const xlsx = value(all, 'xlsx-export', 'seconds');
+  const xlsxFloor = value(all, 'xlsx-export', 'floorSeconds');
+  const xlsxRows = value(all, 'xlsx-export', 'rows');
+  const rowsAt =
+    xlsxRows === undefined ? '' : ` (this run: ${Math.round(xlsxRows).toLocaleString('en')} rows)`;
+  if (xlsx !== undefined && xlsxFloor !== undefined)
+    rows.push({
+      group: 'ratio',
+      ...atMost('messages XLSX export ÷ bare exceljs floor', xlsx / xlsxFloor, 1.2, 'ratio', {
+        note: 'the same rows and styles, addRow().commit() per row',
+      }),
+    });
 
   const absolute: [string, string, string, string?][] = [
     ['full-sync', 'seconds', 'full sync'],
@@ -83,6 +95,9 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['incremental', 'requests', 'requests (incremental)'],
     ['incremental', 'messagesReread', 'messages re-read (incremental, look-back)'],
     ['load-floor', 'rowsPerSecond', 'load floor rows per second (all tables)'],
+    ['xlsx-export', 'seconds', 'messages XLSX export (reporter-etl report messages)'],
+    ['xlsx-export', 'floorSeconds', 'bare exceljs floor (same rows, same styles)'],
+    ['xlsx-export', 'rows', 'XLSX rows written (each file)'],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);
@@ -128,6 +143,17 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   const transferRss = value(all, 'transfer-floor', 'peakRssMb');
   if (transferRss !== undefined)
     rows.push({ group: 'rss', name: 'peak RSS, transfer floor', value: transferRss, unit: 'MB' });
+  const exportRss = value(all, 'xlsx-export', 'peakRssMb');
+  if (exportRss !== undefined)
+    rows.push({
+      group: 'rss',
+      ...atMost('peak RSS, messages XLSX export', exportRss, 300, 'MB', {
+        note: `target at 1,000,000 rows${rowsAt}`,
+      }),
+    });
+  const floorRss = value(all, 'xlsx-export', 'floorPeakRssMb');
+  if (floorRss !== undefined)
+    rows.push({ group: 'rss', name: 'peak RSS, bare exceljs floor', value: floorRss, unit: 'MB' });
   return rows;
 }
 

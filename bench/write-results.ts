@@ -14,8 +14,6 @@ export interface BenchResults {
   size: { sessions: number; days: number; concurrency: number; seed: number; statsMessages: number };
   rows: ResultRow[];
   steps: Record<string, StepFigures>;
-  /** Steps left out of this benchmark so far, and why. */
-  missing: string[];
 }
 
 export function writeResults(path: string, results: BenchResults): void {

@@ -34,7 +34,7 @@ export function formatStyle(format: CellFormat): Partial<Style> {
 
 /** Sets the column widths and writes the styled header row (row 1). */
 export function writeHeader(sheet: Worksheet, columns: readonly ColumnSpec[]): Row {
-  sheet.columns = columns.map((c) => ({ key: c.key, width: c.width ?? widthOf(c) }));
+  sheet.columns = columns.map((c) => ({ key: c.key, width: columnWidth(c) }));
   const row = sheet.addRow(columns.map((c) => c.header));
   row.height = 30;
   row.eachCell((cell: Cell) => {
@@ -51,6 +51,8 @@ export function setAutoFilter(sheet: Worksheet, columnCount: number, dataRows: n
   };
 }
 
-function widthOf(column: ColumnSpec): number {
+/** A column's width in characters: the definition's, else from its format and header. */
+export function columnWidth(column: ColumnSpec): number {
+  if (column.width !== undefined) return column.width;
   return Math.min(60, Math.max(DEFAULT_WIDTH[column.format], column.header.length + 2));
 }

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { BenchUsageError, parseBenchOptions } from '../../bench/bench-options.js';
 import { STEPS, selectSteps } from '../../bench/bench-steps.js';
+import { checkSameRows, exportPeriod } from '../../bench/steps/xlsx-export.js';
 import { renderResultTable, summariseResults } from '../../bench/summarise-results.js';
 
 const ids = STEPS.map((s) => s.id);
@@ -17,6 +18,8 @@ describe('bench plan', () => {
       'stats',
     ]);
     expect(selectSteps(['transfer-floor']).map((s) => s.id)).toEqual(['full-sync', 'transfer-floor']);
+    expect(selectSteps(['xlsx-export']).map((s) => s.id)).toEqual(['full-sync', 'xlsx-export']);
+    expect(ids.at(-1)).toBe('xlsx-export');
   });
 
   it('reads the size options and refuses wrong ones by name', () => {
@@ -47,6 +50,13 @@ describe('bench plan', () => {
           peakRssMb: { value: 450, unit: 'MB' },
         },
         stats: { totals: { value: 0.5, unit: 's' }, 'by-period': { value: 1.5, unit: 's' } },
+        'xlsx-export': {
+          seconds: { value: 30, unit: 's' },
+          floorSeconds: { value: 24, unit: 's' },
+          rows: { value: 1_000_000, unit: 'count' },
+          peakRssMb: { value: 310, unit: 'MB' },
+          floorPeakRssMb: { value: 800, unit: 'MB' },
+        },
       },
       1_000_000,
     );
@@ -60,9 +70,31 @@ describe('bench plan', () => {
     expect(row('stats: by-period').met).toBe(false);
     expect(row('peak RSS, full sync').met).toBe(true);
     expect(row('peak RSS, incremental sync').met).toBe(false);
+    expect(row('messages XLSX export ÷ bare exceljs floor')).toMatchObject({ value: 30 / 24, met: false });
+    expect(rows.filter((r) => r.group === 'ratio').at(-1)?.name).toBe(
+      'messages XLSX export ÷ bare exceljs floor',
+    );
+    expect(row('bare exceljs floor (same rows, same styles)').value).toBe(24);
+    expect(row('peak RSS, messages XLSX export')).toMatchObject({
+      met: false,
+      target: '≤ 300 MB',
+      note: 'target at 1,000,000 rows (this run: 1,000,000 rows)',
+    });
+    expect(row('peak RSS, bare exceljs floor')).toMatchObject({ value: 800 });
+    expect(rows.findIndex((r) => r.group !== 'ratio')).toBeGreaterThan(
+      rows.findIndex((r) => r.name === 'messages XLSX export ÷ bare exceljs floor'),
+    );
     const table = renderResultTable(rows);
     expect(table.indexOf('— ratios —')).toBeLessThan(table.indexOf('— absolute —'));
     expect(table.indexOf('— absolute —')).toBeLessThan(table.indexOf('— peak RSS —'));
+  });
+
+  it('exports whole UTC days around the synced history and refuses differing row counts', () => {
+    const now = Date.parse('2026-11-22T02:10:00Z');
+    expect(exportPeriod(now, 30)).toEqual({ from: '2026-10-22', to: '2026-11-23' });
+    expect(() => checkSameRows({ exported: 5, floor: 5, warehouse: 5 })).not.toThrow();
+    expect(() => checkSameRows({ exported: 5, floor: 4, warehouse: 5 })).toThrow(/export 5, exceljs floor 4/);
+    expect(() => checkSameRows({ exported: 5, floor: 5, warehouse: 6 })).toThrow(/warehouse messages 6/);
   });
 
   it('leaves out rows whose figures were not measured', () => {
