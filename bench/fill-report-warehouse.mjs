@@ -35,7 +35,7 @@ await w.query(
           NULL, ['/Order/Status','/Delivery/When','/CatchAll','/Payment/Card'][m % 4 + 1], 'order', 0.5 + (m % 50) / 100.0,
           CASE (m // 10) % 6 WHEN 0 THEN 'DELIVERED' WHEN 2 THEN 'READ' WHEN 3 THEN 'READ' END,
           false, CASE WHEN m % 97 = 0 THEN 'проверить' END, 120 + m % 300, NULL, NULL, m % 10 = 9 AND (m // 10) % 8 = 0, now(),
-          ${channels}[(m // 10) % 6 + 1]
+          ${channels}[(m // 10) % 6 + 1], NULL, NULL
    FROM range($n) t(m)`,
   { start, step, n: sessions * 10 },
 );
@@ -45,8 +45,11 @@ await w.query(
   { n: sessions },
 );
 await w.query(
-  `INSERT INTO message_labels SELECT 'shop-bot', 'q-' || m, 10 + m % 2, ['Неверно','Верно'][m % 2 + 1], 'Качество ответа'
-   FROM range($n) t(m) WHERE m % 7 = 0`,
+  `INSERT INTO message_labels SELECT l.*, m."timestamp", m.channel_type
+   FROM (SELECT 'shop-bot' AS project, 'q-' || m AS question_id, 10 + m % 2 AS label_id,
+           ['Неверно','Верно'][m % 2 + 1] AS label_name, 'Качество ответа' AS group_name
+         FROM range($n) t(m) WHERE m % 7 = 0) AS l
+   JOIN messages AS m ON m.project = l.project AND m.question_id = l.question_id`,
   { n: sessions * 10 },
 );
 await w.query(

@@ -120,7 +120,7 @@ const ENV_KEYS = {
   REPORTER_LOOKBACK_HOURS: numberFromEnv(0, 24 * 365).default(48),
   REPORTER_SAFETY_LAG_MINUTES: numberFromEnv(0, 24 * 60).default(5),
   REPORTER_WINDOW_HOURS: numberFromEnv(0.01, 24 * 31).default(24),
-  REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(5000),
+  REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(1500),
   REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(30),
   REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(0.01),
   REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(30),

@@ -46,8 +46,21 @@ export interface WriteReportOptions {
   now?: () => number;
 }
 
-/** One streamed slice of a period: an hour, so sorting and joining a slice keep DuckDB's memory small. */
-const DEFAULT_SLICE_MS = 3_600_000;
+/**
+ * A period is streamed in slices, so that sorting and joining a slice keep DuckDB's memory small. The first
+ * slice is an hour; each next one is sized from the rows per millisecond seen so far to hold about
+ * SLICE_TARGET_ROWS (at most 4× longer than the one before): a sparse month is not 720 queries.
+ */
+const FIRST_SLICE_MS = 3_600_000;
+const SLICE_TARGET_ROWS = 20_000;
+const MIN_SLICE_MS = 60_000;
+
+/** The next slice's length from the rows per ms seen so far (bounded growth, never below a minute). */
+export function nextSliceMs(previousMs: number, rowsSeen: number, msSeen: number): number {
+  if (rowsSeen === 0) return previousMs * 4;
+  const fit = (SLICE_TARGET_ROWS * msSeen) / rowsSeen;
+  return Math.max(MIN_SLICE_MS, Math.min(previousMs * 4, Math.floor(fit)));
+}
 
 export function listReports(): { id: string; title: string; description: string }[] {
   return REPORTS.map((r) => ({ id: r.id, title: r.title, description: r.description }));
@@ -180,12 +193,22 @@ function createContext(
     },
     async *streamSql(name, streamOptions = {}): AsyncGenerator<StreamedRows> {
       const sql = loadReportSql(report.id, name);
-      const slice = streamOptions.sliceMs ?? DEFAULT_SLICE_MS;
-      for (let from = req.from; from < req.to; from += slice) {
+      const fixed = streamOptions.sliceMs;
+      let slice = fixed ?? FIRST_SLICE_MS;
+      let rowsSeen = 0;
+      for (let from = req.from; from < req.to; ) {
         const to = Math.min(from + slice, req.to);
-        yield* req.warehouse.streamRows(sql, paramsFor(sql, params(streamOptions.extra, from, to)));
+        for await (const chunk of req.warehouse.streamRows(
+          sql,
+          paramsFor(sql, params(streamOptions.extra, from, to)),
+        )) {
+          rowsSeen += chunk.rows.length;
+          yield chunk;
+        }
         // the slice's DuckDB result is done: let V8 finalize it, which frees its native memory
         collectGarbage();
+        if (fixed === undefined) slice = nextSliceMs(slice, rowsSeen, to - req.from);
+        from = to;
       }
     },
     async querySql(name, extra) {

@@ -82,7 +82,7 @@ export async function syncProject(
   projectConfig: ProjectConfig,
   options: SyncOptions = {},
 ): Promise<SyncSummary> {
-  // a smaller DuckDB buffer pool while syncing: 1M messages, peak RSS 687 → 539 MB (README, "Performance")
+  // a smaller DuckDB buffer pool while syncing (with 1,500-session windows: 951k messages in 401 MB peak RSS)
   const restoreMemoryLimit = await limitWarehouseMemory(ctx.warehouse, SYNC_DUCKDB_MEMORY_LIMIT);
   try {
     return await syncProjectRange(ctx, projectConfig, options);
