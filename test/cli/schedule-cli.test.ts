@@ -2,12 +2,11 @@
 // middle of a scheduled sync, then in the middle of `run sync`: each exits 0 within the grace period and its
 // run is recorded (not left running); a following `run sync` leaves the warehouse equal to the ground truth.
 // Plus the configuration and usage errors, which name the setting or option.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
 
-const run = promisify(execFile);
 const HOUR = 3_600_000;
 let h: Harness | undefined;
 afterEach(async () => {
@@ -15,17 +14,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run(process.execPath, ['bin/reporter-etl.js', ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = runCli;
 
 function start(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string } {
   const child = spawn(process.execPath, ['bin/reporter-etl.js', ...args], {

@@ -1,28 +1,16 @@
 // The sync command as a user runs it: a real child process, configuration from the environment,
 // --json output, exit codes, and configuration errors that name the setting.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
-const run = promisify(execFile);
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
 
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run(process.execPath, ['bin/reporter-etl.js', ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = runCli;
 
 describe('reporter-etl sync', () => {
   it('syncs and prints a JSON summary; durations in seconds are normalised to ms', async () => {

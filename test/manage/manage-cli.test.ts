@@ -1,27 +1,16 @@
 // The management commands end to end: the real CLI in a child process against the emulator (real clock),
 // configuration from the environment, --json on stdout, exit codes, and the token never printed.
 // Skipped until src/cli/main.ts registers the commands (the suite checks `reporter-etl --help`).
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
-const run = promisify(execFile);
 const usage = execFileSync(process.execPath, ['bin/reporter-etl.js', '--help'], { encoding: 'utf8' });
 const NAMES = ['labels', 'label-sessions', 'label-messages', 'clients', 'experiments'];
 const registered = NAMES.every((name) => new RegExp(`^\\s+${name}\\s`, 'm').test(usage));
 
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run(process.execPath, ['bin/reporter-etl.js', ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = runCli;
 
 const QUERY = "select session_id from sessions where channel_type = 'telegram'";
 let h: Harness;
