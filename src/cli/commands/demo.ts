@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
+import { offsetAt } from '../../stats/parse-zoned-time.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { platformReportCommand } from './platform-report.js';
@@ -31,14 +32,9 @@ Next steps it suggests: the other reports (reporter-etl report --list) and the s
 
 const DEMO_ZONE = 'Europe/Moscow';
 
-/** YYYY-MM-DD of an instant in a zone. */
+/** YYYY-MM-DD of an instant in a zone (its wall-clock time, as the statistics compute it). */
 function localDate(t: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(t));
+  return new Date(t + offsetAt(t, timeZone)).toISOString().slice(0, 10);
 }
 
 /** Output of a step, indented under its heading. */

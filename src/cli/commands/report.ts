@@ -1,11 +1,10 @@
 // `reporter-etl report <id>`: writes one report of reports/ as an XLSX workbook for analysts
 // (data/reports/<id>_<from>_<to>.xlsx), and `report --list` lists the reports. The period is read like
 // `stats` reads it (local dates in --tz); the default is yesterday in --tz.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
-import { EtlError, EXIT, UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { createLogger, type Logger } from '../../log.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { findReport, listReports, type WriteReportResult, writeReport } from '../../report/write-report.js';
@@ -13,6 +12,7 @@ import { isIntlTimeZone } from '../../stats/compute-stats.js';
 import { localToInstant, parseZonedTime } from '../../stats/parse-zoned-time.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import type { Command, CommandIo } from '../command.js';
+import { requireWarehouse } from '../require-warehouse.js';
 
 const HELP = `reporter-etl report <id> [--from T] [--to T] [--project NAME]... [--tz ZONE] [--out DIR] [--json]
 reporter-etl report --list [--json]
@@ -131,12 +131,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   const config = loadConfig(deps.env, { requireToken: false });
   const log =
     deps.log ?? createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
-  if (!existsSync(config.warehousePath))
-    throw new EtlError(
-      'report.no_warehouse',
-      `REPORTER_DATA_DIR: there is no warehouse at ${config.warehousePath} yet; run reporter-etl sync first`,
-      { kind: 'usage' },
-    );
+  requireWarehouse(config, 'report');
   const outDir = resolve(values.out ?? resolve(config.dataDir, 'reports'));
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('interrupted'));

@@ -1,10 +1,9 @@
 // `reporter-etl stats`: the analysts' weekly figures computed in DuckDB over the warehouse (tables on a TTY,
 // one documented JSON object with --json), and `--reconcile`: the same window side by side with the
 // platform's own statistics, exiting 1 when a difference exceeds the tolerance.
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
-import { EtlError, EXIT, UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { createLogger, type Logger } from '../../log.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
@@ -24,6 +23,7 @@ import { resolveProjectName } from '../../sync/resolve-project.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { requireWarehouse } from '../require-warehouse.js';
 
 const HELP = `reporter-etl stats [--from T] [--to T] [--project NAME] [--channel NAME]... [--tz ZONE]
                    [--period hour|day|week|month] [--top N] [--catch-all CLASS] [--json]
@@ -135,12 +135,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
   const log =
     deps.log ?? createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
-  if (!existsSync(config.warehousePath))
-    throw new EtlError(
-      'stats.no_warehouse',
-      `REPORTER_DATA_DIR: there is no warehouse at ${config.warehousePath} yet; run reporter-etl sync first`,
-      { kind: 'usage' },
-    );
+  requireWarehouse(config, 'stats');
 
   if (!values.reconcile) {
     const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
