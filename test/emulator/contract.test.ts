@@ -1,43 +1,37 @@
-// Contract tests: every path + method of the vendor's legacy OpenAPI file is called on the running emulator
-// in both generations (legacy token-in-path, v1 bearer; v1 report creation via the async API), and each 200
-// answer is validated against the response schema loaded from the YAML; also async events and ErrorDto.
-// The table below says how to call each operation; an operation of the YAML missing from it fails.
+// Contract tests: every path + method of the project's spec (spec/reporter-api.yaml) is called on the running
+// emulator: the legacy generation (token in the path), the v1 generation (bearer; report creation through the
+// async prefix) and the seed short forms; each 200 answer is validated against the response schema of that
+// operation in the spec; also async events and ErrorDto. The table below says how to call each operation
+// (keyed by the path after the generation's prefix); an operation of the spec missing from it fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../src/emulator/emulator.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { range, TEST_NOW } from '../helpers/emulator-client.js';
-import {
-  ASYNC_SPEC,
-  LEGACY_SPEC,
-  loadSpec,
-  type Schema,
-  type SpecOperation,
-} from '../helpers/openapi-validator.js';
+import { loadSpec, type SpecOperation } from '../helpers/openapi-validator.js';
 
 type Generation = 'legacy' | 'v1';
 type Query = Record<string, string | number | boolean | string[] | undefined>;
 
 const PROJECT = 'shop-bot';
 const LEGACY_PREFIX = '/api/reporter/p/{token}/';
+const V1_PREFIX = '/api/v1/reporter/';
+const V1_ASYNC_PREFIX = '/api/v1/async/reporter/';
+const SEED_PREFIX = '/reporter/';
+const EVENTS_PATH = '/api/v1/async/events';
 const DAY = 86_400_000;
 const FROM = TEST_NOW - 2 * DAY;
 
-// The emulator promises yyyy-MM-ddTHH:mm:ss.SSSZ in UTC (REPORTER-API.md §3): date-times checked strictly.
+// The emulator promises yyyy-MM-ddTHH:mm:ss.SSSZ in UTC (docs/emulator.md): date-times checked strictly.
 // Properties the spec does not name are allowed; CONTRACT_EXTRA_PROPERTIES=error lists them (a diagnosis).
 const extraProperties = process.env['CONTRACT_EXTRA_PROPERTIES'] === 'error' ? 'error' : 'allow';
-const legacy = loadSpec(LEGACY_SPEC, { dateTime: 'strict', extraProperties });
-const asyncApi = loadSpec(ASYNC_SPEC, { dateTime: 'strict', extraProperties });
-const SPEC_OPS: SpecOperation[] = legacy.operations();
-
-/**
- * AsyncTaskDto {requestId, requestTime}: the answer of v1 report creation (REPORTER-API.md §2). It is in
- * neither YAML file; requestTime is taken as a date-time like AsyncResponseDto.requestTime of the async spec.
- */
-const ASYNC_TASK_DTO: Schema = {
-  type: 'object',
-  required: ['requestId', 'requestTime'],
-  properties: { requestId: { type: 'string' }, requestTime: { type: 'string', format: 'date-time' } },
+const spec = loadSpec({ dateTime: 'strict', extraProperties });
+const ALL_OPS: SpecOperation[] = spec.operations();
+/** The operations of each generation in the spec: v1 report creation lives under the async prefix. */
+const GENERATION_OPS: Record<Generation, SpecOperation[]> = {
+  legacy: ALL_OPS.filter((o) => o.path.startsWith(LEGACY_PREFIX)),
+  v1: ALL_OPS.filter((o) => o.path.startsWith(V1_PREFIX) || o.path.startsWith(V1_ASYNC_PREFIX)),
 };
+const SEED_OPS = ALL_OPS.filter((o) => o.path.startsWith(SEED_PREFIX));
 
 interface Answer {
   status: number;
@@ -84,8 +78,8 @@ interface Case {
   request(t: Tools): Request | Promise<Request>;
   /** The array in the answer that must not be empty, so the schema check is not vacuous. */
   rows?(body: any): unknown;
-  /** Report creation: v1 answers AsyncTaskDto on /api/v1/async/reporter/reports/<kind>. */
-  report?: 'task' | 'headers';
+  /** Report creation: v1 answers AsyncTaskDto (client-list: headers) on /api/v1/async/reporter/reports/<kind>. */
+  report?: boolean;
 }
 
 const reportBody = (fileType: 'CSV' | 'XLSX') => ({
@@ -185,6 +179,12 @@ const CASES: Record<string, Case> = {
   'GET messages/by-session': {
     op: 'getMessagesForSession',
     request: (t) => ({ query: { sessionId: t.fx.sessionId, page: 0, size: 100 } }),
+    rows: (b) => b.messages,
+  },
+  // the seed form of messages/by-session: POST with the parameters in the body
+  'POST messages/by-session': {
+    op: 'getMessagesForSession',
+    request: (t) => ({ body: { sessionId: t.fx.sessionId } }),
     rows: (b) => b.messages,
   },
   'GET messages/by-client': {
@@ -409,35 +409,49 @@ const CASES: Record<string, Case> = {
   },
   'POST reports/sessions': {
     op: 'createSessionReport',
-    report: 'task',
+    report: true,
     request: () => ({ body: reportBody('CSV') }),
   },
   'POST reports/messages': {
     op: 'createMessageReport',
-    report: 'task',
+    report: true,
     request: () => ({ body: { filters: messageWindow.filters, settings: { fileType: 'XLSX' } } }),
   },
   'POST reports/clients': {
     op: 'createClientReport',
-    report: 'task',
+    report: true,
     request: () => ({ body: { settings: { fileType: 'CSV' } } }),
   },
   'POST reports/telephony': {
     op: 'createTelephonyReport',
-    report: 'task',
+    report: true,
     request: () => ({
       query: { startTime: new Date(FROM).toISOString(), endTime: new Date(TEST_NOW).toISOString() },
     }),
   },
   'POST reports/daily': {
     op: 'createDailyReport',
-    report: 'task',
+    report: true,
     request: () => ({ body: { date: day(TEST_NOW - DAY), settings: { fileType: 'CSV', delimiter: ';' } } }),
   },
   'POST reports/client-list': {
     op: 'createClientListReport',
-    report: 'headers',
+    report: true,
     request: () => ({ body: reportBody('XLSX') }),
+  },
+  // v1 only: reactions to messages, times in epoch ms
+  'POST reports/message-reaction': {
+    op: 'createMessageReactionReport',
+    report: true,
+    request: (t) => ({
+      body: {
+        projectShortName: PROJECT,
+        botId: t.fx.botId,
+        messageTimeFrom: FROM,
+        messageTimeTo: TEST_NOW,
+        settings: { fileType: 'CSV' },
+      },
+    }),
   },
   // filters
   'GET filters': {
@@ -503,7 +517,15 @@ const CASES: Record<string, Case> = {
   },
 };
 
-const keyOf = (op: SpecOperation) => `${op.method} ${op.path.slice(LEGACY_PREFIX.length)}`;
+/** `METHOD path` with the path after its generation's prefix (the key of CASES). */
+function keyOf(op: SpecOperation): string {
+  const prefix = [LEGACY_PREFIX, V1_PREFIX, V1_ASYNC_PREFIX, SEED_PREFIX].find((p) => op.path.startsWith(p));
+  if (!prefix) throw new Error(`an operation outside the known prefixes: ${op.method} ${op.path}`);
+  return `${op.method} ${op.path.slice(prefix.length)}`;
+}
+
+/** The vendor's operationId an operation of ours stands for: v1 and seed ids carry a suffix. */
+const vendorIdOf = (op: SpecOperation) => op.operationId?.replace(/(V1|Seed)$/, '');
 
 let running: RunningEmulator;
 let fx: Fixtures;
@@ -519,13 +541,13 @@ function queryString(query: Query = {}): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** One raw HTTP call; `scope` async means the v1 async prefix. */
+/** One raw HTTP call; `scope` async means the v1 async prefix, seed the seed documents' `/reporter/`. */
 async function rawCall(
   gen: Generation,
   method: string,
   path: string,
   request: Omit<Request, 'path'> = {},
-  scope: 'reporter' | 'async' = 'reporter',
+  scope: 'reporter' | 'async' | 'seed' = 'reporter',
 ): Promise<Answer> {
   const headers: Record<string, string> = {};
   let url: string;
@@ -533,7 +555,10 @@ async function rawCall(
   if (gen === 'legacy') {
     url = `${running.url}/api/reporter/p/${defaultLegacyToken(PROJECT)}/${path}`;
   } else {
-    url = `${running.url}/api/v1/${scope === 'async' ? 'async/reporter' : 'reporter'}/${path}`;
+    const prefix = { reporter: '/api/v1/reporter', async: '/api/v1/async/reporter', seed: '/reporter' }[
+      scope
+    ];
+    url = `${running.url}${prefix}/${path}`;
     headers['authorization'] = `Bearer ${DEFAULT_V1_TOKEN}`;
     query = { ...query, projectShortName: PROJECT };
   }
@@ -579,7 +604,7 @@ async function reportEvents(requestId: string, until: (events: any[]) => boolean
   while (Date.now() < deadline) {
     const answer = await events({ requestId, timeout: 2, startTime });
     if (answer.status !== 200) throw new Error(`GET async/events: ${describeAnswer(answer)}`);
-    const errors = asyncApi.validateNamed(answer.body, 'AsyncResponsesDto');
+    const errors = spec.validateNamed(answer.body, 'AsyncResponsesDto');
     if (errors.length > 0) throw new Error(`GET async/events is off-contract:\n${schemaErrors(errors)}`);
     for (const event of answer.body.response as any[]) {
       if (event.requestId !== requestId) continue;
@@ -610,7 +635,7 @@ async function pollTask(t: Tools, taskId: string): Promise<any[]> {
 
 /** A ReportGenerationTaskDto; once COMPLETED it also carries fileUrl and fileName (REPORTER-API.md §3). */
 function taskErrors(task: any, path: string): string[] {
-  const errors = legacy.validate(task, legacy.schema('ReportGenerationTaskDto'), path);
+  const errors = spec.validate(task, spec.schema('ReportGenerationTaskDto'), path);
   if (task?.status === 'COMPLETED') {
     for (const field of ['fileUrl', 'fileName'])
       if (typeof task[field] !== 'string') errors.push(`${path}.${field}: missing on a COMPLETED task`);
@@ -632,16 +657,17 @@ function reportEventErrors(list: any[]): string[] {
  * A v1 report creation answer: AsyncTaskDto (or, for client-list, no body and Z-Request-* headers); then its
  * async events until the task is final: valid AsyncResponsesDto answers, ReportGenerationTaskDto payloads.
  */
-async function expectAsyncReport(where: string, answer: Answer, form: 'task' | 'headers'): Promise<void> {
+async function expectAsyncReport(where: string, answer: Answer, op: SpecOperation): Promise<void> {
   expect(answer.status, `${where}: ${describeAnswer(answer)}`).toBe(200);
   let requestId: string;
-  if (form === 'headers') {
+  const schema = spec.responseSchema(op.operation);
+  if (!schema) {
     expect(answer.text, `${where}: v1 client-list answers no body`).toBe('');
     expect(answer.headers.get('z-request-time'), `${where}: header Z-Request-time`).toBeTruthy();
     requestId = answer.headers.get('z-request-id') ?? '';
     expect(requestId, `${where}: header Z-Request-id`).not.toBe('');
   } else {
-    const errors = legacy.validate(answer.body, ASYNC_TASK_DTO);
+    const errors = spec.validate(answer.body, schema);
     expect(errors, `${where} is off-contract (AsyncTaskDto):\n${schemaErrors(errors)}`).toEqual([]);
     requestId = answer.body.requestId;
   }
@@ -753,106 +779,113 @@ beforeAll(async () => {
 afterAll(() => running?.close());
 
 describe('the contract table', () => {
-  it('has a case for every path + method of the legacy YAML, and none it lacks', () => {
-    const inSpec = SPEC_OPS.map(keyOf);
-    expect(SPEC_OPS.length).toBeGreaterThan(60);
+  it('has a case for every path + method of the spec, and none it lacks', () => {
+    // the events long poll has tests of its own below
+    const tabled = ALL_OPS.filter((o) => o.path !== EVENTS_PATH);
+    const inSpec = new Set(tabled.map(keyOf));
+    expect(GENERATION_OPS.legacy.length).toBeGreaterThan(60);
+    expect(GENERATION_OPS.v1.length).toBeGreaterThan(60);
+    expect(SEED_OPS.length).toBeGreaterThan(0);
+    expect(tabled.length).toBe(GENERATION_OPS.legacy.length + GENERATION_OPS.v1.length + SEED_OPS.length);
     expect
       .soft(
-        inSpec.filter((k) => !(k in CASES)),
-        'operations of the YAML without a case',
+        [...inSpec].filter((k) => !(k in CASES)),
+        'operations of the spec without a case',
       )
       .toEqual([]);
     expect(
-      Object.keys(CASES).filter((k) => !inSpec.includes(k)),
-      'cases for operations the YAML does not have',
+      Object.keys(CASES).filter((k) => !inSpec.has(k)),
+      'cases for operations the spec does not have',
     ).toEqual([]);
   });
 
-  it('names the operationId of the YAML for each case', () => {
-    const wrong = SPEC_OPS.filter((o) => CASES[keyOf(o)] && CASES[keyOf(o)]!.op !== o.operationId).map(
-      (o) => `${keyOf(o)}: table says ${CASES[keyOf(o)]!.op}, YAML says ${o.operationId}`,
-    );
+  it('names the operationId of the spec for each case (v1 and seed ids with their suffix)', () => {
+    const wrong = [...GENERATION_OPS.legacy, ...GENERATION_OPS.v1, ...SEED_OPS]
+      .filter((o) => CASES[keyOf(o)] && CASES[keyOf(o)]!.op !== vendorIdOf(o))
+      .map((o) => `${o.path}: table says ${CASES[keyOf(o)]!.op}, spec says ${o.operationId}`);
     expect(wrong).toEqual([]);
   });
+
+  it('creates v1 reports only under the async prefix, as the spec says', () => {
+    const reports = GENERATION_OPS.v1.filter((o) => CASES[keyOf(o)]?.report);
+    expect(reports.length).toBeGreaterThan(5);
+    expect(reports.filter((o) => !o.path.startsWith(V1_ASYNC_PREFIX)).map((o) => o.path)).toEqual([]);
+  });
 });
+
+/** Calls one operation of the spec as its table case says and checks the answer against the spec. */
+async function checkOperation(gen: Generation | 'seed', op: SpecOperation): Promise<void> {
+  const key = keyOf(op);
+  const c = CASES[key];
+  if (!c) throw new Error(`no case in the contract table for ${key} (${op.operationId})`);
+  const t = tools(gen === 'legacy' ? 'legacy' : 'v1');
+  const request = await c.request(t);
+  const path = request.path ?? key.slice(key.indexOf(' ') + 1);
+  expect(path, 'a path parameter was left unfilled').not.toMatch(/[{}]/);
+  const where = `${op.method} ${path} (${op.operationId}, ${gen})`;
+  const scope = op.path.startsWith(SEED_PREFIX)
+    ? 'seed'
+    : op.path.startsWith(V1_ASYNC_PREFIX)
+      ? 'async'
+      : 'reporter';
+  const answer = await rawCall(gen === 'legacy' ? 'legacy' : 'v1', op.method, path, request, scope);
+
+  if (gen !== 'legacy' && c.report) {
+    await expectAsyncReport(where, answer, op);
+    return;
+  }
+
+  expect(answer.status, `${where}: ${describeAnswer(answer)}`).toBe(200);
+  const schema = spec.responseSchema(op.operation);
+  if (!schema) {
+    expect(answer.text, `${where}: the spec declares no response body`).toBe('');
+    return;
+  }
+  expect(answer.body, `${where}: the answer is not JSON: ${answer.text.slice(0, 200)}`).not.toBeUndefined();
+  const errors = spec.validate(answer.body, schema);
+  expect(errors, `${where} is off-contract:\n${schemaErrors(errors)}`).toEqual([]);
+  if (c.rows) {
+    const rows = c.rows(answer.body);
+    expect(Array.isArray(rows) && rows.length > 0, `${where}: no rows to check the schema on`).toBe(true);
+  }
+  if (c.report) {
+    // the legacy task is polled until it is final: every state it answers must be a ReportGenerationTaskDto
+    const states = await pollTask(t, answer.body.taskId);
+    const last = states[states.length - 1];
+    expect(last?.status, `${where}: task ${answer.body.taskId} did not complete`).toBe('COMPLETED');
+    const polled = states.flatMap((task, n) => taskErrors(task, `polls[${n}]`));
+    expect(polled, `${where}: polled task off-contract:\n${schemaErrors(polled)}`).toEqual([]);
+  }
+}
 
 describe.each(['legacy', 'v1'] as const)('%s generation', (gen) => {
-  it.each(SPEC_OPS.map((o) => [keyOf(o), o] as const))('%s', async (key, spec) => {
-    const c = CASES[key];
-    if (!c) throw new Error(`no case in the contract table for ${key} (${spec.operationId})`);
-    const t = tools(gen);
-    const request = await c.request(t);
-    const path = request.path ?? key.slice(key.indexOf(' ') + 1);
-    expect(path, 'a path parameter was left unfilled').not.toMatch(/[{}]/);
-    const where = `${spec.method} ${path} (${spec.operationId}, ${gen})`;
-
-    if (gen === 'v1' && c.report) {
-      await expectAsyncReport(where, await rawCall('v1', spec.method, path, request, 'async'), c.report);
-      return;
-    }
-
-    const answer = await t.send(spec.method, path, request);
-    expect(answer.status, `${where}: ${describeAnswer(answer)}`).toBe(200);
-    const schema = legacy.responseSchema(spec.operation);
-    if (!schema) {
-      expect(answer.text, `${where}: the spec declares no response body`).toBe('');
-      return;
-    }
-    expect(answer.body, `${where}: the answer is not JSON: ${answer.text.slice(0, 200)}`).not.toBeUndefined();
-    const errors = legacy.validate(answer.body, schema);
-    expect(errors, `${where} is off-contract:\n${schemaErrors(errors)}`).toEqual([]);
-    if (c.rows) {
-      const rows = c.rows(answer.body);
-      expect(Array.isArray(rows) && rows.length > 0, `${where}: no rows to check the schema on`).toBe(true);
-    }
-    if (c.report) {
-      // the legacy task is polled until it is final: every state it answers must be a ReportGenerationTaskDto
-      const states = await pollTask(t, answer.body.taskId);
-      const last = states[states.length - 1];
-      expect(last?.status, `${where}: task ${answer.body.taskId} did not complete`).toBe('COMPLETED');
-      const polled = states.flatMap((task, n) => taskErrors(task, `polls[${n}]`));
-      expect(polled, `${where}: polled task off-contract:\n${schemaErrors(polled)}`).toEqual([]);
-    }
-  });
+  it.each(GENERATION_OPS[gen].map((o) => [keyOf(o), o] as const))('%s', (_key, op) =>
+    checkOperation(gen, op),
+  );
 });
 
-describe('async events, v1-only operations, errors and a self-check', () => {
-  it('v1 POST async/reporter/reports/message-reaction answers AsyncTaskDto and valid events', async () => {
-    const body = {
-      projectShortName: PROJECT,
-      botId: fx.botId,
-      messageTimeFrom: FROM,
-      messageTimeTo: TEST_NOW,
-      settings: { fileType: 'CSV' },
-    };
-    const answer = await rawCall('v1', 'POST', 'reports/message-reaction', { body }, 'async');
-    await expectAsyncReport('POST reports/message-reaction (v1)', answer, 'task');
-  });
+describe("the seed documents' short forms", () => {
+  it.each(SEED_OPS.map((o) => [keyOf(o), o] as const))('%s', (_key, op) => checkOperation('seed', op));
+});
 
-  it('v1 POST messages/by-session (the seed form) answers MessagesForSessionDto', async () => {
-    const answer = await rawCall('v1', 'POST', 'messages/by-session', { body: { sessionId: fx.sessionId } });
-    expect(answer.status, describeAnswer(answer)).toBe(200);
-    const errors = legacy.validateNamed(answer.body, 'MessagesForSessionDto');
-    expect(errors, schemaErrors(errors)).toEqual([]);
-  });
-
+describe('async events, errors and a self-check', () => {
   it('GET /api/v1/async/events answers AsyncResponsesDto (empty on timeout)', async () => {
     const answer = await events({ timeout: 1, startTime: TEST_NOW + 365 * DAY });
     expect(answer.status, describeAnswer(answer)).toBe(200);
-    expect(asyncApi.validateNamed(answer.body, 'AsyncResponsesDto')).toEqual([]);
+    expect(spec.validateNamed(answer.body, 'AsyncResponsesDto')).toEqual([]);
     expect(answer.body.response).toEqual([]);
   });
 
   it('GET /api/v1/async/events without a token answers 401 with an ErrorDto', async () => {
     const answer = await events({ timeout: 0 }, null);
     expect(answer.status, describeAnswer(answer)).toBe(401);
-    expect(asyncApi.validateNamed(answer.body, 'ErrorDto')).toEqual([]);
+    expect(spec.validateNamed(answer.body, 'ErrorDto')).toEqual([]);
   });
 
   it.each(['legacy', 'v1'] as const)('%s: a 400 answers an ErrorDto', async (gen) => {
     const answer = await rawCall(gen, 'GET', 'messages/by-session', { query: { page: 0 } });
     expect(answer.status, describeAnswer(answer)).toBe(400);
-    expect(asyncApi.validateNamed(answer.body, 'ErrorDto')).toEqual([]);
+    expect(spec.validateNamed(answer.body, 'ErrorDto')).toEqual([]);
   });
 
   it.each(['legacy', 'v1'] as const)('%s: a 401 answers an ErrorDto', async (gen) => {
@@ -862,7 +895,7 @@ describe('async events, v1-only operations, errors and a self-check', () => {
         : `${running.url}/api/v1/reporter/projects/sessions/count`;
     const answer = await parseAnswer(await fetch(url));
     expect(answer.status, describeAnswer(answer)).toBe(401);
-    expect(asyncApi.validateNamed(answer.body, 'ErrorDto')).toEqual([]);
+    expect(spec.validateNamed(answer.body, 'ErrorDto')).toEqual([]);
   });
 
   it('the schema check catches a record the emulator breaks on purpose', async () => {
@@ -873,11 +906,11 @@ describe('async events, v1-only operations, errors and a self-check', () => {
       variant: 'missingField',
     });
     const sessions = await rawCall('legacy', 'POST', 'sessions/filter', { query: { size: 5 }, body: {} });
-    expect(legacy.validateNamed(sessions.body, 'SessionsData')).toEqual([
+    expect(spec.validateNamed(sessions.body, 'SessionsData')).toEqual([
       'sessions[3].startTime: expected string, got integer 12345',
     ]);
     const messages = await rawCall('v1', 'POST', 'messages/filter', { query: { size: 5 }, body: {} });
-    expect(legacy.validateNamed(messages.body, 'MessageData')).toEqual([
+    expect(spec.validateNamed(messages.body, 'MessageData')).toEqual([
       'messages[0].questionId: missing required property',
     ]);
   });

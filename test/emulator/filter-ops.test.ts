@@ -8,12 +8,12 @@ import type { ProjectData } from '../../src/emulator/project-data.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { groundTruth } from '../../src/emulator/truth.js';
 import { makeCaller, range, TEST_NOW } from '../helpers/emulator-client.js';
-import { LEGACY_SPEC, loadSpec } from '../helpers/openapi-validator.js';
+import { loadSpec } from '../helpers/openapi-validator.js';
 
 let running: RunningEmulator;
 let call: ReturnType<typeof makeCaller>;
 let p: ProjectData;
-const spec = loadSpec(LEGACY_SPEC, { dateTime: 'strict' });
+const spec = loadSpec({ dateTime: 'strict' });
 const DAY = 86_400_000;
 
 const SETTINGS_SCHEMA: Record<string, string> = {

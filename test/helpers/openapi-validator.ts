@@ -1,5 +1,5 @@
-// Test helper: a small validator of JSON values against the schemas of an OpenAPI 3.0 document (loaded from
-// the vendor's YAML), so contract tests check field names and types against the spec, never a copy of it.
+// Test helper: a small validator of JSON values against the schemas of an OpenAPI 3.0 document (the
+// project's spec/reporter-api.yaml), so contract tests check field names and types against the spec.
 // Covers $ref, allOf (anyOf/oneOf loosely), required, types, formats, enum, nullable, additionalProperties,
 // discriminator mappings; extra properties are allowed by default.
 // Errors carry a JSON path: `sessions[3].client.id: expected string, got integer 42`.
@@ -7,15 +7,22 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-/** The vendor's spec files: `REPORTER_SPEC_DIR`, else `../shared/reference` beside the repository. */
-export const SPEC_DIR =
-  process.env['REPORTER_SPEC_DIR'] ?? fileURLToPath(new URL('../../../shared/reference/', import.meta.url));
-export const LEGACY_SPEC = 'reporter-api-legacy.openapi.yml';
-export const ASYNC_SPEC = 'async-api.openapi.yml';
+/** The project's own contract of the Reporter API (both generations, async events, seed forms). */
+export const SPEC_FILE = fileURLToPath(new URL('../../spec/reporter-api.yaml', import.meta.url));
 
-/** Loads one of the vendor's YAML spec files from SPEC_DIR. */
-export function loadSpec(file: string, options: ValidateOptions = {}): OpenApiValidator {
-  return OpenApiValidator.fromYamlFile(`${SPEC_DIR.replace(/\/?$/, '/')}${file}`, options);
+/**
+ * The vendor's published spec files, used only to compare our contract with them when they are at hand:
+ * `REPORTER_VENDOR_SPEC_DIR`, else `../shared/reference` beside the repository.
+ */
+export const VENDOR_SPEC_DIR =
+  process.env['REPORTER_VENDOR_SPEC_DIR'] ??
+  fileURLToPath(new URL('../../../shared/reference/', import.meta.url));
+export const VENDOR_LEGACY_SPEC = 'reporter-api-legacy.openapi.yml';
+export const VENDOR_ASYNC_SPEC = 'async-api.openapi.yml';
+
+/** Loads the project's spec (spec/reporter-api.yaml). */
+export function loadSpec(options: ValidateOptions = {}): OpenApiValidator {
+  return OpenApiValidator.fromYamlFile(SPEC_FILE, options);
 }
 
 export type Schema = Record<string, any>;
