@@ -633,7 +633,7 @@ async function pollTask(t: Tools, taskId: string): Promise<any[]> {
   return states;
 }
 
-/** A ReportGenerationTaskDto; once COMPLETED it also carries fileUrl and fileName (REPORTER-API.md §3). */
+/** A ReportGenerationTaskDto; once COMPLETED it also carries fileUrl and fileName (docs/emulator.md). */
 function taskErrors(task: any, path: string): string[] {
   const errors = spec.validate(task, spec.schema('ReportGenerationTaskDto'), path);
   if (task?.status === 'COMPLETED') {
