@@ -1,5 +1,8 @@
 // Plain-text tables for the management commands' human output (stdout); --json output never goes through
-// here. Cells are one line, long text is cut with an ellipsis, and the named time columns print as ISO.
+// here. Cells are one line (control characters escaped, a newline shows as \n: src/cli/escape-terminal-text.ts),
+// long text is cut with an ellipsis, and the named time columns print as ISO.
+import { escapeForTerminal } from '../cli/escape-terminal-text.js';
+
 export interface TableOptions {
   /** Columns to show, in order (default: the keys of the first row). */
   columns?: readonly string[];
@@ -17,7 +20,7 @@ function cell(value: unknown, isTime: boolean, maxWidth: number): string {
   else if (Array.isArray(value)) text = value.map(String).join(', ');
   else if (typeof value === 'object') text = JSON.stringify(value);
   else text = String(value);
-  text = text.replace(/\s+/g, ' ').trim();
+  text = escapeForTerminal(text).replace(/\s+/g, ' ').trim();
   return text.length > maxWidth ? `${text.slice(0, maxWidth - 1)}…` : text;
 }
 

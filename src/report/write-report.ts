@@ -1,7 +1,7 @@
 // Writes one report of reports/ to <outDir>/<id>_<from>_<to>.xlsx: checks the request (report, period, zone,
 // projects), builds the sheets, writes them (streaming, or in memory with charts) to a temporary name in the
-// same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name.
-import { randomBytes } from 'node:crypto';
+// same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name;
+// a failed write (a full disk) is an EtlError naming the file, and dead writers' temporary files are swept first.
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPORTS } from '../../reports/index.js';
@@ -16,6 +16,7 @@ import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
 import type { ReportContext, ReportDefinition } from './report-definition.js';
 import { reportFileName } from './report-file-name.js';
+import { sweepStaleTemporaryFiles, temporaryFileName } from './sweep-temporary-files.js';
 import { writeMemoryWorkbook } from './write-memory-workbook.js';
 import { writeStreamingWorkbook } from './write-streaming-workbook.js';
 
@@ -101,10 +102,7 @@ export async function writeReport(
   }
 
   const path = join(req.outDir, reportFileName(report.id, req.from, req.to, req.tz));
-  const temporary = join(
-    req.outDir,
-    `.${report.id}.${process.pid}.${randomBytes(4).toString('hex')}.xlsx.tmp`,
-  );
+  const temporary = join(req.outDir, temporaryFileName(report.id));
   try {
     mkdirSync(req.outDir, { recursive: true });
   } catch (cause) {
@@ -117,6 +115,7 @@ export async function writeReport(
       },
     );
   }
+  sweepStaleTemporaryFiles(req.outDir, req.log);
   const context = createContext(report, req, projects, options);
   const writeOptions = {
     tz: req.tz,
@@ -142,7 +141,7 @@ export async function writeReport(
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw error;
+    throw explainWriteError(error, path);
   }
   const result: WriteReportResult = {
     reportId: report.id,
@@ -216,6 +215,25 @@ function createContext(
       return req.warehouse.query(sql, paramsFor(sql, params(extra, req.from, req.to)));
     },
   };
+}
+
+/** A file system error while writing (no space, no permission, ...) as an EtlError naming the file; others as is. */
+function explainWriteError(error: unknown, path: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (error instanceof EtlError || !(error instanceof Error) || typeof e.syscall !== 'string') return error;
+  if (e.code === 'ENOSPC' || e.code === 'EDQUOT')
+    return new EtlError(
+      'report.no_space',
+      `cannot write ${path}: no space left on the device${e.code === 'EDQUOT' ? ' (disk quota exceeded)' : ''}; the partial file was removed. Free some space or write the report elsewhere (--out)`,
+      { cause: error },
+    );
+  return new EtlError(
+    'report.write_failed',
+    `cannot write ${path}: ${e.message}; the partial file was removed`,
+    {
+      cause: error,
+    },
+  );
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

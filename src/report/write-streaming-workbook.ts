@@ -2,6 +2,7 @@
 // "Reports"): exceljs ignores backpressure, so after each chunk we wait for the zip entry's input to drain;
 // data rows go into the sheet's stream as XML (row-xml.ts), not as Row objects; a full GC now and then frees
 // DuckDB's native chunk memory (src/collect-garbage.ts). 1M rows: ~300 MB peak RSS instead of 860 MB.
+// A failing file (ENOSPC) stops the writing at the next chunk and is thrown from here, never left unhandled.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,10 +27,19 @@ export async function writeStreamingWorkbook(
   options: WriteSheetsOptions & { title: string },
 ): Promise<WrittenSheet[]> {
   const file = createWriteStream(path);
-  const fileDone = new Promise<void>((resolve, reject) => {
-    file.once('close', resolve);
-    file.once('error', reject);
+  // the file's first error (a full disk): nothing reads the zip any more, so the rows stop at the next chunk
+  let fileError: Error | undefined;
+  const fileFailed = new Promise<never>((_, reject) => {
+    file.once('error', (error) => {
+      fileError = error;
+      reject(error);
+    });
   });
+  fileFailed.catch(() => undefined); // awaited below; never an unhandled rejection
+  const fileDone = Promise.race([once(file, 'close').then(() => undefined), fileFailed]);
+  const throwIfFileFailed = () => {
+    if (fileError) throw fileError;
+  };
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: file,
     useStyles: true,
@@ -74,10 +84,12 @@ export async function writeStreamingWorkbook(
           sheetStream(sheet).write(rowXml(rowNumber, cells, letters, styleIds));
         },
         finishSheet: async (sheet) => {
+          throwIfFileFailed();
           sheet.commit();
         },
         afterRows: async (sheet) => {
-          await waitForZip(sheet);
+          throwIfFileFailed();
+          await Promise.race([waitForZip(sheet), fileFailed]);
           rowsSinceCollection += CHUNK_ROWS_ESTIMATE;
           if (rowsSinceCollection >= ROWS_PER_COLLECTION) {
             rowsSinceCollection = 0;
@@ -88,13 +100,14 @@ export async function writeStreamingWorkbook(
       sheets,
       options,
     );
-    await workbook.commit();
+    await Promise.race([workbook.commit(), fileFailed]);
     await fileDone;
     return written;
   } catch (error) {
     file.destroy();
     await fileDone.catch(() => undefined);
-    throw error;
+    // the file's error is the cause when the zip stopped because of it
+    throw fileError ?? error;
   }
 }
 

@@ -1,12 +1,15 @@
 // Human-readable output of `stats` (the TTY form; --json prints the report itself): aligned plain-text
-// tables per section, and the reconciliation side by side. Only formats: every figure comes from the report.
+// tables per section, and the reconciliation side by side. Only formats: every figure comes from the report;
+// every text from the data (cells, names, values) is shown with its control characters escaped.
+import { escapeForTerminal } from '../cli/escape-terminal-text.js';
 import type { ReconcileReport } from './reconcile-stats.js';
 import type { Distribution, StatsReport } from './stats-report.js';
 
 type Align = 'left' | 'right';
 
 /** An aligned table: a header line, a rule, then the rows. */
-export function renderTable(columns: readonly [string, Align][], rows: readonly string[][]): string[] {
+export function renderTable(columns: readonly [string, Align][], cellRows: readonly string[][]): string[] {
+  const rows = cellRows.map((r) => r.map((cell) => escapeForTerminal(cell)));
   const widths = columns.map(([title], i) => Math.max(title.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -51,8 +54,10 @@ export function renderStatsText(report: StatsReport): string {
   const window =
     report.window.from === null ? 'no data' : `${report.window.from} – ${report.window.to} (to exclusive)`;
   out.push(
-    `Statistics of ${report.filters.projects.join(', ') || 'no project'} · ${window} · periods by ${report.period} in ${report.timeZone}` +
-      (report.filters.channels ? ` · channels ${report.filters.channels.join(', ')}` : ''),
+    escapeForTerminal(
+      `Statistics of ${report.filters.projects.join(', ') || 'no project'} · ${window} · periods by ${report.period} in ${report.timeZone}` +
+        (report.filters.channels ? ` · channels ${report.filters.channels.join(', ')}` : ''),
+    ),
   );
   if (report.empty) {
     out.push('', 'No sessions and no messages in this window.');
@@ -178,7 +183,7 @@ export function renderStatsText(report: StatsReport): string {
   const intents = report.intents;
   out.push(
     '',
-    `Intents: ${formatCount(intents.classified)} classified requests, ${formatCount(intents.unrecognised)} unrecognised (${intents.catchAllClass}, ${formatShare(intents.unrecognisedShare)})`,
+    `Intents: ${formatCount(intents.classified)} classified requests, ${formatCount(intents.unrecognised)} unrecognised (${escapeForTerminal(intents.catchAllClass)}, ${formatShare(intents.unrecognisedShare)})`,
     ...renderTable(
       [
         ['NLP class', 'left'],
@@ -197,8 +202,10 @@ export function renderStatsText(report: StatsReport): string {
   out.push('', 'sessionData');
   for (const key of report.sessionData) {
     out.push(
-      `  ${key.key}: ${formatCount(key.sessions)} sessions (${formatShare(key.share)}), ${formatCount(key.distinctValues)} values: ` +
-        key.values.map((v) => `${v.value ?? '(null)'} ${formatCount(v.sessions)}`).join(', '),
+      escapeForTerminal(
+        `  ${key.key}: ${formatCount(key.sessions)} sessions (${formatShare(key.share)}), ${formatCount(key.distinctValues)} values: ` +
+          key.values.map((v) => `${v.value ?? '(null)'} ${formatCount(v.sessions)}`).join(', '),
+      ),
     );
   }
   out.push(
@@ -244,9 +251,11 @@ export function renderReconcileText(report: ReconcileReport): string {
     report.tolerance.kind === 'absolute' ? `${report.tolerance.value}` : `${report.tolerance.value}%`;
   for (const p of report.projects) {
     out.push(
-      `Reconciliation of ${p.project} · ${p.window.from} – ${p.window.to} (to exclusive)` +
-        (report.filters.channels ? ` · channels ${report.filters.channels.join(', ')}` : '') +
-        ` · tolerance ${tolerance}`,
+      escapeForTerminal(
+        `Reconciliation of ${p.project} · ${p.window.from} – ${p.window.to} (to exclusive)` +
+          (report.filters.channels ? ` · channels ${report.filters.channels.join(', ')}` : '') +
+          ` · tolerance ${tolerance}`,
+      ),
       ...renderTable(
         [
           ['figure', 'left'],

@@ -23,6 +23,7 @@ import type { WithWarehouse } from '../../platform-reports/task-store.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { escapeForTerminal } from '../escape-terminal-text.js';
 
 const HELP = `reporter-etl platform-report <kind> [--from ISO --to ISO | --date YYYY-MM-DD] [--format xlsx|csv]
                                [--filter F]... [--out DIR] [--reconcile] [--deadline SECONDS] [--json]
@@ -159,7 +160,8 @@ function printResult(io: CommandIo, result: PlatformReportResult, json: boolean)
   if (result.reconcile) printReconcile(io, result.reconcile);
 }
 
-function pad(rows: string[][]): string[] {
+function pad(cells: string[][]): string[] {
+  const rows = cells.map((r) => r.map((cell) => escapeForTerminal(cell)));
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   return rows.map((r) =>
     r
@@ -252,7 +254,10 @@ export const platformReportCommand: Command = {
       log,
       withWarehouse: warehouseAccess(config, log),
       ...(showProgress
-        ? { onProgress: (p: TaskProgress) => process.stderr.write(`\r\x1b[2K${progressLine(p)}`) }
+        ? {
+            onProgress: (p: TaskProgress) =>
+              process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`),
+          }
         : {}),
     };
     const runOptions = {

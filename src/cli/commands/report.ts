@@ -38,7 +38,8 @@ Options:
 
 The file is <id>_<first day>_<last day>.xlsx for whole local days (last day inclusive), otherwise
 <id>_<YYYYMMDDTHHMM>_<YYYYMMDDTHHMM>.xlsx (local times, --to exclusive). It is written under a temporary
-name and renamed when complete: an interrupted run (Ctrl-C) leaves no file. Sheets past Excel's
+name and renamed when complete: an interrupted run (Ctrl-C) or a full disk leaves no file (the temporary
+files a killed run left are removed by the next report run). Sheets past Excel's
 1,048,575 data rows continue on "<sheet> (2)"; cells over 32,767 characters are cut with a marker.
 An empty period gives a workbook that says so.
 

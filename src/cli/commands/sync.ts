@@ -7,6 +7,7 @@ import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { dateTimeOption } from '../args.js';
 import type { Command } from '../command.js';
+import { escapeForTerminal } from '../escape-terminal-text.js';
 
 const HELP = `reporter-etl sync [--from ISO --to ISO | --full] [--project NAME] [--json]
 
@@ -95,7 +96,8 @@ export const syncCommand: Command = {
             log,
             signal: controller.signal,
             onProgress: (p) => {
-              if (io.isTty && !values.json) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
+              if (io.isTty && !values.json)
+                process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`);
               else
                 log.info(
                   {
