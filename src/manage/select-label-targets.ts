@@ -101,7 +101,8 @@ export async function checkTargetQuery(
     if (parsed.error_type === 'parser')
       throw new UsageError(`--sql does not parse (${parsed.error_message}); ${hint}`, 'manage.bad_query');
     const keyword = /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase();
-    const what = keyword && keyword !== 'WITH' ? ` (it is a ${keyword} statement)` : '';
+    const article = /^[AEIOU]/.test(keyword ?? '') ? 'an' : 'a';
+    const what = keyword && keyword !== 'WITH' ? ` (it is ${article} ${keyword} statement)` : '';
     throw new UsageError(
       `--sql is not a SELECT${what}: the query only chooses rows, it is never run for an effect (no writes, COPY, ATTACH, INSTALL, SET or PRAGMA); ${hint}`,
       'manage.bad_query',

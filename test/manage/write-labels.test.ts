@@ -213,7 +213,7 @@ describe('label-sessions write-back', SLOW, () => {
     const copied = join(dir, 'copied.csv');
     const attached = join(dir, 'attached.duckdb');
     const OUTSIDE = /may read only the warehouse's tables: files, URLs and extensions are out of its reach/;
-    const NOT_SELECT = /--sql is not a SELECT \(it is a \w+ statement\): the query only chooses rows/;
+    const NOT_SELECT = /--sql is not a SELECT \(it is an? \w+ statement\): the query only chooses rows/;
     const refusals: [string, RegExp][] = [
       ["select content as session_id from read_text('/etc/passwd')", OUTSIDE],
       ["select column0 as session_id from read_csv('/etc/hosts', header = false)", OUTSIDE],
