@@ -1,6 +1,7 @@
 // Every SQL statement of the label write-back in one place, so an analyst can run them in the DuckDB CLI.
 // Values are bound ($name). The analyst's own query is the one piece of text placed into a statement: it is
-// checked first by DuckDB's parser to be exactly one SELECT (checkTargetQuery), then used as a subquery.
+// checked first by DuckDB's parser to be exactly one SELECT (checkTargetQuery), then used as a subquery,
+// always in the read-only sandbox (use-query-sandbox.ts), never on the warehouse's own connection.
 
 /** `parsed` is DuckDB's JSON of the statement: {error, statements[]} (non-SELECT statements are errors). */
 export const PARSE_QUERY = 'SELECT json_serialize_sql($sql::VARCHAR) AS parsed';
@@ -63,3 +64,15 @@ INSERT INTO label_writes (write_id, run_id, project, target, label_id, label_nam
 VALUES ($write_id, $run_id, $project, $target, $label_id, $label_name, $group_name, $query, $batch, $batches,
   $requested, $already_labelled, $missing, $written, $object_ids, $first_time, $last_time, $status, $error,
   $started_at, $finished_at, $os_user, $host)`;
+
+/** Settles a batch recorded as `sending` once its request has answered: success or failed. */
+export const SETTLE_LABEL_WRITE = `
+UPDATE label_writes SET status = $status, error = $error, written = $written, finished_at = $finished_at
+WHERE write_id = $write_id AND status = 'sending'
+RETURNING write_id`;
+
+/** Batches recorded as sent whose result was never recorded (the run stopped between request and record). */
+export const SELECT_UNSETTLED_WRITES = `
+SELECT run_id, batch, batches, label_name, group_name, written, started_at
+FROM label_writes WHERE project = $project AND target = $target AND status = 'sending'
+ORDER BY started_at, run_id, batch`;

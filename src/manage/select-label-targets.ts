@@ -1,15 +1,16 @@
 // The analyst's side of the label write-back: checks that --sql is one SELECT returning the expected id
-// column (session_id or question_id, text), then runs it on the warehouse and sorts the ids into those the
-// warehouse does not know, those it already shows with the label, and the candidates to write.
-// Invariant: nothing here talks to the platform, so a bad query is refused before any request.
+// column (session_id or question_id, text), then runs it in the read-only sandbox on the warehouse file and
+// sorts the ids into those the warehouse does not know, those it already shows with the label, and the
+// candidates to write. Invariant: nothing here talks to the platform, so a bad query is refused first.
 import { EtlError, UsageError } from '../errors.js';
-import type { Warehouse } from '../warehouse/warehouse.js';
+import type { PlainRow } from '../warehouse/warehouse.js';
 import {
   describeQuery,
   PARSE_QUERY,
   selectMessageTargets,
   selectSessionTargets,
 } from './label-writes-sql.js';
+import type { QuerySandbox } from './use-query-sandbox.js';
 
 export type LabelTarget = 'session' | 'message';
 
@@ -49,12 +50,25 @@ export function cleanQuery(query: string): string {
   return query.trim().replace(/[;\s]+$/, '');
 }
 
+/** DuckDB's refusal of what the sandbox keeps out of reach (a file, a URL, an extension). */
+const PERMISSION =
+  /Permission Error: (.*?)(?: - file system operations are disabled by configuration)?(?:\n|$)/;
+
+function refuseOutside(error: unknown, hint: string): void {
+  const match = PERMISSION.exec(error instanceof Error ? error.message : String(error));
+  if (match)
+    throw new UsageError(
+      `--sql may read only the warehouse's tables: files, URLs and extensions are out of its reach (${match[1]}); ${hint}`,
+      'manage.bad_query',
+    );
+}
+
 /**
- * Refuses (UsageError) a query that is not exactly one SELECT, does not run on the warehouse, or does not
- * return the target's id column as text. Returns the cleaned query.
+ * Refuses (UsageError) a query that is not exactly one SELECT, reaches outside the warehouse, does not run on
+ * it, or does not return the target's id column as text. Returns the cleaned query. Run on the sandbox.
  */
 export async function checkTargetQuery(
-  warehouse: Warehouse,
+  sandbox: QuerySandbox,
   query: string,
   target: LabelTarget,
 ): Promise<string> {
@@ -62,34 +76,45 @@ export async function checkTargetQuery(
   const sql = cleanQuery(query);
   const hint = `e.g. --sql "${EXAMPLE[target]}"`;
   if (sql === '') throw new UsageError(`--sql is empty: give a SELECT returning ${column}, ${hint}`);
-  let parsed: { error?: boolean; error_type?: string; error_message?: string; statements?: unknown[] };
+  let statements: number;
   try {
-    const rows = await warehouse.query(PARSE_QUERY, { sql });
-    parsed = JSON.parse(String(rows[0]?.['parsed'] ?? '{}'));
-  } catch {
-    // no json extension to parse with: refuse what could end the subquery below and start a statement
-    if (sql.includes(';'))
-      throw new UsageError(`--sql must be one SELECT without ';'; ${hint}`, 'manage.bad_query');
-    parsed = {};
-  }
-  if (parsed.error) {
-    const what =
-      parsed.error_type === 'parser'
-        ? `does not parse (${parsed.error_message})`
-        : `is not a SELECT (${parsed.error_message}): the query only chooses rows, it is never run for an effect`;
-    throw new UsageError(`--sql ${what}; ${hint}`, 'manage.bad_query');
-  }
-  if (Array.isArray(parsed.statements) && parsed.statements.length !== 1)
+    statements = await sandbox.countStatements(sql);
+  } catch (cause) {
     throw new UsageError(
-      `--sql holds ${parsed.statements.length} statements: give exactly one SELECT; ${hint}`,
+      `--sql does not parse (${reason(cause).replace(/^Failed to extract statements: /, '')}); ${hint}`,
       'manage.bad_query',
     );
+  }
+  if (statements !== 1)
+    throw new UsageError(
+      `--sql holds ${statements} statements: give exactly one SELECT; ${hint}`,
+      'manage.bad_query',
+    );
+  let parsed: { error?: boolean; error_type?: string; error_message?: string };
+  try {
+    const rows = await sandbox.query(PARSE_QUERY, { sql });
+    parsed = JSON.parse(String(rows[0]?.['parsed'] ?? '{}'));
+  } catch {
+    parsed = {}; // no json extension to tell: the read-only sandbox refuses a write all the same
+  }
+  if (parsed.error) {
+    if (parsed.error_type === 'parser')
+      throw new UsageError(`--sql does not parse (${parsed.error_message}); ${hint}`, 'manage.bad_query');
+    const keyword = /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase();
+    const article = /^[AEIOU]/.test(keyword ?? '') ? 'an' : 'a';
+    const what = keyword && keyword !== 'WITH' ? ` (it is ${article} ${keyword} statement)` : '';
+    throw new UsageError(
+      `--sql is not a SELECT${what}: the query only chooses rows, it is never run for an effect (no writes, COPY, ATTACH, INSTALL, SET or PRAGMA); ${hint}`,
+      'manage.bad_query',
+    );
+  }
   let columns: { name: string; type: string }[];
   try {
-    const rows = await warehouse.query(describeQuery(sql));
+    const rows = await sandbox.query(describeQuery(sql));
     columns = rows.map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) }));
   } catch (cause) {
     if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
+    refuseOutside(cause, hint);
     throw new UsageError(
       `--sql fails on the warehouse: ${reason(cause)}; ${hint} (tables: reporter-etl README, "Warehouse tables")`,
       'manage.bad_query',
@@ -117,16 +142,17 @@ export async function checkTargetQuery(
 
 /** Runs the checked query and sorts its ids (see TargetSelection). */
 export async function selectLabelTargets(
-  warehouse: Warehouse,
+  sandbox: QuerySandbox,
   request: { target: LabelTarget; project: string; query: string; labelId: number },
 ): Promise<TargetSelection> {
   const sql =
     request.target === 'session' ? selectSessionTargets(request.query) : selectMessageTargets(request.query);
-  let rows: Awaited<ReturnType<Warehouse['query']>>;
+  let rows: PlainRow[];
   try {
-    rows = await warehouse.query(sql, { project: request.project, label_id: request.labelId });
+    rows = await sandbox.query(sql, { project: request.project, label_id: request.labelId });
   } catch (cause) {
     if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
+    refuseOutside(cause, `e.g. --sql "${EXAMPLE[request.target]}"`);
     throw new UsageError(`--sql fails on the warehouse: ${reason(cause)}`, 'manage.bad_query');
   }
   const selection: TargetSelection = {

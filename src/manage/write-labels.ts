@@ -1,8 +1,9 @@
 // Label write-back: the analyst picks sessions (or messages) with SQL on the warehouse and the platform gets
 // the label by bulk labeling, in batches. Dry run unless `apply`. Idempotent: ids the warehouse already shows
 // labelled are skipped, and each batch is checked on the platform first (one filtered read) so a second run
-// sends nothing. Every batch of an applied run is recorded in label_writes, a failed one included. The
-// warehouse is used through `useWarehouse` per step, so a caller can release its lock during the requests.
+// sends nothing. Every batch of an applied run is recorded in label_writes as 'sending' before its request
+// and settled after it (success / failed): no write reaches the platform unrecorded. The warehouse is used
+// per step (`useWarehouse`, one short write each), the analyst's query only in the read-only sandbox.
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { EtlError } from '../errors.js';
@@ -17,21 +18,33 @@ import {
 import { readMessageLabels, readSessionLabels } from '../reporter/labels.js';
 import type { PlainRow, Warehouse } from '../warehouse/warehouse.js';
 import { pickMessageLabel, pickSessionLabel } from './find-label.js';
-import { INSERT_LABEL_WRITE, SAMPLE_MESSAGES, SAMPLE_SESSIONS } from './label-writes-sql.js';
+import {
+  INSERT_LABEL_WRITE,
+  SAMPLE_MESSAGES,
+  SAMPLE_SESSIONS,
+  SELECT_UNSETTLED_WRITES,
+  SETTLE_LABEL_WRITE,
+} from './label-writes-sql.js';
 import {
   checkTargetQuery,
   type LabelTarget,
   selectLabelTargets,
   type TargetRow,
 } from './select-label-targets.js';
+import type { UseQuerySandbox } from './use-query-sandbox.js';
 import type { UseWarehouse } from './use-warehouse.js';
 
 export const DEFAULT_BATCH_SIZE = 500;
 
 export interface LabelWriteContext {
   http: ReporterHttp;
-  /** Runs `fn` with the warehouse: opened for the call and closed after (useWarehouseAt), or kept open (keepOpen). */
+  /** Runs `fn` with the warehouse, opened for the call and closed after (useWarehouseAt). */
   useWarehouse: UseWarehouse;
+  /**
+   * Runs `fn` with the read-only sandbox the analyst's query runs in (useQuerySandboxAt). It opens the same
+   * file: never call writeLabels while this process holds the warehouse open.
+   */
+  useSandbox: UseQuerySandbox;
   /** projectShortName: the warehouse rows the query may pick. */
   project: string;
   log?: Logger;
@@ -68,6 +81,17 @@ export interface LabelWriteBatch {
   error: string | null;
 }
 
+/** A batch of an earlier run recorded as sent and never settled: it may or may not have been applied. */
+export interface UnsettledWrite {
+  runId: string;
+  batch: number;
+  batches: number;
+  label: string;
+  /** Ids sent in its request. */
+  ids: number;
+  startedAt: string;
+}
+
 export interface LabelWriteSummary {
   /** label_writes.run_id of an applied run; null for a dry run. */
   runId: string | null;
@@ -92,6 +116,11 @@ export interface LabelWriteSummary {
   sample: PlainRow[];
   /** The time range of what was written, and whether the next incremental sync re-reads all of it. */
   sync: { from: string; to: string; coveredByNextSync: boolean } | null;
+  /**
+   * label_writes rows of this project and target left 'sending' by earlier runs (read before this run): their
+   * requests may or may not have been applied; this run's platform check skips what they did label.
+   */
+  unsettled: UnsettledWrite[];
 }
 
 /** [min, max] of the rows' times (a loop: a spread of 100,000 arguments would overflow the stack). */
@@ -173,25 +202,34 @@ async function resolveLabel(
   return { id: label.id, name: label.name, group: label.group?.name ?? null };
 }
 
-/** A `useWarehouse` over a warehouse the caller keeps open (and closes). */
-export function keepOpen(warehouse: Warehouse): UseWarehouse {
-  return (fn) => fn(warehouse);
+async function readUnsettled(w: Warehouse, project: string, target: LabelTarget): Promise<UnsettledWrite[]> {
+  const rows = await w.query(SELECT_UNSETTLED_WRITES, { project, target });
+  return rows.map((r) => ({
+    runId: String(r['run_id']),
+    batch: Number(r['batch']),
+    batches: Number(r['batches']),
+    label: r['group_name'] ? `${r['label_name']} (${r['group_name']})` : String(r['label_name']),
+    ids: Number(r['written']),
+    startedAt: new Date(Number(r['started_at'])).toISOString(),
+  }));
 }
 
 export async function writeLabels(
   ctx: LabelWriteContext,
   request: LabelWriteRequest,
 ): Promise<LabelWriteSummary> {
-  const { http, useWarehouse, project } = ctx;
+  const { http, useWarehouse, useSandbox, project } = ctx;
   const target = request.target;
   const now = ctx.now ?? Date.now;
   const batchSize = request.batchSize ?? DEFAULT_BATCH_SIZE;
   const sampleSize = request.sampleSize ?? 10;
   const pageSize = Math.min(ctx.pageSize ?? 500, 500);
-  const query = await useWarehouse((w) => checkTargetQuery(w, request.query, target));
+  // the warehouse first: it is created and migrated when new (the sandbox opens it read-only)
+  const unsettled = await useWarehouse((w) => readUnsettled(w, project, target));
+  const query = await useSandbox((s) => checkTargetQuery(s, request.query, target));
   const label = await resolveLabel(http, request);
-  const selection = await useWarehouse((w) =>
-    selectLabelTargets(w, { target, project, query, labelId: label.id }),
+  const selection = await useSandbox((s) =>
+    selectLabelTargets(s, { target, project, query, labelId: label.id }),
   );
   const runId = request.apply
     ? `${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`
@@ -216,17 +254,18 @@ export async function writeLabels(
     batches: [],
     sample: [],
     sync: null,
+    unsettled,
   };
   const identity = who();
   const sent: TargetRow[] = [];
 
+  /** Inserts the batch's row: 'sending' before its request (finished_at null), 'unchanged' when final. */
   const record = async (
     n: number,
     batch: readonly TargetRow[],
     checked: Checked,
     send: readonly TargetRow[],
-    status: 'success' | 'unchanged' | 'failed',
-    error: string | null,
+    status: 'sending' | 'unchanged',
     startedAt: number,
   ): Promise<void> => {
     const [first, last] = timeRange(send);
@@ -244,18 +283,36 @@ export async function writeLabels(
       requested: batch.length,
       already_labelled: checked.labelled.size,
       missing: checked.missing.size,
-      written: status === 'failed' ? 0 : send.length,
+      written: send.length,
       object_ids: send.map((t) => t.id),
       first_time: send.length > 0 ? new Date(first) : null,
       last_time: send.length > 0 ? new Date(last) : null,
       status,
-      error,
+      error: null,
       started_at: new Date(startedAt),
-      finished_at: new Date(now()),
+      finished_at: status === 'sending' ? null : new Date(now()),
       ...identity,
     };
     await useWarehouse((w) => w.query(INSERT_LABEL_WRITE, row));
   };
+  /** Settles a 'sending' row after its request: success (written) or failed (nothing written). */
+  const settle = async (n: number, written: number, error: string | null): Promise<void> => {
+    const settled = await useWarehouse((w) =>
+      w.query(SETTLE_LABEL_WRITE, {
+        write_id: `${runId}-${n}`,
+        status: error === null ? 'success' : 'failed',
+        error,
+        written,
+        finished_at: new Date(now()),
+      }),
+    );
+    if (settled.length !== 1)
+      throw new EtlError(
+        'manage.label_write_missing',
+        `its 'sending' row ${runId}-${n} is not in label_writes`,
+      );
+  };
+  const noun = (count: number) => `${count} ${target}${count === 1 ? '' : 's'}`;
 
   for (const [index, batch] of batches.entries()) {
     const n = index + 1;
@@ -281,8 +338,20 @@ export async function writeLabels(
     }
     if (send.length === 0) {
       row.status = 'unchanged';
-      await record(n, batch, checked, send, 'unchanged', null, startedAt);
+      await record(n, batch, checked, send, 'unchanged', startedAt);
       continue;
+    }
+    // recorded before the request: a run stopped after it leaves a 'sending' row, never an unrecorded write
+    try {
+      await record(n, batch, checked, send, 'sending', startedAt);
+    } catch (cause) {
+      throw new EtlError(
+        'manage.label_write_unrecorded',
+        `batch ${n} of ${batches.length} could not be recorded in label_writes, so it was not sent: ` +
+          `${(cause as Error).message}. ${noun(summary.written)} were labelled before it (run_id ${runId}); ` +
+          'running the command again skips them and writes the rest',
+        { kind: cause instanceof EtlError ? cause.kind : 'terminal', cause },
+      );
     }
     try {
       const bulk = {
@@ -298,15 +367,16 @@ export async function writeLabels(
       row.written = 0;
       row.error = message;
       summary.toWrite -= send.length;
-      const unrecorded = await record(n, batch, checked, send, 'failed', message, startedAt).then(
+      const unrecorded = await settle(n, 0, message).then(
         () => '',
-        (error: unknown) => ` (and it could not be recorded in label_writes: ${(error as Error).message})`,
+        (error: unknown) =>
+          ` (and it could not be settled as failed: label_writes keeps it as 'sending', run_id ${runId} batch ${n}: ${(error as Error).message})`,
       );
       log?.error({ batch: n, batches: batches.length, error: message }, 'label write failed');
       throw new EtlError(
         'manage.label_write_failed',
-        `batch ${n} of ${batches.length} (${send.length} ${target}s) was refused: ${message}${unrecorded}. ` +
-          `${summary.written} ${target}s were labelled before it (label_writes, run_id ${runId}); ` +
+        `batch ${n} of ${batches.length} (${noun(send.length)}) was refused: ${message}${unrecorded}. ` +
+          `${noun(summary.written)} were labelled before it (label_writes, run_id ${runId}); ` +
           'running the command again skips them and retries the rest',
         { kind: cause instanceof EtlError && cause.kind === 'transient' ? 'transient' : 'terminal', cause },
       );
@@ -314,11 +384,23 @@ export async function writeLabels(
     row.status = 'success';
     summary.written += send.length;
     sent.push(...send);
-    await record(n, batch, checked, send, 'success', null, startedAt);
+    try {
+      await settle(n, send.length, null);
+    } catch (cause) {
+      log?.error({ batch: n, batches: batches.length, written: send.length }, 'label write not settled');
+      throw new EtlError(
+        'manage.label_write_unsettled',
+        `batch ${n} of ${batches.length} (${noun(send.length)}) was written to the platform but could not be ` +
+          `settled in label_writes: ${(cause as Error).message}. It stays recorded there as 'sending' ` +
+          `(run_id ${runId}, batch ${n}); ${noun(summary.written)} were labelled in batches 1-${n} of this run. ` +
+          'Running the command again skips what the platform shows labelled and writes the rest',
+        { kind: cause instanceof EtlError ? cause.kind : 'terminal', cause },
+      );
+    }
     log?.info({ batch: n, batches: batches.length, written: send.length }, 'labels written');
   }
   if (request.apply && batches.length === 0) {
-    await record(0, [], { labelled: new Set(), missing: new Set() }, [], 'unchanged', null, now());
+    await record(0, [], { labelled: new Set(), missing: new Set() }, [], 'unchanged', now());
   }
 
   const sampleIds = sent.slice(0, sampleSize).map((t) => t.id);

@@ -25,6 +25,8 @@ export async function openDatabaseFile(options: {
   path: string;
   lockWaitMs: number;
   log?: Logger | undefined;
+  /** More DuckDB instance options (e.g. access_mode READ_ONLY); they override the defaults below. */
+  settings?: Record<string, string> | undefined;
 }): Promise<OpenDatabaseFile> {
   const key = resolve(options.path);
   const started = performance.now();
@@ -37,7 +39,7 @@ export async function openDatabaseFile(options: {
       holder = { program: 'this process', pid: process.pid };
     } else {
       try {
-        return await openOnce(options.path, key);
+        return await openOnce(options.path, key, options.settings);
       } catch (error) {
         if (!isLockError(error)) {
           throw new EtlError(
@@ -76,9 +78,17 @@ export async function openDatabaseFile(options: {
 /** DuckDB's memory limit (it spills to disk beyond it); REPORTER_DUCKDB_MEMORY_LIMIT overrides it. */
 const DUCKDB_MEMORY_LIMIT = process.env['REPORTER_DUCKDB_MEMORY_LIMIT'] ?? '256MB';
 
-async function openOnce(path: string, key: string): Promise<OpenDatabaseFile> {
+async function openOnce(
+  path: string,
+  key: string,
+  settings: Record<string, string> = {},
+): Promise<OpenDatabaseFile> {
   // a bounded buffer pool: the sync's peak memory must stay flat as the warehouse grows
-  const instance = await DuckDBInstance.create(path, { memory_limit: DUCKDB_MEMORY_LIMIT, threads: '2' });
+  const instance = await DuckDBInstance.create(path, {
+    memory_limit: DUCKDB_MEMORY_LIMIT,
+    threads: '2',
+    ...settings,
+  });
   let connection: DuckDBConnection;
   try {
     connection = await instance.connect();

@@ -287,6 +287,56 @@ describe('label-sessions and label-messages', () => {
     );
   });
 
+  it('runs --sql in a read-only sandbox: files, URLs, extensions, writes and two statements are refused', async () => {
+    const before = await h.withWarehouse((w) =>
+      w.query('select (select count(*) from sessions) as s, (select count(*) from label_writes) as l'),
+    );
+    const outside = /may read only the warehouse's tables: files, URLs and extensions are out of its reach/;
+    const refusals: [string, RegExp][] = [
+      ["select content as session_id from read_text('/etc/passwd')", outside],
+      ["select column0 as session_id from read_csv('/etc/hosts', header = false)", outside],
+      ["select * from read_parquet('http://127.0.0.1:1/x.parquet')", outside],
+      ['install httpfs', /is not a SELECT \(it is an INSTALL statement\)/],
+      ["copy sessions to '/tmp/reporter-etl-copied.csv'", /is not a SELECT \(it is a COPY statement\)/],
+      ["attach '/tmp/reporter-etl-attached.duckdb' as x", /is not a SELECT \(it is an ATTACH statement\)/],
+      ['delete from sessions', /is not a SELECT \(it is a DELETE statement\)/],
+      ['select session_id from sessions; delete from sessions', /holds 2 statements/],
+    ];
+    for (const [sql, message] of refusals) {
+      const r = await refused(labelSessionsCommand, ['--label', 'Спам', '--sql', sql, '--apply'], message, {
+        noRequest: true,
+      });
+      expect(r.err).not.toMatch(/root:|serialized to json/);
+      expect(r.out).toBe('');
+    }
+    const after = await h.withWarehouse((w) =>
+      w.query('select (select count(*) from sessions) as s, (select count(*) from label_writes) as l'),
+    );
+    expect(after).toEqual(before);
+  });
+
+  it('lists the batches earlier runs left sending as unsettled', async () => {
+    await h.withWarehouse((w) =>
+      w.query(
+        `insert into label_writes (write_id, run_id, project, target, label_id, label_name, query, batch, batches,
+           requested, already_labelled, missing, written, object_ids, status, started_at)
+         values ('killed-run-3', 'killed-run', 'shop-bot', 'session', 4, 'Спам', 'select 1', 3, 5, 7, 0, 0, 7,
+           ['a', 'b', 'c', 'd', 'e', 'f', 'g'], 'sending', timestamptz '2024-05-01 10:00:00+00')`,
+      ),
+    );
+    const r = await cli(
+      labelSessionsCommand,
+      '--label',
+      'Спам',
+      '--sql',
+      'select session_id from sessions limit 2',
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(
+      /Unsettled batches of earlier runs \(label_writes status 'sending'\): they may or may not have been applied.*\n\s+run_id killed-run batch 3 of 5: 7 sessions, label "Спам", sent 2024-05-01T10:00:00.000Z/,
+    );
+  });
+
   it('teaches with --help', async () => {
     const r = await cli(labelSessionsCommand, '--help');
     expect(r.out).toMatch(/--apply\s+write \(default: dry run/);

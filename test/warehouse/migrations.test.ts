@@ -266,6 +266,40 @@ describe('migrations', () => {
     ]);
   });
 
+  it('006 keeps the label_writes rows and lets a batch be recorded as sending, finished_at null', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const old = `${temp.dir}/migrations-001-005`;
+    mkdirSync(old);
+    for (const file of readdirSync(locateMigrationsDir()).filter((f) => /^00[1-5]_.*\.sql$/.test(f)))
+      copyFileSync(`${locateMigrationsDir()}/${file}`, `${old}/${file}`);
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    await runMigrations(connection, { dir: old, now: () => Date.UTC(2025, 0, 1) });
+    const insert = (id: string, status: string, finished: string) =>
+      'INSERT INTO label_writes (write_id, run_id, project, target, label_id, label_name, query, batch, batches, ' +
+      'requested, already_labelled, missing, written, object_ids, status, started_at, finished_at) VALUES ' +
+      `('${id}', 'r', 'p', 'session', 4, 'Спам', 'select 1', 1, 1, 2, 0, 0, 2, ['s1', 's2'], '${status}', ` +
+      `TIMESTAMPTZ '2025-01-01 10:00:00Z', ${finished})`;
+    await connection.run(insert('r-1', 'success', "TIMESTAMPTZ '2025-01-01 10:00:01Z'"));
+    await expect(connection.run(insert('r-2', 'sending', 'NULL'))).rejects.toThrow();
+    connection.closeSync();
+    instance.closeSync();
+    warehouse = await openWarehouse({ path });
+    await warehouse.query(insert('r-2', 'sending', 'NULL'));
+    await expect(warehouse.query(insert('r-3', 'lost', 'NULL'))).rejects.toThrow(/CHECK/);
+    expect(
+      await warehouse.query('SELECT write_id, status, object_ids, finished_at FROM label_writes ORDER BY 1'),
+    ).toEqual([
+      {
+        write_id: 'r-1',
+        status: 'success',
+        object_ids: ['s1', 's2'],
+        finished_at: Date.UTC(2025, 0, 1, 10, 0, 1),
+      },
+      { write_id: 'r-2', status: 'sending', object_ids: ['s1', 's2'], finished_at: null },
+    ]);
+  });
+
   it('refuse a warehouse written by a newer version', async () => {
     const path = `${temp.dir}/warehouse.duckdb`;
     warehouse = await openWarehouse({ path });

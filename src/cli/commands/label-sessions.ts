@@ -1,6 +1,7 @@
 // `reporter-etl label-sessions`: the analyst picks sessions with SQL on the warehouse and the platform gets a
 // session label on them (bulk labeling in batches). Dry run unless --apply; idempotent; every applied batch
-// is recorded in label_writes. The same factory builds `label-messages` (see label-messages.ts).
+// is recorded in label_writes before its request and settled after; the query runs in a read-only sandbox.
+// The same factory builds `label-messages` (see label-messages.ts).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
@@ -9,10 +10,12 @@ import { createLogger } from '../../log.js';
 import { connectProject } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
 import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-targets.js';
+import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { useWarehouseAt } from '../../manage/use-warehouse.js';
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { requireWarehouse } from '../require-warehouse.js';
 
 const TEXT = {
   session: {
@@ -56,9 +59,11 @@ function helpOf(target: LabelTarget): string {
 Puts a ${target} label on the ${t.noun} that a SQL query picks from the warehouse: you choose rows with
 the full power of SQL over the synced data, the tool writes the label back to the platform.
 
-  1. The query runs on the warehouse (REPORTER_DATA_DIR/warehouse.duckdb). It must be one SELECT returning
-     a text column named ${t.column}; other columns are ignored. Anything else is refused before any
-     request to the platform (exit 2), and so is an unknown label.
+  1. The query runs on the warehouse (REPORTER_DATA_DIR/warehouse.duckdb), opened read-only in a sandbox:
+     it reads the warehouse's tables only (no files, URLs or extensions: read_csv, COPY, ATTACH, INSTALL
+     are refused). It must be one SELECT returning a text column named ${t.column}; other columns are
+     ignored. Anything else is refused before any request to the platform (exit 2), and so is an unknown
+     label.
   2. ${t.noun[0]!.toUpperCase()}${t.noun.slice(1)} the warehouse already shows with the label are skipped; ids the warehouse does not know
      (or of another project) are skipped and reported.
   3. Each batch is checked on the platform first, with one read (${t.filterSql}): what already
@@ -66,14 +71,17 @@ the full power of SQL over the synced data, the tool writes the label back to th
   4. Without --apply (a dry run) nothing is written: it prints how many ${t.noun} would get the label
      and a sample of them. With --apply the rest is sent with bulk labeling (comparisonType CONTAINS:
      the label is added, the ${target}'s other labels stay), one request per batch, and every batch is
-     recorded in the warehouse table label_writes (what, when, how many, result).
+     recorded in the warehouse table label_writes (what, when, how many, result): as 'sending' before its
+     request, then settled as 'success' or 'failed'.
 
 The warehouse is opened only for each step (the query, the record of each batch), never while the
 platform is asked, so a scheduled sync can run meanwhile.
 
 Running it again changes nothing: the check of step 3 (and, after a sync, step 2) skips what is done.
 A batch the platform refuses stops the run (exit 1, or 75 when the API was unavailable); it is recorded
-as failed, and running the command again finishes the job.
+as failed, and running the command again finishes the job. A batch sent but not settled (the warehouse
+was locked meanwhile, or the run was killed) stays 'sending': the error names it, and the next run lists
+it as unsettled (it may or may not have been applied; its platform check skips what was labelled).
 
 The warehouse shows the new labels (table ${t.labelsTable}) after the next sync of their time range.
 An incremental sync re-reads REPORTER_LOOKBACK_HOURS (48) before its watermark: for older ${t.noun} the
@@ -144,6 +152,16 @@ function printSummary(target: LabelTarget, s: LabelWriteSummary, io: CommandIo):
   const digits = Math.max(...rows.map((r) => String(r[1]).length));
   for (const [what, n, note] of rows)
     io.out(`  ${what.padEnd(width)}  ${String(n).padStart(digits)}${note ? `  ${note}` : ''}`.trimEnd());
+  if (s.unsettled.length > 0) {
+    io.out(
+      `Unsettled batches of earlier runs (label_writes status 'sending'): they may or may not have been applied; the platform check of this run skips what they labelled:`,
+    );
+    for (const u of s.unsettled.slice(0, 10))
+      io.out(
+        `  run_id ${u.runId} batch ${u.batch} of ${u.batches}: ${u.ids} ${t.noun}, label ${JSON.stringify(u.label)}, sent ${u.startedAt}`,
+      );
+    if (s.unsettled.length > 10) io.out(`  and ${s.unsettled.length - 10} more`);
+  }
   if (s.sample.length > 0) {
     io.out(s.dryRun ? `Sample of the ${t.noun} to label:` : `Sample of the ${t.noun} labelled:`);
     for (const line of formatTable(s.sample, { columns: t.columns, times: t.times })) io.out(line);
@@ -196,10 +214,15 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
 
       const config = loadConfig();
       const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+      requireWarehouse(config, t.name);
       // the warehouse is opened per step: no lock is held while the platform is asked
-      const useWarehouse = useWarehouseAt({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
-      // the query is checked before anything talks to the platform
-      await useWarehouse((w) => checkTargetQuery(w, query, target));
+      const where = { path: config.warehousePath, lockWaitMs: config.lockWaitMs, log };
+      const useWarehouse = useWarehouseAt(where);
+      // the analyst's query runs only in the read-only sandbox (no files, URLs, extensions, writes)
+      const useSandbox = useQuerySandboxAt(where);
+      // the query is checked before anything talks to the platform (the warehouse first: it is migrated)
+      await useWarehouse(async () => undefined);
+      await useSandbox((s) => checkTargetQuery(s, query, target));
       const connection = await connectProject(config, { project: values.project, log });
       let summary: LabelWriteSummary;
       try {
@@ -207,6 +230,7 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
           {
             http: connection.http,
             useWarehouse,
+            useSandbox,
             project: connection.project,
             log,
             pageSize: config.pageSize,
