@@ -1,6 +1,7 @@
 // Sync against the emulator over HTTP into a real DuckDB file, compared with the emulator's ground truth:
 // full sync on both generations, incremental sync with live changes, faults, rejects, auth, secrets.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_NOW } from '../helpers/emulator-client.js';
@@ -173,6 +174,30 @@ describe('sync', () => {
     expect(summary.error).toMatch(/REPORTER_API=v1/);
     expect(summary.error).not.toContain('not-a-valid-token-123');
     expect(summary.requests).toBe(1);
+  });
+
+  it('records a failed run even when it fails before the project is resolved (refused token, no server)', async () => {
+    h = await createHarness();
+    const refused = await h.sync({}, { REPORTER_TOKEN: 'not-a-valid-token-123' });
+    expect(refused.exitCode).toBe(1);
+    // a port nobody listens on: connections are refused
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const unreachable = await h.sync(
+      {},
+      { REPORTER_BASE_URL: `http://127.0.0.1:${port}`, REPORTER_RETRIES: '0', REPORTER_PROJECT: 'shop-bot' },
+    );
+    expect(unreachable.status).toBe('failed');
+    expect(unreachable.exitCode).toBe(75);
+    const runs = await h.withWarehouse((w) => w.listRuns({ limit: 10 }));
+    const byId = new Map(runs.map((r) => [r.runId, r]));
+    expect(byId.get(refused.runId)).toMatchObject({ job: 'sync', status: 'failed', project: null });
+    expect(byId.get(refused.runId)?.error).toMatch(/REPORTER_TOKEN/);
+    expect(byId.get(refused.runId)?.error).not.toContain('not-a-valid-token-123');
+    expect(byId.get(unreachable.runId)).toMatchObject({ job: 'sync', status: 'failed', project: 'shop-bot' });
+    expect(byId.get(unreachable.runId)?.error).toMatch(/connection failed \(ECONNREFUSED\)/);
   });
 
   it('when retries run out the run fails as transient, keeps its windows, and the next run resumes', async () => {
