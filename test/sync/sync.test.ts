@@ -5,6 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_NOW } from '../helpers/emulator-client.js';
+import { recordArrivals } from '../helpers/request-arrivals.js';
 import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
@@ -107,6 +108,26 @@ describe('sync', () => {
     faults.assertAllFired();
     await expectWarehouseEqualsTruth({ sessionData: true });
   });
+
+  it('waits out a Retry-After given as an HTTP-date (~2 s) and stays exact', async () => {
+    h = await createHarness();
+    const arrivals = recordArrivals(h.running.emulator);
+    // the run's first request (nothing else in flight): the next one may only come after the date
+    h.running.emulator.faults.script({
+      type: 'status429',
+      path: 'projects/sessions/count',
+      retryAfter: 2,
+      retryAfterForm: 'date',
+    });
+    const summary = await h.sync();
+    h.running.emulator.faults.assertAllFired();
+    expect(summary.error).toBeNull();
+    expect(arrivals[0]!.fault).toBe('status429');
+    const waited = arrivals[1]!.at - arrivals[0]!.at;
+    expect(waited).toBeGreaterThanOrEqual(1500);
+    expect(waited).toBeLessThan(20_000);
+    await expectWarehouseEqualsTruth({ sessionData: true });
+  }, 90_000);
 
   it('times out a request that hangs, retries it, and completes', async () => {
     // the same sync without the fault, for the request count
