@@ -84,6 +84,36 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Base URLs already warned about (once per process: a run may build several clients). */
+const warnedPlainHttp = new Set<string>();
+
+/** Loopback: 127.0.0.0/8, ::1 and localhost (a token sent there in clear text stays on this machine). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+/** Warns (once per base URL) when the token would cross the network unencrypted. */
+function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return;
+  }
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname) || warnedPlainHttp.has(baseUrl)) return;
+  warnedPlainHttp.add(baseUrl);
+  log.warn(
+    { baseUrl: url.origin },
+    `REPORTER_BASE_URL is http:// to ${url.hostname}, not a loopback address: the token is sent in clear text (${api === 'v1' ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
+  );
+}
+
 export class ReporterHttp {
   readonly api: Generation;
   readonly baseUrl: string;
@@ -123,6 +153,7 @@ export class ReporterHttp {
     this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
     this.log = options.log ?? silentLogger();
+    warnIfPlainHttp(this.baseUrl, this.api, this.log);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
