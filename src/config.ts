@@ -94,13 +94,15 @@ export function scheduleKeyOf(jobId: string): string {
   return `REPORTER_SCHEDULE_${jobId.toUpperCase().replace(/-/g, '_')}`;
 }
 
-const projectSchema = z.object({
-  baseUrl: urlSetting.default('https://app.jaicp.com'),
-  token: z.string().trim().min(1, 'is required and must not be empty'),
-  api: z.enum(['v1', 'legacy']).default('v1'),
-  project: z.string().trim().min(1).optional(),
-  durationUnit: z.enum(['ms', 's']).default('ms'),
-});
+const projectSchema = z
+  .object({
+    baseUrl: urlSetting.default('https://app.jaicp.com'),
+    token: z.string().trim().min(1, 'is required and must not be empty'),
+    api: z.enum(['v1', 'legacy']).default('v1'),
+    project: z.string().trim().min(1).optional(),
+    durationUnit: z.enum(['ms', 's']).default('ms'),
+  })
+  .strict();
 
 export type ProjectConfig = z.infer<typeof projectSchema>;
 
@@ -203,6 +205,71 @@ function describeIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => stri
   return error.issues.map((issue) => `${prefix(issue.path)}: ${issue.message}`).join('; ');
 }
 
+/** The REPORTER_CONFIG file: strict objects, so a misspelled key is an error, not a silently ignored one. */
+const configFileSchema = z
+  .object({
+    projects: z.array(projectSchema).min(1, 'list at least one project'),
+    schedule: scheduleFileSchema.optional(),
+  })
+  .strict();
+
+/** The keys an object of the config file may have, by its path (projects[n], schedule or the top). */
+function keysAllowedAt(path: readonly PropertyKey[]): readonly string[] {
+  if (path.length === 0) return Object.keys(configFileSchema.shape);
+  if (path[0] === 'projects' && path.length === 2) return Object.keys(projectSchema.shape);
+  if (path[0] === 'schedule' && path.length === 1) return Object.keys(scheduleFileSchema.shape);
+  return [];
+}
+
+/** Edit distance of two short strings (insertions, deletions, substitutions; a swap of neighbours is one). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The allowed key a misspelled one was probably meant to be: at most 2 edits away (1 for short keys). */
+export function suggestKey(key: string, allowed: readonly string[]): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of allowed) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance <= (candidate.length <= 4 ? 1 : 2) && (!best || distance < best.distance))
+      best = { key: candidate, distance };
+  }
+  return best?.key;
+}
+
+/** `projects[0].baseUrl` for a path of the config file. */
+function filePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((x) => (typeof x === 'number' ? `[${x}]` : `.${String(x)}`))
+    .join('')
+    .replace(/^\./, '');
+}
+
+/** The file's issues in our words: every unknown key named by its full path, with a suggestion. */
+function describeFileIssues(error: z.ZodError): string {
+  return error.issues
+    .flatMap((issue) => {
+      if (issue.code !== 'unrecognized_keys') return [`${filePath(issue.path) || '(top)'}: ${issue.message}`];
+      const allowed = keysAllowedAt(issue.path);
+      return issue.keys.map((key) => {
+        const suggestion = suggestKey(key, allowed);
+        return `${filePath([...issue.path, key])}: unknown key${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; known keys here: ${allowed.join(', ')}`;
+      });
+    })
+    .join('; ');
+}
+
 /** Reads the configuration from `env` (process.env by default). Throws a UsageError naming the setting. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -233,19 +300,10 @@ export function loadConfig(
         'config.invalid',
       );
     }
-    const fileSchema = z.object({
-      projects: z.array(projectSchema).min(1, 'list at least one project'),
-      schedule: scheduleFileSchema.optional(),
-    });
-    const result = fileSchema.safeParse(raw);
+    const result = configFileSchema.safeParse(raw);
     if (!result.success) {
       throw new UsageError(
-        `bad configuration in ${file}: ${describeIssues(result.error, (p) =>
-          p
-            .map((x) => (typeof x === 'number' ? `[${x}]` : `.${String(x)}`))
-            .join('')
-            .replace(/^\./, ''),
-        )}`,
+        `bad configuration in ${file} (REPORTER_CONFIG): ${describeFileIssues(result.error)}`,
         'config.invalid',
       );
     }

@@ -2,8 +2,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { UsageError } from '../src/errors.js';
+import { ReporterHttp } from '../src/reporter/http.js';
+import { reporterHttpOptions } from '../src/reporter/http-options.js';
 
 describe('loadConfig', () => {
   it('reads the environment with sensible defaults', () => {
@@ -120,6 +125,78 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REPORTER_CONFIG: bad })).toThrow(
       /schedule\.cron\.sync: "often" is not a cron expression/,
     );
+  });
+
+  it('refuses a misspelled key of the REPORTER_CONFIG file, naming its path and the key it resembles', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const write = (name: string, content: unknown) => {
+      const file = join(dir, name);
+      writeFileSync(file, JSON.stringify(content));
+      return file;
+    };
+    const refusal = (content: unknown) => {
+      try {
+        loadConfig({ REPORTER_CONFIG: write('c.json', content) });
+      } catch (error) {
+        return error as UsageError;
+      }
+      throw new Error('the configuration was accepted');
+    };
+    const tokn = refusal({
+      projects: [
+        { token: 't1', project: 'a' },
+        { tokn: 't2', project: 'b' },
+      ],
+    });
+    expect(tokn).toBeInstanceOf(UsageError);
+    expect(tokn.exitCode).toBe(2);
+    expect(tokn.message).toMatch(/REPORTER_CONFIG/);
+    expect(tokn.message).toMatch(/projects\[1\]\.tokn: unknown key \(did you mean "token"\?\)/);
+    expect(refusal({ projects: [{ token: 't', baseURL: 'https://x.example' }] }).message).toMatch(
+      /projects\[0\]\.baseURL: unknown key \(did you mean "baseUrl"\?\)/,
+    );
+    expect(refusal({ projects: [{ token: 't' }], schedul: {} }).message).toMatch(
+      /schedul: unknown key \(did you mean "schedule"\?\)/,
+    );
+    expect(refusal({ projects: [{ token: 't' }], schedule: { timezone: 'UTC' } }).message).toMatch(
+      /schedule\.timezone: unknown key \(did you mean "timeZone"\?\)/,
+    );
+    // nothing close: named, with the keys that are known there
+    const far = refusal({ projects: [{ token: 't', colour: 'red' }] }).message;
+    expect(far).toMatch(/projects\[0\]\.colour: unknown key; known keys here: baseUrl, token, api/);
+    expect(far).not.toMatch(/did you mean/);
+  });
+
+  it('warns once when the token would travel in clear text (http:// to a host that is not loopback)', async () => {
+    const warnings = (baseUrl: string, clients = 1) => {
+      const lines: string[] = [];
+      const log = pino(
+        { level: 'warn' },
+        new Writable({
+          write(chunk, _encoding, done) {
+            lines.push(String(chunk));
+            done();
+          },
+        }),
+      );
+      const config = loadConfig({ REPORTER_TOKEN: 'secret-token-77', REPORTER_BASE_URL: baseUrl });
+      for (let n = 0; n < clients; n++)
+        new ReporterHttp(reporterHttpOptions(config, config.projects[0]!, { log })).close();
+      return lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+    };
+    const plain = warnings('http://reporter.example.com:8080', 3);
+    expect(plain).toHaveLength(1);
+    expect(plain[0]!.level).toBe(40);
+    expect(plain[0]!.msg).toMatch(/REPORTER_BASE_URL is http:\/\/ to reporter\.example\.com.*clear text/);
+    expect(JSON.stringify(plain)).not.toContain('secret-token-77');
+    for (const quiet of [
+      'https://reporter.example.com',
+      'http://127.0.0.1:4010',
+      'http://127.8.9.10:4010',
+      'http://localhost:4010',
+      'http://[::1]:4010',
+    ])
+      expect(warnings(quiet), quiet).toEqual([]);
   });
 
   it('names the scheduler setting at fault', () => {

@@ -1,6 +1,7 @@
 // Command-line parsing helpers over node:util parseArgs: numbers and enums checked with messages that
 // name the option, so `--sessions abc` says what is wrong and what is expected.
 import { UsageError } from '../errors.js';
+import { parseZonedTime } from '../stats/parse-zoned-time.js';
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
@@ -29,10 +30,8 @@ export function enumOption<T extends string>(
   return value as T;
 }
 
+/** An instant option read by the one date parser of every command; a time without an offset is UTC. */
 export function dateTimeOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
-  const t = Date.parse(value);
-  if (Number.isNaN(t))
-    throw new UsageError(`--${name} expects a date-time like 2026-11-21T00:00:00Z, got "${value}"`);
-  return t;
+  return parseZonedTime(value, name, 'UTC', 'UTC');
 }

@@ -43,6 +43,10 @@ export interface FaultRule {
   after?: number;
   /** 429: the Retry-After header, in seconds (default 1). */
   retryAfter?: number;
+  /** 429: send Retry-After as delta-seconds (default) or as an HTTP-date `retryAfter` seconds ahead. */
+  retryAfterForm?: 'seconds' | 'date';
+  /** 429 with an HTTP-date: how far the server's clock (its Date header and the date) is off real time, in ms. */
+  serverClockOffsetMs?: number;
   /** slow: the delay in ms (default 2000). */
   delayMs?: number;
   /** invalidRecord: which record of the page (default 0) and how to break it. */

@@ -249,15 +249,26 @@ class EmulatorServer {
 
   private applyFault(fault: FaultState, req: IncomingMessage, res: ServerResponse): void {
     switch (fault.type) {
-      case 'status429':
+      case 'status429': {
         req.resume();
+        const seconds = fault.retryAfter ?? 1;
+        // the date form is measured on the server's (real, possibly offset) clock, sent as its Date header too
+        const serverNow = Date.now() + (fault.serverClockOffsetMs ?? 0);
+        const headers: Record<string, string> =
+          fault.retryAfterForm === 'date'
+            ? {
+                date: new Date(serverNow).toUTCString(),
+                'retry-after': new Date(serverNow + seconds * 1000).toUTCString(),
+              }
+            : { 'retry-after': String(seconds) };
         sendJson(
           res,
           429,
           { error: 'reporter.too_many_requests', message: 'Rate limit exceeded, retry later' },
-          { 'retry-after': String(fault.retryAfter ?? 1) },
+          headers,
         );
         return;
+      }
       case 'status502':
         req.resume();
         res.writeHead(502, { 'content-type': 'text/html' });

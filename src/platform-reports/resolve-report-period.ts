@@ -2,6 +2,7 @@
 // default, yesterday (the last whole UTC day). Invariant: from < to, both epoch ms; the API's inclusive
 // ranges are built from it as [from, to - 1 ms] by the request builder, never here.
 import { UsageError } from '../errors.js';
+import { parseZonedTime } from '../stats/parse-zoned-time.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -16,13 +17,9 @@ export interface PeriodOptions {
   date?: string | undefined;
 }
 
+/** The one date parser of every command (impossible dates refused); a time without an offset is UTC. */
 function parseInstant(value: string, option: string): number {
-  const t = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
-  if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}/.test(value))
-    throw new UsageError(
-      `--${option} expects a date-time like 2026-11-21T00:00:00Z (or a date), got "${value}"`,
-    );
-  return t;
+  return parseZonedTime(value, option, 'UTC', 'UTC');
 }
 
 /** The period the options ask for; `now` (epoch ms) decides the default and an open --from. */

@@ -1,11 +1,13 @@
 // The Reporter API transport: builds URLs for both generations (v1 bearer, legacy token in the path),
 // bounds concurrency over keep-alive connections, rate-limits, times out, and retries 429/5xx/network
-// faults and unreadable bodies with exponential backoff and jitter, honouring Retry-After.
+// faults and unreadable bodies with exponential backoff and jitter. A Retry-After (seconds or HTTP-date)
+// or a 429 pauses every request of the client until then (the rate limiter's "not before" time).
 // Invariant: the token never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { EtlError } from '../errors.js';
 import { type Logger, redactSecrets, silentLogger } from '../log.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
+import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
 export type Generation = 'v1' | 'legacy';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -62,10 +64,14 @@ class Retryable extends Error {
   constructor(
     message: string,
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; status?: number },
   ) {
     super(message, options);
+    this.status = options?.status;
   }
+
+  /** The HTTP status that asked for the retry (none for network faults and unreadable bodies). */
+  readonly status: number | undefined;
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -76,6 +82,36 @@ function errorCode(error: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Base URLs already warned about (once per process: a run may build several clients). */
+const warnedPlainHttp = new Set<string>();
+
+/** Loopback: 127.0.0.0/8, ::1 and localhost (a token sent there in clear text stays on this machine). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+/** Warns (once per base URL) when the token would cross the network unencrypted. */
+function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return;
+  }
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname) || warnedPlainHttp.has(baseUrl)) return;
+  warnedPlainHttp.add(baseUrl);
+  log.warn(
+    { baseUrl: url.origin },
+    `REPORTER_BASE_URL is http:// to ${url.hostname}, not a loopback address: the token is sent in clear text (${api === 'v1' ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
+  );
 }
 
 export class ReporterHttp {
@@ -117,6 +153,7 @@ export class ReporterHttp {
     this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
     this.log = options.log ?? silentLogger();
+    warnIfPlainHttp(this.baseUrl, this.api, this.log);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
@@ -217,6 +254,8 @@ export class ReporterHttp {
     const url = this.buildUrl(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     let lastError: unknown;
+    /** What this request has waited for the server's Retry-After so far (at most MAX_RETRY_WAIT_MS). */
+    let retryAfterWaited = 0;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
         return await this.semaphore.run(async () => {
@@ -252,14 +291,33 @@ export class ReporterHttp {
         if (attempt === this.retries) break;
         const backoff =
           Math.min(this.backoffCapMs, this.backoffBaseMs * 2 ** attempt) * (0.5 + this.random() / 2);
-        const wait = Math.max(backoff, error.retryAfterMs ?? 0);
-        if (error.retryAfterMs !== undefined) this.limiter.pause(error.retryAfterMs);
+        const retryAfter = error.retryAfterMs;
+        if (retryAfter !== undefined && retryAfterWaited + retryAfter > MAX_RETRY_WAIT_MS) {
+          const left = Math.max(0, MAX_RETRY_WAIT_MS - retryAfterWaited);
+          throw new EtlError(
+            'reporter.retry_after_too_long',
+            `${this.redact(error.message)}: the server asks to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), more than the ${Math.floor(left / 1000)} s left of the ${MAX_RETRY_WAIT_MS / 1000} s a request waits for it; try again later`,
+            { kind: 'transient' },
+          );
+        }
+        // The server said when (Retry-After), or a 429 says the client is too fast: every request of this
+        // client waits (the limiter's shared "not before"), not only this one. Other faults back off alone.
+        const wait = retryAfter ?? backoff;
+        if (retryAfter !== undefined) retryAfterWaited += retryAfter;
+        const shared = retryAfter !== undefined || error.status === 429;
+        if (shared) this.limiter.pause(wait);
         this.retried++;
         this.log.warn(
-          { op: req.op, attempt: attempt + 1, waitMs: Math.round(wait), reason: this.redact(error.message) },
+          {
+            op: req.op,
+            attempt: attempt + 1,
+            waitMs: Math.round(wait),
+            ...(shared ? { allRequests: true } : {}),
+            reason: this.redact(error.message),
+          },
           'retrying Reporter API request',
         );
-        await this.sleep(wait);
+        if (!shared) await this.sleep(wait);
       }
     }
     const reason = lastError instanceof Error ? this.redact(lastError.message) : 'unknown error';
@@ -302,11 +360,8 @@ export class ReporterHttp {
     }
     detail = this.redact(detail);
     if (RETRYABLE_STATUS.has(status)) {
-      const retryAfter = headers['retry-after'];
-      const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
-      const retryAfterMs =
-        Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 600) * 1000 : undefined;
-      return new Retryable(`${this.describe(req)} answered ${status}${detail}`, retryAfterMs);
+      const retryAfterMs = parseRetryAfter(headers['retry-after'], headers['date'], Date.now());
+      return new Retryable(`${this.describe(req)} answered ${status}${detail}`, retryAfterMs, { status });
     }
     if (status === 401 || status === 403) {
       const how =

@@ -16,6 +16,7 @@ import {
 } from '../reporter/catalogues.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
+import { insertFinishedRun } from '../schedule/run-history.js';
 import { limitWarehouseMemory, SYNC_DUCKDB_MEMORY_LIMIT } from '../warehouse/limit-memory.js';
 import type { WindowBatch } from '../warehouse/rows.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -113,15 +114,15 @@ async function syncProjectRange(
   const totals = { windows: 0, sessions: 0, messages: 0, rejects: 0 };
   let project = projectConfig.project ?? '(unknown)';
   let range: { from: number; to: number } | undefined;
+  let resolvedProject: string | undefined;
   let runStarted = false;
   let finalWatermark: number | undefined;
   /** The commit of the last window read, running while the next window is read. */
   let pendingCommit: Promise<void> | undefined;
   try {
-    project = await resolveProjectName(http, projectConfig);
-    if (http.api === 'v1') http.project = project;
     const end = now() - config.safetyLagMs;
-    const watermark = await warehouse.getWatermark(project);
+    // a backfill's range is checked before any request
+    let backfill: { from: number; to: number } | undefined;
     if (mode === 'backfill') {
       const from = options.from ?? end - config.historyMs;
       const to = Math.min(options.to ?? end, end);
@@ -131,7 +132,14 @@ async function syncProjectRange(
           `--from must be before --to (and before now minus the safety lag); got ${new Date(from).toISOString()} – ${new Date(to).toISOString()}`,
           { kind: 'usage' },
         );
-      range = { from, to };
+      backfill = { from, to };
+    }
+    project = await resolveProjectName(http, projectConfig);
+    resolvedProject = project;
+    if (http.api === 'v1') http.project = project;
+    const watermark = await warehouse.getWatermark(project);
+    if (backfill) {
+      range = backfill;
     } else if (mode === 'full' || watermark === undefined) {
       range = { from: end - config.historyMs, to: end };
     } else {
@@ -243,6 +251,21 @@ async function syncProjectRange(
       await warehouse
         .finishRun(runId, { status: 'failed', error: message, durationMs, requests: http.requests })
         .catch(() => undefined);
+    // failed before its row existed (refused token, unreachable API): recorded all the same, under the
+    // configured project name when there is one (the project was never resolved otherwise)
+    else
+      await insertFinishedRun(warehouse, {
+        runId,
+        project: resolvedProject ?? projectConfig.project ?? null,
+        job: options.job ?? 'sync',
+        trigger: options.trigger ?? 'manual',
+        startedAt: started,
+        finishedAt: now(),
+        status: 'failed',
+        error: message,
+      }).catch((recordError: unknown) =>
+        log.warn({ err: String(recordError) }, 'could not record the failed run in etl_runs'),
+      );
     log.error({ err: message, ...totals }, 'sync failed');
     return summary('failed', message, error instanceof EtlError ? error.exitCode : EXIT.failed);
   } finally {

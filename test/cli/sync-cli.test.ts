@@ -73,6 +73,40 @@ describe('reporter-etl sync', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/REPORTER_TOKEN/);
     expect(r.stdout + r.stderr).not.toContain('secret-wrong-token-42');
+    // the run failed before the project was resolved: its row is there all the same
+    const runs = await cli(['runs', '--json'], h.env);
+    expect(runs.code, runs.stderr).toBe(0);
+    expect(runs.stdout).not.toContain('secret-wrong-token-42');
+    const rows = JSON.parse(runs.stdout).runs;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ job: 'sync', status: 'failed', project: null });
+    expect(rows[0].error).toMatch(/REPORTER_TOKEN/);
+  });
+
+  it('refuses an impossible date (exit 2, naming the option) before any request', async () => {
+    h = await createHarness({ realClock: true, emulator: { sessions: 100 } });
+    h.running.emulator.requestLog = [];
+    for (const [option, value] of [
+      ['--from', '2026-11-31'],
+      ['--from', '2026-02-29T00:00:00Z'],
+      ['--to', '2026-11-20T25:00'],
+    ] as const) {
+      const r = await cli(['sync', option, value], h.env);
+      expect(r.code, `${option} ${value}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${option} expects`);
+      expect(r.stderr).toContain(value);
+    }
+    expect(h.running.emulator.requestLog).toEqual([]);
+  });
+
+  it('refuses --from after --to (exit 2, naming both) before any request', async () => {
+    h = await createHarness({ realClock: true, emulator: { sessions: 100 } });
+    h.running.emulator.requestLog = [];
+    const r = await cli(['sync', '--from', '2026-11-21', '--to', '2026-11-20'], h.env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--from .*--to/);
+    expect(h.running.emulator.requestLog).toEqual([]);
+    expect(h.running.emulator.requestCount).toBe(0);
   });
 
   it('teaches with --help', async () => {

@@ -32,6 +32,30 @@ describe('faults', () => {
     expect((await call('sessions/filter', { body: window })).status).toBe(200);
   });
 
+  it('429 with Retry-After as an HTTP-date, measured on the server clock its Date header shows', async () => {
+    script({ type: 'status429', path: 'sessions/filter', retryAfter: 7, retryAfterForm: 'date' });
+    script({
+      type: 'status429',
+      path: 'sessions/filter',
+      retryAfter: 3,
+      retryAfterForm: 'date',
+      serverClockOffsetMs: -3_600_000,
+    });
+    const plain = await call('sessions/filter', { body: window });
+    const behind = await call('sessions/filter', { body: window });
+    for (const [r, seconds] of [
+      [plain, 7],
+      [behind, 3],
+    ] as const) {
+      expect(r.status).toBe(429);
+      const retryAfter = r.headers.get('retry-after')!;
+      expect(retryAfter).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+      expect(Date.parse(retryAfter) - Date.parse(r.headers.get('date')!)).toBe(seconds * 1000);
+    }
+    expect(Math.abs(Date.parse(behind.headers.get('date')!) - (Date.now() - 3_600_000))).toBeLessThan(60_000);
+    expect((await call('sessions/filter', { body: window })).status).toBe(200);
+  });
+
   it('500 and 503 with an ErrorDto, 502 with an HTML gateway page', async () => {
     script({ type: 'status500', path: 'sessions/filter' });
     script({ type: 'status503', path: 'sessions/filter' });

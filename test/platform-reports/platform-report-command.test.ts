@@ -43,6 +43,10 @@ describe('platform-report command', () => {
       [[], /name a report kind/],
       [['invoices'], /unknown report kind "invoices"/],
       [['messages', '--date', '2026-13-45x'], /--date expects a date/],
+      // impossible dates are refused naming the option, never rolled over (2026-11-31 is not December 1)
+      [['messages', '--from', '2026-11-31', '--to', '2026-12-02'], /--from expects .*no such date or time/],
+      [['messages', '--from', '2026-11-20', '--to', '2026-11-20T25:00Z'], /--to expects/],
+      [['messages', '--date', '2026-02-29'], /--date expects .*no such date or time/],
       [['messages', '--date', '2026-10-31', '--from', '2026-10-30'], /--date is one whole UTC day/],
       [['messages', '--from', '2026-10-31', '--to', '2026-10-30'], /the period is empty/],
       [['clients', '--reconcile'], /clients reports cannot be reconciled/],

@@ -86,6 +86,11 @@ describe('reporter-etl report', () => {
     expect(errors.join('\n')).toMatch(/unknown report "weekly"/);
     expect((await cli(['summary', '--tz', 'Nowhere/City'])).code).toBe(2);
     expect((await cli(['summary', '--from', '2026-13-45'])).err).toMatch(/--from expects/);
+    // an impossible date is refused, not read as the next day (December 1)
+    const impossible = await cli(['summary', '--from', '2026-11-31T00:00:00Z', '--to', '2026-12-02']);
+    expect(impossible.code).toBe(2);
+    expect(impossible.err).toMatch(/--from expects .*no such date or time/);
+    expect((await cli(['summary', '--to', '2026-02-29T12:00Z'])).err).toMatch(/--to expects/);
     expect((await cli(['summary', '--from', '2026-10-31', '--to', '2026-10-30'])).err).toMatch(
       /must be before --to/,
     );

@@ -380,6 +380,13 @@ describe('stats over the warehouse', () => {
       [['--from', '2026-10-30T00:00:00Z', '--to', '2026-10-30T00:00:00Z'], /--from .* must be before --to/],
       [['--from', 'yesterday'], /--from expects/],
       [['--to', '2026-02-30'], /--to expects/],
+      // impossible dates are refused in every form, never rolled over to the next month or day
+      [
+        ['--from', '2026-11-31T00:00:00Z'],
+        /--from expects .*"2026-11-31T00:00:00Z" \(no such date or time\)/,
+      ],
+      [['--to', '2026-02-29T00:00+03:00'], /--to expects .*no such date or time/],
+      [['--from', '2026-11-20T25:00'], /--from expects/],
       [['--channel', 'telegramm'], /--channel: unknown channel "telegramm"/],
       [['--project', 'nope'], /--project: the warehouse holds no data of project "nope"/],
       [['--period', 'year'], /--period expects one of hour, day, week, month/],

@@ -1,9 +1,11 @@
 // Sync against the emulator over HTTP into a real DuckDB file, compared with the emulator's ground truth:
 // full sync on both generations, incremental sync with live changes, faults, rejects, auth, secrets.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_NOW } from '../helpers/emulator-client.js';
+import { recordArrivals } from '../helpers/request-arrivals.js';
 import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
@@ -107,6 +109,26 @@ describe('sync', () => {
     await expectWarehouseEqualsTruth({ sessionData: true });
   });
 
+  it('waits out a Retry-After given as an HTTP-date (~2 s) and stays exact', async () => {
+    h = await createHarness();
+    const arrivals = recordArrivals(h.running.emulator);
+    // the run's first request (nothing else in flight): the next one may only come after the date
+    h.running.emulator.faults.script({
+      type: 'status429',
+      path: 'projects/sessions/count',
+      retryAfter: 2,
+      retryAfterForm: 'date',
+    });
+    const summary = await h.sync();
+    h.running.emulator.faults.assertAllFired();
+    expect(summary.error).toBeNull();
+    expect(arrivals[0]!.fault).toBe('status429');
+    const waited = arrivals[1]!.at - arrivals[0]!.at;
+    expect(waited).toBeGreaterThanOrEqual(1500);
+    expect(waited).toBeLessThan(20_000);
+    await expectWarehouseEqualsTruth({ sessionData: true });
+  }, 90_000);
+
   it('times out a request that hangs, retries it, and completes', async () => {
     // the same sync without the fault, for the request count
     const baseline = await createHarness({ env: { REPORTER_TIMEOUT_MS: '400' } });
@@ -173,6 +195,30 @@ describe('sync', () => {
     expect(summary.error).toMatch(/REPORTER_API=v1/);
     expect(summary.error).not.toContain('not-a-valid-token-123');
     expect(summary.requests).toBe(1);
+  });
+
+  it('records a failed run even when it fails before the project is resolved (refused token, no server)', async () => {
+    h = await createHarness();
+    const refused = await h.sync({}, { REPORTER_TOKEN: 'not-a-valid-token-123' });
+    expect(refused.exitCode).toBe(1);
+    // a port nobody listens on: connections are refused
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const unreachable = await h.sync(
+      {},
+      { REPORTER_BASE_URL: `http://127.0.0.1:${port}`, REPORTER_RETRIES: '0', REPORTER_PROJECT: 'shop-bot' },
+    );
+    expect(unreachable.status).toBe('failed');
+    expect(unreachable.exitCode).toBe(75);
+    const runs = await h.withWarehouse((w) => w.listRuns({ limit: 10 }));
+    const byId = new Map(runs.map((r) => [r.runId, r]));
+    expect(byId.get(refused.runId)).toMatchObject({ job: 'sync', status: 'failed', project: null });
+    expect(byId.get(refused.runId)?.error).toMatch(/REPORTER_TOKEN/);
+    expect(byId.get(refused.runId)?.error).not.toContain('not-a-valid-token-123');
+    expect(byId.get(unreachable.runId)).toMatchObject({ job: 'sync', status: 'failed', project: 'shop-bot' });
+    expect(byId.get(unreachable.runId)?.error).toMatch(/connection failed \(ECONNREFUSED\)/);
   });
 
   it('when retries run out the run fails as transient, keeps its windows, and the next run resumes', async () => {

@@ -21,7 +21,8 @@ Modes:
                    up to now minus the safety lag (REPORTER_SAFETY_LAG_MINUTES, 5); the first run reads
                    REPORTER_HISTORY_DAYS (30) of history
   --full           re-read the whole history and move the watermark
-  --from/--to ISO  backfill [from, to) without moving the watermark
+  --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
+                   2026-11-20T00:00+03:00) or a date or date-time without offset, read in UTC (2026-11-20)
 
 Options:
   --project NAME   only the configured project with this projectShortName
@@ -71,6 +72,11 @@ export const syncCommand: Command = {
     const to = dateTimeOption(values.to, 'to');
     if (values.full && (from !== undefined || to !== undefined))
       throw new UsageError('--full re-reads everything: use it without --from/--to');
+    // refused here, before the configuration, the warehouse or any request
+    if (from !== undefined && to !== undefined && from >= to)
+      throw new UsageError(
+        `--from (${new Date(from).toISOString()}) must be before --to (${new Date(to).toISOString()}); --from is inclusive, --to exclusive`,
+      );
     const config = loadConfig();
     const projects =
       values.project === undefined

@@ -1,0 +1,154 @@
+// Retry-After in both forms (delta-seconds and HTTP-date, from the server's Date header), and the pause it
+// starts being shared by every request of the client: measured on the emulator's side, when requests arrive.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_V1_TOKEN } from '../../src/emulator/emulator.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
+import { EtlError } from '../../src/errors.js';
+import { ReporterHttp } from '../../src/reporter/http.js';
+import { RateLimiter } from '../../src/reporter/rate-limiter.js';
+import { parseRetryAfter } from '../../src/reporter/retry-after.js';
+import { TEST_NOW } from '../helpers/emulator-client.js';
+import { type Arrival, recordArrivals } from '../helpers/request-arrivals.js';
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-11-01T12:00:00Z');
+  it('reads seconds, and HTTP-dates from the Date header (else the local clock); a past date is 0', () => {
+    expect(parseRetryAfter('7', undefined, now)).toBe(7000);
+    expect(parseRetryAfter(['0'], undefined, now)).toBe(0);
+    expect(parseRetryAfter('Sun, 01 Nov 2026 12:00:10 GMT', undefined, now)).toBe(10_000);
+    // the server's clock is an hour behind ours: its Date header is the reference
+    expect(parseRetryAfter('Sun, 01 Nov 2026 11:00:10 GMT', 'Sun, 01 Nov 2026 11:00:00 GMT', now)).toBe(
+      10_000,
+    );
+    expect(parseRetryAfter('Sun, 01 Nov 2026 11:59:00 GMT', undefined, now)).toBe(0);
+    // the obsolete forms RFC 9110 still asks recipients to read
+    expect(parseRetryAfter('Sunday, 01-Nov-26 12:00:05 GMT', undefined, now)).toBe(5000);
+    expect(parseRetryAfter(undefined, undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('-5', undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('soon', undefined, now)).toBeUndefined();
+  });
+});
+
+describe('RateLimiter', () => {
+  it('holds a request already waiting for its slot when a pause begins meanwhile', async () => {
+    let clock = 0;
+    let onSleep: (() => void) | undefined;
+    const limiter = new RateLimiter(60, {
+      now: () => clock,
+      sleep: async (ms) => {
+        onSleep?.();
+        onSleep = undefined;
+        clock += ms;
+      },
+    });
+    await limiter.acquire(); // t = 0
+    onSleep = () => limiter.pause(5000); // a 429 arrives while the next request waits for its slot
+    await limiter.acquire();
+    expect(clock).toBeGreaterThanOrEqual(5000);
+  });
+});
+
+describe('Retry-After against the emulator', () => {
+  let running: RunningEmulator;
+  let arrivals: Arrival[];
+  const clients: ReporterHttp[] = [];
+  beforeAll(async () => {
+    running = await startEmulator({ port: 0, sessions: 50, days: 1, now: TEST_NOW });
+    arrivals = recordArrivals(running.emulator);
+  });
+  afterEach(async () => {
+    running.emulator.faults.clear();
+    arrivals.length = 0;
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(() => running.close());
+
+  /** A client whose log tells when it has decided to retry (the 429 was read). */
+  function client(retries = 2) {
+    let retrying!: () => void;
+    const retried = new Promise<void>((resolve) => {
+      retrying = resolve;
+    });
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        if (String(chunk).includes('retrying Reporter API request')) retrying();
+        done();
+      },
+    });
+    const http = new ReporterHttp({
+      baseUrl: running.url,
+      token: DEFAULT_V1_TOKEN,
+      api: 'v1',
+      project: 'shop-bot',
+      concurrency: 4,
+      rateLimitPerMinute: 1_000_000,
+      retries,
+      backoffBaseMs: 1,
+      log: pino({ level: 'warn' }, sink),
+    });
+    clients.push(http);
+    return { http, retried, lines };
+  }
+
+  const count = (http: ReporterHttp) => http.json({ method: 'GET', op: 'projects/sessions/count' });
+  const labels = (http: ReporterHttp) => http.json({ method: 'GET', op: 'logs/labels/sessions' });
+
+  async function expectEveryRequestPausedAfterThe429(offsetMs: number) {
+    running.emulator.faults.script({
+      type: 'status429',
+      path: 'projects/sessions/count',
+      retryAfter: 2,
+      retryAfterForm: 'date',
+      serverClockOffsetMs: offsetMs,
+    });
+    const { http, retried } = client();
+    const first = count(http);
+    await retried;
+    // sent after the 429 was read, by another request of the same client: it waits for the same time
+    const other = labels(http);
+    await Promise.all([first, other]);
+    running.emulator.faults.assertAllFired();
+    const limited = arrivals.find((a) => a.fault === 'status429')!;
+    const after = arrivals.filter((a) => a !== limited);
+    expect(after.map((a) => a.path).sort()).toEqual(['logs/labels/sessions', 'projects/sessions/count']);
+    for (const a of after) {
+      expect(a.at - limited.at, a.path).toBeGreaterThanOrEqual(1500);
+      expect(a.at - limited.at, a.path).toBeLessThan(20_000);
+    }
+  }
+
+  it('an HTTP-date 2 s ahead pauses every request of the client ~2 s', async () => {
+    await expectEveryRequestPausedAfterThe429(0);
+  });
+
+  it('measures the HTTP-date from the server’s Date header, not the local clock', async () => {
+    // the server's clock is an hour behind: from the local clock the date would be long past (no wait)
+    await expectEveryRequestPausedAfterThe429(-3_600_000);
+  });
+
+  it('seconds work as before, and a wait beyond what a request may wait fails at once, saying so', async () => {
+    running.emulator.faults.script({ type: 'status429', path: 'projects/sessions/count', retryAfter: 1 });
+    const { http } = client();
+    await count(http);
+    const limited = arrivals.find((a) => a.fault === 'status429')!;
+    expect(arrivals.at(-1)!.at - limited.at).toBeGreaterThanOrEqual(900);
+
+    running.emulator.faults.script({
+      type: 'status429',
+      path: 'projects/sessions/count',
+      retryAfter: 3 * 3600,
+      retryAfterForm: 'date',
+    });
+    const started = Date.now();
+    const error = await count(client().http).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(error).toBeInstanceOf(EtlError);
+    expect((error as EtlError).kind).toBe('transient');
+    expect((error as EtlError).exitCode).toBe(75);
+    expect((error as EtlError).message).toMatch(/asks to wait 10800 s \(Retry-After\), more than .*600 s/);
+  });
+});
