@@ -73,7 +73,8 @@ describe('platform-report command', () => {
   });
 
   it('--deadline 0 leaves a task pending (75); list --json; delete --completed, then --all; --resume has nothing left', async () => {
-    r = await createReportHarness({ emulator: { reportRowsPerSecond: 500 } });
+    // slow enough that the messages report stays pending however loaded the machine is (the messages of its day take ~30 s to build, the client list ~6 s)
+    r = await createReportHarness({ emulator: { reportRowsPerSecond: 50 } });
     const env = r.h.env;
     const done = await run(['client-list', '--date', '2026-10-31', '--json'], env);
     expect(done.code).toBe(0);
@@ -111,7 +112,7 @@ describe('platform-report command', () => {
     const resumed = await run(['--resume'], env);
     expect(resumed.code).toBe(0);
     expect(resumed.out).toMatch(/shop-bot: no pending report tasks/);
-  });
+  }, 120_000);
 
   it('prints the differences a reconciliation finds (exit 3)', async () => {
     r = await createReportHarness();
