@@ -8,7 +8,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     environment: 'node',
-    testTimeout: 30_000,
+    // generous: integration tests run real syncs and child processes on a shared 2-core machine
+    testTimeout: 90_000,
     hookTimeout: 30_000,
     pool: 'forks',
     env: { TZ: 'UTC' },
