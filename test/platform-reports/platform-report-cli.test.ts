@@ -44,7 +44,7 @@ describe.concurrent('reporter-etl platform-report (child process)', () => {
         const child = spawnCli(args, r.h.env);
         const exited = once(child, 'exit');
         // the child long-polls only after recording the request
-        await waitFor(() => r!.h.running.emulator.reports.pendingPolls > 0, 15_000, 'the child to long-poll');
+        await waitFor(() => r!.h.running.emulator.reports.pendingPolls > 0, 45_000, 'the child to long-poll');
         child.kill('SIGKILL');
         await exited;
         expect(r.platformTasks()).toHaveLength(1);
