@@ -268,7 +268,7 @@ async function finishOnce(
     if (session.ctx.signal?.aborted) {
       // stopped (Ctrl-C, shutdown): the task stays open and free for the next run at once
       await heartbeat.stop();
-      await store.update(record.id, released).catch(() => undefined);
+      await store.release(record.id, session.ownerId).catch(() => undefined);
       throw error;
     }
     if (record.status === 'creating') {

@@ -62,6 +62,11 @@ export const PLATFORM_REPORT_SQL = {
   /** The heartbeat of a task's lease, written only while this owner holds it. */
   beatTask: 'UPDATE platform_report_tasks SET heartbeat_at = $now WHERE id = $id AND owner_id = $owner_id',
 
+  /** Gives the lease up (only while this owner still holds it). */
+  releaseTask: `UPDATE platform_report_tasks
+    SET owner_id = NULL, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL, updated_at = $now
+    WHERE id = $id AND owner_id = $owner_id`,
+
   /** Tasks of one platform and project that are not finished, oldest first. */
   selectOpenTasks: `SELECT * FROM platform_report_tasks
     WHERE base_url = $base_url AND api = $api AND project = $project AND status IN ('creating', 'pending')

@@ -148,6 +148,13 @@ export class TaskStore {
     );
   }
 
+  /** Gives the lease of a task up, if this owner still holds it. */
+  async release(id: string, ownerId: string): Promise<void> {
+    await this.withWarehouse((w) =>
+      w.query(PLATFORM_REPORT_SQL.releaseTask, { id, owner_id: ownerId, now: new Date(this.now()) }),
+    );
+  }
+
   async get(id: string): Promise<TaskRecord | undefined> {
     const rows = await this.withWarehouse((w) => w.query(PLATFORM_REPORT_SQL.selectTask, { id }));
     return rows[0] ? fromRow(rows[0]) : undefined;
