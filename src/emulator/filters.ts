@@ -1,5 +1,6 @@
 // Reporter filters (`FiltersDto.filters`): validated into a compiled form that the queries evaluate
-// against the skeleton. A malformed filter is a 400 naming the exact field (`filters[2].to`).
+// against the skeleton. A malformed filter is a 400 naming the exact field (`filters[2].to`); a TEXT filter
+// needs values, comparisonType and isCaseSensitive, as the vendor's TextFilter schema requires.
 import { badParameter } from './api-error.js';
 import type { ProjectData } from './project-data.js';
 
@@ -54,6 +55,8 @@ export const SUPPORTED_FILTERS: Readonly<Record<string, string>> = {
   SESSION_ID: 'TEXT',
   CLIENT_ID_OR_NAME: 'TEXT',
   MESSAGE_TEXT: 'TEXT',
+  ANSWER_TEXT: 'TEXT',
+  COMMENT_TEXT: 'TEXT',
 };
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -190,12 +193,14 @@ function checkbox(raw: RawFilter, at: string, normalise: (v: string) => string =
 }
 
 function text(raw: RawFilter, at: string) {
-  const comparison = raw.comparisonType ?? 'CONTAINS';
+  const comparison = raw.comparisonType;
   const allowed = ['NOT_IMPORTANT', 'CONTAINS', 'NOT_CONTAINS', 'EQUALS'];
   if (typeof comparison !== 'string' || !allowed.includes(comparison)) {
-    throw badParameter(`${at}.comparisonType`, `expected one of ${allowed.join(', ')}`);
+    throw badParameter(`${at}.comparisonType`, `required, one of ${allowed.join(', ')}`);
   }
-  const caseSensitive = raw.isCaseSensitive === true;
+  if (typeof raw.isCaseSensitive !== 'boolean')
+    throw badParameter(`${at}.isCaseSensitive`, 'required boolean (TextFilter)');
+  const caseSensitive = raw.isCaseSensitive;
   const fold = (s: string) => (caseSensitive ? s : s.toLowerCase());
   const values = stringList(raw.values, `${at}.values`).map(fold);
   return (candidates: readonly (string | undefined)[]): boolean => {
@@ -309,6 +314,18 @@ function addFilter(c: CompiledFilters, key: string, raw: RawFilter, at: string):
     case 'MESSAGE_TEXT': {
       const test = text(raw, at);
       c.message.push((p, i, k) => test([p.messageFacts(i, k).question]));
+      return;
+    }
+    case 'ANSWER_TEXT': {
+      // the bot's answer text (textAnswer of the message)
+      const test = text(raw, at);
+      c.message.push((p, i, k) => test([p.messageFacts(i, k).answer]));
+      return;
+    }
+    case 'COMMENT_TEXT': {
+      // the comment people left on the message, as of the clock (none: nothing to match)
+      const test = text(raw, at);
+      c.message.push((p, i, k, now) => test([p.commentAt(i, k, now)]));
       return;
     }
     default:

@@ -90,6 +90,8 @@ async function fail(session: ReportSession, record: TaskRecord, message: string)
     finishedAt: session.now(),
     ownerPid: null,
     ownerHost: null,
+    ownerId: null,
+    heartbeatAt: null,
   });
 }
 
@@ -205,6 +207,8 @@ export async function createTask(
     finishedAt: null,
     ownerPid: session.pid,
     ownerHost: session.host,
+    ownerId: session.ownerId,
+    heartbeatAt: session.now(),
     error: null,
   });
   return sendCreate(session, record, { checkFirst: false });

@@ -2,10 +2,13 @@
 // downloads the file with the token, checks that it opens (XLSX through exceljs, CSV parsed) and holds
 // totalCount rows, and renames it into place. An expired file link (410) marks the record expired and the
 // same report is requested again (at most twice). Invariants: a deadline or a transient fault leaves the
-// record pending and resumable; the file appears under its final name only complete and verified.
+// record pending and resumable; the file appears under its final name only complete and verified. The
+// caller holds the task's lease (claimed or created); it is refreshed every beat while this waits and
+// downloads, and released when it stops (src/warehouse/lease.ts).
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EtlError } from '../errors.js';
+import { startHeartbeat } from '../warehouse/lease.js';
 import { createTask, sendCreate, specOf } from './create-task.js';
 import { downloadReportFile, URL_EXPIRED } from './download-report-file.js';
 import { applyTaskDto, FINAL_STATUSES, type TaskState } from './fold-task-events.js';
@@ -165,17 +168,17 @@ async function finishOnce(
       totalCount: state.totalCount,
       phase,
     });
+  const released: TaskPatch = { ownerPid: null, ownerHost: null, ownerId: null, heartbeatAt: null };
   const end = async (patch: TaskPatch) => {
-    const full: TaskPatch = { ...patch, ownerPid: null, ownerHost: null };
+    const full: TaskPatch = { ...patch, ...released };
     if (patch.status !== undefined && patch.status !== 'pending') full.finishedAt = session.now();
     await store.update(record.id, full);
     record = { ...record, ...full };
     return { outcome: outcomeOf(record), record };
   };
   let state = stateOf(record);
+  const heartbeat = startHeartbeat(() => store.beat(record.id, session.ownerId), session.lease.beatMs, log);
   try {
-    if (record.ownerPid !== session.pid || record.ownerHost !== session.host)
-      await store.update(record.id, { ownerPid: session.pid, ownerHost: session.host });
     if (record.status === 'creating') {
       // the process stopped before the platform's answer was recorded: the task list decides
       record = await sendCreate(session, record, { checkFirst: true });
@@ -262,7 +265,12 @@ async function finishOnce(
         });
     }
   } catch (error) {
-    if (session.ctx.signal?.aborted) throw error;
+    if (session.ctx.signal?.aborted) {
+      // stopped (Ctrl-C, shutdown): the task stays open and free for the next run at once
+      await heartbeat.stop();
+      await store.release(record.id, session.ownerId).catch(() => undefined);
+      throw error;
+    }
     if (record.status === 'creating') {
       // sendCreate failed and has recorded why
       const stored = await store.get(record.id);
@@ -274,6 +282,8 @@ async function finishOnce(
       return await end({ ...statePatch(state), status: 'pending', error: message });
     }
     return await end({ ...statePatch(state), status: 'failed', error: message });
+  } finally {
+    await heartbeat.stop();
   }
 }
 

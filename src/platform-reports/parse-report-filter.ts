@@ -1,6 +1,7 @@
 // `--filter` options as Reporter filter objects: `KEY=a,b` (checkbox CONTAINS, text EQUALS, radio option,
 // numeric range `2..10`), `KEY!=a,b` (NOT_CONTAINS), `KEY~text` (text CONTAINS) or a raw JSON filter object.
-// Invariant: the period is never a --filter (it comes from --from/--to/--date); errors name the option.
+// Invariants: the period is never a --filter (it comes from --from/--to/--date); errors name the option;
+// a TEXT filter carries the vendor spec's required isCaseSensitive (false: text matches ignore case).
 import { UsageError } from '../errors.js';
 import type { ReporterFilter } from '../reporter/filters.js';
 
@@ -14,7 +15,10 @@ const NUMERIC = ['MESSAGE_COUNT'];
 const REACTION_ONLY = ['CLIENT_ID', 'MESSAGE_ID'];
 const PERIOD_KEYS = ['SESSION_START_TIME', 'MESSAGE_TIME', 'CLIENT_LAST_ACTIVITY_TIME'];
 
-export const FILTER_KEYS_HELP = [...CHECKBOX, ...RADIO, ...TEXT, ...NUMERIC].join(', ');
+/** The filter keys `--filter KEY...` offers (every one evaluated by the platform's reports, and the emulator). */
+export const REPORT_FILTER_KEYS: readonly string[] = [...CHECKBOX, ...RADIO, ...TEXT, ...NUMERIC];
+
+export const FILTER_KEYS_HELP = REPORT_FILTER_KEYS.join(', ');
 
 function splitValues(raw: string, option: string): string[] {
   const values = raw
@@ -70,7 +74,7 @@ export function parseReportFilter(text: string): ReporterFilter {
   }
   if (TEXT.includes(key) || REACTION_ONLY.includes(key)) {
     const comparisonType = operator === '=' ? 'EQUALS' : operator === '~' ? 'CONTAINS' : 'NOT_CONTAINS';
-    return { key, type: 'TEXT', comparisonType, values: splitValues(raw, option) };
+    return { key, type: 'TEXT', comparisonType, values: splitValues(raw, option), isCaseSensitive: false };
   }
   if (NUMERIC.includes(key)) {
     const range = /^\s*(\d+)?\s*\.\.\s*(\d+)?\s*$/.exec(raw);

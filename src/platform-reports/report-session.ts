@@ -1,12 +1,14 @@
 // What one platform-report command works with: the injected world (config, project, logger, clock,
 // warehouse access), the Reporter client for reports, the task store, and the resolved projectShortName.
 // Invariant: the token stays inside ReporterHttp and the download call; nothing here logs or returns it.
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config, ProjectConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
 import { resolveProjectName } from '../sync/resolve-project.js';
+import { type LeaseTiming, leaseTiming } from '../warehouse/lease.js';
 import { ReportApi } from './report-api.js';
 import { type TaskScope, TaskStore, type WithWarehouse } from './task-store.js';
 
@@ -36,6 +38,8 @@ export interface PlatformReportContext {
   /** Test hooks: HTTP backoff base, the first legacy poll interval. */
   backoffBaseMs?: number;
   pollIntervalMs?: number;
+  /** Test hook: the lease timing of the tasks it waits for (default LEASE, src/warehouse/lease.ts). */
+  lease?: Partial<LeaseTiming>;
 }
 
 export interface WaitOptions {
@@ -58,6 +62,9 @@ export interface ReportSession {
   log: Logger;
   pid: number;
   host: string;
+  /** This session's owner id in the task leases (random: a PID can be a zombie's or reused). */
+  ownerId: string;
+  lease: LeaseTiming;
   sleep(ms: number): Promise<void>;
   /** Downloads need the token itself (bearer on v1); it never leaves this function's arguments. */
   token: string;
@@ -91,6 +98,8 @@ export async function openReportSession(ctx: PlatformReportContext): Promise<Rep
       log: ctx.log.child({ job: 'platform-report', project }),
       pid: process.pid,
       host: hostname(),
+      ownerId: randomUUID(),
+      lease: leaseTiming(ctx.lease),
       token: projectConfig.token,
       sleep: (ms) =>
         new Promise<void>((resolve, reject) => {

@@ -1,9 +1,11 @@
 // Resumes the report tasks a previous run left open (creating or pending) on this platform and project:
 // `platform-report --resume`, and the first step of every `platform-report <kind>` run. Invariants: a
 // task is never created again by a resume (pending tasks are waited for by their request or task id; an
-// unanswered create is settled through the platform's task list); a task another live process on this host
-// is waiting for is left to it.
+// unanswered create is settled through the platform's task list); a task whose lease another process holds
+// (its heartbeat fresher than LEASE.staleMs, whatever its PID or host) is left to it, and --resume then
+// exits 75; a task whose owner stopped beating (died, zombie, reused PID, recreated container) is taken over.
 import { EXIT } from '../errors.js';
+import { isLeaseFresh } from '../warehouse/lease.js';
 import { finishTask, type TaskOutcome } from './finish-task.js';
 import type { ReconcileResult } from './reconcile-report.js';
 import {
@@ -27,7 +29,11 @@ export interface SkippedTask {
   id: string;
   kind: string;
   period: string;
-  ownerPid: number;
+  ownerPid: number | null;
+  ownerHost: string | null;
+  ownerId: string | null;
+  /** The owner's last heartbeat (epoch ms). */
+  heartbeatAt: number | null;
 }
 
 export interface PlatformReportResult {
@@ -38,23 +44,34 @@ export interface PlatformReportResult {
   exitCode: number;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Another live process of this host is waiting for the task. */
+/** Another session (of this or another process or host) holds the task's lease: its heartbeat is fresh. */
 export function ownedElsewhere(session: ReportSession, record: TaskRecord): boolean {
   return (
-    record.ownerPid !== null &&
-    record.ownerPid !== session.pid &&
-    record.ownerHost === session.host &&
-    isAlive(record.ownerPid)
+    record.ownerId !== null &&
+    record.ownerId !== session.ownerId &&
+    isLeaseFresh(record.heartbeatAt, session.now(), session.lease)
   );
+}
+
+/** Takes the task's lease for this session; false when another owner's heartbeat is still fresh. */
+export function claimTask(session: ReportSession, record: TaskRecord): Promise<boolean> {
+  return session.store.claim(
+    record.id,
+    { ownerId: session.ownerId, ownerPid: session.pid, ownerHost: session.host },
+    session.lease.staleMs,
+  );
+}
+
+function skippedOf(record: TaskRecord): SkippedTask {
+  return {
+    id: record.id,
+    kind: record.kind,
+    period: describePeriod({ from: record.periodFrom, to: record.periodTo }),
+    ownerPid: record.ownerPid,
+    ownerHost: record.ownerHost,
+    ownerId: record.ownerId,
+    heartbeatAt: record.heartbeatAt,
+  };
 }
 
 export function waitOptions(options: RunOptions): WaitOptions {
@@ -76,13 +93,13 @@ export async function resumeOpenTasks(
   const skipped: SkippedTask[] = [];
   for (const record of open) {
     if (record.id === exclude) continue;
-    if (ownedElsewhere(session, record)) {
-      skipped.push({
-        id: record.id,
-        kind: record.kind,
-        period: describePeriod({ from: record.periodFrom, to: record.periodTo }),
-        ownerPid: record.ownerPid!,
-      });
+    if (ownedElsewhere(session, record) || !(await claimTask(session, record))) {
+      // read again: a claim lost to another process shows its owner now
+      skipped.push(skippedOf((await session.store.get(record.id)) ?? record));
+      session.log.info(
+        { id: record.id, kind: record.kind, ownerPid: record.ownerPid, ownerHost: record.ownerHost },
+        'another process holds the task (its heartbeat is fresh): left to it',
+      );
       continue;
     }
     session.log.info(
@@ -113,7 +130,10 @@ export async function resumePlatformReports(
   const session = await openReportSession(ctx);
   try {
     const { outcomes, skipped } = await resumeOpenTasks(session, waitOptions(options));
-    return { project: session.project, outcomes, skipped, exitCode: exitCodeOf(outcomes) };
+    // a task left to another process is not finished yet: try again later (unless something failed)
+    const code = exitCodeOf(outcomes);
+    const exitCode = code === EXIT.ok && skipped.length > 0 ? EXIT.tryLater : code;
+    return { project: session.project, outcomes, skipped, exitCode };
   } finally {
     await session.close();
   }

@@ -8,6 +8,7 @@ import { finishTask, type TaskOutcome } from './finish-task.js';
 import { checkReconcilable, type ReconcileResult, reconcileReport } from './reconcile-report.js';
 import { openReportSession, type PlatformReportContext } from './report-session.js';
 import {
+  claimTask,
   exitCodeOf,
   ownedElsewhere,
   type PlatformReportResult,
@@ -42,7 +43,8 @@ export async function runPlatformReport(
   try {
     const wait = waitOptions(options);
     const open = await session.store.listOpen(session.scope);
-    const same = open.find((r) => asksFor(r, spec) && !ownedElsewhere(session, r));
+    const candidate = open.find((r) => asksFor(r, spec) && !ownedElsewhere(session, r));
+    const same = candidate && (await claimTask(session, candidate)) ? candidate : undefined;
     if (same)
       session.log.info({ id: same.id, kind: same.kind }, 'an open task asks for this report: finishing it');
     const resumed = await resumeOpenTasks(session, wait, same?.id);

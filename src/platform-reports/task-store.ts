@@ -41,8 +41,11 @@ export interface TaskRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+  /** The lease: the process (pid, host) and session (ownerId) waiting for the task, and its last beat. */
   ownerPid: number | null;
   ownerHost: string | null;
+  ownerId: string | null;
+  heartbeatAt: number | null;
   error: string | null;
 }
 
@@ -65,6 +68,7 @@ const TIME_FIELDS = new Set<TaskField>([
   'createdAt',
   'updatedAt',
   'finishedAt',
+  'heartbeatAt',
 ]);
 
 function toParam(field: TaskField, value: unknown): SqlParam {
@@ -112,6 +116,43 @@ export class TaskStore {
       params[column] = toParam(field, value);
     }
     await this.withWarehouse((w) => w.query(PLATFORM_REPORT_SQL.updateTask(columns), params));
+  }
+
+  /**
+   * Takes the lease of an open task for `owner` unless another owner's heartbeat is fresher than `staleMs`;
+   * true when taken (or already ours).
+   */
+  async claim(
+    id: string,
+    owner: { ownerId: string; ownerPid: number; ownerHost: string },
+    staleMs: number,
+  ): Promise<boolean> {
+    const t = this.now();
+    const rows = await this.withWarehouse((w) =>
+      w.query(PLATFORM_REPORT_SQL.claimTask, {
+        id,
+        owner_id: owner.ownerId,
+        owner_pid: owner.ownerPid,
+        owner_host: owner.ownerHost,
+        now: new Date(t),
+        stale_before: new Date(t - staleMs),
+      }),
+    );
+    return rows.length > 0;
+  }
+
+  /** Refreshes the heartbeat of a task this owner holds (one short UPDATE). */
+  async beat(id: string, ownerId: string): Promise<void> {
+    await this.withWarehouse((w) =>
+      w.query(PLATFORM_REPORT_SQL.beatTask, { id, owner_id: ownerId, now: new Date(this.now()) }),
+    );
+  }
+
+  /** Gives the lease of a task up, if this owner still holds it. */
+  async release(id: string, ownerId: string): Promise<void> {
+    await this.withWarehouse((w) =>
+      w.query(PLATFORM_REPORT_SQL.releaseTask, { id, owner_id: ownerId, now: new Date(this.now()) }),
+    );
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {

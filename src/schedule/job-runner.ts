@@ -7,6 +7,8 @@ import type { Config } from '../config.js';
 import { EtlError, EXIT } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
+import { beatRun } from '../warehouse/etl-runs.js';
+import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { Job, JobResult, JobTrigger } from './job.js';
 import { type FinishedRun, insertFinishedRun, makeRunId, RUN_HISTORY_SQL } from './run-history.js';
@@ -16,6 +18,8 @@ export interface JobRunnerOptions {
   log: Logger;
   useWarehouse: UseWarehouse;
   now?: () => number;
+  /** Test hook: the heartbeat interval of the runs it records (default LEASE, src/warehouse/lease.ts). */
+  lease?: Partial<LeaseTiming>;
 }
 
 export interface SkippedRun {
@@ -135,10 +139,17 @@ export class JobRunner {
       let result: JobResult;
       let thrown: unknown;
       let started = false;
+      let heartbeat: Heartbeat | undefined;
       try {
         if (!job.recordsOwnRuns) {
           await useWarehouse((w) => w.startRun({ runId, project: null, job: job.id, trigger }));
           started = true;
+          // the run's lease: a short open-write-close every beat (a beat the job's own use blocks is skipped)
+          heartbeat = startHeartbeat(
+            () => useWarehouse((w) => beatRun(w, runId, this.now())),
+            leaseTiming(this.options.lease).beatMs,
+            log,
+          );
         }
         log.info('job started');
         result = await job.run({
@@ -159,6 +170,8 @@ export class JobRunner {
           error: message,
           exitCode: error instanceof EtlError ? error.exitCode : EXIT.failed,
         };
+      } finally {
+        await heartbeat?.stop();
       }
       const finishedAt = this.now();
       const error = result.status === 'failed' ? (result.error ?? result.summary) : null;

@@ -17,6 +17,8 @@ import {
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
 import { insertFinishedRun } from '../schedule/run-history.js';
+import { beatRun } from '../warehouse/etl-runs.js';
+import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import { limitWarehouseMemory, SYNC_DUCKDB_MEMORY_LIMIT } from '../warehouse/limit-memory.js';
 import type { WindowBatch } from '../warehouse/rows.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -56,6 +58,8 @@ export interface SyncContext {
   signal?: AbortSignal;
   /** Test hook: backoff of the HTTP client. */
   backoffBaseMs?: number;
+  /** Test hook: the run's heartbeat interval (default LEASE, src/warehouse/lease.ts). */
+  lease?: Partial<LeaseTiming>;
 }
 
 export interface SyncSummary {
@@ -116,6 +120,8 @@ async function syncProjectRange(
   let range: { from: number; to: number } | undefined;
   let resolvedProject: string | undefined;
   let runStarted = false;
+  /** The run's lease between window commits (each commit beats too): long reads, catalogues. */
+  let heartbeat: Heartbeat | undefined;
   let finalWatermark: number | undefined;
   /** The commit of the last window read, running while the next window is read. */
   let pendingCommit: Promise<void> | undefined;
@@ -157,6 +163,7 @@ async function syncProjectRange(
       trigger: options.trigger ?? 'manual',
     });
     runStarted = true;
+    heartbeat = startHeartbeat(() => beatRun(warehouse, runId, now()), leaseTiming(ctx.lease).beatMs, log);
     log.info(
       { project, mode, from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString() },
       'sync started',
@@ -239,6 +246,7 @@ async function syncProjectRange(
     await refreshCatalogues(http, warehouse, project, runId);
     const status = totals.rejects > 0 ? 'partial' : 'success';
     const durationMs = now() - started;
+    await heartbeat.stop();
     await warehouse.finishRun(runId, { status, durationMs, requests: http.requests });
     log.info({ ...totals, requests: http.requests, durationMs, status }, 'sync finished');
     return summary(status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
@@ -247,6 +255,7 @@ async function syncProjectRange(
     await pendingCommit?.catch(() => undefined);
     const message = http.redact(error instanceof Error ? error.message : String(error));
     const durationMs = now() - started;
+    await heartbeat?.stop();
     if (runStarted)
       await warehouse
         .finishRun(runId, { status: 'failed', error: message, durationMs, requests: http.requests })
@@ -269,6 +278,7 @@ async function syncProjectRange(
     log.error({ err: message, ...totals }, 'sync failed');
     return summary('failed', message, error instanceof EtlError ? error.exitCode : EXIT.failed);
   } finally {
+    await heartbeat?.stop();
     await http.close();
   }
 

@@ -58,6 +58,8 @@ export async function commitWindow(
         messages,
         requests: batch.requests,
         rejects,
+        // a committed window is a heartbeat of the run (src/warehouse/lease.ts)
+        seen_at: seenAt,
       });
       return { sessions, messages, rejects, newStatuses };
     },

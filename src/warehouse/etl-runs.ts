@@ -1,18 +1,34 @@
 // The etl_runs table: a row per run, started as `running`, counted up by every committed window and
-// finished with its status. A run whose process died (kill -9, power loss) is closed as `failed` by the
-// next run started on the same host, so no row stays `running` forever.
+// finished with its status. A running run holds a lease: its heartbeat_at is refreshed by every committed
+// window and by a timer of its process (src/warehouse/lease.ts). A run whose heartbeat is stale (its process
+// died, hangs as a zombie, or ran in a container since recreated on another host) is closed as `failed` by
+// the next run started, on any host, so no row stays `running` forever; a PID is never trusted for this.
 import { hostname } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { LEASE } from './lease.js';
 import { queryRows, runStatement } from './query-rows.js';
-import type { ListRunsOptions, PlainRow, RunFinish, RunRecord, RunStart, RunStatus } from './warehouse.js';
+import type {
+  ListRunsOptions,
+  PlainRow,
+  RunFinish,
+  RunRecord,
+  RunStart,
+  RunStatus,
+  Warehouse,
+} from './warehouse.js';
 import { WAREHOUSE_SQL as SQL } from './warehouse-sql.js';
 
-/** Runs started by this process: with PID 1 in containers, a dead run's PID can be our own. */
+/** Runs started by this process: never closed as abandoned by it, whatever their heartbeat says. */
 const startedHere = new Set<string>();
 
-export async function startRun(connection: DuckDBConnection, run: RunStart, now: number): Promise<void> {
+export async function startRun(
+  connection: DuckDBConnection,
+  run: RunStart,
+  now: number,
+  staleMs: number = LEASE.staleMs,
+): Promise<void> {
   const host = hostname();
-  await closeAbandonedRuns(connection, host, now);
+  await closeAbandonedRuns(connection, now, staleMs);
   await runStatement(connection, SQL.insertRun, {
     run_id: run.runId,
     project: run.project,
@@ -23,6 +39,11 @@ export async function startRun(connection: DuckDBConnection, run: RunStart, now:
     host,
   });
   startedHere.add(run.runId);
+}
+
+/** Refreshes the heartbeat (lease) of a running run: one short UPDATE through the Warehouse. */
+export async function beatRun(warehouse: Warehouse, runId: string, now: number): Promise<void> {
+  await warehouse.query(SQL.beatRun, { run_id: runId, now: new Date(now) });
 }
 
 export async function finishRun(
@@ -56,29 +77,22 @@ export async function countRejects(connection: DuckDBConnection, runId: string):
   return Number(row?.['n'] ?? 0);
 }
 
-/** Marks as failed the `running` runs of this host whose process no longer runs them. */
-async function closeAbandonedRuns(connection: DuckDBConnection, host: string, now: number): Promise<void> {
-  const running = await queryRows(connection, SQL.selectRunningRunsOfHost, { host });
-  for (const row of running) {
+/** Marks as failed the `running` runs (of any host) whose heartbeat is older than `staleMs`. */
+async function closeAbandonedRuns(connection: DuckDBConnection, now: number, staleMs: number): Promise<void> {
+  const stale = await queryRows(connection, SQL.selectStaleRunningRuns, {
+    stale_before: new Date(now - staleMs),
+  });
+  for (const row of stale) {
     const runId = String(row['run_id']);
-    const pid = typeof row['pid'] === 'number' ? row['pid'] : undefined;
-    const abandoned =
-      pid === process.pid ? !startedHere.has(runId) : pid === undefined || !isProcessAlive(pid);
-    if (!abandoned) continue;
+    if (startedHere.has(runId)) continue;
+    const pid = row['pid'] ?? 'unknown';
+    const host = row['host'] ?? 'an unknown host';
+    const beat = typeof row['heartbeat_at'] === 'number' ? new Date(row['heartbeat_at']).toISOString() : '?';
     await runStatement(connection, SQL.failAbandonedRun, {
       run_id: runId,
       finished_at: new Date(now),
-      error: `abandoned: its process (PID ${pid ?? 'unknown'} on ${host}) ended without finishing the run`,
+      error: `abandoned: its process (PID ${pid} on ${host}) stopped its heartbeat at ${beat} without finishing the run`,
     });
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

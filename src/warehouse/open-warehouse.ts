@@ -27,6 +27,8 @@ export interface OpenWarehouseOptions {
   log?: Logger;
   /** The clock for run times and catalogue sync times (default Date.now). */
   now?: () => number;
+  /** After how long without a heartbeat a running run counts as abandoned (default LEASE.staleMs). */
+  leaseStaleMs?: number;
 }
 
 export async function openWarehouse(options: OpenWarehouseOptions): Promise<Warehouse> {
@@ -83,7 +85,8 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     commitWindow: (batch) => enqueue('commit a window', () => commitWindow(connection, batch)),
     commitCatalogues: (batch) =>
       enqueue('commit catalogues', () => commitCatalogues(connection, batch, now())),
-    startRun: (run) => enqueue('start a run', () => wrapQuery(() => startRun(connection, run, now()))),
+    startRun: (run) =>
+      enqueue('start a run', () => wrapQuery(() => startRun(connection, run, now(), options.leaseStaleMs))),
     finishRun: (runId, result) =>
       enqueue('finish a run', () => wrapQuery(() => finishRun(connection, runId, result, now()))),
     getWatermark: (project) =>

@@ -193,15 +193,21 @@ export const WAREHOUSE_SQL = {
   // --- runs -------------------------------------------------------------------------------------------
   insertRun:
     'INSERT INTO etl_runs (run_id, project, job, trigger, started_at, status, windows, sessions, messages, ' +
-    "requests, rejects, pid, host) VALUES ($run_id, $project, $job, $trigger, $started_at, 'running', " +
-    '0, 0, 0, 0, 0, $pid, $host)',
-  selectRunningRunsOfHost: "SELECT run_id, pid FROM etl_runs WHERE status = 'running' AND host = $host",
+    "requests, rejects, pid, host, heartbeat_at) VALUES ($run_id, $project, $job, $trigger, $started_at, 'running', " +
+    '0, 0, 0, 0, 0, $pid, $host, $started_at)',
+  /** Running runs (any host) whose lease is stale: no heartbeat since $stale_before (or no beat and started before). */
+  selectStaleRunningRuns:
+    'SELECT run_id, pid, host, coalesce(heartbeat_at, started_at) AS heartbeat_at FROM etl_runs ' +
+    "WHERE status = 'running' AND coalesce(heartbeat_at, started_at) < $stale_before",
+  /** A running run's heartbeat (its lease); one short statement. */
+  beatRun: "UPDATE etl_runs SET heartbeat_at = $now WHERE run_id = $run_id AND status = 'running'",
   failAbandonedRun:
     "UPDATE etl_runs SET status = 'failed', finished_at = $finished_at, error = $error " +
     "WHERE run_id = $run_id AND status = 'running'",
   addWindowToRun:
     'UPDATE etl_runs SET windows = windows + 1, sessions = sessions + $sessions, messages = messages + $messages, ' +
-    'requests = requests + $requests, rejects = rejects + $rejects WHERE run_id = $run_id',
+    'requests = requests + $requests, rejects = rejects + $rejects, ' +
+    'heartbeat_at = greatest(coalesce(heartbeat_at, $seen_at), $seen_at) WHERE run_id = $run_id',
   finishRun:
     'UPDATE etl_runs SET status = $status, error = $error, duration_ms = $duration_ms, finished_at = $finished_at, ' +
     'requests = greatest(requests, coalesce($requests, requests)) WHERE run_id = $run_id',

@@ -90,7 +90,7 @@ export interface Warehouse {
   commitWindow(batch: WindowBatch): Promise<WindowCommitSummary>;
   /** Replaces the project's label catalogues and experiments in one transaction. */
   commitCatalogues(batch: CatalogueBatch): Promise<void>;
-  /** Records a run as `running` (and closes this host's runs whose process died without finishing). */
+  /** Records a run as `running` with a fresh heartbeat (and closes the runs, of any host, whose heartbeat is stale). */
   startRun(run: RunStart): Promise<void>;
   finishRun(runId: string, result: RunFinish): Promise<void>;
   /** The project's watermark (epoch ms), or undefined before the first committed window. */

@@ -581,6 +581,13 @@ describe('auth and parameters', () => {
         'settings.dateTimeFormat',
       ],
       [api.createAsync('messages', { filters: [{ key: 'NOPE', type: 'TEXT' }] }), 'filters[0].key'],
+      [
+        // the vendor's TextFilter requires isCaseSensitive
+        api.createAsync('messages', {
+          filters: [{ key: 'ANSWER_TEXT', type: 'TEXT', comparisonType: 'CONTAINS', values: ['a'] }],
+        }),
+        'filters[0].isCaseSensitive',
+      ],
       [api.createAsync('daily', { date: '31.10.2026' }), 'date'],
       [api.createAsync('daily', {}), 'date'],
       [api.createAsync('telephony', undefined, { query: '?startTime=yesterday' }), 'startTime'],

@@ -265,6 +265,8 @@ describe.concurrent('a create request without a clear answer', () => {
         finishedAt: null,
         ownerPid: 999_999_999,
         ownerHost: 'elsewhere',
+        ownerId: null,
+        heartbeatAt: null,
         error: null,
       });
       // the platform received the create request; the process died before recording the answer
@@ -309,6 +311,8 @@ describe.concurrent('a create request without a clear answer', () => {
         finishedAt: null,
         ownerPid: null,
         ownerHost: null,
+        ownerId: null,
+        heartbeatAt: null,
         error: null,
       });
       const resumed = await resumePlatformReports(r.ctx(), r.options());
@@ -350,6 +354,8 @@ describe.concurrent('a request the platform no longer knows', () => {
         finishedAt: null,
         ownerPid: null,
         ownerHost: null,
+        ownerId: null,
+        heartbeatAt: null,
         error: null,
       });
       const resumed = await resumePlatformReports(r.ctx(), r.options());

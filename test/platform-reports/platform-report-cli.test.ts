@@ -1,8 +1,10 @@
 // `reporter-etl platform-report` as a user runs it, in a child process: a restart while waiting (the child
-// is killed, --resume finishes the task: exactly one task on the platform and one file), create, list and
+// is killed; --resume leaves the task while its lease is fresh, exit 75, and finishes it once stale: exactly
+// one task on the platform and one file), create, list and
 // delete on legacy with the token never printed, logged nor stored, a usage error (exit 2) and --help.
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { LEASE } from '../../src/warehouse/lease.js';
 import {
   cli,
   createReportHarness,
@@ -31,38 +33,56 @@ const HOUR = 3_600_000;
 const iso = (t: number) => new Date(t).toISOString();
 
 describe.concurrent('reporter-etl platform-report (child process)', () => {
-  it('a restart while waiting: killed, then --resume finishes it: one task on the platform, one file', () =>
-    using({ realClock: true, emulator: { reportRowsPerSecond: 800 } }, async (r) => {
-      const now = r.h.running.emulator.now();
-      const from = Math.floor((now - DAY) / HOUR) * HOUR;
-      const to = from + 18 * HOUR;
-      const args = ['messages', '--from', iso(from), '--to', iso(to), '--format', 'csv', '--out', r.outDir];
-      const child = spawnCli(args, r.h.env);
-      const exited = once(child, 'exit');
-      // the child long-polls only after recording the request
-      await waitFor(() => r!.h.running.emulator.reports.pendingPolls > 0, 15_000, 'the child to long-poll');
-      child.kill('SIGKILL');
-      await exited;
-      expect(r.platformTasks()).toHaveLength(1);
-      expect(['CREATED', 'STARTED']).toContain(r.platformTasks()[0]!.status);
-      const [pending] = await r.records();
-      expect(pending).toMatchObject({ status: 'pending', owner_pid: child.pid });
-      expect(pending!['request_id']).toEqual(expect.any(String));
+  it(
+    'a restart while waiting: killed, then --resume finishes it: one task on the platform, one file',
+    () =>
+      using({ realClock: true, emulator: { reportRowsPerSecond: 200 } }, async (r) => {
+        const now = r.h.running.emulator.now();
+        const from = Math.floor((now - DAY) / HOUR) * HOUR;
+        const to = from + 18 * HOUR;
+        const args = ['messages', '--from', iso(from), '--to', iso(to), '--format', 'csv', '--out', r.outDir];
+        const child = spawnCli(args, r.h.env);
+        const exited = once(child, 'exit');
+        // the child long-polls only after recording the request
+        await waitFor(() => r!.h.running.emulator.reports.pendingPolls > 0, 45_000, 'the child to long-poll');
+        child.kill('SIGKILL');
+        await exited;
+        expect(r.platformTasks()).toHaveLength(1);
+        expect(['CREATED', 'STARTED']).toContain(r.platformTasks()[0]!.status);
+        const [pending] = await r.records();
+        expect(pending).toMatchObject({ status: 'pending', owner_pid: child.pid });
+        expect(pending!['request_id']).toEqual(expect.any(String));
+        const beatAt = (sql: string) =>
+          r.withWarehouse((w) => w.query(`UPDATE platform_report_tasks SET heartbeat_at = ${sql}`));
 
-      const resumed = await cli(['--resume', '--json'], r.h.env);
-      expect(resumed.code, resumed.stderr).toBe(0);
-      const result = JSON.parse(resumed.stdout);
-      expect(result.outcomes).toHaveLength(1);
-      expect(result.outcomes[0]).toMatchObject({ id: pending!['id'], status: 'completed' });
-      expect(r.platformTasks()).toHaveLength(1);
-      expect(r.files()).toHaveLength(1);
-      expect(r.files()[0]).toMatch(/^messages_\d{8}T\d{4}Z_\d{8}T\d{4}Z\.csv$/);
-      const rows = await fileRows(`${r.outDir}/${r.files()[0]}`);
-      expect(sorted(rows.slice(1).map((row) => row[0]))).toEqual(r.h.truth(from, to).messageIds);
-      const records = await r.records();
-      expect(records).toHaveLength(1);
-      expect(records[0]).toMatchObject({ status: 'completed', owner_pid: null, file_rows: rows.length - 1 });
-    }));
+        // right after the kill its lease still looks held (its heartbeat is fresh): left to it, exit 75
+        await beatAt('now()');
+        const early = await cli(['--resume'], r.h.env);
+        expect(early.code, early.stderr).toBe(75);
+        expect(early.stderr).toContain(`task ${pending!['id']} left to process ${child.pid}`);
+        expect(r.platformTasks()).toHaveLength(1);
+        // 3 missed beats later (30 s) the lease is stale: the next --resume takes the task over
+        await beatAt(`now() - INTERVAL ${Math.ceil(LEASE.staleMs / 1000) + 1} SECOND`);
+        const resumed = await cli(['--resume', '--json'], r.h.env);
+        expect(resumed.code, resumed.stderr).toBe(0);
+        const result = JSON.parse(resumed.stdout);
+        expect(result.outcomes).toHaveLength(1);
+        expect(result.outcomes[0]).toMatchObject({ id: pending!['id'], status: 'completed' });
+        expect(r.platformTasks()).toHaveLength(1);
+        expect(r.files()).toHaveLength(1);
+        expect(r.files()[0]).toMatch(/^messages_\d{8}T\d{4}Z_\d{8}T\d{4}Z\.csv$/);
+        const rows = await fileRows(`${r.outDir}/${r.files()[0]}`);
+        expect(sorted(rows.slice(1).map((row) => row[0]))).toEqual(r.h.truth(from, to).messageIds);
+        const records = await r.records();
+        expect(records).toHaveLength(1);
+        expect(records[0]).toMatchObject({
+          status: 'completed',
+          owner_pid: null,
+          file_rows: rows.length - 1,
+        });
+      }),
+    90_000,
+  );
 
   it('legacy: create, list and delete; the token is never printed, logged or stored', () =>
     using({ realClock: true, api: 'legacy' }, async (r) => {

@@ -37,6 +37,7 @@ describe('--filter', () => {
       type: 'TEXT',
       comparisonType: 'CONTAINS',
       values: ['price'],
+      isCaseSensitive: false,
     });
     expect(parseReportFilter('SESSION_ID=abc')).toMatchObject({ type: 'TEXT', comparisonType: 'EQUALS' });
     expect(parseReportFilter('WITHOUT_EMPTY_SESSIONS=yes')).toEqual({

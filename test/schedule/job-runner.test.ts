@@ -3,7 +3,8 @@
 // warehouse recorded later, and stop() aborting the run in flight.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
-import type { FinishedJobRun, RunOutcome } from '../../src/schedule/job-runner.js';
+import { silentLogger } from '../../src/log.js';
+import { type FinishedJobRun, JobRunner, type RunOutcome } from '../../src/schedule/job-runner.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import { createScheduleHarness, fakeJob, gate, type ScheduleHarness } from './schedule-harness.js';
 
@@ -63,6 +64,39 @@ describe('JobRunner', () => {
       ['sync', 'schedule', 'success'],
     ]);
     expect(runs.every((r) => r.project === null && r.finishedAt !== null)).toBe(true);
+  });
+
+  it('refreshes the heartbeat of a running run while the job runs (its lease), without holding the warehouse', async () => {
+    h = createScheduleHarness();
+    const harness = h;
+    const runner = new JobRunner({
+      config: harness.config,
+      log: silentLogger(),
+      useWarehouse: harness.useWarehouse,
+      now: harness.clock.now,
+      lease: { beatMs: 30 },
+    });
+    const release = gate();
+    const slow = fakeJob('daily-report', () => release.promise.then(() => undefined));
+    const run = runner.run(slow.job, 'manual');
+    while (slow.started.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const beatOf = async () =>
+      Number(
+        (
+          await harness.useWarehouse((w) =>
+            w.query("SELECT heartbeat_at FROM etl_runs WHERE status = 'running'"),
+          )
+        )[0]?.['heartbeat_at'],
+      );
+    const startedAt = harness.clock.now();
+    expect(await beatOf()).toBe(startedAt);
+    harness.clock.advance(60_000);
+    // a beat comes within a few intervals (generous: the machine may be loaded)
+    const stop = Date.now() + 20_000;
+    while ((await beatOf()) === startedAt && Date.now() < stop) await new Promise((r) => setTimeout(r, 20));
+    expect(await beatOf()).toBe(startedAt + 60_000);
+    release.open();
+    expect(finished(await run).status).toBe('success');
   });
 
   it('records a failed run with its error and goes on', async () => {

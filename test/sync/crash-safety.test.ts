@@ -3,6 +3,7 @@
 // a second writer waits for the lock, then fails naming the process that holds it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LEASE } from '../../src/warehouse/lease.js';
 import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
@@ -47,6 +48,13 @@ describe('crash safety', () => {
     // every kill landed inside a run, and the later ones after some windows had committed
     expect(killedWhileRunning).toBe(4);
     expect(await h.withWarehouse((w) => w.getWatermark('shop-bot'))).toBeDefined();
+    // the killed runs stopped beating: as if their lease (LEASE.staleMs) had run out since, which the next run
+    // sees and closes them as abandoned
+    await h.withWarehouse((w) =>
+      w.query(
+        `UPDATE etl_runs SET heartbeat_at = heartbeat_at - INTERVAL ${Math.ceil(LEASE.staleMs / 1000) + 1} SECOND WHERE status = 'running'`,
+      ),
+    );
     const last = await h.sync();
     expect(last.status, last.error ?? '').toBe('success');
     const to = e.now() - 5 * 60_000;

@@ -1,8 +1,10 @@
 // The etl_runs lifecycle: started as running with pid and host, counted by windows, finished with
-// status, error and duration; listed newest first with filters; runs of dead processes closed as failed.
-import { spawnSync } from 'node:child_process';
+// status, error and duration; listed newest first with filters; runs whose heartbeat (lease) is stale closed
+// as failed, on any host and whatever their PID.
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beatRun } from '../../src/warehouse/etl-runs.js';
+import { LEASE } from '../../src/warehouse/lease.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { makeBatch, makeMessage, makeSession, makeTempDir, PROJECT, T0 } from './fixtures.js';
@@ -90,29 +92,66 @@ describe('etl runs', () => {
     expect((await warehouse.listRuns({ job: 'sync', limit: 2 })).map((r) => r.runId)).toEqual(['r3', 'r1']);
   });
 
-  it('closes as failed the running runs of processes that died, and only those', async () => {
-    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-      encoding: 'utf8',
-    });
-    const deadPid = Number(dead.stdout);
+  it('closes as abandoned the running runs whose heartbeat is stale, of any host, whatever their PID', async () => {
+    // PIDs that answer kill(pid, 0) (this test's own: a reused PID, or a zombie not yet reaped) must not
+    // keep a run alive; only the heartbeat does. Times are relative to the warehouse clock.
+    const stale = new Date(T0 - LEASE.staleMs - 1_000);
+    const fresh = new Date(T0 - 5_000);
     await warehouse.query(
-      "INSERT INTO etl_runs (run_id, job, started_at, status, pid, host) VALUES ('ghost', 'sync', now(), 'running', $1, $2), " +
-        "('elsewhere', 'sync', now(), 'running', $1, 'another-host')",
-      [deadPid, hostname()],
+      'INSERT INTO etl_runs (run_id, job, started_at, status, pid, host, heartbeat_at) VALUES ' +
+        "('other-host-stale', 'sync', $stale, 'running', $pid, 'recreated-container', $stale), " +
+        "('other-host-fresh', 'sync', $stale, 'running', $pid, 'another-host', $fresh), " +
+        "('reused-pid', 'sync', $stale, 'running', $pid, $host, $stale), " +
+        "('before-leases', 'sync', $stale, 'running', $pid, $host, NULL)",
+      { pid: process.pid, host: hostname(), stale, fresh },
     );
     await warehouse.startRun({ runId: 'alive', project: PROJECT, job: 'sync', trigger: 'cli' });
+    // later than the lease: 'alive' is this process's own run; it is never closed by it
+    clock = T0 + 2 * LEASE.staleMs;
     await warehouse.startRun({ runId: 'next', project: PROJECT, job: 'stats', trigger: 'cli' });
     const runs = await warehouse.query('SELECT run_id, status, error FROM etl_runs ORDER BY run_id');
+    const abandoned = (host: string) => ({
+      status: 'failed',
+      error: expect.stringMatching(
+        new RegExp(`^abandoned: its process \\(PID ${process.pid} on ${host}\\) stopped its heartbeat at `),
+      ),
+    });
     expect(runs).toEqual([
       { run_id: 'alive', status: 'running', error: null },
-      { run_id: 'elsewhere', status: 'running', error: null },
-      {
-        run_id: 'ghost',
-        status: 'failed',
-        error: `abandoned: its process (PID ${deadPid} on ${hostname()}) ended without finishing the run`,
-      },
+      { run_id: 'before-leases', ...abandoned(hostname()) },
       { run_id: 'next', status: 'running', error: null },
+      { run_id: 'other-host-fresh', ...abandoned('another-host') },
+      { run_id: 'other-host-stale', ...abandoned('recreated-container') },
+      { run_id: 'reused-pid', ...abandoned(hostname()) },
     ]);
+  });
+
+  it('leaves a running run of another host with a fresh heartbeat alone', async () => {
+    await warehouse.query(
+      'INSERT INTO etl_runs (run_id, job, started_at, status, pid, host, heartbeat_at) VALUES ' +
+        "('elsewhere', 'sync', $started, 'running', 4242, 'another-host', $beat)",
+      { started: new Date(T0 - 10 * LEASE.staleMs), beat: new Date(T0 - LEASE.staleMs / 2) },
+    );
+    await warehouse.startRun({ runId: 'mine', project: PROJECT, job: 'sync', trigger: 'cli' });
+    expect(await warehouse.query("SELECT status FROM etl_runs WHERE run_id = 'elsewhere'")).toEqual([
+      { status: 'running' },
+    ]);
+  });
+
+  it('a heartbeat, and every committed window, refreshes the lease of a running run', async () => {
+    await warehouse.startRun({ runId: 'r1', project: PROJECT, job: 'sync', trigger: 'cli' });
+    const beatOf = async () =>
+      (await warehouse.query("SELECT heartbeat_at FROM etl_runs WHERE run_id = 'r1'"))[0]?.['heartbeat_at'];
+    expect(await beatOf()).toBe(T0);
+    await beatRun(warehouse, 'r1', T0 + 10_000);
+    expect(await beatOf()).toBe(T0 + 10_000);
+    const batch = makeBatch({ runId: 'r1', sessions: [makeSession('s1')] });
+    await warehouse.commitWindow(batch);
+    expect(await beatOf()).toBe(Math.max(T0 + 10_000, batch.seenAt));
+    await warehouse.finishRun('r1', { status: 'success', durationMs: 1 });
+    // a finished run's heartbeat is not moved any more
+    await beatRun(warehouse, 'r1', T0 + 999_999_999);
+    expect(await beatOf()).toBe(Math.max(T0 + 10_000, batch.seenAt));
   });
 
   it('counts the rejects of a run', async () => {

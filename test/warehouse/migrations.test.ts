@@ -117,6 +117,7 @@ const EXPECTED: Record<string, string[]> = {
     'error',
     'pid',
     'host',
+    'heartbeat_at',
   ],
   etl_state: ['project', 'key', 'value', 'updated_at'],
   etl_rejects: ['run_id', 'project', 'endpoint', 'record_id', 'raw_json', 'error', 'rejected_at'],
@@ -134,6 +135,7 @@ const TYPES: Record<string, string> = {
   'message_status_history.first_seen_at': 'TIMESTAMP WITH TIME ZONE',
   'etl_runs.windows': 'INTEGER',
   'etl_runs.requests': 'BIGINT',
+  'etl_runs.heartbeat_at': 'TIMESTAMP WITH TIME ZONE',
 };
 
 let temp: ReturnType<typeof makeTempDir>;

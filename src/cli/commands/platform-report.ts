@@ -70,7 +70,7 @@ REPORTER_DATA_DIR (./data), REPORTER_TIMEOUT_MS, REPORTER_RETRIES, REPORTER_LOCK
 
 Exit codes: 0 ok, 1 failed (a task FAILED on the platform, a file that does not open, a refused token),
 2 usage or configuration, 3 --reconcile found differences, 75 try again later (deadline passed with tasks
-still pending, the API unavailable, the warehouse locked).
+still pending, --resume left a task to the process holding it, the API unavailable, the warehouse locked).
 
 Examples (against the emulator):
   REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token \\
@@ -155,8 +155,12 @@ function printResult(io: CommandIo, result: PlatformReportResult, json: boolean)
     if (o.status === 'completed' || o.status === 'expired') io.out(describeOutcome(o));
     else io.err(describeOutcome(o));
   }
-  for (const s of result.skipped)
-    io.err(`${s.kind} ${s.period}: left to process ${s.ownerPid}, which is waiting for it now`);
+  for (const s of result.skipped) {
+    const beat = s.heartbeatAt === null ? '' : `, heartbeat at ${new Date(s.heartbeatAt).toISOString()}`;
+    io.err(
+      `${s.kind} ${s.period}: task ${s.id} left to process ${s.ownerPid ?? '?'} on ${s.ownerHost ?? '?'}, which is waiting for it now${beat}`,
+    );
+  }
   if (result.reconcile) printReconcile(io, result.reconcile);
 }
 
