@@ -1,7 +1,7 @@
 // `reporter-etl runs`: the run history of the jobs (etl_runs), newest first, as a table or JSON.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
+import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
@@ -20,7 +20,7 @@ Options:
   --limit N        at most N runs (default 20)
   --json           the runs as JSON on stdout
 
-Reads REPORTER_DATA_DIR (default ./data); no token is needed.
+Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed.
 `;
 
 export const runsCommand: Command = {
