@@ -7,6 +7,7 @@ import { formatTable } from '../../manage/format-table.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { intOption } from '../args.js';
 import type { Command } from '../command.js';
+import { requireDataDir } from '../require-warehouse.js';
 
 const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--json]
 
@@ -38,6 +39,7 @@ export const runsCommand: Command = {
       strict: true,
     });
     const config = loadConfig(process.env, { requireToken: false });
+    requireDataDir(config);
     if (!existsSync(config.warehousePath)) {
       throw new UsageError(
         `no warehouse at ${config.warehousePath} (REPORTER_DATA_DIR): run \`reporter-etl sync\` first`,

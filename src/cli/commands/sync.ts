@@ -7,6 +7,7 @@ import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { dateTimeOption } from '../args.js';
 import type { Command } from '../command.js';
+import { requireDataDir } from '../require-warehouse.js';
 
 const HELP = `reporter-etl sync [--from ISO --to ISO | --full] [--project NAME] [--json]
 
@@ -79,6 +80,7 @@ export const syncCommand: Command = {
       throw new UsageError(
         `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
       );
+    requireDataDir(config);
     const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
     const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
     const summaries: SyncSummary[] = [];
