@@ -6,6 +6,32 @@ import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 
+/**
+ * The defaults of the settings, by name: loadConfig applies them and the commands' --help texts show them
+ * from here, so a help text cannot state a default the code does not use.
+ */
+export const CONFIG_DEFAULTS = {
+  REPORTER_BASE_URL: 'https://app.jaicp.com',
+  REPORTER_DATA_DIR: './data',
+  REPORTER_CONCURRENCY: 4,
+  REPORTER_RATE_LIMIT_RPM: 3000,
+  REPORTER_TIMEOUT_MS: 30_000,
+  REPORTER_RETRIES: 6,
+  REPORTER_PAGE_SIZE: 500,
+  REPORTER_LOOKBACK_HOURS: 48,
+  REPORTER_SAFETY_LAG_MINUTES: 5,
+  REPORTER_WINDOW_HOURS: 24,
+  REPORTER_WINDOW_MAX_SESSIONS: 1500,
+  REPORTER_HISTORY_DAYS: 30,
+  REPORTER_MAX_REJECT_SHARE: 0.01,
+  REPORTER_LOCK_WAIT_SECONDS: 30,
+  REPORTER_TZ: 'UTC',
+  REPORTER_RETENTION_DAYS: 30,
+  REPORTER_SHUTDOWN_GRACE_SECONDS: 30,
+} as const;
+
+const D = CONFIG_DEFAULTS;
+
 const intFromEnv = (min: number, max: number) =>
   z
     .string()
@@ -96,7 +122,7 @@ export function scheduleKeyOf(jobId: string): string {
 
 const projectSchema = z
   .object({
-    baseUrl: urlSetting.default('https://app.jaicp.com'),
+    baseUrl: urlSetting.default(CONFIG_DEFAULTS.REPORTER_BASE_URL),
     token: z.string().trim().min(1, 'is required and must not be empty'),
     api: z.enum(['v1', 'legacy']).default('v1'),
     project: z.string().trim().min(1).optional(),
@@ -113,19 +139,19 @@ const ENV_KEYS = {
   REPORTER_PROJECT: z.string().trim().min(1).optional(),
   REPORTER_DURATION_UNIT: z.enum(['ms', 's']).optional(),
   REPORTER_CONFIG: z.string().trim().min(1).optional(),
-  REPORTER_DATA_DIR: z.string().trim().min(1).default('./data'),
-  REPORTER_CONCURRENCY: intFromEnv(1, 64).default(4),
-  REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).default(3000),
-  REPORTER_TIMEOUT_MS: intFromEnv(100, 600_000).default(30_000),
-  REPORTER_RETRIES: intFromEnv(0, 20).default(6),
-  REPORTER_PAGE_SIZE: intFromEnv(1, 10_000).default(500),
-  REPORTER_LOOKBACK_HOURS: numberFromEnv(0, 24 * 365).default(48),
-  REPORTER_SAFETY_LAG_MINUTES: numberFromEnv(0, 24 * 60).default(5),
-  REPORTER_WINDOW_HOURS: numberFromEnv(0.01, 24 * 31).default(24),
-  REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(1500),
-  REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(30),
-  REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(0.01),
-  REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(30),
+  REPORTER_DATA_DIR: z.string().trim().min(1).default(D.REPORTER_DATA_DIR),
+  REPORTER_CONCURRENCY: intFromEnv(1, 64).default(D.REPORTER_CONCURRENCY),
+  REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).default(D.REPORTER_RATE_LIMIT_RPM),
+  REPORTER_TIMEOUT_MS: intFromEnv(100, 600_000).default(D.REPORTER_TIMEOUT_MS),
+  REPORTER_RETRIES: intFromEnv(0, 20).default(D.REPORTER_RETRIES),
+  REPORTER_PAGE_SIZE: intFromEnv(1, 10_000).default(D.REPORTER_PAGE_SIZE),
+  REPORTER_LOOKBACK_HOURS: numberFromEnv(0, 24 * 365).default(D.REPORTER_LOOKBACK_HOURS),
+  REPORTER_SAFETY_LAG_MINUTES: numberFromEnv(0, 24 * 60).default(D.REPORTER_SAFETY_LAG_MINUTES),
+  REPORTER_WINDOW_HOURS: numberFromEnv(0.01, 24 * 31).default(D.REPORTER_WINDOW_HOURS),
+  REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(D.REPORTER_WINDOW_MAX_SESSIONS),
+  REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(D.REPORTER_HISTORY_DAYS),
+  REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(D.REPORTER_MAX_REJECT_SHARE),
+  REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(D.REPORTER_LOCK_WAIT_SECONDS),
   REPORTER_TZ: timeZoneSetting.optional(),
   REPORTER_JOBS: jobListSetting.optional(),
   REPORTER_RETENTION_DAYS: numberFromEnv(0.01, 36_500).optional(),
@@ -193,11 +219,12 @@ function readScheduleSettings(
   if (problems.length > 0)
     throw new UsageError(`bad configuration: ${problems.join('; ')}`, 'config.invalid');
   return {
-    timeZone: e.REPORTER_TZ ?? file?.timeZone ?? 'UTC',
+    timeZone: e.REPORTER_TZ ?? file?.timeZone ?? D.REPORTER_TZ,
     jobs: e.REPORTER_JOBS !== undefined ? e.REPORTER_JOBS : file?.jobs ? [...new Set(file.jobs)] : null,
     schedules,
-    retentionDays: e.REPORTER_RETENTION_DAYS ?? file?.retentionDays ?? 30,
-    shutdownGraceSeconds: e.REPORTER_SHUTDOWN_GRACE_SECONDS ?? file?.shutdownGraceSeconds ?? 30,
+    retentionDays: e.REPORTER_RETENTION_DAYS ?? file?.retentionDays ?? D.REPORTER_RETENTION_DAYS,
+    shutdownGraceSeconds:
+      e.REPORTER_SHUTDOWN_GRACE_SECONDS ?? file?.shutdownGraceSeconds ?? D.REPORTER_SHUTDOWN_GRACE_SECONDS,
   };
 }
 

@@ -2,13 +2,33 @@
 // when its work is done or given up (a run that did not stop within the shutdown grace): whatever still
 // holds the event loop a second later must not keep the process alive, so the exit is bounded. Every line
 // goes out with its control characters escaped (escape-terminal-text.ts): no platform text reaches the terminal raw.
+// A reader that goes away (`reporter-etl runs | head -2`) ends the process quietly, exit 0, as a closed pipe
+// ends a Unix tool: no EPIPE stack.
 import type { CommandIo } from './command.js';
 import { escapeForTerminal } from './escape-terminal-text.js';
 import { main } from './main.js';
 
+/** An error of a write to a pipe whose reader has gone: nothing written after it can be read. */
+function isClosedPipe(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
+}
+
+let stderrOpen = true;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (!isClosedPipe(error)) throw error;
+  // what the command still has to say has no reader; its work so far is committed as it goes
+  process.exit(0);
+});
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (!isClosedPipe(error)) throw error;
+  stderrOpen = false; // the output on stdout may still be read: carry on without the diagnostics
+});
+
 const io: CommandIo = {
   out: (line) => process.stdout.write(`${escapeForTerminal(line, { keepLines: true })}\n`),
-  err: (line) => process.stderr.write(`${escapeForTerminal(line, { keepLines: true })}\n`),
+  err: (line) => {
+    if (stderrOpen) process.stderr.write(`${escapeForTerminal(line, { keepLines: true })}\n`);
+  },
   isTty: Boolean(process.stdout.isTTY),
 };
 

@@ -416,10 +416,16 @@ export async function startEmulator(
   const handler = new EmulatorServer(emulator);
   const server = createServer({ keepAlive: true, keepAliveTimeout: 30_000 }, handler.handle);
   server.headersTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    // a taken port (EADDRINUSE) or an address that is not ours: nothing of this emulator may stay running
+    await emulator.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

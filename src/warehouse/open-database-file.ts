@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
 import { describeLockHolder, isLockError, type LockHolder, parseLockHolder } from './parse-lock-holder.js';
 
 export interface OpenDatabaseFile {
@@ -41,6 +42,7 @@ export async function openDatabaseFile(options: {
       try {
         return await openOnce(options.path, key, options.settings);
       } catch (error) {
+        if (isCorruptionError(error)) throw corruptWarehouseError(options.path, error);
         if (!isLockError(error)) {
           throw new EtlError(
             'warehouse.open_failed',

@@ -7,6 +7,7 @@ import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { commitCatalogues } from './commit-catalogues.js';
 import { commitWindow } from './commit-window.js';
+import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
 import { countRejects, finishRun, listRuns, startRun } from './etl-runs.js';
 import { getWatermark } from './get-watermark.js';
 import { openDatabaseFile } from './open-database-file.js';
@@ -38,6 +39,14 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     try {
       mkdirSync(dirname(options.path), { recursive: true });
     } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'ENOTDIR')
+        throw new EtlError(
+          'warehouse.dir_not_folder',
+          `The folder of the warehouse file ${options.path} is a file (or lies under one), not a folder: ` +
+            'set REPORTER_DATA_DIR to a folder',
+          { kind: 'usage', cause },
+        );
       throw new EtlError(
         'warehouse.open_failed',
         `Could not create the directory of the warehouse file ${options.path}: ${(cause as Error).message}`,
@@ -55,7 +64,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     await runMigrations(connection, { now, log });
   } catch (error) {
     db.release();
-    throw error;
+    throw isCorruptionError(error) ? corruptWarehouseError(options.path, error) : error;
   }
   log?.debug({ path: options.path }, 'warehouse opened');
 
@@ -74,6 +83,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       return await work();
     } catch (cause) {
       if (cause instanceof EtlError) throw cause;
+      if (isCorruptionError(cause)) throw corruptWarehouseError(options.path, cause);
       throw new EtlError('warehouse.query_failed', `Warehouse query failed: ${(cause as Error).message}`, {
         cause,
       });

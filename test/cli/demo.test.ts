@@ -1,11 +1,22 @@
-// The README's first command: `reporter-etl demo` runs the whole flow with no configuration at all.
+// The README's first command: `reporter-etl demo` runs the whole flow with no configuration at all, and
+// writes only into a folder of its own: it never empties a folder it did not make (`--data-dir ..` once
+// deleted the parent of the working folder).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
 
 describe('reporter-etl demo', () => {
   it('syncs, computes statistics, writes the summary workbook and reconciles a platform report against its own emulator', async () => {
@@ -34,4 +45,70 @@ describe('reporter-etl demo', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe("reporter-etl demo's --data-dir", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'demo-dir-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const STACK = /\n\s+at |ENOTDIR|EEXIST/;
+
+  it("refuses a folder holding a user's file and leaves it untouched (exit 2)", async () => {
+    const data = join(dir, 'data');
+    mkdirSync(data);
+    writeFileSync(join(data, 'warehouse.duckdb'), 'my real warehouse');
+    const r = await runCli(['demo', '--sessions', '100', '--data-dir', data], {});
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `--data-dir ${data} already holds files the demo did not make (warehouse.duckdb)`,
+    );
+    expect(r.stderr).not.toMatch(STACK);
+    expect(readdirSync(data)).toEqual(['warehouse.duckdb']);
+    expect(readFileSync(join(data, 'warehouse.duckdb'), 'utf8')).toBe('my real warehouse');
+    // --keep does not make a user's folder the demo's either
+    const kept = await runCli(['demo', '--sessions', '100', '--keep', '--data-dir', data], {});
+    expect(kept.code, kept.stderr).toBe(2);
+    expect(readdirSync(data)).toEqual(['warehouse.duckdb']);
+  }, 90_000);
+
+  it('refuses the parent of the working folder (--data-dir ..) and leaves it untouched (exit 2)', async () => {
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    const r = await runCli(['demo', '--sessions', '100', '--data-dir', '..'], {}, { cwd: work });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /--data-dir .* (holds the working folder|already holds files the demo did not make)/,
+    );
+    expect(r.stderr).not.toMatch(STACK);
+    expect(readdirSync(dir).sort()).toEqual(['notes.txt', 'work']);
+    expect(readdirSync(work)).toEqual([]);
+  }, 90_000);
+
+  it('refuses a folder under a regular file with a clean message (exit 2)', async () => {
+    writeFileSync(join(dir, 'file'), 'x');
+    const r = await runCli(['demo', '--sessions', '100', '--data-dir', join(dir, 'file', 'demo')], {});
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/a part of this path is a file, not a folder/);
+    expect(r.stderr).not.toMatch(STACK);
+  }, 90_000);
+
+  it('takes an empty folder, marks it, and a second run into it empties it and works again', async () => {
+    const demo = join(dir, 'demo');
+    mkdirSync(demo);
+    const first = await runCli(['demo', '--sessions', '100', '--data-dir', demo], {});
+    expect(first.code, first.stderr).toBe(0);
+    expect(existsSync(join(demo, '.reporter-etl-demo'))).toBe(true);
+    writeFileSync(join(demo, 'reports', 'left-over.txt'), 'from the first run');
+    const second = await runCli(['demo', '--sessions', '100', '--data-dir', demo], {});
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/shop-bot: success/);
+    expect(existsSync(join(demo, '.reporter-etl-demo'))).toBe(true);
+    expect(existsSync(join(demo, 'warehouse.duckdb'))).toBe(true);
+    expect(readdirSync(join(demo, 'reports'))).not.toContain('left-over.txt');
+  }, 180_000);
 });

@@ -116,8 +116,9 @@ describe('openWarehouse and the file lock', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(path, 'this is not a database file, just text that is long enough to have a header');
     await expect(openWarehouse({ path, lockWaitMs: 5_000 })).rejects.toMatchObject({
-      code: 'warehouse.open_failed',
+      code: 'warehouse.corrupt',
       kind: 'terminal',
+      message: expect.stringContaining('reporter-etl sync --full'),
     });
   });
 });

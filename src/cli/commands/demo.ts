@@ -1,11 +1,13 @@
 // `reporter-etl demo`: the whole flow for a newcomer, with no configuration: starts the emulator
 // in-process with a seeded week of data, syncs it into a demo warehouse, prints the statistics,
-// builds a platform report and reconciles it, then says where everything was written.
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+// builds a platform report and reconciles it, then says where everything was written. It writes only into a
+// folder of its own (new, empty, or marked by an earlier demo) and never removes anything it did not make.
+import { mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
+import { UsageError } from '../../errors.js';
 import { offsetAt } from '../../stats/parse-zoned-time.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -13,6 +15,9 @@ import { platformReportCommand } from './platform-report.js';
 import { reportCommand } from './report.js';
 import { statsCommand } from './stats.js';
 import { syncCommand } from './sync.js';
+
+/** The file that marks a folder the demo made: only such a folder (or an empty one) is ever emptied. */
+export const DEMO_MARKER = '.reporter-etl-demo';
 
 const HELP = `reporter-etl demo [--sessions N] [--data-dir DIR] [--keep]
 
@@ -25,12 +30,80 @@ Runs the whole flow against the built-in emulator, with no configuration:
                                 Europe/Moscow, with KPIs, tables and charts, for Excel or LibreOffice
   5. reporter-etl platform-report messages --reconcile
                               → DIR/platform-reports/, compared with the warehouse
-and prints the paths of what it wrote. DIR defaults to ./data/demo and is emptied first unless --keep.
+and prints the paths of what it wrote. DIR defaults to ./data/demo.
 Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
 (reporter-etl schedule --list; reporter-etl run sync).
+
+The demo writes only into a folder of its own: a new or empty DIR, which it marks with a file named
+${DEMO_MARKER}, or a DIR an earlier demo marked, which it empties first (unless --keep). A DIR that
+holds anything else (your warehouse, say), or that holds the working folder, is refused (exit 2) and left
+untouched.
 `;
 
 const DEMO_ZONE = 'Europe/Moscow';
+
+/** Whether `inner` is `outer` or lies inside it. */
+function isWithin(inner: string, outer: string): boolean {
+  const path = relative(outer, inner);
+  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
+}
+
+/**
+ * Makes `dir` the demo's folder: creates it, or takes an empty one, marking it; empties one an earlier demo
+ * marked (unless `keep`). Anything else is refused with a UsageError (exit 2) before anything is changed.
+ */
+function prepareDemoDir(dir: string, keep: boolean): void {
+  const option = `--data-dir ${dir}`;
+  const mark = () =>
+    writeFileSync(join(dir, DEMO_MARKER), 'Made by `reporter-etl demo`, which may empty this folder.\n');
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR')
+      throw new UsageError(`${option}: a part of this path is a file, not a folder; choose another folder`);
+    if (code !== 'ENOENT')
+      throw new UsageError(`${option}: cannot use this folder (${(error as Error).message})`);
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (cause) {
+      const reason =
+        (cause as NodeJS.ErrnoException).code === 'ENOTDIR' ||
+        (cause as NodeJS.ErrnoException).code === 'EEXIST'
+          ? 'a part of this path is a file, not a folder'
+          : `cannot create it (${(cause as Error).message})`;
+      throw new UsageError(`${option}: ${reason}; choose another folder`);
+    }
+    mark();
+    return;
+  }
+  if (!isDirectory) throw new UsageError(`${option} is a file, not a folder; choose a folder for the demo`);
+  const cwd = realpathSync(process.cwd());
+  const real = realpathSync(dir);
+  if (cwd !== real && isWithin(cwd, real))
+    throw new UsageError(
+      `${option} holds the working folder ${cwd}: the demo writes into a folder of its own, ` +
+        'e.g. --data-dir ./data/demo. Nothing was changed.',
+    );
+  const entries = readdirSync(dir);
+  if (entries.length === 0) {
+    mark();
+    return;
+  }
+  if (!entries.includes(DEMO_MARKER)) {
+    const shown =
+      entries.slice(0, 3).join(', ') + (entries.length > 3 ? `, ... (${entries.length} entries)` : '');
+    throw new UsageError(
+      `${option} already holds files the demo did not make (${shown}). The demo writes only into a new or ` +
+        `empty folder, or one an earlier demo made (it leaves a ${DEMO_MARKER} file there): choose another ` +
+        'folder. Nothing was changed.',
+    );
+  }
+  if (keep) return;
+  for (const entry of entries)
+    if (entry !== DEMO_MARKER) rmSync(join(dir, entry), { recursive: true, force: true });
+}
 
 /** YYYY-MM-DD of an instant in a zone (its wall-clock time, as the statistics compute it). */
 function localDate(t: number, timeZone: string): string {
@@ -64,12 +137,10 @@ export const demoCommand: Command = {
       strict: true,
     });
     const dataDir = resolve(values['data-dir'] ?? 'data/demo');
-    if (!values.keep) rmSync(dataDir, { recursive: true, force: true });
+    const sessions = intOption(values.sessions, 'sessions', 3000, 100);
+    prepareDemoDir(dataDir, values.keep ?? false);
     const started = Date.now();
-    const running = await startEmulator({
-      sessions: intOption(values.sessions, 'sessions', 3000, 100),
-      days: 7,
-    });
+    const running = await startEmulator({ sessions, days: 7 });
     io.out(
       `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
     );

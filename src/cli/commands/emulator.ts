@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
+import { UsageError } from '../../errors.js';
 import { dateTimeOption, enumOption, intOption, numberOption } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -34,6 +35,28 @@ Example:
     'http://127.0.0.1:4010/api/v1/reporter/sessions/filter?size=2' -d '{"filters":[]}'
 `;
 
+/** The server could not listen: a usage error naming the option to change, else the error as it came. */
+function explainListenError(error: unknown, port: number, host: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return new UsageError(
+      `port ${port} is already in use on ${host} (another emulator, or another server?): choose another port with --port N, or --port 0 for a free one`,
+      'emulator.port_in_use',
+    );
+  if (code === 'EACCES')
+    return new UsageError(
+      `not allowed to listen on ${where} (ports below 1024 need privileges): choose another port with --port N, or --port 0 for a free one`,
+      'emulator.port_denied',
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new UsageError(
+      `--host ${host}: this machine has no such address to listen on (try --host 127.0.0.1 or --host 0.0.0.0)`,
+      'emulator.bad_host',
+    );
+  return error;
+}
+
 export const emulatorCommand: Command = {
   name: 'emulator',
   help: HELP,
@@ -63,9 +86,11 @@ export const emulatorCommand: Command = {
       .filter(Boolean);
     const started = Date.now();
     const now = dateTimeOption(values.now, 'now');
+    const port = intOption(values.port, 'port', 4010);
+    const host = values.host ?? '127.0.0.1';
     const running = await startEmulator({
-      port: intOption(values.port, 'port', 4010),
-      host: values.host ?? '127.0.0.1',
+      port,
+      host,
       sessions: intOption(values.sessions, 'sessions', 2000, 1),
       days: numberOption(values.days, 'days', 7),
       messagesPerSession: numberOption(values['messages-per-session'], 'messages-per-session', 10),
@@ -76,6 +101,8 @@ export const emulatorCommand: Command = {
       durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
       ...(projects && projects.length > 0 ? { projects } : {}),
       ...(now === undefined ? {} : { now }),
+    }).catch((error: unknown) => {
+      throw explainListenError(error, port, host);
     });
     const e = running.emulator;
     const summary = {

@@ -2,7 +2,7 @@
 // (recorded in etl_runs with trigger=manual). SIGTERM/SIGINT stop it gracefully (exit 0, recorded as failed).
 import { parseArgs } from 'node:util';
 import { findJob, JOBS } from '../../../jobs/registry.js';
-import { loadConfig } from '../../config.js';
+import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { useWarehouseAt } from '../../manage/use-warehouse.js';
@@ -28,13 +28,13 @@ Options:
 
 SIGTERM or Ctrl-C stops the run gracefully: the sync finishes or rolls back the window in flight, a platform
 report task stays pending for the next run; the run is recorded as failed ("interrupted") and the command
-exits 0 within REPORTER_SHUTDOWN_GRACE_SECONDS (30). A second signal exits at once.
+exits 0 within REPORTER_SHUTDOWN_GRACE_SECONDS (${D.REPORTER_SHUTDOWN_GRACE_SECONDS}). A second signal exits at once.
 
 While another process (the scheduler, a sync) holds the warehouse, the run waits REPORTER_LOCK_WAIT_SECONDS
-(30), then exits 75 naming the process that holds the file.
+(${D.REPORTER_LOCK_WAIT_SECONDS}), then exits 75 naming the process that holds the file.
 
 Configuration: as for sync (REPORTER_TOKEN for sync and platform-daily), plus REPORTER_TZ (the local day of
-daily-report and platform-daily, default UTC) and REPORTER_RETENTION_DAYS (retention, default 30).
+daily-report and platform-daily, default ${D.REPORTER_TZ}) and REPORTER_RETENTION_DAYS (retention, default ${D.REPORTER_RETENTION_DAYS}).
 See: reporter-etl schedule --help
 
 Exit codes: 0 ok (or stopped by a signal), 1 failed, 2 usage or configuration, 3 partial (records rejected),

@@ -1,12 +1,13 @@
 // `reporter-etl runs`: the run history of the jobs (etl_runs), newest first, as a table or JSON.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
+import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { intOption } from '../args.js';
 import type { Command } from '../command.js';
+import { requireDataDir } from '../require-warehouse.js';
 
 const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--json]
 
@@ -20,7 +21,7 @@ Options:
   --limit N        at most N runs (default 20)
   --json           the runs as JSON on stdout
 
-Reads REPORTER_DATA_DIR (default ./data); no token is needed.
+Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed.
 `;
 
 export const runsCommand: Command = {
@@ -38,6 +39,7 @@ export const runsCommand: Command = {
       strict: true,
     });
     const config = loadConfig(process.env, { requireToken: false });
+    requireDataDir(config);
     if (!existsSync(config.warehousePath)) {
       throw new UsageError(
         `no warehouse at ${config.warehousePath} (REPORTER_DATA_DIR): run \`reporter-etl sync\` first`,

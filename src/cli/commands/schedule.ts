@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { setLogger } from 'node-cron';
 import { JOBS } from '../../../jobs/registry.js';
-import { type Config, loadConfig } from '../../config.js';
+import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
 import { createLogger, type Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
@@ -45,12 +45,12 @@ Options:
   --no-catch-up   start without the catch-up runs
 
 Configuration (environment, or "schedule" in the REPORTER_CONFIG file; the environment wins):
-  REPORTER_TZ                     IANA zone of the schedules and of "yesterday" (default UTC)
+  REPORTER_TZ                     IANA zone of the schedules and of "yesterday" (default ${D.REPORTER_TZ})
   REPORTER_JOBS                   the jobs to run, e.g. sync,daily-report (default all)
   REPORTER_SCHEDULE_<JOB>         a cron expression replacing a job's schedule, e.g.
                                   REPORTER_SCHEDULE_SYNC='*/5 * * * *', REPORTER_SCHEDULE_DAILY_REPORT='0 6 * * 1-5'
-  REPORTER_RETENTION_DAYS         age after which retention deletes files and rejected records (default 30)
-  REPORTER_SHUTDOWN_GRACE_SECONDS how long a stop waits for the run in flight (default 30)
+  REPORTER_RETENTION_DAYS         age after which retention deletes files and rejected records (default ${D.REPORTER_RETENTION_DAYS})
+  REPORTER_SHUTDOWN_GRACE_SECONDS how long a stop waits for the run in flight (default ${D.REPORTER_SHUTDOWN_GRACE_SECONDS})
   plus the sync's settings (REPORTER_TOKEN, REPORTER_DATA_DIR, ...: see reporter-etl sync --help).
 
 Exit codes: 0 stopped by a signal, 2 configuration (each message names the setting).

@@ -1,6 +1,6 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
+import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
@@ -8,6 +8,7 @@ import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { dateTimeOption } from '../args.js';
 import type { Command } from '../command.js';
 import { escapeForTerminal } from '../escape-terminal-text.js';
+import { requireDataDir } from '../require-warehouse.js';
 
 const HELP = `reporter-etl sync [--from ISO --to ISO | --full] [--project NAME] [--json]
 
@@ -17,9 +18,9 @@ clients, label catalogues and experiments from the Reporter API into the DuckDB 
 watermark in one transaction, so an interrupted run loses nothing and duplicates nothing.
 
 Modes:
-  (default)        incremental: from the watermark minus the look-back (REPORTER_LOOKBACK_HOURS, 48)
-                   up to now minus the safety lag (REPORTER_SAFETY_LAG_MINUTES, 5); the first run reads
-                   REPORTER_HISTORY_DAYS (30) of history
+  (default)        incremental: from the watermark minus the look-back (REPORTER_LOOKBACK_HOURS, ${D.REPORTER_LOOKBACK_HOURS})
+                   up to now minus the safety lag (REPORTER_SAFETY_LAG_MINUTES, ${D.REPORTER_SAFETY_LAG_MINUTES}); the first run reads
+                   REPORTER_HISTORY_DAYS (${D.REPORTER_HISTORY_DAYS}) of history
   --full           re-read the whole history and move the watermark
   --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
                    2026-11-20T00:00+03:00) or a date or date-time without offset, read in UTC (2026-11-20)
@@ -28,11 +29,11 @@ Options:
   --project NAME   only the configured project with this projectShortName
   --json           print the run summaries as JSON on stdout
 
-Configuration (environment): REPORTER_TOKEN (required), REPORTER_BASE_URL (https://app.jaicp.com),
-REPORTER_API (v1 | legacy), REPORTER_PROJECT, REPORTER_DATA_DIR (./data), REPORTER_CONCURRENCY (4),
-REPORTER_RATE_LIMIT_RPM (3000), REPORTER_TIMEOUT_MS (30000), REPORTER_RETRIES (6), REPORTER_PAGE_SIZE (500),
-REPORTER_WINDOW_HOURS (24), REPORTER_WINDOW_MAX_SESSIONS (5000), REPORTER_DURATION_UNIT (ms | s),
-REPORTER_MAX_REJECT_SHARE (0.01), REPORTER_LOCK_WAIT_SECONDS (30), REPORTER_CONFIG (JSON file with
+Configuration (environment): REPORTER_TOKEN (required), REPORTER_BASE_URL (${D.REPORTER_BASE_URL}),
+REPORTER_API (v1 | legacy), REPORTER_PROJECT, REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}), REPORTER_CONCURRENCY (${D.REPORTER_CONCURRENCY}),
+REPORTER_RATE_LIMIT_RPM (${D.REPORTER_RATE_LIMIT_RPM}), REPORTER_TIMEOUT_MS (${D.REPORTER_TIMEOUT_MS}), REPORTER_RETRIES (${D.REPORTER_RETRIES}), REPORTER_PAGE_SIZE (${D.REPORTER_PAGE_SIZE}),
+REPORTER_WINDOW_HOURS (${D.REPORTER_WINDOW_HOURS}), REPORTER_WINDOW_MAX_SESSIONS (${D.REPORTER_WINDOW_MAX_SESSIONS}), REPORTER_DURATION_UNIT (ms | s),
+REPORTER_MAX_REJECT_SHARE (${D.REPORTER_MAX_REJECT_SHARE}), REPORTER_LOCK_WAIT_SECONDS (${D.REPORTER_LOCK_WAIT_SECONDS}), REPORTER_CONFIG (JSON file with
 {"projects": [{"baseUrl", "token", "api", "project", "durationUnit"}]} for several projects).
 
 Exit codes: 0 ok, 1 failed, 2 configuration, 3 partial (some records rejected: see etl_rejects),
@@ -86,6 +87,7 @@ export const syncCommand: Command = {
       throw new UsageError(
         `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
       );
+    requireDataDir(config);
     const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
     const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
     const summaries: SyncSummary[] = [];
