@@ -93,9 +93,18 @@ function commitBatch(connection: DuckDBConnection, batch: WindowBatch) {
   );
 }
 
-/** DuckDB's "Out of Memory Error: failed to allocate ..." (its buffer pool is full). */
+/**
+ * DuckDB's buffer pool is full: "Out of Memory Error: failed to allocate ...", or the same inside COMMIT
+ * ("TransactionContext Error: Failed to commit: could not allocate block of size 256.0 KiB").
+ */
 export function isOutOfMemory(error: unknown): boolean {
-  return error instanceof Error && /^Out of Memory Error\b/.test(error.message);
+  return (
+    error instanceof Error &&
+    (/^Out of Memory Error\b/.test(error.message) ||
+      /^TransactionContext Error: Failed to commit: (could not allocate|failed to (allocate|pin))\b/.test(
+        error.message,
+      ))
+  );
 }
 
 function firstLine(error: unknown): string {

@@ -61,7 +61,7 @@ describe('sync of long texts', () => {
   it('1 in 20 messages with 40,000-character texts: the warehouse equals the truth', async () => {
     h = await createLongTextHarness(
       { length: 0, longEvery: 20, longLength: 40_000 },
-      { REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: '32MB' },
+      { REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: '48MB' },
     );
     const summary = await h.sync();
     expect(summary.error).toBeNull();
