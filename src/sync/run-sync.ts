@@ -1,7 +1,7 @@
 // One sync run of one project: works out the range (incremental from the watermark with a look-back,
 // a full re-sync, or a backfill that leaves the watermark alone), reads it window by window and commits
-// each window with its watermark and run counters in one transaction (while the next window is read),
-// then refreshes the catalogues.
+// each window with its watermark and run counters in one transaction (while the next window is read; a
+// window whose commit runs out of DuckDB's memory is halved and read again), then refreshes the catalogues.
 // Killing the process at any moment loses at most the window in flight; the next run reads it again.
 import { randomUUID } from 'node:crypto';
 import { collectGarbage } from '../collect-garbage.js';
