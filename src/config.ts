@@ -32,6 +32,9 @@ export const CONFIG_DEFAULTS = {
 
 const D = CONFIG_DEFAULTS;
 
+/** DuckDB's memory limit while syncing unless REPORTER_SYNC_DUCKDB_MEMORY_LIMIT says otherwise. */
+export const SYNC_DUCKDB_MEMORY_LIMIT = '96MB';
+
 const intFromEnv = (min: number, max: number) =>
   z
     .string()
@@ -47,6 +50,30 @@ const numberFromEnv = (min: number, max: number) =>
     .regex(/^\d+(\.\d+)?$/, 'expected a number')
     .transform(Number)
     .pipe(z.number().min(min).max(max));
+
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/** A size the way DuckDB writes it (96MB, 1.5GB, 512MiB; MB = 1000², MiB = 1024²): its text and bytes. */
+const sizeFromEnv = (minBytes: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 96MB, 1GB or 512MiB')
+    .transform((text) => {
+      const [, number, unit] = /^(\d+(?:\.\d+)?)\s*(\w+)$/.exec(text)!;
+      return { text, bytes: Math.round(Number(number) * SIZE_UNITS[unit!.toLowerCase()]!) };
+    })
+    .refine((size) => size.bytes >= minBytes, `expected at least ${minBytes.toLocaleString('en-US')} bytes`);
 
 const urlSetting = z
   .string()
@@ -149,6 +176,8 @@ const ENV_KEYS = {
   REPORTER_SAFETY_LAG_MINUTES: numberFromEnv(0, 24 * 60).default(D.REPORTER_SAFETY_LAG_MINUTES),
   REPORTER_WINDOW_HOURS: numberFromEnv(0.01, 24 * 31).default(D.REPORTER_WINDOW_HOURS),
   REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(D.REPORTER_WINDOW_MAX_SESSIONS),
+  REPORTER_WINDOW_MAX_BYTES: sizeFromEnv(1000).optional(),
+  REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: sizeFromEnv(1_000_000).optional(),
   REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(D.REPORTER_HISTORY_DAYS),
   REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(D.REPORTER_MAX_REJECT_SHARE),
   REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(D.REPORTER_LOCK_WAIT_SECONDS),
@@ -174,6 +203,10 @@ export interface Config {
   safetyLagMs: number;
   windowMs: number;
   windowMaxSessions: number;
+  /** A window whose rows take more (estimated as DuckDB stages them) is halved before its commit. */
+  windowMaxBytes: number;
+  /** DuckDB's memory limit while syncing, as DuckDB reads it (REPORTER_SYNC_DUCKDB_MEMORY_LIMIT). */
+  syncMemoryLimit: string;
   historyMs: number;
   maxRejectShare: number;
   lockWaitMs: number;
@@ -366,6 +399,7 @@ export function loadConfig(
       );
     keys.add(key);
   }
+  const syncMemory = e.REPORTER_SYNC_DUCKDB_MEMORY_LIMIT ?? { text: SYNC_DUCKDB_MEMORY_LIMIT, bytes: 96e6 };
   const dataDir = resolve(e.REPORTER_DATA_DIR);
   const schedule = readScheduleSettings(env, e, scheduleFile, fileName);
   return Object.freeze({
@@ -381,6 +415,9 @@ export function loadConfig(
     safetyLagMs: e.REPORTER_SAFETY_LAG_MINUTES * 60_000,
     windowMs: e.REPORTER_WINDOW_HOURS * 3_600_000,
     windowMaxSessions: e.REPORTER_WINDOW_MAX_SESSIONS,
+    // a commit holds its window about twice (the staged rows and the inserted ones) beside the rest of the pool
+    windowMaxBytes: e.REPORTER_WINDOW_MAX_BYTES?.bytes ?? Math.round(syncMemory.bytes / 4),
+    syncMemoryLimit: syncMemory.text,
     historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
     lockWaitMs: e.REPORTER_LOCK_WAIT_SECONDS * 1000,

@@ -18,7 +18,24 @@ describe('loadConfig', () => {
     ]);
     expect(c.warehousePath).toMatch(/data\/warehouse\.duckdb$/);
     expect(c.lookbackMs).toBe(48 * 3_600_000);
+    expect(c.syncMemoryLimit).toBe('96MB');
+    expect(c.windowMaxBytes).toBe(24_000_000);
     expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads the sync memory sizes the way DuckDB writes them; the window byte bound follows the pool', () => {
+    const c = loadConfig({ REPORTER_TOKEN: 'abc', REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: '128MiB' });
+    expect(c.syncMemoryLimit).toBe('128MiB');
+    expect(c.windowMaxBytes).toBe(32 * 2 ** 20);
+    expect(loadConfig({ REPORTER_TOKEN: 'abc', REPORTER_WINDOW_MAX_BYTES: '1.5GB' }).windowMaxBytes).toBe(
+      1.5e9,
+    );
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_WINDOW_MAX_BYTES: '10 apples' })).toThrow(
+      /REPORTER_WINDOW_MAX_BYTES: expected a size like 96MB/,
+    );
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: "1GB'; --" })).toThrow(
+      /REPORTER_SYNC_DUCKDB_MEMORY_LIMIT/,
+    );
   });
 
   it('names the missing or malformed setting', () => {

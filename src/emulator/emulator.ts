@@ -5,7 +5,7 @@ import { ApiError } from './api-error.js';
 import { EmulatorClock } from './clock.js';
 import { Faults } from './faults.js';
 import { hashString } from './prng.js';
-import { ProjectData } from './project-data.js';
+import { ProjectData, type TextLengths } from './project-data.js';
 import { ReportTasks } from './reports/report-tasks.js';
 
 export interface V1Token {
@@ -24,6 +24,8 @@ export interface EmulatorOptions {
   sessions: number;
   days: number;
   messagesPerSession: number;
+  /** Lengthened question and answer texts (`{ length: 0, longEvery: 0, longLength: 0 }`: as the vocabulary has them). */
+  texts: TextLengths;
   projects: string[];
   /** End of the history and the clock's start (epoch ms). */
   now: number;
@@ -64,6 +66,7 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     sessions: partial.sessions ?? 2000,
     days: partial.days ?? 7,
     messagesPerSession: partial.messagesPerSession ?? 10,
+    texts: partial.texts ?? { length: 0, longEvery: 0, longLength: 0 },
     projects,
     now,
     live: partial.live ?? false,
@@ -115,6 +118,7 @@ export class Emulator {
           days: o.days,
           now: o.now,
           messagesPerSession: o.messagesPerSession,
+          texts: o.texts,
         }),
       );
     });

@@ -35,6 +35,19 @@ export const iso = (t: number): string => new Date(t).toISOString();
 export interface ProjectOptions extends SkeletonOptions {
   name: string;
   accountId: number;
+  /** Lengthened question and answer texts (none by default). */
+  texts?: TextLengths;
+}
+
+/**
+ * Long texts, for the sync's memory bounds: every message's question and answer `length` characters (code
+ * points) long, and 1 in `longEvery` messages (picked by hash) `longLength` characters long; 0 leaves a
+ * text as the vocabulary has it. A long text is `#i.k ` and the vocabulary's text repeated, then cut.
+ */
+export interface TextLengths {
+  length: number;
+  longEvery: number;
+  longLength: number;
 }
 
 /** What a message is, independent of the clock and of people's changes. */
@@ -74,6 +87,14 @@ const UNRECOGNISED_SHARE = 0.12;
 export const LABEL_DELAY_MS = 36 * 3_600_000;
 export const READ_DELAY_MS = 24 * 3_600_000;
 
+/** `text` repeated and cut to exactly `n` code points (never half a surrogate pair). */
+export function lengthenText(text: string, n: number): string {
+  const points = Array.from(text);
+  const out: string[] = new Array(n);
+  for (let j = 0; j < n; j++) out[j] = points[j % points.length]!;
+  return out.join('');
+}
+
 export class ProjectData {
   readonly name: string;
   readonly accountId: number;
@@ -83,11 +104,13 @@ export class ProjectData {
   readonly botIds: readonly [string, string];
   /** Sessions held back from every answer for a while (scripted page drift). */
   readonly withheld = new Set<number>();
+  readonly texts: TextLengths;
   private clientIndexById = new Map<string, number>();
   private clientsIndexed = 0;
 
   constructor(options: ProjectOptions) {
     this.name = options.name;
+    this.texts = options.texts ?? { length: 0, longEvery: 0, longLength: 0 };
     this.accountId = options.accountId;
     this.seed = options.seed;
     this.skeleton = new Skeleton(options);
@@ -152,6 +175,17 @@ export class ProjectData {
   // ----- facts (clock-independent) -----------------------------------------------------------------
 
   messageFacts(i: number, k: number): MessageFacts {
+    const facts = this.vocabularyFacts(i, k);
+    const { length, longEvery, longLength } = this.texts;
+    const n = longEvery > 0 && pickIndex(longEvery, this.seed, i, k, 60) === 0 ? longLength : length;
+    if (n > 0) {
+      if (facts.question !== undefined) facts.question = lengthenText(`#${i}.${k} ${facts.question}`, n);
+      facts.answer = lengthenText(`#${i}.${k} ${facts.answer}`, n);
+    }
+    return facts;
+  }
+
+  private vocabularyFacts(i: number, k: number): MessageFacts {
     const s = this.seed;
     const sk = this.skeleton;
     const channel = this.channelOf(i);

@@ -21,6 +21,8 @@ export interface GroundTruth {
   messageLabels: Record<string, number>;
   /** Messages (in the window) per latest delivery status, per channel. */
   statuses: Record<string, Record<string, number>>;
+  /** UTF-8 bytes of the questions and answers of the messages (in the window). */
+  textBytes: number;
   /** Messages per NLP class. */
   nlpClasses: Record<string, number>;
   /** Sessions per `key=value` of sessionData. */
@@ -57,6 +59,7 @@ export function groundTruth(
     sessionLabels: {},
     messageLabels: {},
     statuses: {},
+    textBytes: 0,
     nlpClasses: {},
     sessionData: {},
     experiments: {},
@@ -96,8 +99,9 @@ export function groundTruth(
         bump(truth.messageLabels, p.state.messageLabels.get(id)!.name);
       const status = p.statusAt(i, k, window.now);
       if (status !== undefined) bump((truth.statuses[channel] ??= {}), status);
-      const nlpClass = p.messageFacts(i, k).nlpClass;
-      if (nlpClass !== undefined) bump(truth.nlpClasses, nlpClass);
+      const facts = p.messageFacts(i, k);
+      truth.textBytes += Buffer.byteLength(facts.question ?? '') + Buffer.byteLength(facts.answer);
+      if (facts.nlpClass !== undefined) bump(truth.nlpClasses, facts.nlpClass);
     }
   }
   for (const [channel, row] of Object.entries(truth.byChannel)) {

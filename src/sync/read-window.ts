@@ -1,7 +1,7 @@
 // Reads one time window [from, to) of one project: sessions by start time (with labels and, on v1,
 // sessionData), messages by timestamp (messages/filter), delivery statuses from messages/by-session for
 // the status channels only, and clients last active in the window. Re-reads the window when paging
-// drifted; asks the caller to split it when it holds too many sessions. Each record becomes its rows as
+// drifted; asks the caller to split it when it holds too many sessions or its rows too many bytes. Each record becomes its rows as
 // its page arrives: a window holds compact rows, never all its wire records at once.
 import { EtlError } from '../errors.js';
 import { clientActivityFilter, messageTimeFilter, sessionStartFilter } from '../reporter/filters.js';
@@ -9,6 +9,7 @@ import type { ReporterHttp } from '../reporter/http.js';
 import { type PagedRead, readAllPages } from '../reporter/paging.js';
 import { messageStatus } from '../reporter/schemas.js';
 import type { MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
+import { estimateRowsBytes } from './estimate-rows-bytes.js';
 import {
   normaliseChannel,
   type Parsed,
@@ -29,6 +30,8 @@ export interface ReadWindowOptions {
   to: number;
   pageSize: number;
   maxSessions: number;
+  /** The window's rows may take at most this many bytes (estimateBatchBytes); above it, it is too large. */
+  maxBytes: number;
   durationUnit: 'ms' | 's';
   /**
    * Known latest statuses of the window's messages of these sessions (to skip sessions whose statuses
@@ -40,7 +43,7 @@ export interface ReadWindowOptions {
 }
 
 export type WindowRead =
-  | { tooLarge: true; sessions: number }
+  | { tooLarge: true; sessions: number; bytes?: number }
   | { tooLarge: false; batch: Omit<WindowBatch, 'watermark'> };
 
 const idField = (field: string) => (record: unknown) => {
@@ -133,6 +136,12 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
     attempts,
   );
   if (sessionsRead.tooLarge) return { tooLarge: true, sessions: sessionsRead.totalCount };
+  // the sessions alone (their first and last questions) may already be too large: no need to read messages
+  const sessionsBytes = estimateRowsBytes(
+    sessionsRead.records.flatMap((r) => (r.ok ? [r.ok.row, ...r.ok.labels, ...r.ok.data] : [])),
+  );
+  if (sessionsBytes > o.maxBytes)
+    return { tooLarge: true, sessions: sessionsRead.records.length, bytes: sessionsBytes };
 
   const [messagesRead, clientsRead] = await Promise.all([
     readConsistent(
@@ -174,6 +183,13 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
   const messages = splitMapped(messagesRead.records);
   const clients = splitMapped(clientsRead.records);
   const rejects = [...sessions.rejects, ...messages.rejects, ...clients.rejects];
+  // too large by size: split before the statuses are asked for
+  const bytes =
+    sessionsBytes +
+    estimateRowsBytes(messages.ok.flatMap((m) => [m.row, ...m.labels])) +
+    estimateRowsBytes(clients.ok) +
+    estimateRowsBytes(rejects);
+  if (bytes > o.maxBytes) return { tooLarge: true, sessions: sessions.ok.length, bytes };
 
   // statuses: only messages/by-session has them, and only the status channels need them
   const windowMessagesBySession = new Map<string, { channel: string; ids: string[] }>();

@@ -1,7 +1,7 @@
 // One sync run of one project: works out the range (incremental from the watermark with a look-back,
 // a full re-sync, or a backfill that leaves the watermark alone), reads it window by window and commits
-// each window with its watermark and run counters in one transaction (while the next window is read),
-// then refreshes the catalogues.
+// each window with its watermark and run counters in one transaction (while the next window is read; a
+// window whose commit runs out of DuckDB's memory is halved and read again), then refreshes the catalogues.
 // Killing the process at any moment loses at most the window in flight; the next run reads it again.
 import { randomUUID } from 'node:crypto';
 import { collectGarbage } from '../collect-garbage.js';
@@ -19,7 +19,7 @@ import { reporterHttpOptions } from '../reporter/http-options.js';
 import { insertFinishedRun } from '../schedule/run-history.js';
 import { beatRun } from '../warehouse/etl-runs.js';
 import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
-import { limitWarehouseMemory, SYNC_DUCKDB_MEMORY_LIMIT } from '../warehouse/limit-memory.js';
+import { limitWarehouseMemory } from '../warehouse/limit-memory.js';
 import type { WindowBatch } from '../warehouse/rows.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
@@ -88,7 +88,7 @@ export async function syncProject(
   options: SyncOptions = {},
 ): Promise<SyncSummary> {
   // a smaller DuckDB buffer pool while syncing (with 1,500-session windows: 951k messages in 401 MB peak RSS)
-  const restoreMemoryLimit = await limitWarehouseMemory(ctx.warehouse, SYNC_DUCKDB_MEMORY_LIMIT);
+  const restoreMemoryLimit = await limitWarehouseMemory(ctx.warehouse, ctx.config.syncMemoryLimit);
   try {
     return await syncProjectRange(ctx, projectConfig, options);
   } finally {
@@ -125,6 +125,8 @@ async function syncProjectRange(
   let finalWatermark: number | undefined;
   /** The commit of the last window read, running while the next window is read. */
   let pendingCommit: Promise<void> | undefined;
+  /** The window of pendingCommit. */
+  let pendingWindow: TimeWindow | undefined;
   try {
     const end = now() - config.safetyLagMs;
     // a backfill's range is checked before any request
@@ -171,7 +173,7 @@ async function syncProjectRange(
 
     const queue = planWindows(range.from, range.to, config.windowMs);
     let planned = queue.length;
-    let highWater = watermark ?? Number.NEGATIVE_INFINITY;
+    let highWater: number = watermark ?? Number.NEGATIVE_INFINITY;
     // The commit of window N runs while window N+1 is read (DuckDB works while the requests wait); a
     // window is committed only after the one before it, so watermarks still move in order.
     const commitInOrder = async (batch: WindowBatch, window: TimeWindow, mark: number | undefined) => {
@@ -193,7 +195,50 @@ async function syncProjectRange(
         elapsedMs: now() - started,
       });
     };
-    while (queue.length > 0) {
+    /** The last watermark committed (or the one the run started from). */
+    const committedMark = () => finalWatermark ?? watermark ?? Number.NEGATIVE_INFINITY;
+    /**
+     * Waits for the commit in flight. One that ran out of DuckDB's memory was rolled back: its window goes back
+     * to the queue halved (and `next`, read meanwhile, after it again) and this returns true.
+     */
+    const settleCommit = async (next?: TimeWindow): Promise<boolean> => {
+      const commit = pendingCommit;
+      const window = pendingWindow;
+      pendingCommit = undefined;
+      pendingWindow = undefined;
+      if (commit === undefined || window === undefined) return false;
+      try {
+        await commit;
+        return false;
+      } catch (error) {
+        if (!(error instanceof EtlError && error.code === 'warehouse.commit_out_of_memory')) throw error;
+        if (window.to - window.from <= MIN_WINDOW_MS)
+          throw new EtlError(
+            'sync.window_out_of_memory',
+            `${error.message}; windows are halved down to one minute whatever REPORTER_WINDOW_MAX_SESSIONS ` +
+              `(${config.windowMaxSessions}) and REPORTER_WINDOW_MAX_BYTES (${config.windowMaxBytes}) allow, and this ` +
+              `one still does not fit: raise REPORTER_SYNC_DUCKDB_MEMORY_LIMIT (now ${config.syncMemoryLimit})`,
+            { cause: error },
+          );
+        queue.unshift(...splitWindow(window), ...(next ? [next] : []));
+        planned++;
+        highWater = committedMark();
+        log.info(
+          {
+            from: new Date(window.from).toISOString(),
+            to: new Date(window.to).toISOString(),
+            err: error.message,
+          },
+          'window halved: its commit ran out of memory',
+        );
+        return true;
+      }
+    };
+    for (;;) {
+      if (queue.length === 0) {
+        if (await settleCommit()) continue;
+        break;
+      }
       if (ctx.signal?.aborted) {
         await pendingCommit;
         throw new EtlError(
@@ -211,6 +256,7 @@ async function syncProjectRange(
         pageSize: config.pageSize,
         maxSessions:
           window.to - window.from > MIN_WINDOW_MS ? config.windowMaxSessions : Number.POSITIVE_INFINITY,
+        maxBytes: window.to - window.from > MIN_WINDOW_MS ? config.windowMaxBytes : Number.POSITIVE_INFINITY,
         durationUnit: projectConfig.durationUnit,
         // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
         knownStatuses: (ids) => warehouse.latestStatuses(project, ids, window),
@@ -219,7 +265,10 @@ async function syncProjectRange(
       if (read.tooLarge) {
         queue.unshift(...splitWindow(window));
         planned++;
-        log.debug({ sessions: read.sessions, from: new Date(window.from).toISOString() }, 'window split');
+        log.debug(
+          { sessions: read.sessions, bytes: read.bytes, from: new Date(window.from).toISOString() },
+          'window split',
+        );
         continue;
       }
       const batch = read.batch;
@@ -232,16 +281,17 @@ async function syncProjectRange(
           `${batch.rejects.length} of ${records} records of window ${new Date(window.from).toISOString()} failed validation, above REPORTER_MAX_REJECT_SHARE=${config.maxRejectShare} (first: ${sample.endpoint} ${sample.record_id ?? ''}: ${sample.error})`,
         );
       }
+      // the window before must be committed first; if it ran out of memory, it is read again halved, then this one
+      if (await settleCommit(window)) continue;
       if (mode !== 'backfill') highWater = Math.max(highWater, window.to);
-      await pendingCommit;
       // the window before is committed: its rows, pages and DuckDB chunks are garbage now; collecting it
       // keeps the peak at about two windows instead of letting V8 grow its heap (README, "Performance")
       collectGarbage();
       pendingCommit = commitInOrder(batch, window, mode !== 'backfill' ? highWater : undefined);
+      pendingWindow = window;
       // awaited before the next commit or at the end; this keeps a failure from being unhandled meanwhile
       pendingCommit.catch(() => undefined);
     }
-    await pendingCommit;
 
     await refreshCatalogues(http, warehouse, project, runId);
     const status = totals.rejects > 0 ? 'partial' : 'success';

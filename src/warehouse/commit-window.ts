@@ -1,6 +1,7 @@
 // Commits one window of one project in ONE transaction: stage the batch with the appender, then replace
 // rows by key (sessions, messages, their labels, sessionData, clients), add rejects and first-seen
-// statuses, move the watermark and add to the run's counters. A failure rolls all of it back.
+// statuses, move the watermark and add to the run's counters. A failure rolls all of it back; running out
+// of DuckDB's memory is told apart (warehouse.commit_out_of_memory) so that the sync can halve the window.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import { runStatement } from './query-rows.js';
@@ -18,7 +19,18 @@ export async function commitWindow(
   batch: WindowBatch,
 ): Promise<WindowCommitSummary> {
   const started = performance.now();
-  const counts = await runInTransaction(
+  const counts = await commitBatch(connection, batch).catch(async (error: unknown) => {
+    // rows committed by earlier windows stay in the pool until a checkpoint writes them out: free them for
+    // the halves of this window (a small pool otherwise stays full and every half runs out of it too)
+    if (error instanceof EtlError && error.code === 'warehouse.commit_out_of_memory')
+      await connection.run('CHECKPOINT').catch(() => undefined);
+    throw error;
+  });
+  return { ...counts, durationMs: Math.round(performance.now() - started) };
+}
+
+function commitBatch(connection: DuckDBConnection, batch: WindowBatch) {
+  return runInTransaction(
     connection,
     async () => {
       await stageBatch(connection, batch);
@@ -63,15 +75,42 @@ export async function commitWindow(
       });
       return { sessions, messages, rejects, newStatuses };
     },
-    (cause) =>
-      new EtlError(
+    (cause) => {
+      const what =
+        `the window ${new Date(batch.from).toISOString()} – ${new Date(batch.to).toISOString()} ` +
+        `of project ${batch.project} (run ${batch.runId})`;
+      // DuckDB's advice (SET threads, SET memory_limit) is not this tool's: the caller halves the window
+      if (isOutOfMemory(cause))
+        return new EtlError(
+          'warehouse.commit_out_of_memory',
+          `${what} did not fit in DuckDB's memory limit and was rolled back: ${firstLine(cause)}`,
+          { cause },
+        );
+      return new EtlError(
         'warehouse.commit_failed',
-        `Could not commit the window ${new Date(batch.from).toISOString()} – ${new Date(batch.to).toISOString()} ` +
-          `of project ${batch.project} (run ${batch.runId}); nothing of it was written: ${(cause as Error).message}`,
+        `Could not commit ${what}; nothing of it was written: ${(cause as Error).message}`,
         { cause },
-      ),
+      );
+    },
   );
-  return { ...counts, durationMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * DuckDB's buffer pool is full: "Out of Memory Error: failed to allocate ...", or the same inside COMMIT
+ * ("TransactionContext Error: Failed to commit: could not allocate block of size 256.0 KiB").
+ */
+export function isOutOfMemory(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (/^Out of Memory Error\b/.test(error.message) ||
+      /^TransactionContext Error: Failed to commit: (could not allocate|failed to (allocate|pin))\b/.test(
+        error.message,
+      ))
+  );
+}
+
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error).split('\n')[0]!;
 }
 
 async function stageBatch(connection: DuckDBConnection, batch: WindowBatch): Promise<void> {

@@ -3,9 +3,6 @@
 // that was set before. The limit is the DuckDB instance's, so only one piece of work should hold it.
 import type { Warehouse } from './warehouse.js';
 
-/** The sync's DuckDB memory limit; REPORTER_SYNC_DUCKDB_MEMORY_LIMIT overrides it (a DuckDB size: 128MB, 1GB). */
-export const SYNC_DUCKDB_MEMORY_LIMIT = process.env['REPORTER_SYNC_DUCKDB_MEMORY_LIMIT'] ?? '96MB';
-
 /** Sets memory_limit to `limit` and returns a function that puts the previous value back. */
 export async function limitWarehouseMemory(
   warehouse: Warehouse,

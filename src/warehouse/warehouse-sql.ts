@@ -22,6 +22,16 @@ function deleteByKey(
   return `DELETE FROM ${target} AS t WHERE EXISTS (SELECT 1 FROM (${union}) AS s WHERE ${match})${range}`;
 }
 
+/**
+ * The staged rows that win, one per key (the last staged): a semi-join on the keys' highest `seq`, which
+ * streams the rows through. (A `QUALIFY row_number() OVER (PARTITION BY ...)` would materialise every column
+ * of the stage, long texts and all, next to the stage and the inserted rows: with 1,000-character messages
+ * that ran out of the sync's 96 MB pool.)
+ */
+function latestOfKey(alias: string, stage: string, keys: readonly string[]): string {
+  return `${alias}seq IN (SELECT max(seq) FROM ${stage} GROUP BY ${keys.join(', ')})`;
+}
+
 /** INSERT of a staging table's rows, one per key (the last staged), with extra trailing values. */
 function insertLatest(
   target: string,
@@ -34,7 +44,7 @@ function insertLatest(
   const values = [...columns, ...Object.values(extra)];
   return (
     `INSERT INTO ${target} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${stage} ` +
-    `QUALIFY row_number() OVER (PARTITION BY ${keys.join(', ')} ORDER BY seq DESC) = 1`
+    `WHERE ${latestOfKey('', stage, keys)}`
   );
 }
 
@@ -131,7 +141,7 @@ export const WAREHOUSE_SQL = {
     `WHERE first_seen_at >= ${HISTORY_FROM} AND question_id IN (SELECT question_id FROM stage_messages) ` +
     'GROUP BY project, question_id) AS h ' +
     'ON h.project = s.project AND h.question_id = s.question_id ' +
-    'QUALIFY row_number() OVER (PARTITION BY s.project, s.question_id ORDER BY s.seq DESC) = 1',
+    `WHERE ${latestOfKey('s.', 'stage_messages', MESSAGE_KEY)}`,
 
   /** Labels are replaced for every session of the batch (and any session a label row names). */
   deleteSessionLabels: deleteByKey('session_labels', SESSION_KEY, ['stage_sessions', 'stage_session_labels']),

@@ -17,6 +17,9 @@ Options:
   --sessions N               sessions in the history, over all projects (default 2000)
   --days N                   days of history ending now (default 7)
   --messages-per-session N   average messages per session (default 10)
+  --text-length N            every question and answer N characters long (default: as the vocabulary has it)
+  --long-text-every K        1 in K messages has long texts (with --long-text-length; default none)
+  --long-text-length M       the long texts' length in characters (default 40000)
   --projects a,b             project short names (default shop-bot)
   --seed N                   data seed: same seed, same data (default 42)
   --now ISO                  the clock's start (default: this hour)
@@ -69,6 +72,9 @@ export const emulatorCommand: Command = {
         sessions: { type: 'string' },
         days: { type: 'string' },
         'messages-per-session': { type: 'string' },
+        'text-length': { type: 'string' },
+        'long-text-every': { type: 'string' },
+        'long-text-length': { type: 'string' },
         projects: { type: 'string' },
         seed: { type: 'string' },
         now: { type: 'string' },
@@ -94,6 +100,11 @@ export const emulatorCommand: Command = {
       sessions: intOption(values.sessions, 'sessions', 2000, 1),
       days: numberOption(values.days, 'days', 7),
       messagesPerSession: numberOption(values['messages-per-session'], 'messages-per-session', 10),
+      texts: {
+        length: intOption(values['text-length'], 'text-length', 0),
+        longEvery: intOption(values['long-text-every'], 'long-text-every', 0),
+        longLength: intOption(values['long-text-length'], 'long-text-length', 40_000),
+      },
       seed: intOption(values.seed, 'seed', 42),
       live: values.live ?? false,
       speed: numberOption(values.speed, 'speed', 1),
