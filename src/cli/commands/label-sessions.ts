@@ -9,7 +9,7 @@ import { createLogger } from '../../log.js';
 import { connectProject } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
 import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-targets.js';
-import { useWarehouseAt } from '../../manage/use-warehouse.js';
+import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -196,8 +196,8 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
 
       const config = loadConfig();
       const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
-      // the warehouse is opened per step: no lock is held while the platform is asked
-      const useWarehouse = useWarehouseAt({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+      // the warehouse is used per operation: no lock is held while the platform is asked; a dry run only reads
+      const useWarehouse = useWarehouseAt(configuredWarehouse(config, values.apply ? 'write' : 'read', log));
       // the query is checked before anything talks to the platform
       await useWarehouse((w) => checkTargetQuery(w, query, target));
       const connection = await connectProject(config, { project: values.project, log });
