@@ -1,15 +1,10 @@
-// The one way commands reach the warehouse: `read` (READ_ONLY, shared with other readers, waits at most a
-// few seconds for a writer's commit) or `write` (checked writable at start). The Warehouse itself holds the
+// The one way commands reach the warehouse: `read` (READ_ONLY, shared with other readers, waits only for a
+// writer's commit) or `write` (checked writable at start). The Warehouse itself holds the
 // DuckDB file only while an operation runs, so a command that talks to the platform between steps never
 // keeps other processes out while it waits on the network.
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import {
-  assertWarehouseWritable,
-  DEFAULT_READ_LOCK_WAIT_MS,
-  openWarehouse,
-  type WarehouseAccess,
-} from '../warehouse/open-warehouse.js';
+import { assertWarehouseWritable, openWarehouse, type WarehouseAccess } from '../warehouse/open-warehouse.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export type UseWarehouse = <T>(fn: (warehouse: Warehouse) => Promise<T>) => Promise<T>;
@@ -35,11 +30,13 @@ export function useWarehouseAt(options: WarehouseAt): UseWarehouse {
   };
 }
 
-/** Where and how a command opens the configured warehouse: readers wait at most 10 s for a commit. */
+/**
+ * Where and how a command opens the configured warehouse. Readers and writers give up after
+ * REPORTER_LOCK_WAIT_SECONDS: a reader only ever waits for one commit, which on a loaded machine can take
+ * longer than the few seconds it takes on an idle one.
+ */
 export function configuredWarehouse(config: Config, access: WarehouseAccess, log?: Logger): WarehouseAt {
-  const lockWaitMs =
-    access === 'read' ? Math.min(config.lockWaitMs, DEFAULT_READ_LOCK_WAIT_MS) : config.lockWaitMs;
-  return { path: config.warehousePath, access, lockWaitMs, ...(log ? { log } : {}) };
+  return { path: config.warehousePath, access, lockWaitMs: config.lockWaitMs, ...(log ? { log } : {}) };
 }
 
 /** openWarehouse for the configured warehouse (see configuredWarehouse). */

@@ -31,6 +31,8 @@ export interface OpenDatabaseFileOptions {
   /** DuckDB's memory_limit for this open (default REPORTER_DUCKDB_MEMORY_LIMIT or 256MB). */
   memoryLimit?: string | undefined;
   log?: Logger | undefined;
+  /** Called at each failed attempt while waiting for the lock (a reader announces itself to the writer). */
+  onLockWait?: (() => void) | undefined;
 }
 
 export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promise<OpenDatabaseFile> {
@@ -45,7 +47,13 @@ export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promis
       holder = { program: 'this process', pid: process.pid };
     } else {
       try {
-        return await openOnce(options, key);
+        const opened = await openOnce(options, key);
+        if (warned)
+          options.log?.info(
+            { path: options.path, waitedMs: Math.round(performance.now() - started) },
+            'warehouse lock acquired after waiting',
+          );
+        return opened;
       } catch (error) {
         if (!isLockError(error)) {
           throw new EtlError(
@@ -58,6 +66,7 @@ export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promis
         holder = parseLockHolder(lockError.message);
       }
     }
+    options.onLockWait?.();
     const waited = performance.now() - started;
     if (waited >= options.lockWaitMs) {
       const unparsed = lockError && !holder ? ` DuckDB said: ${lockError.message}` : '';

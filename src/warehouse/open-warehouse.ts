@@ -2,8 +2,9 @@
 // they run: the file is opened (READ_ONLY for `read` access, so readers share it) when an operation starts
 // with nothing open, and closed as soon as no operation is queued and no hold() is running, so other
 // processes get the file between operations. Migrations run (or, read-only, are checked) at the first open.
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -65,7 +66,16 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   /** Operations queued or running, and hold() calls running: the file is closed when both are 0. */
   let pending = 0;
   let holds = 0;
+  const marker = `${options.path}${READER_WAITING}`;
   const connect = async (): Promise<DuckDBConnection> => {
+    if (access === 'write' && !inMemory && isReaderWaiting(marker)) {
+      // a reader waits: let it in between two operations instead of chaining them on one open file
+      if (file && holds === 0) {
+        file.release();
+        file = undefined;
+      }
+      await waitForReaders(marker);
+    }
     if (file) return file.connection;
     const opened = await openDatabaseFile({
       path: options.path,
@@ -73,7 +83,9 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       readOnly: access === 'read',
       memoryLimit,
       log,
+      ...(access === 'read' ? { onLockWait: () => announceReader(marker) } : {}),
     });
+    if (access === 'read') withdrawReader(marker);
     try {
       if (!upToDate) {
         if (access === 'write') await runMigrations(opened.connection, { now, log });
@@ -200,6 +212,45 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       log?.debug({ path: options.path }, 'warehouse closed');
     },
   };
+}
+
+/**
+ * A reader that waits for the lock touches `<file>.reader-waiting`; a writer that sees it fresh releases the
+ * file before its next operation and stays out until a reader got in (the marker is gone) or for at most
+ * READER_TURN_MS. Without it a writer whose operations queue back to back (commits slower than the API)
+ * would keep the file open for minutes, and fcntl locks do not queue waiters.
+ */
+const READER_WAITING = '.reader-waiting';
+const READER_FRESH_MS = 1_000;
+const READER_TURN_MS = 2_000;
+
+function announceReader(marker: string): void {
+  try {
+    writeFileSync(marker, String(process.pid));
+  } catch {
+    // a read-only directory: there is no writer to tell
+  }
+}
+
+function withdrawReader(marker: string): void {
+  try {
+    unlinkSync(marker);
+  } catch {
+    // gone already (another reader got in first), or a read-only directory
+  }
+}
+
+function isReaderWaiting(marker: string): boolean {
+  try {
+    return Date.now() - statSync(marker).mtimeMs < READER_FRESH_MS;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForReaders(marker: string): Promise<void> {
+  const until = Date.now() + READER_TURN_MS;
+  while (isReaderWaiting(marker) && Date.now() < until) await sleep(20);
 }
 
 /**
