@@ -11,7 +11,8 @@ import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-h
 
 const HOUR = 3_600_000;
 const t0 = Date.now();
-const mark = (what: string) => process.env['TRACE_TEST'] && console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s ${what}`);
+const mark = (what: string) =>
+  process.env['TRACE_TEST'] && console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s ${what}`);
 let h: Harness | undefined;
 const children: ChildProcess[] = [];
 afterEach(async () => {
