@@ -104,14 +104,15 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     file.release();
     file = undefined;
   };
-  // the first open happens now, so that a missing, locked-out or outdated file fails the command at start
+  // the first open happens now, so that a missing, locked-out or outdated file fails the command at start;
+  // it stays open for the operations the caller queues at once (useWarehouseAt: one open per step)
   pending++;
   try {
     await connect();
   } finally {
     pending--;
   }
-  releaseWhenIdle();
+  setImmediate(releaseWhenIdle);
   log?.debug({ path: options.path, access }, 'warehouse opened');
 
   const queue = createSerialQueue();
