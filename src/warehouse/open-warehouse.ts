@@ -77,15 +77,24 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       await waitForReaders(marker);
     }
     if (file) return file.connection;
+    let waited = false;
     const opened = await openDatabaseFile({
       path: options.path,
       lockWaitMs,
       readOnly: access === 'read',
       memoryLimit,
       log,
-      ...(access === 'read' ? { onLockWait: () => announceReader(marker) } : {}),
+      ...(access === 'read'
+        ? {
+            onLockWait: () => {
+              waited = true;
+              announceReader(marker);
+            },
+          }
+        : {}),
+    }).finally(() => {
+      if (waited) withdrawReader(marker);
     });
-    if (access === 'read') withdrawReader(marker);
     try {
       if (!upToDate) {
         if (access === 'write') await runMigrations(opened.connection, { now, log });
