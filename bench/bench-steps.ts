@@ -1,6 +1,7 @@
 // The benchmark's steps in the order they run, and the choice of steps for `--only` (a step's
 // prerequisites are always added). Adding a measurement = one file in steps/ and one entry here.
 import type { BenchStep } from './bench-step.js';
+import { concurrentReadersStep } from './steps/concurrent-readers.js';
 import { fullSyncStep } from './steps/full-sync.js';
 import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
@@ -16,6 +17,7 @@ export const STEPS: readonly BenchStep[] = [
   incrementalSyncStep,
   statsQueriesStep,
   xlsxExportStep,
+  concurrentReadersStep,
 ];
 
 /** The steps to run for `--only` (with what they need), in STEPS order. */

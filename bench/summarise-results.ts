@@ -82,6 +82,23 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
       }),
     });
 
+  const withReaders = value(all, 'concurrent-readers', 'syncRatio');
+  if (withReaders !== undefined)
+    rows.push({
+      group: 'ratio',
+      ...atMost('full sync beside a stats --json loop ÷ full sync alone', withReaders, 1.1, 'ratio', {
+        note: 'another process runs stats --json over and over while the sync runs',
+      }),
+    });
+  const readerP95 = value(all, 'concurrent-readers', 'readerWaitP95');
+  if (readerP95 !== undefined)
+    rows.push({
+      group: 'absolute',
+      ...atMost('stats --json beside a full sync: lock wait p95', readerP95, 5, 's', {
+        note: 'summed per run, from the "lock acquired after waiting" log line',
+      }),
+    });
+
   const absolute: [string, string, string, string?][] = [
     ['full-sync', 'seconds', 'full sync'],
     ['transfer-floor', 'seconds', 'transfer floor'],
@@ -98,6 +115,10 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['xlsx-export', 'seconds', 'messages XLSX export (reporter-etl report messages)'],
     ['xlsx-export', 'floorSeconds', 'bare exceljs floor (same rows, same styles)'],
     ['xlsx-export', 'rows', 'XLSX rows written (each file)'],
+    ['concurrent-readers', 'readerWaitP50', 'stats --json beside a full sync: lock wait p50'],
+    ['concurrent-readers', 'readerWaitMax', 'stats --json beside a full sync: lock wait max'],
+    ['concurrent-readers', 'readerRuns', 'stats --json runs beside the full sync'],
+    ['concurrent-readers', 'readerFailures', 'stats --json runs that gave up waiting (exit 75)'],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);

@@ -1,13 +1,25 @@
-// Opens the warehouse for one step and closes it after, so a command that talks to the platform between
-// steps never holds the DuckDB file lock while it waits on the network (a scheduled sync can run meanwhile).
+// The one way commands reach the warehouse: `read` (READ_ONLY, shared with other readers, waits only for a
+// writer's commit) or `write` (checked writable at start). The Warehouse itself holds the
+// DuckDB file only while an operation runs, so a command that talks to the platform between steps never
+// keeps other processes out while it waits on the network.
+import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { openWarehouse } from '../warehouse/open-warehouse.js';
+import { assertWarehouseWritable, openWarehouse, type WarehouseAccess } from '../warehouse/open-warehouse.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
 export type UseWarehouse = <T>(fn: (warehouse: Warehouse) => Promise<T>) => Promise<T>;
 
-/** A `useWarehouse` that opens `path` (waiting up to lockWaitMs for another process) for each call. */
-export function useWarehouseAt(options: { path: string; lockWaitMs: number; log?: Logger }): UseWarehouse {
+export interface WarehouseAt {
+  path: string;
+  /** Default `write`. */
+  access?: WarehouseAccess;
+  lockWaitMs: number;
+  log?: Logger;
+}
+
+/** A `useWarehouse` that opens `path` for each call; a `write` one fails now on a read-only warehouse. */
+export function useWarehouseAt(options: WarehouseAt): UseWarehouse {
+  if ((options.access ?? 'write') === 'write') assertWarehouseWritable(options.path);
   return async (fn) => {
     const warehouse = await openWarehouse(options);
     try {
@@ -16,4 +28,22 @@ export function useWarehouseAt(options: { path: string; lockWaitMs: number; log?
       await warehouse.close();
     }
   };
+}
+
+/**
+ * Where and how a command opens the configured warehouse. Readers and writers give up after
+ * REPORTER_LOCK_WAIT_SECONDS: a reader only ever waits for one commit, which on a loaded machine can take
+ * longer than the few seconds it takes on an idle one.
+ */
+export function configuredWarehouse(config: Config, access: WarehouseAccess, log?: Logger): WarehouseAt {
+  return { path: config.warehousePath, access, lockWaitMs: config.lockWaitMs, ...(log ? { log } : {}) };
+}
+
+/** openWarehouse for the configured warehouse (see configuredWarehouse). */
+export function openConfiguredWarehouse(
+  config: Config,
+  access: WarehouseAccess,
+  log?: Logger,
+): Promise<Warehouse> {
+  return openWarehouse(configuredWarehouse(config, access, log));
 }

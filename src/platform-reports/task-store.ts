@@ -2,8 +2,9 @@
 // create request is sent and updated as it moves. The warehouse is opened per operation (withWarehouse), so
 // a long wait for the platform never holds the DuckDB file lock. Invariant: the token, headers and file
 // URLs are never stored.
+import type { UseWarehouse } from '../manage/use-warehouse.js';
 import type { Generation } from '../reporter/http.js';
-import type { PlainRow, SqlParam, Warehouse } from '../warehouse/warehouse.js';
+import type { PlainRow, SqlParam } from '../warehouse/warehouse.js';
 import type { CreateRequest } from './build-create-request.js';
 import type { ReporterFilter } from './parse-report-filter.js';
 import { PLATFORM_REPORT_SQL, TASK_COLUMNS, type TaskField } from './platform-report-sql.js';
@@ -51,7 +52,8 @@ export interface TaskRecord {
 
 export type TaskPatch = Partial<Omit<TaskRecord, 'id' | 'updatedAt'>>;
 
-export type WithWarehouse = <T>(fn: (warehouse: Warehouse) => Promise<T>) => Promise<T>;
+/** The warehouse per step (src/manage/use-warehouse.ts). */
+export type WithWarehouse = UseWarehouse;
 
 export interface TaskScope {
   baseUrl: string;

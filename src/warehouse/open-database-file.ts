@@ -1,6 +1,7 @@
-// Opens the DuckDB file behind the warehouse, waiting while another process holds its lock and then
-// failing with an EtlError (warehouse.locked, transient) that names the file and the holder. DuckDB's
-// lock is per process, so a second open of one file inside this process is refused here, the same way.
+// Opens the DuckDB file behind the warehouse, read-write or READ_ONLY (many readers share the file; a
+// writer excludes everyone), waiting while another process holds a conflicting lock and then failing with an
+// EtlError (warehouse.locked, transient) that names the file and the holder. DuckDB's lock is per process,
+// so a second open of one file inside this process is refused here, the same way.
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -19,16 +20,25 @@ export interface OpenDatabaseFile {
 /** Files this process has open; DuckDB would let a process open one file twice and corrupt it. */
 const openInThisProcess = new Set<string>();
 
-const FIRST_RETRY_MS = 50;
-const MAX_RETRY_MS = 500;
+// short retries: a window commit holds the file for well under a second, and fcntl locks do not queue
+const FIRST_RETRY_MS = 25;
+const MAX_RETRY_MS = 100;
 
-export async function openDatabaseFile(options: {
+export interface OpenDatabaseFileOptions {
   path: string;
   lockWaitMs: number;
+  /** READ_ONLY: shares the file with other readers; waits only for a writer. */
+  readOnly?: boolean;
+  /** DuckDB's memory_limit for this open (default REPORTER_DUCKDB_MEMORY_LIMIT or 256MB). */
+  memoryLimit?: string | undefined;
   log?: Logger | undefined;
-  /** More DuckDB instance options (e.g. access_mode READ_ONLY); they override the defaults below. */
+  /** More DuckDB instance options (e.g. enable_external_access false); they override the defaults below. */
   settings?: Record<string, string> | undefined;
-}): Promise<OpenDatabaseFile> {
+  /** Called at each failed attempt while waiting for the lock (a reader announces itself to the writer). */
+  onLockWait?: (() => void) | undefined;
+}
+
+export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promise<OpenDatabaseFile> {
   const key = resolve(options.path);
   const started = performance.now();
   let delay = FIRST_RETRY_MS;
@@ -40,7 +50,13 @@ export async function openDatabaseFile(options: {
       holder = { program: 'this process', pid: process.pid };
     } else {
       try {
-        return await openOnce(options.path, key, options.settings);
+        const opened = await openOnce(options, key);
+        if (warned)
+          options.log?.info(
+            { path: options.path, waitedMs: Math.round(performance.now() - started) },
+            'warehouse lock acquired after waiting',
+          );
+        return opened;
       } catch (error) {
         if (isCorruptionError(error)) throw corruptWarehouseError(options.path, error);
         if (!isLockError(error)) {
@@ -54,14 +70,18 @@ export async function openDatabaseFile(options: {
         holder = parseLockHolder(lockError.message);
       }
     }
+    options.onLockWait?.();
     const waited = performance.now() - started;
     if (waited >= options.lockWaitMs) {
       const unparsed = lockError && !holder ? ` DuckDB said: ${lockError.message}` : '';
       throw new EtlError(
         'warehouse.locked',
-        `The warehouse file ${options.path} is locked by ${describeLockHolder(holder)}; ` +
-          `waited ${Math.round(waited)} ms. Only one writer can use it at a time: wait for that process ` +
-          `to finish (or stop it) and try again.${unparsed}`,
+        options.readOnly
+          ? `The warehouse file ${options.path} is being written by ${describeLockHolder(holder)}; ` +
+              `waited ${Math.round(waited)} ms for it to finish committing. Try again in a moment.${unparsed}`
+          : `The warehouse file ${options.path} is locked by ${describeLockHolder(holder)} (writing, or ` +
+              `reading); waited ${Math.round(waited)} ms. Wait for that process to finish (or stop it) and ` +
+              `try again.${unparsed}`,
         { kind: 'transient', cause: lockError },
       );
     }
@@ -69,7 +89,9 @@ export async function openDatabaseFile(options: {
       warned = true;
       options.log?.warn(
         { path: options.path, holder: describeLockHolder(holder), lockWaitMs: options.lockWaitMs },
-        'warehouse file is locked by another process; waiting for it',
+        options.readOnly
+          ? `waiting for ${describeLockHolder(holder)} to finish committing to the warehouse`
+          : `waiting for ${describeLockHolder(holder)} to release the warehouse`,
       );
     }
     await sleep(Math.min(delay, options.lockWaitMs - waited));
@@ -78,18 +100,15 @@ export async function openDatabaseFile(options: {
 }
 
 /** DuckDB's memory limit (it spills to disk beyond it); REPORTER_DUCKDB_MEMORY_LIMIT overrides it. */
-const DUCKDB_MEMORY_LIMIT = process.env['REPORTER_DUCKDB_MEMORY_LIMIT'] ?? '256MB';
+export const DUCKDB_MEMORY_LIMIT = process.env['REPORTER_DUCKDB_MEMORY_LIMIT'] ?? '256MB';
 
-async function openOnce(
-  path: string,
-  key: string,
-  settings: Record<string, string> = {},
-): Promise<OpenDatabaseFile> {
+async function openOnce(options: OpenDatabaseFileOptions, key: string): Promise<OpenDatabaseFile> {
   // a bounded buffer pool: the sync's peak memory must stay flat as the warehouse grows
-  const instance = await DuckDBInstance.create(path, {
-    memory_limit: DUCKDB_MEMORY_LIMIT,
+  const instance = await DuckDBInstance.create(options.path, {
+    memory_limit: options.memoryLimit ?? DUCKDB_MEMORY_LIMIT,
     threads: '2',
-    ...settings,
+    ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}),
+    ...options.settings,
   });
   let connection: DuckDBConnection;
   try {

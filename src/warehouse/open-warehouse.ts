@@ -1,8 +1,11 @@
-// Opens the warehouse: creates the data directory, opens the DuckDB file (waiting while another process
-// holds it), applies pending migrations and returns the Warehouse. Its operations run one at a time;
-// close() releases the file so that other processes can open it between runs.
-import { mkdirSync } from 'node:fs';
+// Opens the warehouse: a Warehouse whose operations run one at a time and hold the DuckDB file only while
+// they run: the file is opened (READ_ONLY for `read` access, so readers share it) when an operation starts
+// with nothing open, and closed as soon as no operation is queued and no hold() is running, so other
+// processes get the file between operations. Migrations run (or, read-only, are checked) at the first open.
+import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { commitCatalogues } from './commit-catalogues.js';
@@ -10,21 +13,31 @@ import { commitWindow } from './commit-window.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
 import { countRejects, finishRun, listRuns, startRun } from './etl-runs.js';
 import { getWatermark } from './get-watermark.js';
-import { openDatabaseFile } from './open-database-file.js';
+import { DUCKDB_MEMORY_LIMIT, type OpenDatabaseFile, openDatabaseFile } from './open-database-file.js';
 import { queryRows } from './query-rows.js';
 import { readLatestStatuses } from './read-latest-statuses.js';
-import { runMigrations } from './run-migrations.js';
+import { checkMigrations, runMigrations } from './run-migrations.js';
 import { createSerialQueue } from './serial-queue.js';
 import { streamRows } from './stream-rows.js';
 import type { StreamedRows, Warehouse } from './warehouse.js';
 
+/** How long a writer waits for the file (REPORTER_LOCK_WAIT_SECONDS overrides it in the CLI). */
 export const DEFAULT_LOCK_WAIT_MS = 30_000;
+/** How long a reader waits for a writer's commit at most (a window commit takes well under a second). */
+export const DEFAULT_READ_LOCK_WAIT_MS = 10_000;
+
+/** `read` opens the file READ_ONLY (shared with other readers, write operations fail); `write` read-write. */
+export type WarehouseAccess = 'read' | 'write';
 
 export interface OpenWarehouseOptions {
   /** The DuckDB file; its directory is created when missing. `:memory:` for a throwaway warehouse. */
   path: string;
-  /** How long to wait for another process to release the file before failing (default 30 s). */
+  /** Default `write`. A `read` warehouse needs an existing, migrated file and never writes to it. */
+  access?: WarehouseAccess;
+  /** How long to wait for another process to release the file before failing (default 30 s; read 10 s). */
   lockWaitMs?: number;
+  /** DuckDB's memory_limit for the opens of this warehouse (setMemoryLimit changes it later). */
+  memoryLimit?: string;
   log?: Logger;
   /** The clock for run times and catalogue sync times (default Date.now). */
   now?: () => number;
@@ -35,48 +48,102 @@ export interface OpenWarehouseOptions {
 export async function openWarehouse(options: OpenWarehouseOptions): Promise<Warehouse> {
   const now = options.now ?? Date.now;
   const log = options.log;
-  if (options.path !== ':memory:') {
-    try {
-      mkdirSync(dirname(options.path), { recursive: true });
-    } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST' || code === 'ENOTDIR')
-        throw new EtlError(
-          'warehouse.dir_not_folder',
-          `The folder of the warehouse file ${options.path} is a file (or lies under one), not a folder: ` +
-            'set REPORTER_DATA_DIR to a folder',
-          { kind: 'usage', cause },
-        );
+  const access = options.access ?? 'write';
+  const inMemory = options.path === ':memory:';
+  const lockWaitMs =
+    options.lockWaitMs ?? (access === 'read' ? DEFAULT_READ_LOCK_WAIT_MS : DEFAULT_LOCK_WAIT_MS);
+  let memoryLimit = options.memoryLimit;
+  if (!inMemory) {
+    if (access === 'write') assertWarehouseWritable(options.path);
+    else if (!existsSync(options.path))
       throw new EtlError(
-        'warehouse.open_failed',
-        `Could not create the directory of the warehouse file ${options.path}: ${(cause as Error).message}`,
-        { cause },
+        'warehouse.missing',
+        `REPORTER_DATA_DIR: there is no warehouse at ${options.path} yet; run reporter-etl sync first`,
+        { kind: 'usage' },
       );
+  }
+
+  let file: OpenDatabaseFile | undefined;
+  /** Migrated (write) or found up to date (read) at the first open: the later opens skip the check. */
+  let upToDate = false;
+  /** Operations queued or running, and hold() calls running: the file is closed when both are 0. */
+  let pending = 0;
+  let holds = 0;
+  const marker = `${options.path}${READER_WAITING}`;
+  const connect = async (): Promise<DuckDBConnection> => {
+    if (access === 'write' && !inMemory && isReaderWaiting(marker)) {
+      // a reader waits: let it in between two operations instead of chaining them on one open file
+      if (file && holds === 0) {
+        file.release();
+        file = undefined;
+      }
+      await waitForReaders(marker);
     }
-  }
-  const db = await openDatabaseFile({
-    path: options.path,
-    lockWaitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
-    log,
-  });
-  const { connection } = db;
+    if (file) return file.connection;
+    let waited = false;
+    const opened = await openDatabaseFile({
+      path: options.path,
+      lockWaitMs,
+      readOnly: access === 'read',
+      memoryLimit,
+      log,
+      ...(access === 'read'
+        ? {
+            onLockWait: () => {
+              waited = true;
+              announceReader(marker);
+            },
+          }
+        : {}),
+    }).finally(() => {
+      if (waited) withdrawReader(marker);
+    });
+    try {
+      if (!upToDate) {
+        if (access === 'write') await runMigrations(opened.connection, { now, log });
+        else await checkMigrations(opened.connection, options.path);
+        upToDate = true;
+      }
+    } catch (error) {
+      opened.release();
+      throw isCorruptionError(error) ? corruptWarehouseError(options.path, error) : error;
+    }
+    file = opened;
+    return opened.connection;
+  };
+  const releaseWhenIdle = (): void => {
+    if (pending > 0 || holds > 0 || inMemory || !file) return;
+    file.release();
+    file = undefined;
+  };
+  // the first open happens now, so that a missing, locked-out or outdated file fails the command at start;
+  // it stays open for the operations the caller queues at once (useWarehouseAt: one open per step)
+  pending++;
   try {
-    await runMigrations(connection, { now, log });
-  } catch (error) {
-    db.release();
-    throw isCorruptionError(error) ? corruptWarehouseError(options.path, error) : error;
+    await connect();
+  } finally {
+    pending--;
   }
-  log?.debug({ path: options.path }, 'warehouse opened');
+  setImmediate(releaseWhenIdle);
+  log?.debug({ path: options.path, access }, 'warehouse opened');
 
   const queue = createSerialQueue();
   let closed = false;
-  const enqueue = <T>(operation: string, work: () => Promise<T>): Promise<T> => {
+  const enqueue = <T>(operation: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> => {
     if (closed) {
       return Promise.reject(
         new EtlError('warehouse.closed', `The warehouse ${options.path} is closed (cannot ${operation})`),
       );
     }
-    return queue.run(work);
+    pending++;
+    return queue.run(async () => {
+      try {
+        return await work(await connect());
+      } finally {
+        pending--;
+        releaseWhenIdle();
+      }
+    });
   };
   const wrapQuery = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -92,35 +159,33 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
 
   return {
     path: options.path,
-    commitWindow: (batch) => enqueue('commit a window', () => commitWindow(connection, batch)),
-    commitCatalogues: (batch) =>
-      enqueue('commit catalogues', () => commitCatalogues(connection, batch, now())),
+    access,
+    commitWindow: (batch) => enqueue('commit a window', (c) => commitWindow(c, batch)),
+    commitCatalogues: (batch) => enqueue('commit catalogues', (c) => commitCatalogues(c, batch, now())),
     startRun: (run) =>
-      enqueue('start a run', () => wrapQuery(() => startRun(connection, run, now(), options.leaseStaleMs))),
+      enqueue('start a run', (c) => wrapQuery(() => startRun(c, run, now(), options.leaseStaleMs))),
     finishRun: (runId, result) =>
-      enqueue('finish a run', () => wrapQuery(() => finishRun(connection, runId, result, now()))),
-    getWatermark: (project) =>
-      enqueue('read a watermark', () => wrapQuery(() => getWatermark(connection, project))),
-    listRuns: (listOptions) => enqueue('list runs', () => wrapQuery(() => listRuns(connection, listOptions))),
-    countRejects: (runId) => enqueue('count rejects', () => wrapQuery(() => countRejects(connection, runId))),
+      enqueue('finish a run', (c) => wrapQuery(() => finishRun(c, runId, result, now()))),
+    getWatermark: (project) => enqueue('read a watermark', (c) => wrapQuery(() => getWatermark(c, project))),
+    listRuns: (listOptions) => enqueue('list runs', (c) => wrapQuery(() => listRuns(c, listOptions))),
+    countRejects: (runId) => enqueue('count rejects', (c) => wrapQuery(() => countRejects(c, runId))),
     latestStatuses: (project, sessionIds, between) =>
-      enqueue('read statuses', () =>
-        wrapQuery(() => readLatestStatuses(connection, project, sessionIds, between)),
-      ),
-    query: (sql, params) => enqueue('query', () => wrapQuery(() => queryRows(connection, sql, params))),
+      enqueue('read statuses', (c) => wrapQuery(() => readLatestStatuses(c, project, sessionIds, between))),
+    query: (sql, params) => enqueue('query', (c) => wrapQuery(() => queryRows(c, sql, params))),
     async *streamRows(sql, params) {
-      // holds the queue from the first chunk to the end of the iteration: one statement at a time
+      // holds the queue (and the file) from the first chunk to the end of the iteration: one statement
       let release = () => {};
-      let started = () => {};
+      let started = (_connection: DuckDBConnection) => {};
       const held = new Promise<void>((resolve) => (release = resolve));
-      const turn = new Promise<void>((resolve) => (started = resolve));
-      const slot = enqueue('stream rows', () => {
-        started();
+      const turn = new Promise<DuckDBConnection>((resolve) => (started = resolve));
+      const slot = enqueue('stream rows', (connection) => {
+        started(connection);
         return held;
       });
       let rows: AsyncGenerator<StreamedRows> | undefined;
       try {
-        await Promise.race([turn, slot]);
+        const connection = await Promise.race([turn, slot.then(() => undefined)]);
+        if (!connection) return;
         const chunks = streamRows(connection, sql, params);
         rows = chunks;
         for (;;) {
@@ -134,12 +199,121 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
         await slot.catch(() => undefined);
       }
     },
+    async hold(work) {
+      // keeps the file open across the operations of `work` (one snapshot for a report's queries)
+      holds++;
+      try {
+        return await work();
+      } finally {
+        holds--;
+        releaseWhenIdle();
+      }
+    },
+    async setMemoryLimit(limit) {
+      // the opens that follow use it; a file open now (in memory, or inside hold()) gets it at once
+      memoryLimit = limit;
+      if (!file) return;
+      await enqueue('set the memory limit', async (c) => {
+        await c.run(`SET memory_limit = '${(limit ?? DUCKDB_MEMORY_LIMIT).replaceAll("'", "''")}'`);
+      });
+    },
     async close() {
       if (closed) return;
       closed = true;
+      holds = 0;
       await queue.drain();
-      db.release();
+      file?.release();
+      file = undefined;
       log?.debug({ path: options.path }, 'warehouse closed');
     },
   };
+}
+
+/**
+ * A reader that waits for the lock touches `<file>.reader-waiting`; a writer that sees it fresh releases the
+ * file before its next operation and stays out until a reader got in (the marker is gone) or for at most
+ * READER_TURN_MS. Without it a writer whose operations queue back to back (commits slower than the API)
+ * would keep the file open for minutes, and fcntl locks do not queue waiters.
+ */
+const READER_WAITING = '.reader-waiting';
+const READER_FRESH_MS = 1_000;
+const READER_TURN_MS = 2_000;
+
+function announceReader(marker: string): void {
+  try {
+    writeFileSync(marker, String(process.pid));
+  } catch {
+    // a read-only directory: there is no writer to tell
+  }
+}
+
+function withdrawReader(marker: string): void {
+  try {
+    unlinkSync(marker);
+  } catch {
+    // gone already (another reader got in first), or a read-only directory
+  }
+}
+
+function isReaderWaiting(marker: string): boolean {
+  try {
+    return Date.now() - statSync(marker).mtimeMs < READER_FRESH_MS;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForReaders(marker: string): Promise<void> {
+  const until = Date.now() + READER_TURN_MS;
+  while (isReaderWaiting(marker) && Date.now() < until) await sleep(20);
+}
+
+/**
+ * Throws `warehouse.read_only` (exit 2) when the process cannot write the warehouse file or its directory
+ * (a read-only file system, a file or directory without write permission): a write command fails at start.
+ */
+export function assertWarehouseWritable(path: string): void {
+  if (path === ':memory:') return;
+  const dir = dirname(path);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new EtlError(
+        'warehouse.dir_not_folder',
+        `The folder of the warehouse file ${path} is a file (or lies under one), not a folder: ` +
+          'set REPORTER_DATA_DIR to a folder',
+        { kind: 'usage', cause },
+      );
+    if (!isReadOnlyError(cause))
+      throw new EtlError(
+        'warehouse.open_failed',
+        `Could not create the directory of the warehouse file ${path}: ${(cause as Error).message}`,
+        { cause },
+      );
+    throw readOnlyError(path, cause);
+  }
+  for (const target of existsSync(path) ? [path, dir] : [dir]) {
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (cause) {
+      if (isReadOnlyError(cause)) throw readOnlyError(path, cause);
+    }
+  }
+}
+
+function isReadOnlyError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EROFS' || code === 'EACCES' || code === 'EPERM';
+}
+
+function readOnlyError(path: string, cause: unknown): EtlError {
+  return new EtlError(
+    'warehouse.read_only',
+    `REPORTER_DATA_DIR: the warehouse ${path} cannot be written (${(cause as Error).message}). ` +
+      'Read commands (stats, report, runs, ...) work on it; commands that write (sync, run, schedule, ' +
+      'label --apply, platform-report create) need a writable data directory.',
+    { kind: 'usage', cause },
+  );
 }

@@ -57,15 +57,36 @@ export function readMigrations(dir: string): Migration[] {
   return migrations;
 }
 
-/** Applies the migrations not yet recorded; returns the versions applied now. */
-export async function runMigrations(
+/**
+ * What a reader (a READ_ONLY open, which cannot migrate) checks: every migration is applied; else
+ * `warehouse.needs_upgrade` (exit 2) tells to run a write command (sync) first, or `warehouse.schema_newer`.
+ */
+export async function checkMigrations(
   connection: DuckDBConnection,
-  options: { dir?: string; now: () => number; log?: Logger | undefined },
-): Promise<number[]> {
-  const migrations = readMigrations(options.dir ?? locateMigrationsDir());
-  await connection.run(WAREHOUSE_SQL.createSchemaMigrations);
-  const reader = await connection.runAndReadAll(WAREHOUSE_SQL.selectAppliedMigrations);
-  const applied = new Set(reader.getRowsJS().map((row) => Number(row[0])));
+  path: string,
+  dir?: string,
+): Promise<void> {
+  const migrations = readMigrations(dir ?? locateMigrationsDir());
+  const exists = await connection.runAndReadAll(
+    "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'",
+  );
+  const applied = new Set<number>();
+  if (Number(exists.getRowsJS()[0]?.[0]) > 0) {
+    const reader = await connection.runAndReadAll(WAREHOUSE_SQL.selectAppliedMigrations);
+    for (const row of reader.getRowsJS()) applied.add(Number(row[0]));
+  }
+  throwIfNewer(migrations, applied);
+  const missing = migrations.filter((m) => !applied.has(m.version));
+  if (missing.length > 0)
+    throw new EtlError(
+      'warehouse.needs_upgrade',
+      `REPORTER_DATA_DIR: the warehouse ${path} lacks schema migration(s) ${missing.map((m) => m.version).join(', ')} ` +
+        'and a read-only command cannot apply them: run reporter-etl sync (it upgrades the schema) first.',
+      { kind: 'usage' },
+    );
+}
+
+function throwIfNewer(migrations: readonly Migration[], applied: ReadonlySet<number>): void {
   const known = new Set(migrations.map((m) => m.version));
   const unknown = [...applied].filter((v) => !known.has(v));
   if (unknown.length > 0) {
@@ -75,6 +96,18 @@ export async function runMigrations(
         'it was written by a newer version. Upgrade reporter-etl, or use another data directory.',
     );
   }
+}
+
+/** Applies the migrations not yet recorded; returns the versions applied now. */
+export async function runMigrations(
+  connection: DuckDBConnection,
+  options: { dir?: string; now: () => number; log?: Logger | undefined },
+): Promise<number[]> {
+  const migrations = readMigrations(options.dir ?? locateMigrationsDir());
+  await connection.run(WAREHOUSE_SQL.createSchemaMigrations);
+  const reader = await connection.runAndReadAll(WAREHOUSE_SQL.selectAppliedMigrations);
+  const applied = new Set(reader.getRowsJS().map((row) => Number(row[0])));
+  throwIfNewer(migrations, applied);
   const done: number[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;

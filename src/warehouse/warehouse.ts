@@ -1,6 +1,6 @@
-// The warehouse as the rest of the tool sees it: one open DuckDB file with typed operations.
+// The warehouse as the rest of the tool sees it: one DuckDB file with typed operations.
 // Everything that crosses this interface is plain JS (times as epoch ms, counts as numbers, never bigint);
-// operations on one Warehouse run one at a time, in call order.
+// operations on one Warehouse run one at a time, in call order, each holding the file only while it runs.
 import type { CatalogueBatch, WindowBatch } from './rows.js';
 
 /** What a value bound to a `query` parameter may be: a Date binds as TIMESTAMPTZ, a string[] as VARCHAR[]. */
@@ -83,6 +83,8 @@ export interface WindowCommitSummary {
 export interface Warehouse {
   /** The DuckDB file, as given to openWarehouse. */
   readonly path: string;
+  /** `read`: opened READ_ONLY, shared with other readers, write operations fail; `write`: read-write. */
+  readonly access: 'read' | 'write';
   /**
    * Commits one window atomically: rows (delete-then-insert by key), labels, sessionData, clients,
    * rejects, status history, the watermark (when set) and the run counters. Nothing on failure.
@@ -111,6 +113,13 @@ export interface Warehouse {
    * to hold. The warehouse runs nothing else until the iteration ends (finished, broken off, or thrown).
    */
   streamRows(sql: string, params?: SqlParams): AsyncIterable<StreamedRows>;
+  /**
+   * Keeps the file open from the first operation of `work` to its end, so its queries see one snapshot
+   * (a report's figures); outside hold() each operation opens and releases the file.
+   */
+  hold<T>(work: () => Promise<T>): Promise<T>;
+  /** DuckDB's memory_limit from now on (undefined: the default): the sync lowers it while it syncs. */
+  setMemoryLimit(limit: string | undefined): Promise<void>;
   /** Waits for queued operations, then releases the file so another process can open it. Idempotent. */
   close(): Promise<void>;
 }

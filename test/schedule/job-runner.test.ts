@@ -161,11 +161,23 @@ describe('JobRunner', () => {
     const job = fakeJob('retention');
     // another holder of the file: this process, through a second open
     const holder = await openWarehouse({ path: h.config.warehousePath, lockWaitMs: 1000 });
+    // the file is held only inside an operation or a hold(): keep one open until released
+    let release = () => {};
+    let opened = () => {};
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    const held = holder.hold(async () => {
+      await holder.query('SELECT 1');
+      opened();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isOpen;
     const blocked = finished(await runner.run(job.job, 'schedule'));
     expect(blocked).toMatchObject({ status: 'failed', exitCode: 75, recorded: false });
     expect(blocked.error).toMatch(/locked by this process/);
     expect(job.started).toHaveLength(0);
     expect(runner.unrecorded).toBe(1);
+    release();
+    await held;
     await holder.close();
     const next = finished(await runner.run(job.job, 'schedule'));
     expect(next.status).toBe('success');

@@ -1,9 +1,12 @@
-// One writer per warehouse file: a real child process holds the DuckDB file; openWarehouse waits, then
-// fails with a transient EtlError naming the file and the holder's PID, or succeeds once the holder
-// releases in time. close() releases the file for other processes and further calls fail clearly.
+// The warehouse file between processes: a real child process holds the DuckDB file (read-write, or READ_ONLY
+// as a reader); a writer waits, then fails with a transient EtlError naming the file and the holder's PID,
+// or succeeds once the holder releases in time; readers share the file with readers and wait only for a
+// writer's commit. The file is held only while an operation (or hold()) runs; close() ends the Warehouse.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -14,8 +17,9 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** Node code that opens the file, says "held", and releases it after `releaseAfterMs` ("released"). */
 const HOLDER = `
 import { DuckDBInstance } from '@duckdb/node-api';
-const [path, releaseAfterMs] = process.argv.slice(1);
-const instance = await DuckDBInstance.create(path);
+import { pino } from 'pino';
+const [path, releaseAfterMs, mode] = process.argv.slice(1);
+const instance = await DuckDBInstance.create(path, mode === 'read' ? { access_mode: 'READ_ONLY' } : {});
 const connection = await instance.connect();
 process.stdout.write('held\\n');
 setTimeout(() => {
@@ -42,11 +46,13 @@ afterEach(async () => {
 });
 
 /** Starts a holder process and resolves once it holds the file. */
-async function holdFile(path: string, releaseAfterMs: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', HOLDER, path, String(releaseAfterMs)], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function holdFile(
+  path: string,
+  releaseAfterMs: number,
+  mode: 'read' | 'write' = 'write',
+): Promise<ChildProcess> {
+  const args = ['--input-type=module', '-e', HOLDER, path, String(releaseAfterMs), mode];
+  const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let output = '';
   child.stdout?.setEncoding('utf8');
@@ -99,16 +105,85 @@ describe('openWarehouse and the file lock', () => {
     await expect(warehouse.query('SELECT 1')).rejects.toMatchObject({ code: 'warehouse.closed' });
   });
 
-  it('refuses a second open of the same file inside this process, naming this process', async () => {
+  it('refuses a second open of the same file inside this process while the first holds it', async () => {
     const path = `${temp.dir}/warehouse.duckdb`;
     const first = await openWarehouse({ path });
+    let release = () => {};
+    let opened = () => {};
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    const held = first.hold(async () => {
+      await first.query('SELECT 1');
+      opened();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isOpen;
     const error = await openWarehouse({ path: `${temp.dir}/./warehouse.duckdb`, lockWaitMs: 100 }).catch(
       (e) => e,
     );
     expect(error).toMatchObject({ code: 'warehouse.locked' });
     expect((error as Error).message).toContain(`PID ${process.pid}`);
+    release();
+    await held;
     await first.close();
     await (await openWarehouse({ path, lockWaitMs: 100 })).close();
+  });
+
+  it('holds the file only while an operation runs: another process writes between two queries', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const warehouse = await openWarehouse({ path });
+    expect(await warehouse.query('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 0 }]);
+    const writer = await holdFile(path, 0);
+    await once(writer, 'exit');
+    expect(writer.exitCode).toBe(0);
+    expect(await warehouse.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await warehouse.close();
+  });
+
+  it('readers share the file: a read open succeeds at once while another process reads', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    await (await openWarehouse({ path })).close();
+    await holdFile(path, 60_000, 'read');
+    const reader = await openWarehouse({ path, access: 'read', lockWaitMs: 500 });
+    expect(await reader.query('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 0 }]);
+    // read-only: writes are refused by DuckDB, nothing is changed
+    await expect(
+      reader.query("INSERT INTO schema_migrations VALUES (998, 'x', now())"),
+    ).rejects.toMatchObject({
+      code: 'warehouse.query_failed',
+    });
+    await reader.close();
+  });
+
+  it("a reader waits for a writer's commit, names it, and never calls itself a writer", async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    await (await openWarehouse({ path })).close();
+    const holder = await holdFile(path, 60_000);
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const error = await openWarehouse({ path, access: 'read', lockWaitMs: 400, log }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'warehouse.locked', exitCode: 75 });
+    const message = (error as Error).message;
+    expect(message).toContain(`PID ${holder.pid}`);
+    expect(message).toMatch(/being written/);
+    expect(message).not.toMatch(/one writer/i);
+    expect(lines.join('')).toMatch(new RegExp(`waiting for .*PID ${holder.pid}.* to finish committing`));
+  });
+
+  it('a reader of a warehouse with pending migrations is told to run sync; a missing file is a usage error', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const instance = await DuckDBInstance.create(path);
+    instance.closeSync();
+    await expect(openWarehouse({ path, access: 'read' })).rejects.toMatchObject({
+      code: 'warehouse.needs_upgrade',
+      exitCode: 2,
+      message: expect.stringMatching(/reporter-etl sync/),
+    });
+    await expect(openWarehouse({ path: `${temp.dir}/none.duckdb`, access: 'read' })).rejects.toMatchObject({
+      code: 'warehouse.missing',
+      exitCode: 2,
+    });
   });
 
   it('fails at once, as terminal, on a file that is not a DuckDB database', async () => {

@@ -11,7 +11,7 @@ import { connectProject } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
 import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-targets.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
-import { useWarehouseAt } from '../../manage/use-warehouse.js';
+import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -215,8 +215,8 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
       const config = loadConfig();
       const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
       requireWarehouse(config, t.name);
-      // the warehouse is opened per step: no lock is held while the platform is asked
-      const where = { path: config.warehousePath, lockWaitMs: config.lockWaitMs, log };
+      // the warehouse is used per operation: no lock is held while the platform is asked; a dry run only reads
+      const where = configuredWarehouse(config, values.apply ? 'write' : 'read', log);
       const useWarehouse = useWarehouseAt(where);
       // the analyst's query runs only in the read-only sandbox (no files, URLs, extensions, writes)
       const useSandbox = useQuerySandboxAt(where);

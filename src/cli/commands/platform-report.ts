@@ -1,11 +1,13 @@
 // `reporter-etl platform-report`: the platform's own report tasks (create, long-poll, download, verify,
 // resume, reconcile), `platform-report list` and `platform-report delete`. Output: text on stdout (progress
 // on stderr when it is a TTY) or JSON with --json; the warehouse is opened only for each bookkeeping write.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger, type Logger } from '../../log.js';
+import { createLogger } from '../../log.js';
+import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { deletePlatformReports } from '../../platform-reports/delete-platform-reports.js';
 import type { TaskOutcome } from '../../platform-reports/finish-task.js';
 import { listPlatformReports } from '../../platform-reports/list-platform-reports.js';
@@ -19,8 +21,6 @@ import {
   resumePlatformReports,
 } from '../../platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
-import type { WithWarehouse } from '../../platform-reports/task-store.js';
-import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { escapeForTerminal } from '../escape-terminal-text.js';
@@ -92,17 +92,6 @@ function pickProject(config: Config, name: string | undefined): ProjectConfig {
       `REPORTER_CONFIG lists ${projects.length} projects: choose one with --project NAME (${projects.map((p) => p.project ?? '(default)').join(', ')})`,
     );
   return projects[0]!;
-}
-
-function warehouseAccess(config: Config, log: Logger): WithWarehouse {
-  return async (fn) => {
-    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
-    try {
-      return await fn(warehouse);
-    } finally {
-      await warehouse.close();
-    }
-  };
 }
 
 function progressLine(p: TaskProgress): string {
@@ -256,7 +245,14 @@ export const platformReportCommand: Command = {
       config,
       project,
       log,
-      withWarehouse: warehouseAccess(config, log),
+      // list only reads (READ_ONLY, beside a running sync) once a warehouse exists; the rest record tasks
+      withWarehouse: useWarehouseAt(
+        configuredWarehouse(
+          config,
+          action === 'list' && existsSync(config.warehousePath) ? 'read' : 'write',
+          log,
+        ),
+      ),
       ...(showProgress
         ? {
             onProgress: (p: TaskProgress) =>

@@ -6,11 +6,11 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger, type Logger } from '../../log.js';
+import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { findReport, listReports, type WriteReportResult, writeReport } from '../../report/write-report.js';
 import { isIntlTimeZone } from '../../stats/compute-stats.js';
 import { localToInstant, parseZonedTime } from '../../stats/parse-zoned-time.js';
-import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import type { Command, CommandIo } from '../command.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
@@ -142,7 +142,8 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
     process.once('SIGTERM', stop);
   }
   const showProgress = io.isTty && !values.json;
-  const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+  // read-only and per slice: the export holds the file only while a slice's statement runs
+  const warehouse = await openConfiguredWarehouse(config, 'read', log);
   let result: WriteReportResult;
   try {
     result = await writeReport({

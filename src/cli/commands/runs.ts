@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
+import { createLogger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
-import { openWarehouse } from '../../warehouse/open-warehouse.js';
+import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { intOption } from '../args.js';
 import type { Command } from '../command.js';
 import { requireDataDir } from '../require-warehouse.js';
@@ -46,7 +47,8 @@ export const runsCommand: Command = {
       );
     }
     const limit = intOption(values.limit, 'limit', 20, 1);
-    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs });
+    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const warehouse = await openConfiguredWarehouse(config, 'read', log);
     try {
       const runs = await warehouse.listRuns({
         limit,

@@ -8,7 +8,7 @@ import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
 import { createLogger, type Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
-import { useWarehouseAt } from '../../manage/use-warehouse.js';
+import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
@@ -70,9 +70,9 @@ function routeCronLogs(log: Logger): void {
   });
 }
 
-async function lastSuccessesIfAny(config: Config): Promise<Map<string, number>> {
+async function lastSuccessesIfAny(config: Config, log?: Logger): Promise<Map<string, number>> {
   if (!existsSync(config.warehousePath)) return new Map();
-  const use = useWarehouseAt({ path: config.warehousePath, lockWaitMs: Math.min(config.lockWaitMs, 2000) });
+  const use = useWarehouseAt({ ...configuredWarehouse(config, 'read'), ...(log ? { log } : {}) });
   return use(readLastSuccesses);
 }
 
@@ -132,7 +132,7 @@ export const scheduleCommand: Command = {
     );
     const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
     routeCronLogs(log);
-    const useWarehouse = useWarehouseAt({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+    const useWarehouse = useWarehouseAt(configuredWarehouse(config, 'write', log));
     const runner = new JobRunner({ config, log, useWarehouse });
     const scheduler = new Scheduler({
       jobs: scheduled,
@@ -161,7 +161,7 @@ export const scheduleCommand: Command = {
       io.out(
         `reporter-etl schedule: ${enabled.length} jobs in ${config.timeZone} (SIGTERM or Ctrl-C stops it); logs on stderr`,
       );
-      const lastSuccesses = await lastSuccessesIfAny(config).catch(() => new Map<string, number>());
+      const lastSuccesses = await lastSuccessesIfAny(config, log).catch(() => new Map<string, number>());
       printListing(io, config, listJobs(enabled, config.timeZone, Date.now(), lastSuccesses));
       await scheduler.start({ catchUp: values['no-catch-up'] !== true });
       const signal = await stopSignal;

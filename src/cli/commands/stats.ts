@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger, type Logger } from '../../log.js';
+import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
 import { computeStats, isIntlTimeZone } from '../../stats/compute-stats.js';
@@ -20,7 +21,6 @@ import {
 import { renderReconcileText, renderStatsText } from '../../stats/render-stats-text.js';
 import { PERIOD_UNITS, type PeriodUnit, type StatsQuery } from '../../stats/stats-report.js';
 import { resolveProjectName } from '../../sync/resolve-project.js';
-import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -138,9 +138,10 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   requireWarehouse(config, 'stats');
 
   if (!values.reconcile) {
-    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+    const warehouse = await openConfiguredWarehouse(config, 'read', log);
     try {
-      const report = await computeStats(warehouse, query, { now: deps.now });
+      // one snapshot for every figure: the file is held (shared, READ_ONLY) for the report's queries
+      const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
       io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
     } finally {
       await warehouse.close();
@@ -166,10 +167,12 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
         `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
       );
     const locals: LocalFigures[] = [];
-    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+    const warehouse = await openConfiguredWarehouse(config, 'read', log);
     try {
-      for (const target of targets)
-        locals.push(await collectLocalFigures(warehouse, target.name, target.api, query));
+      await warehouse.hold(async () => {
+        for (const target of targets)
+          locals.push(await collectLocalFigures(warehouse, target.name, target.api, query));
+      });
     } finally {
       await warehouse.close();
     }

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger } from '../../log.js';
+import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
-import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { dateTimeOption } from '../args.js';
 import type { Command } from '../command.js';
 import { escapeForTerminal } from '../escape-terminal-text.js';
@@ -89,7 +89,8 @@ export const syncCommand: Command = {
       );
     requireDataDir(config);
     const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
-    const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: config.lockWaitMs, log });
+    // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
+    const warehouse = await openConfiguredWarehouse(config, 'write', log);
     const summaries: SyncSummary[] = [];
     const controller = new AbortController();
     const stop = () => controller.abort();

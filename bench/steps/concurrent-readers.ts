@@ -1,0 +1,97 @@
+// Step: the full sync again, into an empty warehouse, while another process runs `stats --json` in a loop
+// (each run a new process, as an analyst would): the readers' lock waits (from the "lock acquired after
+// waiting" log line, summed per run) and the sync's wall time against the full sync alone (target ≤ 1.1).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
+import type { BenchStep, StepFigures } from '../bench-step.js';
+import { CLI } from '../run-child.js';
+import { runSyncChild } from './run-sync-child.js';
+
+interface ReaderRun {
+  exitCode: number;
+  waitMs: number;
+  wallMs: number;
+}
+
+/** One `stats --json` child; its lock wait is the sum of the waits it logged. */
+function runStatsReader(env: Record<string, string>): Promise<ReaderRun> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'stats', '--json'], {
+      env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      let waitMs = 0;
+      for (const line of stderr.split('\n')) {
+        const match = /"waitedMs":(\d+)/.exec(line);
+        if (match) waitMs += Number(match[1]);
+      }
+      resolve({ exitCode: code ?? 1, waitMs, wallMs: performance.now() - started });
+    });
+  });
+}
+
+function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+}
+
+export const concurrentReadersStep: BenchStep = {
+  id: 'concurrent-readers',
+  title: 'Full sync while another process runs stats --json in a loop',
+  needs: ['full-sync'],
+  async run(ctx: BenchContext): Promise<StepFigures> {
+    const alone = ctx.fullSync;
+    if (!alone) throw new Error('concurrent-readers needs the full-sync step');
+    const running = await startBenchEmulator(ctx);
+    const dataDir = join(ctx.dir, 'synced-with-readers');
+    const env = syncEnvironment(ctx, running.url, dataDir);
+    const runs: ReaderRun[] = [];
+    let syncing = true;
+    const readers = (async () => {
+      while (syncing && !existsSync(join(dataDir, 'warehouse.duckdb')))
+        await new Promise((r) => setTimeout(r, 50));
+      while (syncing) runs.push(await runStatsReader(env));
+    })();
+    try {
+      const sync = await runSyncChild(ctx, env, 'with-readers').finally(() => {
+        syncing = false;
+      });
+      await readers;
+      // a run refused because the warehouse had no schema yet (exit 2, the first instants) is not a wait
+      const counted = runs.filter((r) => r.exitCode !== 2);
+      const waits = counted.map((r) => r.waitMs / 1000).sort((a, b) => a - b);
+      const failed = counted.filter((r) => r.exitCode !== 0).length;
+      ctx.say(
+        `bench: ${counted.length} stats runs beside the sync (${failed} failed); waits p50 ${percentile(waits, 50)} s, p95 ${percentile(waits, 95)} s`,
+      );
+      return {
+        syncSeconds: { value: sync.wallMs / 1000, unit: 's' },
+        syncRatio: {
+          value: sync.wallMs / alone.wallMs,
+          unit: 'ratio',
+          note: 'full sync with readers ÷ full sync alone (target ≤ 1.1); the readers share the 2 cores',
+        },
+        readerRuns: { value: counted.length, unit: 'count' },
+        readerFailures: {
+          value: failed,
+          unit: 'count',
+          note: 'exit 75: waited longer than the read lock wait',
+        },
+        readerWaitP50: { value: percentile(waits, 50), unit: 's' },
+        readerWaitP95: { value: percentile(waits, 95), unit: 's', note: 'target ≤ 5 s' },
+        readerWaitMax: { value: waits.at(-1) ?? null, unit: 's' },
+      };
+    } finally {
+      syncing = false;
+      await readers.catch(() => undefined);
+      await running.close();
+    }
+  },
+};
