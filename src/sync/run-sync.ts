@@ -163,6 +163,7 @@ async function syncProjectRange(
       project,
       job: options.job ?? 'sync',
       trigger: options.trigger ?? 'manual',
+      exclusive: true,
     });
     runStarted = true;
     heartbeat = startHeartbeat(() => beatRun(warehouse, runId, now()), leaseTiming(ctx.lease).beatMs, log);

@@ -5,6 +5,7 @@
 // the next run started, on any host, so no row stays `running` forever; a PID is never trusted for this.
 import { hostname } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { EtlError } from '../errors.js';
 import { LEASE } from './lease.js';
 import { queryRows, runStatement } from './query-rows.js';
 import type {
@@ -29,6 +30,7 @@ export async function startRun(
 ): Promise<void> {
   const host = hostname();
   await closeAbandonedRuns(connection, now, staleMs);
+  if (run.exclusive && run.project !== null) await refuseLiveRun(connection, run, now, staleMs);
   await runStatement(connection, SQL.insertRun, {
     run_id: run.runId,
     project: run.project,
@@ -39,6 +41,34 @@ export async function startRun(
     host,
   });
   startedHere.add(run.runId);
+}
+
+/**
+ * Throws `run.already_running` (transient: exit 75) when another run of the same job and project holds a fresh
+ * lease. The check and the insert that follows run under the warehouse's write lock, so two processes
+ * starting at once cannot both pass it.
+ */
+async function refuseLiveRun(
+  connection: DuckDBConnection,
+  run: RunStart,
+  now: number,
+  staleMs: number,
+): Promise<void> {
+  const [live] = await queryRows(connection, SQL.selectLiveRunOf, {
+    job: run.job,
+    project: run.project,
+    run_id: run.runId,
+    stale_before: new Date(now - staleMs),
+  });
+  if (!live) return;
+  const since = new Date(Number(live['started_at'])).toISOString();
+  throw new EtlError(
+    'run.already_running',
+    `another ${run.job} of project ${run.project} is running: run ${String(live['run_id'])} (PID ${live['pid'] ?? '?'} ` +
+      `on ${live['host'] ?? 'an unknown host'}, started ${since}); try again when it has finished ` +
+      `(reporter-etl runs shows it), or after ${Math.round(staleMs / 1000)} s without its heartbeat if it died`,
+    { kind: 'transient' },
+  );
 }
 
 /** Refreshes the heartbeat (lease) of a running run: one short UPDATE through the Warehouse. */

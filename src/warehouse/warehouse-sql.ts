@@ -209,6 +209,11 @@ export const WAREHOUSE_SQL = {
   selectStaleRunningRuns:
     'SELECT run_id, pid, host, coalesce(heartbeat_at, started_at) AS heartbeat_at FROM etl_runs ' +
     "WHERE status = 'running' AND coalesce(heartbeat_at, started_at) < $stale_before",
+  /** Another run of the same job and project whose lease is fresh: it is working on that project now. */
+  selectLiveRunOf:
+    'SELECT run_id, pid, host, started_at, coalesce(heartbeat_at, started_at) AS heartbeat_at FROM etl_runs ' +
+    "WHERE status = 'running' AND job = $job AND project = $project AND run_id <> $run_id " +
+    'AND coalesce(heartbeat_at, started_at) >= $stale_before ORDER BY started_at LIMIT 1',
   /** A running run's heartbeat (its lease); one short statement. */
   beatRun: "UPDATE etl_runs SET heartbeat_at = $now WHERE run_id = $run_id AND status = 'running'",
   failAbandonedRun:

@@ -34,6 +34,11 @@ export interface RunStart {
   job: string;
   /** What started it: `cli`, `schedule`, ... */
   trigger: string;
+  /**
+   * Refuse to start (run.already_running, exit 75) while another run of this job and project holds a fresh
+   * lease: two syncs of one project must not interleave their windows and watermarks.
+   */
+  exclusive?: boolean;
 }
 
 export interface RunFinish {

@@ -6,6 +6,7 @@ import { chmodSync, cpSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LEASE } from '../../src/warehouse/lease.js';
 import { type CliResult, runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
 
@@ -195,6 +196,15 @@ describe('readers beside writers', () => {
     expect(codes.every((c) => c === 0)).toBe(true);
     expectReaderOk(await runCli(['runs', '--json'], h.env), ['runs']);
     mark('killed and read');
+    // the killed sync's run keeps its lease until its heartbeat is stale: a sync of the same project started
+    // meanwhile refuses (75) rather than interleave with a run that may still be alive (a zombie, another host)
+    const setBeat = (sql: string) =>
+      h!.withWarehouse((w) => w.query(`UPDATE etl_runs SET heartbeat_at = ${sql} WHERE status = 'running'`));
+    await setBeat('now()');
+    const refused = await runCli(['sync', '--json'], h.env);
+    expect(refused.code, refused.stderr).toBe(75);
+    expect(refused.stderr).toMatch(/another sync of project \S+ is running: run \S+ \(PID \d+ on /);
+    await setBeat(`now() - INTERVAL ${Math.ceil(LEASE.staleMs / 1000) + 1} SECOND`);
     const next = await runCli(['sync', '--json'], h.env);
     mark('next sync');
     expect(next.code, next.stderr).toBe(0);

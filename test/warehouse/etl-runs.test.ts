@@ -138,6 +138,38 @@ describe('etl runs', () => {
     ]);
   });
 
+  it('an exclusive run refuses to start (exit 75) while another run of its job and project holds a fresh lease', async () => {
+    // another process's sync of the project, beating 5 s ago: a second sync must not interleave its windows
+    await warehouse.query(
+      'INSERT INTO etl_runs (run_id, project, job, started_at, status, pid, host, heartbeat_at) VALUES ' +
+        "('first', $project, 'sync', $started, 'running', 4242, 'another-host', $beat)",
+      { project: PROJECT, started: new Date(T0 - 60_000), beat: new Date(T0 - 5_000) },
+    );
+    const second = { runId: 'second', project: PROJECT, job: 'sync', trigger: 'cli', exclusive: true };
+    const refused = await warehouse.startRun(second).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({ code: 'run.already_running', exitCode: 75 });
+    expect((refused as Error).message).toMatch(
+      /another sync of project .+ is running: run first \(PID 4242 on another-host, started /,
+    );
+    expect(await warehouse.query("SELECT count(*) AS n FROM etl_runs WHERE run_id = 'second'")).toEqual([
+      { n: 0 },
+    ]);
+    // other projects, other jobs and runs that do not ask for exclusivity start as before
+    await warehouse.startRun({ ...second, runId: 'other-project', project: 'another-project' });
+    await warehouse.startRun({ ...second, runId: 'other-job', job: 'daily-report' });
+    await warehouse.startRun({ runId: 'not-exclusive', project: PROJECT, job: 'sync', trigger: 'cli' });
+    await warehouse.finishRun('not-exclusive', { status: 'success', durationMs: 1 });
+    // once the first run's lease is stale it is closed as abandoned and the second one starts
+    clock = T0 + LEASE.staleMs;
+    await warehouse.startRun({ ...second, runId: 'second-later' });
+    expect(await warehouse.query("SELECT status FROM etl_runs WHERE run_id = 'first'")).toEqual([
+      { status: 'failed' },
+    ]);
+  });
+
   it('a heartbeat, and every committed window, refreshes the lease of a running run', async () => {
     await warehouse.startRun({ runId: 'r1', project: PROJECT, job: 'sync', trigger: 'cli' });
     const beatOf = async () =>
