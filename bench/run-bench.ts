@@ -1,6 +1,6 @@
 // `npm run bench`: runs the benchmark steps in order (each step's prerequisites first), prints the table
-// (ratios first, then absolute figures, then peak RSS) and writes bench/results/latest.json. A step is
-// one file in STEPS (bench-steps.ts).
+// (ratios first, then absolute figures, then peak RSS) and writes bench/results/latest.json (and from it the
+// figures table of bench/README.md). A step is one file in STEPS (bench-steps.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { BENCH_HELP, BenchUsageError, parseBenchOptions } from './bench-options.
 import type { StepFigures } from './bench-step.js';
 import { STEPS, selectSteps } from './bench-steps.js';
 import { describeMachine, endLoadAverage } from './describe-machine.js';
+import { renderFiguresFile } from './render-figures.js';
 import { REPO_ROOT } from './run-child.js';
 import { renderResultTable, summariseResults } from './summarise-results.js';
 import { writeResults } from './write-results.js';
@@ -63,6 +64,8 @@ async function main(argv: readonly string[]): Promise<number> {
   // a partial run (--only) must not pass for the latest full figures
   const path = join(REPO_ROOT, 'bench', 'results', options.only ? 'latest-partial.json' : 'latest.json');
   writeResults(path, results);
+  // the figures table of bench/README.md is generated from the latest full run, never typed
+  if (!options.only) renderFiguresFile(path);
   if (options.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else {
     const m = results.machine;

@@ -178,7 +178,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   return rows;
 }
 
-function format(v: number, unit: Figure['unit']): string {
+export function formatFigure(v: number, unit: Figure['unit']): string {
   if (unit === 'count' || unit === 'rows/s') return Math.round(v).toLocaleString('en');
   if (unit === 'ratio') return v.toFixed(2);
   if (unit === 'MB') return `${v.toFixed(0)} MB`;
@@ -202,7 +202,7 @@ export function renderResultTable(rows: readonly ResultRow[]): string {
     for (const r of inGroup)
       lines.push([
         r.name,
-        format(r.value, r.unit),
+        formatFigure(r.value, r.unit),
         r.target ?? '',
         r.met === undefined ? '' : r.met ? 'yes' : 'NO',
         r.note ?? '',

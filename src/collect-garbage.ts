@@ -1,6 +1,6 @@
 // A full garbage collection, on purpose, for long runs (the sync between windows, XLSX exports): DuckDB's node
 // API frees a result's and a chunk's native memory only when V8 finalizes their JS wrappers, and V8 does not count
-// that memory, so without a full collection now and then it piles up (README, "Performance" and "Reports").
+// that memory, so without a full collection now and then it piles up (bench/README.md, docs/reports.md).
 import v8 from 'node:v8';
 import vm from 'node:vm';
 

@@ -116,7 +116,7 @@ export async function checkTargetQuery(
     if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
     refuseOutside(cause, hint);
     throw new UsageError(
-      `--sql fails on the warehouse: ${reason(cause)}; ${hint} (tables: reporter-etl README, "Warehouse tables")`,
+      `--sql fails on the warehouse: ${reason(cause)}; ${hint} (tables: reporter-etl docs/warehouse-tables.md)`,
       'manage.bad_query',
     );
   }

@@ -1,5 +1,5 @@
-// Writes a workbook of any size with exceljs's streaming WorkbookWriter, keeping memory flat (README,
-// "Reports"): exceljs ignores backpressure, so after each chunk we wait for the zip entry's input to drain;
+// Writes a workbook of any size with exceljs's streaming WorkbookWriter, keeping memory flat (docs/reports.md,
+// "Memory"): exceljs ignores backpressure, so after each chunk we wait for the zip entry's input to drain;
 // data rows go into the sheet's stream as XML (row-xml.ts), not as Row objects; a full GC now and then frees
 // DuckDB's native chunk memory (src/collect-garbage.ts). 1M rows: ~300 MB peak RSS instead of 860 MB.
 // A failing file (ENOSPC) stops the writing at the next chunk and is thrown from here, never left unhandled.

@@ -1,5 +1,5 @@
-// The statistics report: what `stats` computes and `stats --json` prints (documented field by field in the
-// README; scripts and the report builder read it, so fields are only ever added). Counts are numbers, times
+// The statistics report: what `stats` computes and `stats --json` prints (documented field by field in
+// docs/statistics.md; scripts and the report builder read it, so fields are only ever added). Counts are numbers, times
 // ISO-8601 UTC strings; shares and rates are fractions in [0, 1], null where their denominator is 0.
 
 export const STATS_SCHEMA_VERSION = 1;

@@ -286,7 +286,7 @@ async function syncProjectRange(
       if (await settleCommit(window)) continue;
       if (mode !== 'backfill') highWater = Math.max(highWater, window.to);
       // the window before is committed: its rows, pages and DuckDB chunks are garbage now; collecting it
-      // keeps the peak at about two windows instead of letting V8 grow its heap (README, "Performance")
+      // keeps the peak at about two windows instead of letting V8 grow its heap (bench/README.md)
       collectGarbage();
       pendingCommit = commitInOrder(batch, window, mode !== 'backfill' ? highWater : undefined);
       pendingWindow = window;

@@ -47,7 +47,7 @@ Window and filters:
   --period UNIT      hour, day (default), week (ISO, from Monday) or month
   --top N            length of the top lists: intents, first questions, values per sessionData key (10)
   --catch-all CLASS  the NLP class of unrecognised requests (default /CatchAll)
-  --json             print one JSON object (its shape is documented in the README) instead of tables
+  --json             print one JSON object (its shape: docs/statistics.md) instead of tables
 
 Reconciliation (needs the API settings: REPORTER_TOKEN, REPORTER_BASE_URL, REPORTER_API, ...):
   --reconcile        compare with the platform's own figures for the same window, per configured project:
