@@ -379,12 +379,25 @@ describe('label_writes: each batch recorded before its request, settled after it
 
   it('a batch written while another holds the warehouse stays recorded as sending, and the error names it', async () => {
     let holder: Warehouse | undefined;
-    // another writer (a sync) takes the warehouse right after batch 2 is recorded as sending
+    let held: Promise<void> | undefined;
+    let release = () => {};
+    // another writer (a sync committing) takes the warehouse right after batch 2 is recorded as sending, and
+    // keeps it (a Warehouse holds the file only inside an operation or a hold())
     const { ctx } = watched(300, async (writeId, status) => {
-      if (status === 'sending' && writeId.endsWith('-2') && !holder)
-        holder = await openWarehouse({ path: h.config.warehousePath, lockWaitMs: 5000 });
+      if (status !== 'sending' || !writeId.endsWith('-2') || holder) return;
+      const other = await openWarehouse({ path: h.config.warehousePath, lockWaitMs: 5000 });
+      holder = other;
+      await new Promise<void>((opened) => {
+        held = other.hold(async () => {
+          await other.query('SELECT 1');
+          opened();
+          await new Promise<void>((resolve) => (release = resolve));
+        });
+      });
     });
     const error = await run(request, ctx).catch((e: unknown) => e);
+    release();
+    await held;
     await holder?.close();
     expect(holder).toBeDefined();
     expect(error).toBeInstanceOf(EtlError);
