@@ -6,7 +6,11 @@ import vm from 'node:vm';
 
 let gc: (() => void) | null | undefined;
 
-/** Runs a full GC when the runtime allows it (node --expose-gc, or the flag set at run time); else nothing. */
+/**
+ * Runs a full GC when the runtime allows it; else nothing. The CLI's bin exposes gc() before the CLI loads, and
+ * vitest runs the tests with --expose-gc (vitest.config.ts): the fallback below is for code that imports this
+ * module in a process started without the flag.
+ */
 export function collectGarbage(): void {
   if (gc === undefined) gc = findGc();
   gc?.();
@@ -15,6 +19,7 @@ export function collectGarbage(): void {
 function findGc(): (() => void) | null {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (typeof exposed === 'function') return exposed;
+  // fallback only: setting a V8 flag after start is allowed for --expose-gc, but better done at start (the bin)
   try {
     v8.setFlagsFromString('--expose-gc');
     const fn = vm.runInNewContext('gc') as unknown;

@@ -35,6 +35,9 @@ const D = CONFIG_DEFAULTS;
 /** DuckDB's memory limit while syncing unless REPORTER_SYNC_DUCKDB_MEMORY_LIMIT says otherwise. */
 export const SYNC_DUCKDB_MEMORY_LIMIT = '96MB';
 
+/** DuckDB's memory limit for everything but the sync unless REPORTER_DUCKDB_MEMORY_LIMIT says otherwise. */
+export const DUCKDB_MEMORY_LIMIT = '256MB';
+
 const intFromEnv = (min: number, max: number) =>
   z
     .string()
@@ -178,6 +181,7 @@ const ENV_KEYS = {
   REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(D.REPORTER_WINDOW_MAX_SESSIONS),
   REPORTER_WINDOW_MAX_BYTES: sizeFromEnv(1000).optional(),
   REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: sizeFromEnv(1_000_000).optional(),
+  REPORTER_DUCKDB_MEMORY_LIMIT: sizeFromEnv(1_000_000).optional(),
   REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(D.REPORTER_HISTORY_DAYS),
   REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(D.REPORTER_MAX_REJECT_SHARE),
   REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(D.REPORTER_LOCK_WAIT_SECONDS),
@@ -207,6 +211,8 @@ export interface Config {
   windowMaxBytes: number;
   /** DuckDB's memory limit while syncing, as DuckDB reads it (REPORTER_SYNC_DUCKDB_MEMORY_LIMIT). */
   syncMemoryLimit: string;
+  /** DuckDB's memory limit for statistics, reports and the rest, as DuckDB reads it (REPORTER_DUCKDB_MEMORY_LIMIT). */
+  memoryLimit: string;
   historyMs: number;
   maxRejectShare: number;
   lockWaitMs: number;
@@ -418,6 +424,7 @@ export function loadConfig(
     // a commit holds its window about twice (the staged rows and the inserted ones) beside the rest of the pool
     windowMaxBytes: e.REPORTER_WINDOW_MAX_BYTES?.bytes ?? Math.round(syncMemory.bytes / 4),
     syncMemoryLimit: syncMemory.text,
+    memoryLimit: e.REPORTER_DUCKDB_MEMORY_LIMIT?.text ?? DUCKDB_MEMORY_LIMIT,
     historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
     lockWaitMs: e.REPORTER_LOCK_WAIT_SECONDS * 1000,

@@ -1,14 +1,17 @@
 // One error base for the whole tool: a stable `code`, a `kind` that says whether trying again can help,
-// and the exit code the CLI maps it to. Lower errors are kept as `cause`, never replaced.
+// and the exit code the CLI maps it to. Lower errors are kept as `cause`, never replaced. Every code is one of
+// the catalogue in error-codes.ts (docs/errors.md lists them).
+import type { ErrorCode } from './error-codes.js';
+
 export type ErrorKind = 'terminal' | 'transient' | 'skippable' | 'usage';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, partial: 3, tryLater: 75 } as const;
 
 export class EtlError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly kind: ErrorKind;
 
-  constructor(code: string, message: string, options: { kind?: ErrorKind; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { kind?: ErrorKind; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EtlError';
     this.code = code;
@@ -24,7 +27,7 @@ export class EtlError extends Error {
 
 /** A wrong command line or setting: names what the user must change. Exit code 2. */
 export class UsageError extends EtlError {
-  constructor(message: string, code = 'usage') {
+  constructor(message: string, code: ErrorCode = 'usage') {
     super(code, message, { kind: 'usage' });
     this.name = 'UsageError';
   }

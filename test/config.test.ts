@@ -7,8 +7,10 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { UsageError } from '../src/errors.js';
+import { configuredWarehouse, useWarehouseAt } from '../src/manage/use-warehouse.js';
 import { ReporterHttp } from '../src/reporter/http.js';
 import { reporterHttpOptions } from '../src/reporter/http-options.js';
+import { openWarehouse } from '../src/warehouse/open-warehouse.js';
 
 describe('loadConfig', () => {
   it('reads the environment with sensible defaults', () => {
@@ -36,6 +38,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: "1GB'; --" })).toThrow(
       /REPORTER_SYNC_DUCKDB_MEMORY_LIMIT/,
     );
+  });
+
+  it("reads DuckDB's memory limit for everything but the sync from the configuration, validated", async () => {
+    expect(loadConfig({ REPORTER_TOKEN: 'abc' }).memoryLimit).toBe('256MB');
+    const c = loadConfig({ REPORTER_TOKEN: 'abc', REPORTER_DUCKDB_MEMORY_LIMIT: '64MB' });
+    expect(c.memoryLimit).toBe('64MB');
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_DUCKDB_MEMORY_LIMIT: "1GB'; --" })).toThrow(
+      /REPORTER_DUCKDB_MEMORY_LIMIT: expected a size like 96MB/,
+    );
+    // the commands' warehouse opens with it (it used to be read from process.env when the module loaded)
+    const dir = mkdtempSync(join(tmpdir(), 'config-memory-'));
+    const config = loadConfig({
+      REPORTER_TOKEN: 'abc',
+      REPORTER_DATA_DIR: dir,
+      REPORTER_DUCKDB_MEMORY_LIMIT: '64MB',
+    });
+    expect(configuredWarehouse(config, 'write')).toMatchObject({ memoryLimit: '64MB' });
+    const read = "select current_setting('memory_limit') as memory_limit";
+    const [opened] = await useWarehouseAt(configuredWarehouse(config, 'write'))((w) => w.query(read));
+    const [def, small] = await Promise.all(
+      ['256MB', '64MB'].map(async (memoryLimit) => {
+        const w = await openWarehouse({ path: ':memory:', memoryLimit });
+        try {
+          return (await w.query(read))[0];
+        } finally {
+          await w.close();
+        }
+      }),
+    );
+    expect(small!['memory_limit']).not.toEqual(def!['memory_limit']);
+    expect(opened!['memory_limit']).toEqual(small!['memory_limit']);
   });
 
   it('names the missing or malformed setting', () => {

@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Config } from '../config.js';
+import type { ErrorCode } from '../error-codes.js';
 import { EtlError, UsageError } from '../errors.js';
 
 /** The nearest existing path at or above `path`, or undefined (nothing of it exists). */
@@ -34,12 +35,20 @@ export function requireDataDir(config: Config): void {
   );
 }
 
+/** The reading commands, each with its own code (the codes are in the catalogue, error-codes.ts). */
+const NO_WAREHOUSE = {
+  stats: 'stats.no_warehouse',
+  report: 'report.no_warehouse',
+  'label-sessions': 'label-sessions.no_warehouse',
+  'label-messages': 'label-messages.no_warehouse',
+} as const satisfies Record<string, ErrorCode>;
+
 /** Throws `<command>.no_warehouse` (exit 2) when config.warehousePath does not exist yet. */
-export function requireWarehouse(config: Config, command: string): void {
+export function requireWarehouse(config: Config, command: keyof typeof NO_WAREHOUSE): void {
   requireDataDir(config);
   if (!existsSync(config.warehousePath))
     throw new EtlError(
-      `${command}.no_warehouse`,
+      NO_WAREHOUSE[command],
       `REPORTER_DATA_DIR: there is no warehouse at ${config.warehousePath} yet; run reporter-etl sync first`,
       { kind: 'usage' },
     );

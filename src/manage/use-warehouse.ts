@@ -14,6 +14,8 @@ export interface WarehouseAt {
   /** Default `write`. */
   access?: WarehouseAccess;
   lockWaitMs: number;
+  /** DuckDB's memory limit (config.memoryLimit, REPORTER_DUCKDB_MEMORY_LIMIT); the sync lowers it for its work. */
+  memoryLimit?: string;
   log?: Logger;
 }
 
@@ -36,7 +38,13 @@ export function useWarehouseAt(options: WarehouseAt): UseWarehouse {
  * longer than the few seconds it takes on an idle one.
  */
 export function configuredWarehouse(config: Config, access: WarehouseAccess, log?: Logger): WarehouseAt {
-  return { path: config.warehousePath, access, lockWaitMs: config.lockWaitMs, ...(log ? { log } : {}) };
+  return {
+    path: config.warehousePath,
+    access,
+    lockWaitMs: config.lockWaitMs,
+    memoryLimit: config.memoryLimit,
+    ...(log ? { log } : {}),
+  };
 }
 
 /** openWarehouse for the configured warehouse (see configuredWarehouse). */

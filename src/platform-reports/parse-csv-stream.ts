@@ -1,95 +1,60 @@
-// A streaming RFC 4180 CSV parser for downloaded reports: quoted fields (delimiter, quotes doubled, line
-// breaks inside), CRLF or LF line ends, a UTF-8 BOM skipped. Invariant: malformed input (text after a closing
-// quote, an unterminated quote) is an error naming the line, never a silently shifted row.
+// Streams a downloaded CSV report through csv-parse (RFC 4180: quoted fields with the delimiter, doubled quotes
+// and line breaks inside; CRLF, LF or CR line ends, mixed; a UTF-8 BOM skipped). Invariant: malformed input (text
+// after a closing quote, a quote inside an unquoted field, an unterminated quote) is a CsvSyntaxError naming
+// the line its record starts on, never a silently shifted row; rows reach onRow one by one, none is held.
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CsvError, parse } from 'csv-parse';
+
 export class CsvSyntaxError extends Error {}
+
+/** What csv-parse's error codes mean for a report file. */
+const REASONS: Record<string, string> = {
+  CSV_INVALID_CLOSING_QUOTE: 'text after the closing quote of a field',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
+  INVALID_OPENING_QUOTE: 'a quote inside a field that does not start with one',
+};
+
+/** Line breaks inside the fields of a record (only quoted fields hold them). */
+function countLineBreaks(fields: string[]): number {
+  let breaks = 0;
+  for (const field of fields) breaks += field.match(/\r\n|\r|\n/g)?.length ?? 0;
+  return breaks;
+}
 
 /**
  * Feeds text chunks (decoded: read the file with an encoding) through the parser and calls onRow for every
- * record; returns the number of records.
+ * record with the line it starts on; returns the number of records. An empty line is a record of one empty
+ * field (the caller's width check refuses it in a file of several columns).
  */
 export async function parseCsvStream(
   chunks: AsyncIterable<string>,
   delimiter: string,
   onRow: (fields: string[], line: number) => void,
 ): Promise<number> {
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let closed = false;
-  let started = false;
-  let skipLf = false;
-  let line = 1;
-  let rowLine = 1;
+  let line = 1; // the line the next record starts on
   let rows = 0;
-  let first = true;
-  let carry = '';
-  const endRow = () => {
-    row.push(field);
-    onRow(row, rowLine);
-    rows++;
-    row = [];
-    field = '';
-    started = false;
-    closed = false;
-  };
-  const feed = (text: string, final: boolean) => {
-    for (let n = 0; n < text.length; n++) {
-      const ch = text[n]!;
-      if (skipLf) {
-        skipLf = false;
-        if (ch === '\n') continue;
-      }
-      if (quoted) {
-        if (ch !== '"') {
-          if (ch === '\n') line++;
-          field += ch;
-        } else if (n + 1 === text.length && !final) {
-          carry = '"'; // is it "" or a closing quote? the next chunk tells
-        } else if (text[n + 1] === '"') {
-          field += '"';
-          n++;
-        } else {
-          quoted = false;
-          closed = true;
-        }
-        continue;
-      }
-      if (ch === delimiter) {
-        row.push(field);
-        field = '';
-        started = false;
-        closed = false;
-      } else if (ch === '\n' || ch === '\r') {
-        endRow();
-        line++;
-        rowLine = line;
-        skipLf = ch === '\r';
-      } else if (closed) {
-        throw new CsvSyntaxError(`line ${line}: text after the closing quote of a field`);
-      } else if (ch === '"' && !started) {
-        quoted = true;
-        started = true;
-      } else {
-        field += ch;
-        started = true;
-      }
-    }
-  };
-  for await (const chunk of chunks) {
-    let text = carry + chunk;
-    carry = '';
-    if (first && text.length > 0) {
-      first = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    feed(text, false);
+  const parser = parse({
+    delimiter,
+    bom: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_column_count: true, // widths are checked by the caller, which names the file
+    skip_empty_lines: false,
+    // called in order as each record is parsed: the row is handed over here and nothing is buffered
+    on_record: (record: string[]) => {
+      onRow(record, line);
+      rows++;
+      line += 1 + countLineBreaks(record);
+      return null;
+    },
+  });
+  const discard = new Writable({ objectMode: true, write: (_record, _encoding, done) => done() });
+  try {
+    await pipeline(Readable.from(chunks), parser, discard);
+  } catch (error) {
+    if (error instanceof CsvError)
+      throw new CsvSyntaxError(`line ${line}: ${REASONS[error.code] ?? error.message}`, { cause: error });
+    throw error;
   }
-  if (carry !== '') {
-    const text = carry;
-    carry = '';
-    feed(text, true);
-  }
-  if (quoted) throw new CsvSyntaxError(`line ${rowLine}: a quoted field is never closed`);
-  if (started || closed || row.length > 0) endRow();
   return rows;
 }

@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ExcelJS, { type Style, type Worksheet } from 'exceljs';
 import { collectGarbage } from '../collect-garbage.js';
+import { EtlError } from '../errors.js';
 import type { CellFormat, SheetSource } from './report-definition.js';
 import { columnLetters, rowXml } from './row-xml.js';
 import { FROZEN_HEADER, formatStyle } from './sheet-layout.js';
@@ -122,7 +123,11 @@ const NUMBER_TYPE = 2;
 /** The sheet's XML stream, which the header was written to (it must exist: the header was committed). */
 function sheetStream(sheet: Worksheet): { write(xml: string): unknown } {
   const stream = (sheet as unknown as { stream?: { write(xml: string): unknown } }).stream;
-  if (!stream) throw new Error('exceljs internals changed: a streamed worksheet has no stream');
+  if (!stream)
+    throw new EtlError(
+      'report.exceljs_changed',
+      'exceljs internals changed: a streamed worksheet has no stream (install the exceljs version package.json pins)',
+    );
   return stream;
 }
 

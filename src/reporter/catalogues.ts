@@ -1,6 +1,7 @@
 // Catalogue reads of the Reporter API: session labels, message labels with their groups, experiments and
 // their joined-session counts. Small lists, read once per sync run.
 import { z } from 'zod';
+import { EtlError } from '../errors.js';
 import type { ReporterHttp } from './http.js';
 import { describeZodError, experiment, experimentCount, messageLabel, sessionLabel } from './schemas.js';
 
@@ -12,7 +13,11 @@ async function list<T extends z.ZodType>(
 ): Promise<z.infer<T>[]> {
   const answer = await http.json({ method: 'GET', op, ...(query ? { query } : {}) });
   const parsed = z.array(schema).safeParse(answer ?? []);
-  if (!parsed.success) throw new Error(`${op}: unexpected answer (${describeZodError(parsed.error)})`);
+  if (!parsed.success)
+    throw new EtlError(
+      'reporter.invalid_answer',
+      `${op}: the Reporter API answered something unexpected (${describeZodError(parsed.error)})`,
+    );
   return parsed.data;
 }
 

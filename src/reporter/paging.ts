@@ -4,6 +4,7 @@
 // Page drift (rows arriving while paging) shows up as a changed totalCount or a count mismatch.
 // `transform` turns each record into what the caller keeps as soon as its page arrives, so a large
 // read never holds every raw page at once (the sync keeps compact rows, not the wire records).
+import { EtlError } from '../errors.js';
 import type { ReporterHttp } from './http.js';
 
 export interface PagedRead<T = unknown> {
@@ -51,7 +52,10 @@ async function readPage<T>(http: ReporterHttp, req: PagedRequest<T>, page: numbe
   const paging = answer?.['paging'] as { totalCount?: unknown; pageSize?: unknown } | undefined;
   const rows = answer?.[req.key];
   if (!paging || typeof paging.totalCount !== 'number' || !Array.isArray(rows)) {
-    throw new Error(`${req.op} answered without paging.totalCount or a ${req.key} array`);
+    throw new EtlError(
+      'reporter.invalid_answer',
+      `${req.op}: the Reporter API answered without paging.totalCount or a ${req.key} array`,
+    );
   }
   const pageSize =
     typeof paging.pageSize === 'number' && paging.pageSize > 0 ? paging.pageSize : req.pageSize;

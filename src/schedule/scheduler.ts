@@ -2,6 +2,7 @@
 // JobRunner, the catch-up at start, and stop() within a grace period. The decisions live in the runner and in
 // decideCatchUp; the tickers only fire, so tests pass their own ticker factory and call tick() directly.
 import { schedule } from 'node-cron';
+import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
 import { type CatchUpDecision, decideCatchUp } from './catch-up.js';
@@ -90,7 +91,7 @@ export class Scheduler {
   /** What a cron tick does: one scheduled run of the job (skipped while it is still running). */
   tick(jobId: string): Promise<RunOutcome> {
     const scheduled = this.jobs.find((j) => j.job.id === jobId);
-    if (!scheduled) throw new Error(`no enabled job "${jobId}"`);
+    if (!scheduled) throw new EtlError('schedule.unknown_job', `no enabled job "${jobId}"`);
     return this.options.runner.run(scheduled.job, 'schedule');
   }
 

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { DUCKDB_MEMORY_LIMIT } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
@@ -29,7 +30,7 @@ export interface OpenDatabaseFileOptions {
   lockWaitMs: number;
   /** READ_ONLY: shares the file with other readers; waits only for a writer. */
   readOnly?: boolean;
-  /** DuckDB's memory_limit for this open (default REPORTER_DUCKDB_MEMORY_LIMIT or 256MB). */
+  /** DuckDB's memory_limit for this open (default DUCKDB_MEMORY_LIMIT; commands pass config.memoryLimit). */
   memoryLimit?: string | undefined;
   log?: Logger | undefined;
   /** More DuckDB instance options (e.g. enable_external_access false); they override the defaults below. */
@@ -99,8 +100,8 @@ export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promis
   }
 }
 
-/** DuckDB's memory limit (it spills to disk beyond it); REPORTER_DUCKDB_MEMORY_LIMIT overrides it. */
-export const DUCKDB_MEMORY_LIMIT = process.env['REPORTER_DUCKDB_MEMORY_LIMIT'] ?? '256MB';
+/** DuckDB's memory limit (it spills to disk beyond it) when the caller gives none (config.ts's default). */
+export { DUCKDB_MEMORY_LIMIT };
 
 async function openOnce(options: OpenDatabaseFileOptions, key: string): Promise<OpenDatabaseFile> {
   // a bounded buffer pool: the sync's peak memory must stay flat as the warehouse grows

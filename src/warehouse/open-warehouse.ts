@@ -211,10 +211,11 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     },
     async setMemoryLimit(limit) {
       // the opens that follow use it; a file open now (in memory, or inside hold()) gets it at once
-      memoryLimit = limit;
+      memoryLimit = limit ?? options.memoryLimit;
       if (!file) return;
+      const value = memoryLimit ?? DUCKDB_MEMORY_LIMIT;
       await enqueue('set the memory limit', async (c) => {
-        await c.run(`SET memory_limit = '${(limit ?? DUCKDB_MEMORY_LIMIT).replaceAll("'", "''")}'`);
+        await c.run(`SET memory_limit = '${value.replaceAll("'", "''")}'`);
       });
     },
     async close() {

@@ -123,7 +123,7 @@ export interface Warehouse {
    * (a report's figures); outside hold() each operation opens and releases the file.
    */
   hold<T>(work: () => Promise<T>): Promise<T>;
-  /** DuckDB's memory_limit from now on (undefined: the default): the sync lowers it while it syncs. */
+  /** DuckDB's memory_limit from now on (undefined: the one the warehouse was opened with): the sync lowers it. */
   setMemoryLimit(limit: string | undefined): Promise<void>;
   /** Waits for queued operations, then releases the file so another process can open it. Idempotent. */
   close(): Promise<void>;

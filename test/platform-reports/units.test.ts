@@ -225,6 +225,35 @@ describe('CSV', () => {
     );
     await expect(parseCsvStream(chunksOf('a\r\n"b,c\r\n', 4), ',', () => {})).rejects.toThrow(/never closed/);
   });
+
+  it('names the line each record starts on, across line breaks in fields and mixed line ends', async () => {
+    const lines: number[] = [];
+    const mixed = 'h1,h2\n"x\r\ny\nz",1\r2,"a\rb"\n\n3,4';
+    for (const size of [1, 4, 1000]) {
+      lines.length = 0;
+      const count = await parseCsvStream(chunksOf(mixed, size), ',', (_fields, line) => lines.push(line));
+      expect(count).toBe(5);
+      expect(lines, `chunks of ${size}`).toEqual([1, 2, 5, 7, 8]);
+    }
+    await expect(parseCsvStream(chunksOf('a\n"b\nc",1\nd,"e"f\n', 3), ',', () => {})).rejects.toThrow(
+      /^line 4: text after the closing quote/,
+    );
+    await expect(parseCsvStream(chunksOf('a\nb,c"d\n', 3), ',', () => {})).rejects.toThrow(
+      /^line 2: a quote inside a field/,
+    );
+  });
+
+  it('takes another delimiter and passes an error of onRow through unchanged', async () => {
+    const rows: string[][] = [];
+    await parseCsvStream(chunksOf('a;"b;c"\n', 2), ';', (fields) => rows.push(fields));
+    expect(rows).toEqual([['a', 'b;c']]);
+    const stop = new Error('stop here');
+    await expect(
+      parseCsvStream(chunksOf('a\nb\n', 1), ',', () => {
+        throw stop;
+      }),
+    ).rejects.toBe(stop);
+  });
 });
 
 describe('the file check', () => {

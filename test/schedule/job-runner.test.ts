@@ -105,7 +105,7 @@ describe('JobRunner', () => {
     let calls = 0;
     const flaky = fakeJob('retention', async () => {
       calls++;
-      if (calls === 1) throw new EtlError('test.boom', 'disk on fire', { kind: 'transient' });
+      if (calls === 1) throw new EtlError('warehouse.open_failed', 'disk on fire', { kind: 'transient' });
       return undefined;
     });
     const failed = finished(await runner.run(flaky.job, 'schedule'));

@@ -1,0 +1,251 @@
+// The catalogue of every EtlError code the tool throws: a stable code, the kind(s) it carries and a one-line
+// meaning. Invariant: EtlError's `code` is typed as a key of ERROR_CODES, so a code not listed here does not
+// compile; docs/errors.md lists the same codes (test/error-codes.test.ts checks both ways).
+import type { ErrorKind } from './errors.js';
+
+export interface ErrorCodeEntry {
+  /** The kinds an error of this code is thrown with (more than one where the cause decides). */
+  readonly kinds: readonly ErrorKind[];
+  readonly meaning: string;
+}
+
+export const ERROR_CODES = {
+  usage: { kinds: ['usage'], meaning: 'A wrong command line: the message names the option to change.' },
+
+  'config.invalid': {
+    kinds: ['usage'],
+    meaning: 'A setting (environment or REPORTER_CONFIG) has a wrong value.',
+  },
+  'config.missing': {
+    kinds: ['usage'],
+    meaning: 'A required setting (REPORTER_TOKEN or REPORTER_CONFIG) is not set.',
+  },
+  'config.project': {
+    kinds: ['usage'],
+    meaning: 'REPORTER_PROJECT is needed: the token reads no project or several.',
+  },
+  'config.data_dir_not_folder': { kinds: ['usage'], meaning: 'REPORTER_DATA_DIR is (or lies under) a file.' },
+
+  'stats.no_warehouse': { kinds: ['usage'], meaning: 'stats: there is no warehouse yet (run sync first).' },
+  'report.no_warehouse': { kinds: ['usage'], meaning: 'report: there is no warehouse yet (run sync first).' },
+  'label-sessions.no_warehouse': {
+    kinds: ['usage'],
+    meaning: 'label-sessions: there is no warehouse yet (run sync first).',
+  },
+  'label-messages.no_warehouse': {
+    kinds: ['usage'],
+    meaning: 'label-messages: there is no warehouse yet (run sync first).',
+  },
+
+  'emulator.bad_host': { kinds: ['usage'], meaning: 'emulator --host: this machine has no such address.' },
+  'emulator.port_denied': {
+    kinds: ['usage'],
+    meaning: 'emulator --port: listening on this port is not allowed.',
+  },
+  'emulator.port_in_use': {
+    kinds: ['usage'],
+    meaning: 'emulator --port: another process listens on this port.',
+  },
+
+  'reporter.auth': { kinds: ['terminal'], meaning: 'The platform refused REPORTER_TOKEN (401/403).' },
+  'reporter.not_found': { kinds: ['terminal'], meaning: 'The Reporter API answered 404.' },
+  'reporter.bad_request': {
+    kinds: ['terminal'],
+    meaning: 'The Reporter API answered another 4xx status that trying again does not fix.',
+  },
+  'reporter.invalid_answer': {
+    kinds: ['terminal'],
+    meaning: 'The Reporter API answered something that does not have the expected shape.',
+  },
+  'reporter.request_failed': {
+    kinds: ['terminal'],
+    meaning: 'A request could not be sent for a reason other than a network fault.',
+  },
+  'reporter.retry_after_too_long': {
+    kinds: ['transient'],
+    meaning: 'The server asks to wait (Retry-After) longer than a request waits: try again later.',
+  },
+  'reporter.unavailable': {
+    kinds: ['transient'],
+    meaning: 'The Reporter API kept failing (5xx, 429, network) through every retry: try again later.',
+  },
+  'reporter.unsupported': {
+    kinds: ['terminal'],
+    meaning: 'The operation exists only in the other API generation (asynchronous operations: v1).',
+  },
+
+  'sync.empty_range': { kinds: ['usage'], meaning: 'sync --from/--to give an empty period.' },
+  'sync.interrupted': {
+    kinds: ['transient'],
+    meaning: 'A signal stopped the sync between windows; the next run resumes.',
+  },
+  'sync.too_many_rejects': {
+    kinds: ['terminal'],
+    meaning: 'Too many records of a window failed validation; nothing of the window was committed.',
+  },
+  'sync.window_out_of_memory': {
+    kinds: ['terminal'],
+    meaning: 'A one-minute window still does not fit in the DuckDB memory limit.',
+  },
+  'sync.window_unstable': {
+    kinds: ['transient'],
+    meaning: 'The records of a window kept changing while they were paged: try again later.',
+  },
+
+  'warehouse.closed': { kinds: ['terminal'], meaning: 'An operation on a warehouse handle that was closed.' },
+  'warehouse.commit_failed': { kinds: ['terminal'], meaning: 'A commit failed and was rolled back.' },
+  'warehouse.commit_out_of_memory': {
+    kinds: ['terminal'],
+    meaning: "A window's commit did not fit in the DuckDB memory limit and was rolled back (sync halves it).",
+  },
+  'warehouse.corrupt': {
+    kinds: ['terminal'],
+    meaning: 'The warehouse file is damaged or not a DuckDB database.',
+  },
+  'warehouse.dir_not_folder': { kinds: ['usage'], meaning: 'The folder of the warehouse file is a file.' },
+  'warehouse.invalid_row': { kinds: ['terminal'], meaning: 'A row does not fit its warehouse table.' },
+  'warehouse.locked': {
+    kinds: ['transient'],
+    meaning: 'Another process holds the warehouse file: try again later.',
+  },
+  'warehouse.migration_failed': {
+    kinds: ['terminal'],
+    meaning: 'A schema migration failed and was rolled back.',
+  },
+  'warehouse.migrations_invalid': {
+    kinds: ['terminal'],
+    meaning: 'Two schema migrations have the same version.',
+  },
+  'warehouse.migrations_missing': {
+    kinds: ['terminal'],
+    meaning: 'The schema migration files were not found.',
+  },
+  'warehouse.missing': { kinds: ['usage'], meaning: 'There is no warehouse yet (run sync first).' },
+  'warehouse.needs_upgrade': {
+    kinds: ['usage'],
+    meaning: 'A read-only warehouse lacks schema migrations (run a writing command once).',
+  },
+  'warehouse.open_failed': {
+    kinds: ['terminal'],
+    meaning: 'The warehouse file or its folder could not be opened.',
+  },
+  'warehouse.query_failed': { kinds: ['terminal'], meaning: 'A warehouse query failed.' },
+  'warehouse.read_only': {
+    kinds: ['usage'],
+    meaning: 'The warehouse cannot be written (read-only file or folder).',
+  },
+  'warehouse.schema_newer': {
+    kinds: ['terminal'],
+    meaning:
+      'The warehouse has schema migrations this version does not know (it was written by a newer one).',
+  },
+  'warehouse.state_invalid': {
+    kinds: ['terminal'],
+    meaning: 'A value in etl_state is not what it should be.',
+  },
+
+  'stats.param_missing': {
+    kinds: ['terminal'],
+    meaning: 'A statistics query needs a parameter it was not given.',
+  },
+  'stats.sql_missing': {
+    kinds: ['terminal'],
+    meaning: 'The statistics SQL files were not found or not read.',
+  },
+
+  'report.aborted': { kinds: ['terminal'], meaning: 'The report was stopped before it was complete.' },
+  'report.column_missing': {
+    kinds: ['terminal'],
+    meaning: "The report's SQL does not return a column it needs.",
+  },
+  'report.exceljs_changed': {
+    kinds: ['terminal'],
+    meaning:
+      'exceljs internals the streaming writer relies on changed (exceljs is pinned: see package.json).',
+  },
+  'report.no_space': { kinds: ['terminal'], meaning: 'No space left on the device for the report file.' },
+  'report.out_dir': { kinds: ['usage'], meaning: '--out: the folder cannot be created.' },
+  'report.sql_missing': { kinds: ['terminal'], meaning: 'The SQL file of the report was not found.' },
+  'report.write_failed': { kinds: ['terminal'], meaning: 'The report file could not be written.' },
+
+  'schedule.unknown_job': {
+    kinds: ['terminal'],
+    meaning: 'A scheduled tick names a job that is not enabled.',
+  },
+  'job.interrupted': {
+    kinds: ['transient'],
+    meaning: 'A signal stopped the job; it runs again at its next time.',
+  },
+
+  'manage.ambiguous_label': {
+    kinds: ['usage'],
+    meaning: 'A message label name is in several groups: add --group.',
+  },
+  'manage.bad_query': {
+    kinds: ['usage'],
+    meaning: '--sql does not parse, fails, or returns the wrong columns.',
+  },
+  'manage.label_write_failed': {
+    kinds: ['terminal', 'transient'],
+    meaning: 'The platform refused a batch of label writes (transient when the platform was unavailable).',
+  },
+  'manage.label_write_missing': {
+    kinds: ['terminal'],
+    meaning: "A batch's 'sending' row is missing from label_writes.",
+  },
+  'manage.label_write_unrecorded': {
+    kinds: ['terminal', 'transient', 'usage', 'skippable'],
+    meaning: 'A batch could not be recorded in label_writes, so it was not sent (the kind of the cause).',
+  },
+  'manage.label_write_unsettled': {
+    kinds: ['terminal', 'transient', 'usage', 'skippable'],
+    meaning: 'A batch was written to the platform but could not be marked as sent (the kind of the cause).',
+  },
+  'manage.unknown_client': { kinds: ['usage'], meaning: '--client: no client with this id in the project.' },
+  'manage.unknown_experiment': { kinds: ['usage'], meaning: '--key: no experiment with this key.' },
+  'manage.unknown_group': { kinds: ['usage'], meaning: 'No message label group has this name.' },
+  'manage.unknown_label': { kinds: ['usage'], meaning: 'No label has this name.' },
+  'manage.wrong_bot': {
+    kinds: ['usage'],
+    meaning: '--client belongs to another bot than --bot: nothing was changed.',
+  },
+
+  'platform_report.ambiguous_create': {
+    kinds: ['terminal'],
+    meaning: 'It is unknown whether the platform created the report task (it is not created again).',
+  },
+  'platform_report.bad_answer': {
+    kinds: ['terminal'],
+    meaning: 'The platform answered a report task without what it needs (no or a relative file URL).',
+  },
+  'platform_report.bad_file': {
+    kinds: ['terminal'],
+    meaning: 'The downloaded report file does not read, or its rows do not match what the platform says.',
+  },
+  'platform_report.create_failed': {
+    kinds: ['transient'],
+    meaning: 'The report task could not be created: try again later.',
+  },
+  'platform_report.download_failed': {
+    kinds: ['terminal', 'transient'],
+    meaning: 'The report file could not be downloaded (transient after retries of 429/5xx/network faults).',
+  },
+  'platform_report.foreign_url': {
+    kinds: ['terminal'],
+    meaning: 'The file URL is on another host than REPORTER_BASE_URL (the token is not sent there).',
+  },
+  'platform_report.unknown_request': {
+    kinds: ['terminal'],
+    meaning: 'The platform no longer knows the report request and no task id was recorded.',
+  },
+  'platform_report.unknown_task': {
+    kinds: ['terminal'],
+    meaning: 'The report task is unknown or no longer exists on the platform.',
+  },
+  'platform_report.url_expired': {
+    kinds: ['terminal'],
+    meaning: 'The file link has expired (410); the task is asked for a new one.',
+  },
+} as const satisfies Record<string, ErrorCodeEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
