@@ -74,6 +74,10 @@ export const ERROR_CODES = {
     meaning: 'The operation exists only in the other API generation (asynchronous operations: v1).',
   },
 
+  'sync.already_running': {
+    kinds: ['transient'],
+    meaning: 'Another sync of the same project holds a fresh lease in etl_runs: try again when it has finished.',
+  },
   'sync.empty_range': { kinds: ['usage'], meaning: 'sync --from/--to give an empty period.' },
   'sync.interrupted': {
     kinds: ['transient'],

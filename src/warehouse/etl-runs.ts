@@ -44,7 +44,7 @@ export async function startRun(
 }
 
 /**
- * Throws `run.already_running` (transient: exit 75) when another run of the same job and project holds a fresh
+ * Throws `sync.already_running` (transient: exit 75) when another run of the same job and project holds a fresh
  * lease. The check and the insert that follows run under the warehouse's write lock, so two processes
  * starting at once cannot both pass it.
  */
@@ -63,7 +63,7 @@ async function refuseLiveRun(
   if (!live) return;
   const since = new Date(Number(live['started_at'])).toISOString();
   throw new EtlError(
-    'run.already_running',
+    'sync.already_running',
     `another ${run.job} of project ${run.project} is running: run ${String(live['run_id'])} (PID ${live['pid'] ?? '?'} ` +
       `on ${live['host'] ?? 'an unknown host'}, started ${since}); try again when it has finished ` +
       `(reporter-etl runs shows it), or after ${Math.round(staleMs / 1000)} s without its heartbeat if it died`,

@@ -35,7 +35,7 @@ export interface RunStart {
   /** What started it: `cli`, `schedule`, ... */
   trigger: string;
   /**
-   * Refuse to start (run.already_running, exit 75) while another run of this job and project holds a fresh
+   * Refuse to start (sync.already_running, exit 75) while another run of this job and project holds a fresh
    * lease: two syncs of one project must not interleave their windows and watermarks.
    */
   exclusive?: boolean;

@@ -150,7 +150,7 @@ describe('etl runs', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(refused).toMatchObject({ code: 'run.already_running', exitCode: 75 });
+    expect(refused).toMatchObject({ code: 'sync.already_running', exitCode: 75 });
     expect((refused as Error).message).toMatch(
       /another sync of project .+ is running: run first \(PID 4242 on another-host, started /,
     );
