@@ -56,7 +56,7 @@ describe('reporter-etl sync', () => {
     const table = await cli(['runs', '--limit', '1'], h.env);
     expect(table.stdout).toContain(second.runId);
     expect(table.stdout).not.toContain(first.runId);
-  });
+  }, 240_000);
 
   it('exits 2 naming the setting when the configuration is wrong', async () => {
     const r = await cli(['sync'], { REPORTER_TOKEN: '', REPORTER_CONFIG: '' });
