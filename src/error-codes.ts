@@ -76,7 +76,8 @@ export const ERROR_CODES = {
 
   'sync.already_running': {
     kinds: ['transient'],
-    meaning: 'Another sync of the same project holds a fresh lease in etl_runs: try again when it has finished.',
+    meaning:
+      'Another sync of the same project holds a fresh lease in etl_runs: try again when it has finished.',
   },
   'sync.empty_range': { kinds: ['usage'], meaning: 'sync --from/--to give an empty period.' },
   'sync.interrupted': {
