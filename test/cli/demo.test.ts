@@ -102,14 +102,7 @@ describe("reporter-etl demo's --data-dir", () => {
     mkdirSync(demo);
     const first = await runCli(['demo', '--sessions', '100', '--data-dir', demo], {});
     expect(first.code, first.stderr).toBe(0);
-    const marker = JSON.parse(readFileSync(join(demo, '.reporter-etl-demo'), 'utf8')) as {
-      created: string[];
-    };
-    expect(marker.created).toEqual(
-      expect.arrayContaining(['warehouse.duckdb', 'reports/', 'platform-reports/']),
-    );
     const [summary] = readdirSync(join(demo, 'reports'));
-    expect(marker.created).toContain(`reports/${summary}`);
     const demoFiles = readdirSync(demo).sort();
 
     // a user's file at the top level, then inside reports/: refused, nothing removed
@@ -130,6 +123,13 @@ describe("reporter-etl demo's --data-dir", () => {
       rmSync(mine);
     }
     expect(readdirSync(demo).sort()).toEqual(demoFiles);
+    const marker = JSON.parse(readFileSync(join(demo, '.reporter-etl-demo'), 'utf8')) as {
+      created: string[];
+    };
+    expect(marker.created).toEqual(
+      expect.arrayContaining(['warehouse.duckdb', 'reports/', 'platform-reports/']),
+    );
+    expect(marker.created).toContain(`reports/${summary}`);
 
     // the marker copied into a user's folder makes nothing there the demo's
     const copied = join(dir, 'copied');
