@@ -6,6 +6,8 @@ export interface CommandIo {
   /** stderr: diagnostics. */
   err(line: string): void;
   isTty: boolean;
+  /** Set when a command runs inside another (demo): its stop request, besides the process's own signals. */
+  signal?: AbortSignal;
 }
 
 export interface Command {

@@ -97,18 +97,72 @@ describe("reporter-etl demo's --data-dir", () => {
     expect(r.stderr).not.toMatch(STACK);
   }, 90_000);
 
-  it('takes an empty folder, marks it, and a second run into it empties it and works again', async () => {
+  it("takes an empty folder and lists what it wrote; a rerun refuses a user's file there, and removes only its own", async () => {
     const demo = join(dir, 'demo');
     mkdirSync(demo);
     const first = await runCli(['demo', '--sessions', '100', '--data-dir', demo], {});
     expect(first.code, first.stderr).toBe(0);
-    expect(existsSync(join(demo, '.reporter-etl-demo'))).toBe(true);
-    writeFileSync(join(demo, 'reports', 'left-over.txt'), 'from the first run');
+    const [summary] = readdirSync(join(demo, 'reports'));
+    const demoFiles = readdirSync(demo).sort();
+
+    // a user's file at the top level, then inside reports/: refused, nothing removed
+    for (const mine of [join(demo, 'notes.txt'), join(demo, 'reports', 'mine.xlsx')]) {
+      writeFileSync(mine, 'mine');
+      const r = await runCli(['demo', '--sessions', '100', '--data-dir', demo], {});
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('already holds files the demo did not make');
+      expect(r.stderr).toContain(mine.slice(demo.length + 1));
+      expect(r.stderr).not.toMatch(STACK);
+      expect(readFileSync(mine, 'utf8')).toBe('mine');
+      expect(readdirSync(join(demo, 'reports'))).toContain(summary);
+      expect(existsSync(join(demo, 'warehouse.duckdb'))).toBe(true);
+      // --keep does not take it either
+      const kept = await runCli(['demo', '--sessions', '100', '--keep', '--data-dir', demo], {});
+      expect(kept.code, kept.stderr).toBe(2);
+      expect(readFileSync(mine, 'utf8')).toBe('mine');
+      rmSync(mine);
+    }
+    expect(readdirSync(demo).sort()).toEqual(demoFiles);
+    const marker = JSON.parse(readFileSync(join(demo, '.reporter-etl-demo'), 'utf8')) as {
+      created: string[];
+    };
+    expect(marker.created).toEqual(
+      expect.arrayContaining(['warehouse.duckdb', 'reports/', 'platform-reports/']),
+    );
+    expect(marker.created).toContain(`reports/${summary}`);
+
+    // the marker copied into a user's folder makes nothing there the demo's
+    const copied = join(dir, 'copied');
+    mkdirSync(copied);
+    writeFileSync(join(copied, '.reporter-etl-demo'), readFileSync(join(demo, '.reporter-etl-demo')));
+    writeFileSync(join(copied, 'warehouse.duckdb'), 'my real warehouse');
+    writeFileSync(join(copied, 'notes.txt'), 'mine');
+    const c = await runCli(['demo', '--sessions', '100', '--data-dir', copied], {});
+    expect(c.code, c.stderr).toBe(2);
+    expect(c.stderr).toMatch(/made for another folder/);
+    expect(c.stderr).not.toMatch(STACK);
+    expect(readdirSync(copied).sort()).toEqual(['.reporter-etl-demo', 'notes.txt', 'warehouse.duckdb']);
+    expect(readFileSync(join(copied, 'warehouse.duckdb'), 'utf8')).toBe('my real warehouse');
+
+    // an older demo's marker (no list of what it wrote) beside a user's file: refused as well
+    const older = join(dir, 'older');
+    mkdirSync(older);
+    writeFileSync(
+      join(older, '.reporter-etl-demo'),
+      'Made by `reporter-etl demo`, which may empty this folder.\n',
+    );
+    writeFileSync(join(older, 'notes.txt'), 'mine');
+    const o = await runCli(['demo', '--sessions', '100', '--data-dir', older], {});
+    expect(o.code, o.stderr).toBe(2);
+    expect(o.stderr).toMatch(/does not list what the demo wrote/);
+    expect(readdirSync(older).sort()).toEqual(['.reporter-etl-demo', 'notes.txt']);
+
+    // a clean rerun removes the first run's files and works again
     const second = await runCli(['demo', '--sessions', '100', '--data-dir', demo], {});
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(/shop-bot: success/);
     expect(existsSync(join(demo, '.reporter-etl-demo'))).toBe(true);
     expect(existsSync(join(demo, 'warehouse.duckdb'))).toBe(true);
-    expect(readdirSync(join(demo, 'reports'))).not.toContain('left-over.txt');
-  }, 180_000);
+    expect(readdirSync(join(demo, 'reports'))).toHaveLength(1);
+  }, 300_000);
 });

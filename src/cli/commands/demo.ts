@@ -1,22 +1,36 @@
 // `reporter-etl demo`: the whole flow for a newcomer, with no configuration: starts the emulator
 // in-process with a seeded week of data, syncs it into a demo warehouse, prints the statistics,
 // builds a platform report and reconciles it, then says where everything was written. It writes only into a
-// folder of its own (new, empty, or marked by an earlier demo) and never removes anything it did not make.
-import { mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// folder of its own (new, empty, or marked by an earlier demo) and never removes anything it did not make: the
+// marker lists what it wrote, and a folder holding anything else is refused. A signal stops it between steps.
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { listenForShutdown } from '../../schedule/shutdown-signals.js';
 import { offsetAt } from '../../stats/parse-zoned-time.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { platformReportCommand } from './platform-report.js';
-import { reportCommand } from './report.js';
+import { runReport } from './report.js';
 import { statsCommand } from './stats.js';
 import { syncCommand } from './sync.js';
 
-/** The file that marks a folder the demo made: only such a folder (or an empty one) is ever emptied. */
+/**
+ * The file that marks a folder the demo made, and lists (its manifest) every file and folder the demo wrote
+ * there: a rerun removes exactly those, and refuses the folder if it holds anything else.
+ */
 export const DEMO_MARKER = '.reporter-etl-demo';
 
 const HELP = `reporter-etl demo [--sessions N] [--data-dir DIR] [--keep]
@@ -34,13 +48,21 @@ and prints the paths of what it wrote. DIR defaults to ./data/demo.
 Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
 (reporter-etl schedule --list; reporter-etl run sync).
 
-The demo writes only into a folder of its own: a new or empty DIR, which it marks with a file named
-${DEMO_MARKER}, or a DIR an earlier demo marked, which it empties first (unless --keep). A DIR that
-holds anything else (your warehouse, say), or that holds the working folder, is refused (exit 2) and left
-untouched.
+The demo may only remove what it created. It writes into a new or empty DIR, which it marks with a file
+named ${DEMO_MARKER} listing every file and folder it writes there; a rerun into that DIR removes exactly
+those first (unless --keep). A DIR that holds anything the demo did not write (your warehouse, a file you
+added, a folder with a copied or older marker), or that holds the working folder, is refused (exit 2) and
+left untouched.
+
+SIGTERM or Ctrl-C stops the demo: the step in progress stops (the sync at a window boundary), no further
+step runs, and it exits 75.
 `;
 
 const DEMO_ZONE = 'Europe/Moscow';
+/** DuckDB's (and the warehouse's) transient siblings of a warehouse file: `<file>.wal` etc. */
+const TRANSIENT_FILES = ['.wal', '.reader-waiting'];
+const TRANSIENT_FOLDER = '.tmp';
+const SHOWN_FOREIGN = 5;
 
 /** Whether `inner` is `outer` or lies inside it. */
 function isWithin(inner: string, outer: string): boolean {
@@ -49,13 +71,138 @@ function isWithin(inner: string, outer: string): boolean {
 }
 
 /**
- * Makes `dir` the demo's folder: creates it, or takes an empty one, marking it; empties one an earlier demo
- * marked (unless `keep`). Anything else is refused with a UsageError (exit 2) before anything is changed.
+ * What the demo wrote into its folder: paths relative to it with `/` separators, folders ending in `/`.
+ * Kept in the marker file with the folder's real path, so a marker copied into another folder lists nothing.
  */
-function prepareDemoDir(dir: string, keep: boolean): void {
+interface DemoManifest {
+  folder: string;
+  created: Set<string>;
+}
+
+function writeManifest(dir: string, manifest: DemoManifest): void {
+  const body = {
+    note:
+      'Made by `reporter-etl demo`. A rerun removes exactly the files and folders listed in "created", ' +
+      'and refuses this folder if it holds anything else.',
+    folder: manifest.folder,
+    created: [...manifest.created].sort(),
+  };
+  writeFileSync(join(dir, DEMO_MARKER), `${JSON.stringify(body, null, 2)}\n`);
+}
+
+/** A relative path the manifest may list: no `..`, no absolute path, no empty part. */
+function isSafeEntry(entry: string): boolean {
+  const parts = (entry.endsWith('/') ? entry.slice(0, -1) : entry).split('/');
+  return parts.every((part) => part !== '' && part !== '.' && part !== '..' && !part.includes('\\'));
+}
+
+/** The marker's manifest, or undefined for an older demo's marker (text), a damaged or a foreign one. */
+function readManifest(dir: string): DemoManifest | undefined {
+  try {
+    const body = JSON.parse(readFileSync(join(dir, DEMO_MARKER), 'utf8')) as unknown;
+    if (typeof body !== 'object' || body === null) return undefined;
+    const { folder, created } = body as { folder?: unknown; created?: unknown };
+    if (typeof folder !== 'string' || !Array.isArray(created)) return undefined;
+    if (!created.every((e): e is string => typeof e === 'string' && isSafeEntry(e))) return undefined;
+    return { folder, created: new Set(created) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every file and folder under `dir` (folders end in `/`), without following symbolic links; not the marker. */
+function listTree(dir: string, prefix = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const path = `${prefix}${entry.name}`;
+    if (path === DEMO_MARKER) continue;
+    if (entry.isDirectory()) found.push(`${path}/`, ...listTree(dir, `${path}/`));
+    else found.push(path);
+  }
+  return found;
+}
+
+/** Adds what is now in the demo's folder to its manifest and saves it: everything there is the demo's. */
+function recordCreated(dir: string, manifest: DemoManifest, expected: string[] = []): void {
+  for (const path of [...expected, ...listTree(dir)]) manifest.created.add(path);
+  writeManifest(dir, manifest);
+}
+
+/** Whether `path` is a transient sibling (`.wal`, `.reader-waiting`, `.tmp/`) of a listed warehouse file. */
+function isTransient(path: string, listed: Set<string>): boolean {
+  const isFolder = path.endsWith('/');
+  const name = isFolder ? path.slice(0, -1) : path;
+  const suffixes = isFolder ? [TRANSIENT_FOLDER] : TRANSIENT_FILES;
+  return suffixes.some((suffix) => {
+    const base = name.slice(0, -suffix.length);
+    return name.endsWith(suffix) && base.endsWith('.duckdb') && listed.has(base);
+  });
+}
+
+/**
+ * Sorts what is in an earlier demo's folder into what the demo listed (or DuckDB's transient files beside
+ * a listed warehouse file, with their contents) and what it did not write. No symbolic link is followed:
+ * a link is an entry of its own, listed or not.
+ */
+function sortDemoDir(dir: string, listed: Set<string>): { ours: string[]; foreign: string[] } {
+  const ours: string[] = [];
+  const foreign: string[] = [];
+  const visit = (prefix: string): void => {
+    for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+      const path = `${prefix}${entry.name}${entry.isDirectory() ? '/' : ''}`;
+      if (path === DEMO_MARKER) continue;
+      if (isTransient(path, listed)) {
+        ours.push(path, ...(entry.isDirectory() ? listTree(dir, path) : []));
+      } else if (!listed.has(path)) foreign.push(path);
+      else {
+        ours.push(path);
+        if (entry.isDirectory()) visit(path);
+      }
+    }
+  };
+  visit('');
+  return { ours, foreign };
+}
+
+/** Removes the demo's own paths: files first, then folders deepest first, each only if empty. */
+function removeOwn(dir: string, paths: string[]): void {
+  const local = (path: string) => join(dir, ...path.replace(/\/$/, '').split('/'));
+  for (const path of paths.filter((p) => !p.endsWith('/'))) rmSync(local(path), { force: true });
+  const folders = paths
+    .filter((p) => p.endsWith('/'))
+    .sort((a, b) => b.split('/').length - a.split('/').length);
+  for (const folder of folders) {
+    try {
+      rmdirSync(local(folder));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTEMPTY') throw error;
+    }
+  }
+}
+
+/**
+ * Makes `dir` the demo's folder and returns its manifest: creates it, or takes an empty one, marking it; in
+ * a folder an earlier demo marked, removes what that demo listed (unless `keep`). A folder holding anything
+ * the demo did not write is refused with a UsageError (exit 2) before anything is changed.
+ */
+function prepareDemoDir(dir: string, keep: boolean): DemoManifest {
   const option = `--data-dir ${dir}`;
-  const mark = () =>
-    writeFileSync(join(dir, DEMO_MARKER), 'Made by `reporter-etl demo`, which may empty this folder.\n');
+  const refuseForeign = (paths: string[]) => {
+    const shown =
+      paths.slice(0, SHOWN_FOREIGN).join(', ') +
+      (paths.length > SHOWN_FOREIGN ? `, ... (${paths.length} entries)` : '');
+    return new UsageError(
+      `${option} already holds files the demo did not make (${shown}). The demo may only remove what it ` +
+        `created: move them elsewhere or choose another --data-dir (a new or empty folder, or one an earlier ` +
+        `demo made: it lists what it wrote in a ${DEMO_MARKER} file there). Nothing was changed.`,
+    );
+  };
+  const fresh = (): DemoManifest => {
+    const manifest = { folder: realpathSync(dir), created: new Set<string>() };
+    writeManifest(dir, manifest);
+    return manifest;
+  };
   let isDirectory: boolean;
   try {
     isDirectory = statSync(dir).isDirectory();
@@ -75,8 +222,7 @@ function prepareDemoDir(dir: string, keep: boolean): void {
           : `cannot create it (${(cause as Error).message})`;
       throw new UsageError(`${option}: ${reason}; choose another folder`);
     }
-    mark();
-    return;
+    return fresh();
   }
   if (!isDirectory) throw new UsageError(`${option} is a file, not a folder; choose a folder for the demo`);
   const cwd = realpathSync(process.cwd());
@@ -87,22 +233,24 @@ function prepareDemoDir(dir: string, keep: boolean): void {
         'e.g. --data-dir ./data/demo. Nothing was changed.',
     );
   const entries = readdirSync(dir);
-  if (entries.length === 0) {
-    mark();
-    return;
-  }
-  if (!entries.includes(DEMO_MARKER)) {
-    const shown =
-      entries.slice(0, 3).join(', ') + (entries.length > 3 ? `, ... (${entries.length} entries)` : '');
+  if (entries.length === 0) return fresh();
+  if (!entries.includes(DEMO_MARKER)) throw refuseForeign(entries);
+  const manifest = readManifest(dir);
+  if (manifest === undefined || manifest.folder !== real) {
+    const why =
+      manifest === undefined
+        ? `its ${DEMO_MARKER} file does not list what the demo wrote (an older demo's marker, or not one at all)`
+        : `its ${DEMO_MARKER} file was made for another folder (${manifest.folder}): copied or moved here`;
     throw new UsageError(
-      `${option} already holds files the demo did not make (${shown}). The demo writes only into a new or ` +
-        `empty folder, or one an earlier demo made (it leaves a ${DEMO_MARKER} file there): choose another ` +
-        'folder. Nothing was changed.',
+      `${option}: ${why}, so the demo cannot tell its files from yours. Move out what you want to keep and ` +
+        'delete the folder, or choose another --data-dir. Nothing was changed.',
     );
   }
-  if (keep) return;
-  for (const entry of entries)
-    if (entry !== DEMO_MARKER) rmSync(join(dir, entry), { recursive: true, force: true });
+  const { ours, foreign } = sortDemoDir(dir, manifest.created);
+  if (foreign.length > 0) throw refuseForeign(foreign);
+  if (keep) return manifest;
+  removeOwn(dir, ours);
+  return fresh();
 }
 
 /** YYYY-MM-DD of an instant in a zone (its wall-clock time, as the statistics compute it). */
@@ -110,12 +258,13 @@ function localDate(t: number, timeZone: string): string {
   return new Date(t + offsetAt(t, timeZone)).toISOString().slice(0, 10);
 }
 
-/** Output of a step, indented under its heading. */
-function indented(io: CommandIo): CommandIo {
+/** Output of a step, indented under its heading; the step sees the demo's stop signal. */
+function indented(io: CommandIo, signal: AbortSignal): CommandIo {
   return {
     out: (line) => io.out(`  ${line.split('\n').join('\n  ')}`),
     err: (line) => io.err(`  ${line}`),
     isTty: false,
+    signal,
   };
 }
 
@@ -138,60 +287,124 @@ export const demoCommand: Command = {
     });
     const dataDir = resolve(values['data-dir'] ?? 'data/demo');
     const sessions = intOption(values.sessions, 'sessions', 3000, 100);
-    prepareDemoDir(dataDir, values.keep ?? false);
-    const started = Date.now();
-    const running = await startEmulator({ sessions, days: 7 });
-    io.out(
-      `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
-    );
-    // the commands read their configuration from the environment, as they do for a user
-    Object.assign(process.env, {
-      REPORTER_BASE_URL: running.url,
-      REPORTER_TOKEN: DEFAULT_V1_TOKEN,
-      REPORTER_API: 'v1',
-      REPORTER_PROJECT: 'shop-bot',
-      REPORTER_DATA_DIR: dataDir,
-      REPORTER_HISTORY_DAYS: '8',
-      REPORTER_RATE_LIMIT_RPM: '600000',
-      REPORTER_CONCURRENCY: '8',
-      LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+    const manifest = prepareDemoDir(dataDir, values.keep ?? false);
+    // SIGTERM / Ctrl-C: the step in progress stops (the sync between windows, a report), no further step runs
+    const controller = new AbortController();
+    let stoppedBy: NodeJS.Signals | undefined;
+    const dispose = listenForShutdown({
+      onStop(signal) {
+        stoppedBy = signal;
+        io.err(`reporter-etl demo: ${signal}: stopping after the current step`);
+        controller.abort(new Error(`stopped by ${signal}`));
+      },
+      onForce(signal) {
+        io.err(`reporter-etl demo: second ${signal}: exiting now`);
+        recordCreated(dataDir, manifest);
+        process.exit(EXIT.tryLater);
+      },
     });
-    const sub = indented(io);
     try {
-      const codes = [
-        await step(io, 'sync', () => syncCommand.run([], sub)),
-        await step(io, `stats (${DEMO_ZONE}, by day)`, () =>
-          statsCommand.run(['--tz', DEMO_ZONE, '--top', '5'], sub),
-        ),
-        await step(io, `report summary (the last 7 whole days in ${DEMO_ZONE})`, () =>
-          reportCommand.run(
-            [
-              'summary',
-              '--from',
-              localDate(running.emulator.now() - 7 * 86_400_000, DEMO_ZONE),
-              '--to',
-              localDate(running.emulator.now(), DEMO_ZONE),
-              '--tz',
-              DEMO_ZONE,
-            ],
-            sub,
-          ),
-        ),
-        await step(io, 'platform-report messages --reconcile (yesterday)', () =>
-          platformReportCommand.run(['messages', '--reconcile'], sub),
-        ),
-      ];
-      io.out('\nWritten:');
-      io.out(`  warehouse         ${resolve(dataDir, 'warehouse.duckdb')}`);
-      io.out(`  XLSX reports      ${resolve(dataDir, 'reports')}/`);
-      io.out(`  platform reports  ${resolve(dataDir, 'platform-reports')}/`);
-      io.out(
-        `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
-          'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
-      );
-      return codes.find((c) => c !== 0) ?? 0;
+      return await runDemo(io, dataDir, sessions, manifest, controller.signal, () => stoppedBy);
     } finally {
-      await running.close();
+      dispose();
+      recordCreated(dataDir, manifest);
     }
   },
 };
+
+async function runDemo(
+  io: CommandIo,
+  dataDir: string,
+  sessions: number,
+  manifest: DemoManifest,
+  signal: AbortSignal,
+  stoppedBy: () => NodeJS.Signals | undefined,
+): Promise<number> {
+  const started = Date.now();
+  const running = await startEmulator({ sessions, days: 7 });
+  io.out(
+    `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
+  );
+  // the commands read their configuration from the environment, as they do for a user
+  Object.assign(process.env, {
+    REPORTER_BASE_URL: running.url,
+    REPORTER_TOKEN: DEFAULT_V1_TOKEN,
+    REPORTER_API: 'v1',
+    REPORTER_PROJECT: 'shop-bot',
+    REPORTER_DATA_DIR: dataDir,
+    REPORTER_HISTORY_DAYS: '8',
+    REPORTER_RATE_LIMIT_RPM: '600000',
+    REPORTER_CONCURRENCY: '8',
+    LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+  });
+  const sub = indented(io, signal);
+  const steps: { title: string; writes: string[]; run: () => Promise<number> }[] = [
+    { title: 'sync', writes: ['warehouse.duckdb'], run: () => syncCommand.run([], sub) },
+    {
+      title: `stats (${DEMO_ZONE}, by day)`,
+      writes: [],
+      run: () => statsCommand.run(['--tz', DEMO_ZONE, '--top', '5'], sub),
+    },
+    {
+      title: `report summary (the last 7 whole days in ${DEMO_ZONE})`,
+      writes: ['reports/'],
+      run: () =>
+        runReport(
+          [
+            'summary',
+            '--from',
+            localDate(running.emulator.now() - 7 * 86_400_000, DEMO_ZONE),
+            '--to',
+            localDate(running.emulator.now(), DEMO_ZONE),
+            '--tz',
+            DEMO_ZONE,
+          ],
+          sub,
+          { env: process.env, now: Date.now, signal },
+        ),
+    },
+    {
+      title: 'platform-report messages --reconcile (yesterday)',
+      writes: ['platform-reports/'],
+      run: () => platformReportCommand.run(['messages', '--reconcile'], sub),
+    },
+  ];
+  try {
+    const codes: number[] = [];
+    for (const { title, writes, run } of steps) {
+      if (!signal.aborted) {
+        // listed before the step writes, so that even a killed demo leaves them listed
+        recordCreated(dataDir, manifest, writes);
+        codes.push(
+          await step(io, title, async () => {
+            try {
+              return await run();
+            } catch (error) {
+              if (!signal.aborted) throw error;
+              sub.err(`stopped: ${(error as Error).message}`);
+              return EXIT.tryLater;
+            }
+          }),
+        );
+        recordCreated(dataDir, manifest);
+      }
+      if (signal.aborted) {
+        io.out(
+          `\nStopped by ${stoppedBy() ?? 'a signal'}: the remaining steps were not run. What was written is in ${dataDir}.`,
+        );
+        return EXIT.tryLater;
+      }
+    }
+    io.out('\nWritten:');
+    io.out(`  warehouse         ${resolve(dataDir, 'warehouse.duckdb')}`);
+    io.out(`  XLSX reports      ${resolve(dataDir, 'reports')}/`);
+    io.out(`  platform reports  ${resolve(dataDir, 'platform-reports')}/`);
+    io.out(
+      `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
+        'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
+    );
+    return codes.find((c) => c !== 0) ?? 0;
+  } finally {
+    await running.close();
+  }
+}

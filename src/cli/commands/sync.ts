@@ -96,6 +96,8 @@ export const syncCommand: Command = {
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (io.signal?.aborted) stop();
+    io.signal?.addEventListener('abort', stop, { once: true });
     try {
       for (const project of projects) {
         const summary = await syncProject(
@@ -135,6 +137,7 @@ export const syncCommand: Command = {
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      io.signal?.removeEventListener('abort', stop);
       await warehouse.close();
     }
     if (values.json) io.out(JSON.stringify({ runs: summaries }, null, 2));
