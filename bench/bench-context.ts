@@ -47,14 +47,13 @@ export async function startBenchEmulator(
 
 export const BENCH_TOKEN = DEFAULT_V1_TOKEN;
 
-/** The environment of a sync child against the emulator at `url`: rate limit lifted, logs quiet. */
+/** The environment of a sync child against the emulator at `url`: the default rate (none fixed), logs quiet. */
 export function syncEnvironment(ctx: BenchContext, url: string, dataDir: string): Record<string, string> {
   return {
     REPORTER_BASE_URL: url,
     REPORTER_TOKEN: ctx.token,
     REPORTER_API: 'v1',
     REPORTER_DATA_DIR: dataDir,
-    REPORTER_RATE_LIMIT_RPM: '1000000',
     REPORTER_CONCURRENCY: String(ctx.options.concurrency),
     REPORTER_HISTORY_DAYS: String(ctx.options.days + 1),
     LOG_LEVEL: 'warn',

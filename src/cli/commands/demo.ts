@@ -152,7 +152,6 @@ export const demoCommand: Command = {
       REPORTER_PROJECT: 'shop-bot',
       REPORTER_DATA_DIR: dataDir,
       REPORTER_HISTORY_DAYS: '8',
-      REPORTER_RATE_LIMIT_RPM: '600000',
       REPORTER_CONCURRENCY: '8',
       LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
     });
