@@ -258,12 +258,12 @@ export class ReporterHttp {
     let lastError: unknown;
     /** What this request has waited for the server's Retry-After so far (at most MAX_RETRY_WAIT_MS). */
     let retryAfterWaited = 0;
-    /** When the current attempt was sent (a 429 lowers the rate only for requests sent at the rate it drew). */
-    let sentAt = 0;
+    /** The limiter's number of the current attempt (a 429 lowers the rate only for one sent at the rate it drew). */
+    let sent = 0;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
         return await this.semaphore.run(async () => {
-          sentAt = await this.limiter.acquire();
+          sent = await this.limiter.acquire();
           this.requests++;
           let response: Awaited<ReturnType<typeof request>>;
           try {
@@ -312,7 +312,7 @@ export class ReporterHttp {
         const wait = retryAfter ?? backoff;
         if (retryAfter !== undefined) retryAfterWaited += retryAfter;
         const shared = retryAfter !== undefined || error.status === 429;
-        if (error.status === 429) this.limiter.backOff(sentAt);
+        if (error.status === 429) this.limiter.backOff(sent);
         if (shared) this.limiter.pause(wait);
         this.retried++;
         this.log.warn(

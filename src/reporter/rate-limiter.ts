@@ -9,6 +9,8 @@
 const OBSERVED_WINDOW_MS = 3000;
 /** A span shorter than this counts as this long (a few requests sent at once are no rate). */
 const MIN_OBSERVED_SPAN_MS = 100;
+/** With fewer requests sent over the window a 429 only pauses: too few to tell a rate to halve. */
+const MIN_OBSERVED_REQUESTS = 8;
 /** The allowed rate grows once per interval with successful answers... */
 const INCREASE_INTERVAL_MS = 1000;
 /** ...by this share of the rate set by the last 429 (back to the rate that drew it in 20 intervals). */
@@ -34,7 +36,9 @@ export class RateLimiter {
   private rate: number | undefined;
   private step = 0;
   private releaseAt = Number.POSITIVE_INFINITY;
-  private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+  /** Requests sent so far, and how many had been sent at the last decrease. */
+  private sendCount = 0;
+  private sendsAtDecrease = 0;
   private lastIncreaseAt = 0;
   /** Send times of the last OBSERVED_WINDOW_MS, oldest first, from `sentHead` on. */
   private sent: number[] = [];
@@ -55,8 +59,8 @@ export class RateLimiter {
   }
 
   /**
-   * Waits for this request's slot, and past a pause that began while it waited; returns when it is sent
-   * (the time to give backOff() if it gets a 429).
+   * Waits for this request's slot, and past a pause that began while it waited; returns the request's
+   * number (to give backOff() if it gets a 429).
    */
   async acquire(): Promise<number> {
     for (;;) {
@@ -71,7 +75,7 @@ export class RateLimiter {
       now = this.now();
       if (this.notBefore <= now) {
         this.recordSend(now);
-        return now;
+        return ++this.sendCount;
       }
     }
   }
@@ -85,18 +89,20 @@ export class RateLimiter {
   }
 
   /**
-   * A 429 for a request sent at `sentAt`: the allowed rate becomes half of the rate sent over the last few
-   * seconds (or of the allowed rate, if lower). Requests sent before the last decrease do not lower it again.
+   * A 429 for request number `sent` (from acquire()): the allowed rate becomes half of the rate sent over the
+   * last few seconds (or of the allowed rate, if lower). Requests sent before the last decrease do not lower
+   * it again: they went out at the rate that drew it; nor does a 429 after too few requests to tell a rate.
    */
-  backOff(sentAt: number): void {
-    if (sentAt < this.lastDecreaseAt) return;
+  backOff(sent: number): void {
+    if (sent <= this.sendsAtDecrease) return;
     const now = this.now();
     const observed = this.observedPerSecond(now);
+    if (observed === undefined) return;
     const base = this.rate === undefined ? observed : Math.min(this.rate, observed);
     this.rate = Math.max(MIN_RATE_PER_SECOND, base / 2);
     this.step = this.rate * INCREASE_SHARE;
     this.releaseAt = this.rate * RELEASE_FACTOR;
-    this.lastDecreaseAt = now;
+    this.sendsAtDecrease = this.sendCount;
     this.lastIncreaseAt = Math.max(now, this.notBefore);
   }
 
@@ -132,10 +138,11 @@ export class RateLimiter {
     }
   }
 
-  /** Requests sent per second over the last OBSERVED_WINDOW_MS (or since the first, if later). */
-  private observedPerSecond(now: number): number {
+  /** Requests sent per second over the last OBSERVED_WINDOW_MS (or since the first, if later); undefined: too few. */
+  private observedPerSecond(now: number): number | undefined {
     this.forgetBefore(now - OBSERVED_WINDOW_MS);
-    const count = Math.max(1, this.sent.length - this.sentHead);
+    const count = this.sent.length - this.sentHead;
+    if (count < MIN_OBSERVED_REQUESTS) return undefined;
     const since = Math.max(now - OBSERVED_WINDOW_MS, this.firstSentAt ?? now);
     const span = Math.min(OBSERVED_WINDOW_MS, Math.max(MIN_OBSERVED_SPAN_MS, now - since));
     return (count * 1000) / span;

@@ -64,9 +64,9 @@ describe('RateLimiter', () => {
     /** `count` requests one after another, each answered `latencyMs` after it left, 429 or not. */
     async function send(count: number, latencyMs: number, answer: 'ok' | '429' = 'ok') {
       for (let n = 0; n < count; n++) {
-        const sentAt = await limiter.acquire();
+        const sent = await limiter.acquire();
         state.clock += latencyMs;
-        if (answer === '429') limiter.backOff(sentAt);
+        if (answer === '429') limiter.backOff(sent);
         else limiter.recordSuccess();
       }
     }
@@ -114,12 +114,19 @@ describe('RateLimiter', () => {
     expect(state.sleeps).toBe(sleeps);
   });
 
+  it('a 429 after too few requests to tell a rate leaves the rate alone (the Retry-After pause still holds)', async () => {
+    const { limiter, send } = fakeLimiter();
+    await send(3, 10);
+    await send(1, 10, '429');
+    expect(limiter.allowedPerSecond).toBeUndefined();
+  });
+
   it('requests sent before a decrease do not lower the rate again; one sent after it does', async () => {
     const { limiter, state, send } = fakeLimiter();
     await send(300, 10);
     const inFlight = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
     state.clock += 10;
-    for (const sentAt of inFlight) limiter.backOff(sentAt); // one burst: three 429s at once
+    for (const sent of inFlight) limiter.backOff(sent); // one burst: three 429s at once
     const lowered = limiter.allowedPerSecond!;
     expect(lowered).toBeGreaterThan(30);
     expect(lowered).toBeLessThan(70);
