@@ -26,20 +26,26 @@ export interface BenchContext {
   token: string;
   /** Set by full-sync. */
   fullSync?: SyncRunFigures & { dataDir: string; requestsFile: string };
+  /** Set by full-sync-capped (pages capped at options.maxPageSize). */
+  cappedSync?: SyncRunFigures & { dataDir: string; requestsFile: string };
   /** Log a progress line on stderr. */
   say(line: string): void;
 }
 
-/** A fresh emulator with the run's data; `record` keeps every API request it receives. */
+/**
+ * A fresh emulator with the run's data; `record` keeps every API request it receives; `maxPageSize` caps
+ * its pages (the emulator's default, 500, otherwise).
+ */
 export async function startBenchEmulator(
   ctx: BenchContext,
-  options: { record?: boolean } = {},
+  options: { record?: boolean; maxPageSize?: number | undefined } = {},
 ): Promise<RunningEmulator> {
   const running = await startEmulator({
     sessions: ctx.options.sessions,
     days: ctx.options.days,
     seed: ctx.options.seed,
     now: ctx.emulatorNow,
+    ...(options.maxPageSize === undefined ? {} : { maxPageSize: options.maxPageSize }),
   });
   if (options.record) running.emulator.requestLog = [];
   return running;
