@@ -26,20 +26,26 @@ export interface BenchContext {
   token: string;
   /** Set by full-sync. */
   fullSync?: SyncRunFigures & { dataDir: string; requestsFile: string };
+  /** Set by full-sync-capped (pages capped at options.maxPageSize). */
+  cappedSync?: SyncRunFigures & { dataDir: string; requestsFile: string };
   /** Log a progress line on stderr. */
   say(line: string): void;
 }
 
-/** A fresh emulator with the run's data; `record` keeps every API request it receives. */
+/**
+ * A fresh emulator with the run's data; `record` keeps every API request it receives; `maxPageSize` caps
+ * its pages (the emulator's default, 500, otherwise).
+ */
 export async function startBenchEmulator(
   ctx: BenchContext,
-  options: { record?: boolean } = {},
+  options: { record?: boolean; maxPageSize?: number | undefined } = {},
 ): Promise<RunningEmulator> {
   const running = await startEmulator({
     sessions: ctx.options.sessions,
     days: ctx.options.days,
     seed: ctx.options.seed,
     now: ctx.emulatorNow,
+    ...(options.maxPageSize === undefined ? {} : { maxPageSize: options.maxPageSize }),
   });
   if (options.record) running.emulator.requestLog = [];
   return running;
@@ -47,14 +53,13 @@ export async function startBenchEmulator(
 
 export const BENCH_TOKEN = DEFAULT_V1_TOKEN;
 
-/** The environment of a sync child against the emulator at `url`: rate limit lifted, logs quiet. */
+/** The environment of a sync child against the emulator at `url`: the default rate (none fixed), logs quiet. */
 export function syncEnvironment(ctx: BenchContext, url: string, dataDir: string): Record<string, string> {
   return {
     REPORTER_BASE_URL: url,
     REPORTER_TOKEN: ctx.token,
     REPORTER_API: 'v1',
     REPORTER_DATA_DIR: dataDir,
-    REPORTER_RATE_LIMIT_RPM: '1000000',
     REPORTER_CONCURRENCY: String(ctx.options.concurrency),
     REPORTER_HISTORY_DAYS: String(ctx.options.days + 1),
     LOG_LEVEL: 'warn',

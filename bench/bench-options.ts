@@ -11,6 +11,8 @@ export interface BenchOptions {
   large: boolean;
   /** Messages of the synthetic warehouse of the statistics step. */
   statsMessages: number;
+  /** The emulator's page cap of the second full sync and its floor (the first runs at the default, 500). */
+  maxPageSize: number;
   /** Requests in flight for the sync and the transfer floor (REPORTER_CONCURRENCY). */
   concurrency: number;
   seed: number;
@@ -35,6 +37,8 @@ Sizes:
 Steps (--only full-sync,incremental; prerequisites run too):
   full-sync       full sync into an empty warehouse (CLI child), requests per 1,000 messages, peak RSS
   transfer-floor  exactly the requests of that sync replayed with a bare undici Pool, bodies discarded
+  full-sync-capped       the full sync again against an emulator capping pages at --max-page-size rows
+  transfer-floor-capped  its requests replayed the same way (the ratio at that cap)
   load-floor      the same rows appended to an empty warehouse with DuckDB's appender, no HTTP
   incremental     incremental sync right after, nothing changed (cost must follow the look-back)
   stats           each statistics query on a synthetic 10,000,000-message warehouse, best of 3
@@ -42,6 +46,8 @@ Steps (--only full-sync,incremental; prerequisites run too):
 
 Other options:
   --concurrency N     requests in flight (default 4, the sync's default)
+  --max-page-size N   the page cap of full-sync-capped and its floor (default 100, as some servers cap;
+                      the other steps run at the emulator's default cap, 500 = REPORTER_PAGE_SIZE)
   --seed N            the emulator's data seed (default 42)
   --keep              keep the temporary directory (warehouses, recorded requests)
   --json              print the results JSON instead of the table
@@ -74,6 +80,7 @@ export function parseBenchOptions(argv: readonly string[], stepIds: readonly str
         json: { type: 'boolean' },
         'stats-messages': { type: 'string' },
         concurrency: { type: 'string' },
+        'max-page-size': { type: 'string' },
         seed: { type: 'string' },
         keep: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -107,6 +114,7 @@ export function parseBenchOptions(argv: readonly string[], stepIds: readonly str
     large: values['large'] === true,
     statsMessages: wholeNumber(values['stats-messages'] as string | undefined, 'stats-messages', 10_000_000),
     concurrency: wholeNumber(values['concurrency'] as string | undefined, 'concurrency', 4),
+    maxPageSize: wholeNumber(values['max-page-size'] as string | undefined, 'max-page-size', 100),
     seed: wholeNumber(values['seed'] as string | undefined, 'seed', 42, 0),
     keep: values['keep'] === true,
     help: values['help'] === true,

@@ -2,17 +2,19 @@
 // prerequisites are always added). Adding a measurement = one file in steps/ and one entry here.
 import type { BenchStep } from './bench-step.js';
 import { concurrentReadersStep } from './steps/concurrent-readers.js';
-import { fullSyncStep } from './steps/full-sync.js';
+import { cappedFullSyncStep, fullSyncStep } from './steps/full-sync.js';
 import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
-import { transferFloorStep } from './steps/transfer-floor.js';
+import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
 import { xlsxExportStep } from './steps/xlsx-export.js';
 
 /** Every step, in the order they run. */
 export const STEPS: readonly BenchStep[] = [
   fullSyncStep,
   transferFloorStep,
+  cappedFullSyncStep,
+  cappedTransferFloorStep,
   loadFloorStep,
   incrementalSyncStep,
   statsQueriesStep,

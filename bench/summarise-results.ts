@@ -44,6 +44,20 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   const incremental = value(all, 'incremental', 'seconds');
   if (sync !== undefined && transfer !== undefined)
     rows.push({ group: 'ratio', ...atMost('full sync ÷ transfer floor', sync / transfer, 1.3, 'ratio', {}) });
+  const cappedSync = value(all, 'full-sync-capped', 'seconds');
+  const cappedTransfer = value(all, 'transfer-floor-capped', 'seconds');
+  const cap = value(all, 'full-sync-capped', 'maxPageSize');
+  if (cappedSync !== undefined && cappedTransfer !== undefined)
+    rows.push({
+      group: 'ratio',
+      ...atMost(
+        `full sync ÷ transfer floor, pages capped at ${cap ?? '?'} rows`,
+        cappedSync / cappedTransfer,
+        1.3,
+        'ratio',
+        { note: 'the server answers at most that many rows a page, whatever REPORTER_PAGE_SIZE asks' },
+      ),
+    });
   if (sync !== undefined && transfer !== undefined && load !== undefined)
     rows.push({
       group: 'ratio',
@@ -108,6 +122,9 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['full-sync', 'requestsPer1000Messages', 'requests per 1,000 messages (full sync; lower is better)'],
     ['full-sync', 'requests', 'requests (full sync)'],
     ['full-sync', 'messages', 'messages synced'],
+    ['full-sync-capped', 'seconds', 'full sync, pages capped'],
+    ['transfer-floor-capped', 'seconds', 'transfer floor, pages capped'],
+    ['full-sync-capped', 'requests', 'requests (full sync, pages capped)'],
     ['incremental', 'transferFloorSeconds', 'incremental transfer floor'],
     ['incremental', 'requests', 'requests (incremental)'],
     ['incremental', 'messagesReread', 'messages re-read (incremental, look-back)'],

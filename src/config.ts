@@ -14,7 +14,6 @@ export const CONFIG_DEFAULTS = {
   REPORTER_BASE_URL: 'https://app.jaicp.com',
   REPORTER_DATA_DIR: './data',
   REPORTER_CONCURRENCY: 4,
-  REPORTER_RATE_LIMIT_RPM: 3000,
   REPORTER_TIMEOUT_MS: 30_000,
   REPORTER_RETRIES: 6,
   REPORTER_PAGE_SIZE: 500,
@@ -171,7 +170,8 @@ const ENV_KEYS = {
   REPORTER_CONFIG: z.string().trim().min(1).optional(),
   REPORTER_DATA_DIR: z.string().trim().min(1).default(D.REPORTER_DATA_DIR),
   REPORTER_CONCURRENCY: intFromEnv(1, 64).default(D.REPORTER_CONCURRENCY),
-  REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).default(D.REPORTER_RATE_LIMIT_RPM),
+  // no fixed rate by default: the client slows down when the server answers 429 (src/reporter/rate-limiter.ts)
+  REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).optional(),
   REPORTER_TIMEOUT_MS: intFromEnv(100, 600_000).default(D.REPORTER_TIMEOUT_MS),
   REPORTER_RETRIES: intFromEnv(0, 20).default(D.REPORTER_RETRIES),
   REPORTER_PAGE_SIZE: intFromEnv(1, 10_000).default(D.REPORTER_PAGE_SIZE),
@@ -199,7 +199,8 @@ export interface Config {
   dataDir: string;
   warehousePath: string;
   concurrency: number;
-  rateLimitPerMinute: number;
+  /** A hard cap in requests per minute (REPORTER_RATE_LIMIT_RPM); undefined: none, only 429s slow it. */
+  rateLimitPerMinute: number | undefined;
   timeoutMs: number;
   retries: number;
   pageSize: number;

@@ -1,40 +1,59 @@
 // Step: a full sync into an empty warehouse, the real CLI as a child process against a fresh emulator
 // that records every request (the transfer floor replays them). Reports its time, requests per 1,000
 // messages and peak RSS, and leaves the warehouse for the load floor and the incremental step.
+// full-sync-capped does the same against an emulator capping pages at --max-page-size rows (as some real
+// servers do), so the sync ÷ transfer floor ratio exists at both caps.
 import { join } from 'node:path';
 import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { saveRequests } from './replay-recorded.js';
 import { runSyncChild } from './run-sync-child.js';
 
+async function runFullSync(ctx: BenchContext, capped: boolean): Promise<StepFigures> {
+  const maxPageSize = capped ? ctx.options.maxPageSize : undefined;
+  const running = await startBenchEmulator(ctx, { record: true, maxPageSize });
+  const label = capped ? 'full-capped' : 'full';
+  const dataDir = join(ctx.dir, capped ? 'synced-capped' : 'synced');
+  try {
+    const sync = await runSyncChild(ctx, syncEnvironment(ctx, running.url, dataDir), label);
+    const log = running.emulator.requestLog ?? [];
+    const requestsFile = saveRequests(ctx, log, label);
+    if (log.length !== sync.requests)
+      ctx.say(`note: the emulator saw ${log.length} requests, the sync counted ${sync.requests}`);
+    if (capped) ctx.cappedSync = { ...sync, dataDir, requestsFile };
+    else ctx.fullSync = { ...sync, dataDir, requestsFile };
+    return {
+      seconds: { value: sync.wallMs / 1000, unit: 's' },
+      sessions: { value: sync.sessions, unit: 'count' },
+      messages: { value: sync.messages, unit: 'count' },
+      requests: { value: sync.requests, unit: 'count' },
+      requestsPer1000Messages: {
+        value: (sync.requests / Math.max(1, sync.messages)) * 1000,
+        unit: 'per 1000',
+      },
+      peakRssMb: { value: sync.maxRssMb, unit: 'MB' },
+      cpuSeconds: { value: sync.cpuSeconds, unit: 's', note: 'user + system CPU of the sync process' },
+      maxPageSize: {
+        value: running.emulator.options.maxPageSize,
+        unit: 'count',
+        note: "the emulator's page cap",
+      },
+    };
+  } finally {
+    await running.close();
+  }
+}
+
 export const fullSyncStep: BenchStep = {
   id: 'full-sync',
   title: 'Full sync into an empty warehouse',
   needs: [],
-  async run(ctx: BenchContext): Promise<StepFigures> {
-    const running = await startBenchEmulator(ctx, { record: true });
-    const dataDir = join(ctx.dir, 'synced');
-    try {
-      const sync = await runSyncChild(ctx, syncEnvironment(ctx, running.url, dataDir), 'full');
-      const log = running.emulator.requestLog ?? [];
-      const requestsFile = saveRequests(ctx, log, 'full');
-      if (log.length !== sync.requests)
-        ctx.say(`note: the emulator saw ${log.length} requests, the sync counted ${sync.requests}`);
-      ctx.fullSync = { ...sync, dataDir, requestsFile };
-      return {
-        seconds: { value: sync.wallMs / 1000, unit: 's' },
-        sessions: { value: sync.sessions, unit: 'count' },
-        messages: { value: sync.messages, unit: 'count' },
-        requests: { value: sync.requests, unit: 'count' },
-        requestsPer1000Messages: {
-          value: (sync.requests / Math.max(1, sync.messages)) * 1000,
-          unit: 'per 1000',
-        },
-        peakRssMb: { value: sync.maxRssMb, unit: 'MB' },
-        cpuSeconds: { value: sync.cpuSeconds, unit: 's', note: 'user + system CPU of the sync process' },
-      };
-    } finally {
-      await running.close();
-    }
-  },
+  run: (ctx) => runFullSync(ctx, false),
+};
+
+export const cappedFullSyncStep: BenchStep = {
+  id: 'full-sync-capped',
+  title: 'Full sync, pages capped at --max-page-size rows',
+  needs: [],
+  run: (ctx) => runFullSync(ctx, true),
 };

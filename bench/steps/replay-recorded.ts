@@ -26,8 +26,10 @@ export async function replayRecorded(
   ctx: BenchContext,
   requestsFile: string,
   label: string,
+  emulator: { maxPageSize?: number | undefined } = {},
 ): Promise<ReplayFigures> {
-  const running = await startBenchEmulator(ctx);
+  // the same data and the same page cap as the emulator that recorded them: the same answers
+  const running = await startBenchEmulator(ctx, emulator);
   try {
     const child = await runChild(
       childScript('replay-requests.js'),

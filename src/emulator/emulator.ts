@@ -6,6 +6,7 @@ import { EmulatorClock } from './clock.js';
 import { Faults } from './faults.js';
 import { hashString } from './prng.js';
 import { ProjectData, type TextLengths } from './project-data.js';
+import { type RateLimitOptions, ServerRateLimit } from './rate-limit.js';
 import { ReportTasks } from './reports/report-tasks.js';
 
 export interface V1Token {
@@ -32,8 +33,13 @@ export interface EmulatorOptions {
   live: boolean;
   /** Live mode: simulated ms per real ms. */
   speed: number;
-  /** The server's cap on `size` (answers fewer rows than asked above it). */
-  pageSizeCap: number;
+  /**
+   * The most rows a paged operation answers, whatever `size` asks (`paging.pageSize` says what was used):
+   * a real server caps pages too (`reporter-etl emulator --max-page-size`).
+   */
+  maxPageSize: number;
+  /** A server-side rate limit on the API (429 with Retry-After beyond it); none by default. */
+  rateLimit?: RateLimitOptions;
   v1Tokens: V1Token[];
   legacyTokens: LegacyToken[];
   /** Unit of SessionInfo.duration on the wire. */
@@ -71,7 +77,7 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     now,
     live: partial.live ?? false,
     speed: partial.speed ?? 1,
-    pageSizeCap: partial.pageSizeCap ?? 500,
+    maxPageSize: partial.maxPageSize ?? 500,
     v1Tokens: partial.v1Tokens ?? [
       { token: DEFAULT_V1_TOKEN, projects },
       { token: DEFAULT_READONLY_TOKEN, projects, readOnly: true },
@@ -83,6 +89,7 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     reportRowsPerSecond: partial.reportRowsPerSecond ?? 50_000,
     reportUrlTtlMs: partial.reportUrlTtlMs ?? 3_600_000,
     ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
+    ...(partial.rateLimit === undefined ? {} : { rateLimit: partial.rateLimit }),
   };
 }
 
@@ -95,6 +102,8 @@ export class Emulator {
   readonly ApiError = ApiError;
   /** Requests received on the API (control endpoints excluded). */
   requestCount = 0;
+  /** The server-side rate limit (options.rateLimit), with when it answered 429. */
+  readonly rateLimit: ServerRateLimit | undefined;
   /**
    * When set, every API request (control endpoints excluded) is appended here as it arrives: the
    * benchmark replays exactly the requests of a sync against a fresh emulator (its transfer floor).
@@ -106,6 +115,7 @@ export class Emulator {
     const o = this.options;
     this.clock = new EmulatorClock(o.now, { live: o.live, speed: o.speed });
     this.faults = new Faults(o.seed);
+    this.rateLimit = o.rateLimit ? new ServerRateLimit(o.rateLimit) : undefined;
     const perProject = Math.max(1, Math.round(o.sessions / o.projects.length));
     o.projects.forEach((name) => {
       this.projects.set(

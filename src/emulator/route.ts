@@ -62,7 +62,7 @@ export function pageOf<T>(
 ): { paging: { pageNum: number; pageSize: number; totalCount: number }; items: T[]; page: number } {
   const page = queryInt(ctx.query, 'page', { default: 0, min: 0 })!;
   const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
-  const pageSize = Math.min(size, ctx.emulator.options.pageSizeCap);
+  const pageSize = Math.min(size, ctx.emulator.options.maxPageSize);
   const from = page * pageSize;
   const items: T[] = [];
   for (let n = from; n < Math.min(rows.length, from + pageSize); n++) items.push(rows[n] as T);

@@ -1,6 +1,7 @@
 // The emulator over HTTP: routes both generations (v1 with a bearer token, legacy with the token in the
 // path), the seed documents' short aliases, the async operations and the /__emulator control endpoints;
-// applies auth, scripted faults and ErrorDto answers. startEmulator() is the one entry point.
+// applies auth, scripted faults, the optional server-side rate limit (429 with Retry-After) and ErrorDto
+// answers. startEmulator() is the one entry point.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from './api-error.js';
@@ -212,6 +213,18 @@ class EmulatorServer {
         if (fault.type === 'slow') slowed = fault;
         else if (fault.type !== 'truncate') return this.applyFault(fault, req, res);
         else slowed = fault;
+      }
+      // the gateway's rate limit, for requests no scripted fault answered
+      const retryAfter = fault ? undefined : this.emulator.rateLimit?.take();
+      if (retryAfter !== undefined) {
+        req.resume();
+        sendJson(
+          res,
+          429,
+          { error: 'reporter.too_many_requests', message: 'Rate limit exceeded, retry later' },
+          { 'retry-after': String(retryAfter) },
+        );
+        return;
       }
       if (slowed?.type === 'slow') await new Promise((r) => setTimeout(r, slowed?.delayMs ?? 2000));
     }

@@ -1,7 +1,8 @@
 // The Reporter API transport: builds URLs for both generations (v1 bearer, legacy token in the path),
 // bounds concurrency over keep-alive connections, rate-limits, times out, and retries 429/5xx/network
 // faults and unreadable bodies with exponential backoff and jitter. A Retry-After (seconds or HTTP-date)
-// or a 429 pauses every request of the client until then (the rate limiter's "not before" time).
+// or a 429 pauses every request of the client until then (the rate limiter's "not before" time), and a 429
+// lowers the client's rate, which recovers gradually (the limiter's AIMD; no fixed rate by default).
 // Invariant: the token never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { EtlError } from '../errors.js';
@@ -19,7 +20,8 @@ export interface ReporterHttpOptions {
   /** projectShortName for v1 (a unified token can span projects). */
   project?: string | undefined;
   concurrency?: number;
-  rateLimitPerMinute?: number;
+  /** A hard cap in requests per minute (REPORTER_RATE_LIMIT_RPM); none: only the rate 429s set. */
+  rateLimitPerMinute?: number | undefined;
   timeoutMs?: number;
   retries?: number;
   log?: Logger;
@@ -149,7 +151,7 @@ export class ReporterHttp {
       connect: { timeout: Math.min(this.timeoutMs, 10_000) },
     });
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.limiter = new RateLimiter(options.rateLimitPerMinute ?? 1200, { sleep: this.sleep });
+    this.limiter = new RateLimiter({ maxPerMinute: options.rateLimitPerMinute, sleep: this.sleep });
     this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
     this.log = options.log ?? silentLogger();
@@ -256,10 +258,12 @@ export class ReporterHttp {
     let lastError: unknown;
     /** What this request has waited for the server's Retry-After so far (at most MAX_RETRY_WAIT_MS). */
     let retryAfterWaited = 0;
+    /** The limiter's number of the current attempt (a 429 lowers the rate only for one sent at the rate it drew). */
+    let sent = 0;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
         return await this.semaphore.run(async () => {
-          await this.limiter.acquire();
+          sent = await this.limiter.acquire();
           this.requests++;
           let response: Awaited<ReturnType<typeof request>>;
           try {
@@ -282,7 +286,10 @@ export class ReporterHttp {
             throw this.classifyNetworkError(req, error);
           }
           const status = response.statusCode;
-          if (status >= 200 && status < 300) return read(status, response.headers, text);
+          if (status >= 200 && status < 300) {
+            this.limiter.recordSuccess();
+            return read(status, response.headers, text);
+          }
           throw this.classifyStatus(req, status, response.headers, text);
         });
       } catch (error) {
@@ -305,6 +312,7 @@ export class ReporterHttp {
         const wait = retryAfter ?? backoff;
         if (retryAfter !== undefined) retryAfterWaited += retryAfter;
         const shared = retryAfter !== undefined || error.status === 429;
+        if (error.status === 429) this.limiter.backOff(sent);
         if (shared) this.limiter.pause(wait);
         this.retried++;
         this.log.warn(
@@ -313,6 +321,9 @@ export class ReporterHttp {
             attempt: attempt + 1,
             waitMs: Math.round(wait),
             ...(shared ? { allRequests: true } : {}),
+            ...(error.status === 429 && this.limiter.allowedPerSecond !== undefined
+              ? { allowedPerSecond: Number(this.limiter.allowedPerSecond.toPrecision(3)) }
+              : {}),
             reason: this.redact(error.message),
           },
           'retrying Reporter API request',

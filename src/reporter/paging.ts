@@ -1,6 +1,8 @@
 // Reads every page of a paged filter operation and says whether the result is complete: the same
 // totalCount on every page and exactly that many distinct records. Page 0 comes first (it tells the
 // total); the other pages are then requested together (the client's concurrency bound applies).
+// A server may answer fewer rows than `size` asks (it caps pages): the client pages by what page 0 held, not
+// by what it asked, and asks the other pages with that size, so page n starts at n × that size either way.
 // Page drift (rows arriving while paging) shows up as a changed totalCount or a count mismatch.
 // `transform` turns each record into what the caller keeps as soon as its page arrives, so a large
 // read never holds every raw page at once (the sync keeps compact rows, not the wire records).
@@ -42,11 +44,16 @@ interface Page<T> {
   rows: [string | undefined, T][];
 }
 
-async function readPage<T>(http: ReporterHttp, req: PagedRequest<T>, page: number): Promise<Page<T>> {
+async function readPage<T>(
+  http: ReporterHttp,
+  req: PagedRequest<T>,
+  page: number,
+  size = req.pageSize,
+): Promise<Page<T>> {
   const answer = await http.json<Record<string, unknown>>({
     method: 'POST',
     op: req.op,
-    query: { ...req.query, page, size: req.pageSize },
+    query: { ...req.query, page, size },
     body: req.body ?? {},
   });
   const paging = answer?.['paging'] as { totalCount?: unknown; pageSize?: unknown } | undefined;
@@ -57,8 +64,7 @@ async function readPage<T>(http: ReporterHttp, req: PagedRequest<T>, page: numbe
       `${req.op}: the Reporter API answered without paging.totalCount or a ${req.key} array`,
     );
   }
-  const pageSize =
-    typeof paging.pageSize === 'number' && paging.pageSize > 0 ? paging.pageSize : req.pageSize;
+  const pageSize = typeof paging.pageSize === 'number' && paging.pageSize > 0 ? paging.pageSize : size;
   const transform = req.transform ?? ((record: unknown) => record as T);
   return {
     totalCount: paging.totalCount,
@@ -83,8 +89,13 @@ export async function readAllPages<T = unknown>(
       pages: 1,
     };
   }
-  const pageCount = Math.max(1, Math.ceil(first.totalCount / first.pageSize));
-  const rest = await Promise.all(Array.from({ length: pageCount - 1 }, (_, n) => readPage(http, req, n + 1)));
+  // page 0 is full unless it is the only one: its length is the server's page size, whatever was asked
+  // or paging.pageSize says (an empty page 0 tells nothing: the reported size, then the emptiness check)
+  const pageSize = first.length > 0 ? first.length : Math.min(first.pageSize, req.pageSize);
+  const pageCount = first.length >= first.totalCount ? 1 : Math.ceil(first.totalCount / pageSize);
+  const rest = await Promise.all(
+    Array.from({ length: pageCount - 1 }, (_, n) => readPage(http, req, n + 1, pageSize)),
+  );
   const pages = [first, ...rest];
   const seen = new Map<string, T>();
   const anonymous: T[] = [];
@@ -98,7 +109,7 @@ export async function readAllPages<T = unknown>(
   const distinct = seen.size + anonymous.length;
   let problem: string | undefined;
   if (totals.length > 1) problem = `totalCount changed while paging (${totals.join(', ')})`;
-  else if (pages.some((p, n) => p.length === 0 && n * first.pageSize < first.totalCount))
+  else if (pages.some((p, n) => p.length === 0 && n * pageSize < first.totalCount))
     problem = 'a page was empty before totalCount was reached';
   else if (distinct !== first.totalCount)
     problem = `read ${distinct} distinct records, totalCount says ${first.totalCount}`;

@@ -20,6 +20,10 @@ describe('bench plan', () => {
     expect(selectSteps(['transfer-floor']).map((s) => s.id)).toEqual(['full-sync', 'transfer-floor']);
     expect(selectSteps(['xlsx-export']).map((s) => s.id)).toEqual(['full-sync', 'xlsx-export']);
     expect(ids.at(-1)).toBe('xlsx-export');
+    expect(selectSteps(['transfer-floor-capped']).map((s) => s.id)).toEqual([
+      'full-sync-capped',
+      'transfer-floor-capped',
+    ]);
   });
 
   it('reads the size options and refuses wrong ones by name', () => {
@@ -32,6 +36,9 @@ describe('bench plan', () => {
     expect(() => parseBenchOptions(['--only', 'full-sync,xlsx'], ids)).toThrow(/--only: unknown step "xlsx"/);
     expect(() => parseBenchOptions(['--sessions', 'many'], ids)).toThrow(/--sessions expects a whole number/);
     expect(() => parseBenchOptions(['--large', '--sessions', '10'], ids)).toThrow(BenchUsageError);
+    expect(parseBenchOptions([], ids).maxPageSize).toBe(100);
+    expect(parseBenchOptions(['--max-page-size', '50'], ids).maxPageSize).toBe(50);
+    expect(() => parseBenchOptions(['--max-page-size', '0'], ids)).toThrow(/--max-page-size expects/);
   });
 
   it('puts ratios first, computes them from the figures and judges the targets', () => {

@@ -44,7 +44,8 @@ function configDefaults(): Record<string, string | number> {
     REPORTER_BASE_URL: withToken.projects[0]!.baseUrl,
     REPORTER_DATA_DIR: c.dataDir,
     REPORTER_CONCURRENCY: c.concurrency,
-    REPORTER_RATE_LIMIT_RPM: c.rateLimitPerMinute,
+    // no fixed rate unless set: the help says (none)
+    REPORTER_RATE_LIMIT_RPM: c.rateLimitPerMinute ?? 'none',
     REPORTER_TIMEOUT_MS: c.timeoutMs,
     REPORTER_RETRIES: c.retries,
     REPORTER_PAGE_SIZE: c.pageSize,
@@ -99,6 +100,7 @@ describe('defaults in the help texts', () => {
         'sync:REPORTER_WINDOW_MAX_SESSIONS',
         'sync:REPORTER_LOOKBACK_HOURS',
         'sync:REPORTER_DATA_DIR',
+        'sync:REPORTER_RATE_LIMIT_RPM',
         'schedule:REPORTER_TZ',
         'schedule:REPORTER_RETENTION_DAYS',
         'run:REPORTER_SHUTDOWN_GRACE_SECONDS',

@@ -12,7 +12,7 @@ const from = TEST_NOW - 2 * DAY;
 const to = TEST_NOW - DAY;
 
 beforeAll(async () => {
-  running = await startEmulator({ sessions: 3000, days: 4, now: TEST_NOW, pageSizeCap: 200 });
+  running = await startEmulator({ sessions: 3000, days: 4, now: TEST_NOW, maxPageSize: 200 });
   call = makeCaller(running.url);
 });
 afterAll(() => running.close());

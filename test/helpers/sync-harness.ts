@@ -45,7 +45,6 @@ export async function createHarness(
     REPORTER_HISTORY_DAYS: '4',
     REPORTER_WINDOW_HOURS: '12',
     REPORTER_SAFETY_LAG_MINUTES: '5',
-    REPORTER_RATE_LIMIT_RPM: '1000000',
     REPORTER_LOCK_WAIT_SECONDS: '2',
     ...options.env,
   };

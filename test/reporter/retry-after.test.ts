@@ -35,7 +35,8 @@ describe('RateLimiter', () => {
   it('holds a request already waiting for its slot when a pause begins meanwhile', async () => {
     let clock = 0;
     let onSleep: (() => void) | undefined;
-    const limiter = new RateLimiter(60, {
+    const limiter = new RateLimiter({
+      maxPerMinute: 60,
       now: () => clock,
       sleep: async (ms) => {
         onSleep?.();
@@ -47,6 +48,90 @@ describe('RateLimiter', () => {
     onSleep = () => limiter.pause(5000); // a 429 arrives while the next request waits for its slot
     await limiter.acquire();
     expect(clock).toBeGreaterThanOrEqual(5000);
+  });
+
+  /** A limiter on a fake clock that counts its sleeps; `send` acquires, waits for the answer, reports it. */
+  function fakeLimiter(maxPerMinute?: number) {
+    const state = { clock: 0, sleeps: 0 };
+    const limiter = new RateLimiter({
+      maxPerMinute,
+      now: () => state.clock,
+      sleep: async (ms) => {
+        state.sleeps++;
+        state.clock += ms;
+      },
+    });
+    /** `count` requests one after another, each answered `latencyMs` after it left, 429 or not. */
+    async function send(count: number, latencyMs: number, answer: 'ok' | '429' = 'ok') {
+      for (let n = 0; n < count; n++) {
+        const sent = await limiter.acquire();
+        state.clock += latencyMs;
+        if (answer === '429') limiter.backOff(sent);
+        else limiter.recordSuccess();
+      }
+    }
+    return { limiter, state, send };
+  }
+
+  it('never delays a request when no 429 was seen and no hard cap is set', async () => {
+    const { limiter, state, send } = fakeLimiter();
+    await send(5000, 0); // 5,000 requests at the same instant: an unlimited rate
+    await send(500, 3);
+    expect(state.sleeps).toBe(0);
+    expect(state.clock).toBe(1500);
+    expect(limiter.allowedPerSecond).toBeUndefined();
+  });
+
+  it('a hard cap (REPORTER_RATE_LIMIT_RPM) spaces requests evenly', async () => {
+    const { state, send } = fakeLimiter(600);
+    await send(11, 0);
+    expect(state.clock).toBe(1000); // 10 gaps of 100 ms
+  });
+
+  it('a 429 halves the rate observed over the last seconds; it then grows back until the cap is gone', async () => {
+    const { limiter, state, send } = fakeLimiter();
+    await send(400, 10); // 100 requests/s for 4 s
+    await send(1, 10, '429');
+    expect(limiter.allowedPerSecond).toBeCloseTo(50, 0);
+    // the next requests are spaced at the lowered rate: 50 more take about a second
+    const before = state.clock;
+    await send(50, 0);
+    expect(state.clock - before).toBeGreaterThanOrEqual(950);
+    expect(state.clock - before).toBeLessThanOrEqual(1100);
+    // each later second with successful answers adds a step, until the cap is dropped
+    const rates: number[] = [];
+    for (let second = 0; second < 120 && limiter.allowedPerSecond !== undefined; second++) {
+      rates.push(limiter.allowedPerSecond);
+      state.clock += 1001;
+      await send(1, 0);
+    }
+    expect(limiter.allowedPerSecond).toBeUndefined();
+    for (let n = 1; n < rates.length; n++) expect(rates[n]!).toBeGreaterThan(rates[n - 1]!);
+    expect(rates.length).toBeGreaterThan(20); // gradually, not at once
+    // released: no waits any more
+    const sleeps = state.sleeps;
+    await send(1000, 0);
+    expect(state.sleeps).toBe(sleeps);
+  });
+
+  it('a 429 after too few requests to tell a rate leaves the rate alone (the Retry-After pause still holds)', async () => {
+    const { limiter, send } = fakeLimiter();
+    await send(3, 10);
+    await send(1, 10, '429');
+    expect(limiter.allowedPerSecond).toBeUndefined();
+  });
+
+  it('requests sent before a decrease do not lower the rate again; one sent after it does', async () => {
+    const { limiter, state, send } = fakeLimiter();
+    await send(300, 10);
+    const inFlight = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+    state.clock += 10;
+    for (const sent of inFlight) limiter.backOff(sent); // one burst: three 429s at once
+    const lowered = limiter.allowedPerSecond!;
+    expect(lowered).toBeGreaterThan(30);
+    expect(lowered).toBeLessThan(70);
+    await send(1, 10, '429');
+    expect(limiter.allowedPerSecond!).toBeLessThan(lowered * 0.75);
   });
 });
 

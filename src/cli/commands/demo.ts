@@ -333,7 +333,6 @@ async function runDemo(
     REPORTER_PROJECT: 'shop-bot',
     REPORTER_DATA_DIR: dataDir,
     REPORTER_HISTORY_DAYS: '8',
-    REPORTER_RATE_LIMIT_RPM: '600000',
     REPORTER_CONCURRENCY: '8',
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
   });

@@ -25,7 +25,10 @@ Options:
   --now ISO                  the clock's start (default: this hour)
   --live                     the clock advances: new sessions arrive, statuses and labels move on
   --speed X                  live mode: simulated seconds per real second (default 1)
-  --page-size-cap N          the server's cap on page size (default 500)
+  --max-page-size N          the most rows a page has, whatever size is asked (default 500; paging.pageSize
+                             says what was used); --page-size-cap N is the older name
+  --rate-limit N             answer 429 with Retry-After beyond N API requests per second (a token bucket
+                             of N, shared by all clients; default none)
   --duration-unit ms|s       unit of SessionInfo.duration on the wire (default ms)
   --json                     print the address and tokens as one JSON line
 
@@ -60,6 +63,23 @@ function explainListenError(error: unknown, port: number, host: string): unknown
   return error;
 }
 
+/** --max-page-size N, or its older name --page-size-cap N (not both). */
+function maxPageSize(values: { 'max-page-size'?: string | undefined; 'page-size-cap'?: string | undefined }) {
+  if (values['max-page-size'] !== undefined && values['page-size-cap'] !== undefined)
+    throw new UsageError('--max-page-size and --page-size-cap are the same option: give one');
+  return values['page-size-cap'] !== undefined
+    ? intOption(values['page-size-cap'], 'page-size-cap', 500, 1)
+    : intOption(values['max-page-size'], 'max-page-size', 500, 1);
+}
+
+/** --rate-limit N: N requests per second (a fraction for slower), bursts of N (at least 1). */
+function rateLimit(value: string | undefined): { rateLimit?: { requests: number; perMs: number } } {
+  if (value === undefined) return {};
+  const perSecond = numberOption(value, 'rate-limit', 0);
+  if (perSecond <= 0) throw new UsageError(`--rate-limit expects a positive number, got "${value}"`);
+  return { rateLimit: { requests: perSecond, perMs: 1000 } };
+}
+
 export const emulatorCommand: Command = {
   name: 'emulator',
   help: HELP,
@@ -80,7 +100,9 @@ export const emulatorCommand: Command = {
         now: { type: 'string' },
         live: { type: 'boolean' },
         speed: { type: 'string' },
+        'max-page-size': { type: 'string' },
         'page-size-cap': { type: 'string' },
+        'rate-limit': { type: 'string' },
         'duration-unit': { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -108,7 +130,8 @@ export const emulatorCommand: Command = {
       seed: intOption(values.seed, 'seed', 42),
       live: values.live ?? false,
       speed: numberOption(values.speed, 'speed', 1),
-      pageSizeCap: intOption(values['page-size-cap'], 'page-size-cap', 500, 1),
+      maxPageSize: maxPageSize(values),
+      ...rateLimit(values['rate-limit']),
       durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
       ...(projects && projects.length > 0 ? { projects } : {}),
       ...(now === undefined ? {} : { now }),
@@ -128,6 +151,10 @@ export const emulatorCommand: Command = {
       })),
       now: new Date(e.now()).toISOString(),
       live: e.clock.live,
+      maxPageSize: e.options.maxPageSize,
+      rateLimitPerSecond: e.options.rateLimit
+        ? (e.options.rateLimit.requests * 1000) / e.options.rateLimit.perMs
+        : null,
       startedInMs: Date.now() - started,
     };
     if (values.json) io.out(JSON.stringify(summary));
@@ -136,6 +163,9 @@ export const emulatorCommand: Command = {
       for (const p of summary.projects)
         io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
       io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
+      io.out(
+        `  pages: at most ${summary.maxPageSize} rows; rate limit: ${summary.rateLimitPerSecond === null ? 'none' : `${summary.rateLimitPerSecond} requests/s (429 with Retry-After beyond)`}`,
+      );
       io.out(
         `  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`,
       );

@@ -31,10 +31,12 @@ Options:
 
 Configuration (environment): REPORTER_TOKEN (required), REPORTER_BASE_URL (${D.REPORTER_BASE_URL}),
 REPORTER_API (v1 | legacy), REPORTER_PROJECT, REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}), REPORTER_CONCURRENCY (${D.REPORTER_CONCURRENCY}),
-REPORTER_RATE_LIMIT_RPM (${D.REPORTER_RATE_LIMIT_RPM}), REPORTER_TIMEOUT_MS (${D.REPORTER_TIMEOUT_MS}), REPORTER_RETRIES (${D.REPORTER_RETRIES}), REPORTER_PAGE_SIZE (${D.REPORTER_PAGE_SIZE}),
+REPORTER_RATE_LIMIT_RPM (none), REPORTER_TIMEOUT_MS (${D.REPORTER_TIMEOUT_MS}), REPORTER_RETRIES (${D.REPORTER_RETRIES}), REPORTER_PAGE_SIZE (${D.REPORTER_PAGE_SIZE}),
 REPORTER_WINDOW_HOURS (${D.REPORTER_WINDOW_HOURS}), REPORTER_WINDOW_MAX_SESSIONS (${D.REPORTER_WINDOW_MAX_SESSIONS}), REPORTER_DURATION_UNIT (ms | s),
 REPORTER_MAX_REJECT_SHARE (${D.REPORTER_MAX_REJECT_SHARE}), REPORTER_LOCK_WAIT_SECONDS (${D.REPORTER_LOCK_WAIT_SECONDS}), REPORTER_CONFIG (JSON file with
 {"projects": [{"baseUrl", "token", "api", "project", "durationUnit"}]} for several projects).
+Requests: at most REPORTER_CONCURRENCY at once and no fixed rate unless REPORTER_RATE_LIMIT_RPM sets one;
+a 429 halves the rate (its Retry-After pauses every request), which then recovers gradually.
 
 Exit codes: 0 ok, 1 failed, 2 configuration, 3 partial (some records rejected: see etl_rejects),
 75 try again later (the API was unavailable, or the warehouse is locked by another process).

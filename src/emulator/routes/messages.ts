@@ -161,7 +161,7 @@ export function messageRoutes(): Route[] {
         const at = ctx.project.messageIndex(questionId);
         if (!at || at.i !== i || ctx.project.skeleton.messageTime(i, at.k) > ctx.now)
           throw notFound('message', questionId);
-        return { body: { pageNumber: Math.floor(at.k / Math.min(size, ctx.emulator.options.pageSizeCap)) } };
+        return { body: { pageNumber: Math.floor(at.k / Math.min(size, ctx.emulator.options.maxPageSize)) } };
       },
     },
     {
@@ -180,7 +180,7 @@ export function messageRoutes(): Route[] {
             `message ${questionId} is not a message of client ${ctx.query.get('clientId')}`,
           );
         return {
-          body: { pageNumber: Math.floor(position / Math.min(size, ctx.emulator.options.pageSizeCap)) },
+          body: { pageNumber: Math.floor(position / Math.min(size, ctx.emulator.options.maxPageSize)) },
         };
       },
     },
