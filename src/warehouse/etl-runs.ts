@@ -81,7 +81,10 @@ export async function finishRun(
   runId: string,
   result: RunFinish,
   now: number,
+  staleMs: number = LEASE.staleMs,
 ): Promise<void> {
+  // a run that started while a killed one still held its lease closes it at its end, once it is stale
+  await closeAbandonedRuns(connection, now, staleMs);
   await runStatement(connection, SQL.finishRun, {
     run_id: runId,
     status: result.status,

@@ -165,7 +165,9 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     startRun: (run) =>
       enqueue('start a run', (c) => wrapQuery(() => startRun(c, run, now(), options.leaseStaleMs))),
     finishRun: (runId, result) =>
-      enqueue('finish a run', (c) => wrapQuery(() => finishRun(c, runId, result, now()))),
+      enqueue('finish a run', (c) =>
+        wrapQuery(() => finishRun(c, runId, result, now(), options.leaseStaleMs)),
+      ),
     getWatermark: (project) => enqueue('read a watermark', (c) => wrapQuery(() => getWatermark(c, project))),
     listRuns: (listOptions) => enqueue('list runs', (c) => wrapQuery(() => listRuns(c, listOptions))),
     countRejects: (runId) => enqueue('count rejects', (c) => wrapQuery(() => countRejects(c, runId))),

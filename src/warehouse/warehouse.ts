@@ -99,6 +99,7 @@ export interface Warehouse {
   commitCatalogues(batch: CatalogueBatch): Promise<void>;
   /** Records a run as `running` with a fresh heartbeat (and closes the runs, of any host, whose heartbeat is stale). */
   startRun(run: RunStart): Promise<void>;
+  /** Finishes a run (and, like startRun, closes the runs whose lease is stale). */
   finishRun(runId: string, result: RunFinish): Promise<void>;
   /** The project's watermark (epoch ms), or undefined before the first committed window. */
   getWatermark(project: string): Promise<number | undefined>;

@@ -170,6 +170,30 @@ describe('etl runs', () => {
     ]);
   });
 
+  it('a run that started beside a fresh lease closes it when it finishes, once that lease is stale', async () => {
+    // a killed process's run, beating a moment ago: the next run starting now leaves it alone
+    await warehouse.query(
+      'INSERT INTO etl_runs (run_id, project, job, started_at, status, pid, host, heartbeat_at) VALUES ' +
+        "('killed', 'another-project', 'sync', $beat, 'running', 4242, 'another-host', $beat)",
+      { beat: new Date(T0 - 1_000) },
+    );
+    await warehouse.startRun({ runId: 'next', project: PROJECT, job: 'sync', trigger: 'cli' });
+    expect(await warehouse.query("SELECT status FROM etl_runs WHERE run_id = 'killed'")).toEqual([
+      { status: 'running' },
+    ]);
+    // it ends after the killed run's lease ran out: `runs` no longer shows that one as running
+    clock = T0 + LEASE.staleMs;
+    await warehouse.finishRun('next', { status: 'success', durationMs: LEASE.staleMs });
+    expect(
+      await warehouse.query(
+        "SELECT run_id, status FROM etl_runs WHERE run_id IN ('killed', 'next') ORDER BY 1",
+      ),
+    ).toEqual([
+      { run_id: 'killed', status: 'failed' },
+      { run_id: 'next', status: 'success' },
+    ]);
+  });
+
   it('a heartbeat, and every committed window, refreshes the lease of a running run', async () => {
     await warehouse.startRun({ runId: 'r1', project: PROJECT, job: 'sync', trigger: 'cli' });
     const beatOf = async () =>
