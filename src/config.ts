@@ -33,6 +33,12 @@ const D = CONFIG_DEFAULTS;
 
 /** DuckDB's memory limit while syncing unless REPORTER_SYNC_DUCKDB_MEMORY_LIMIT says otherwise. */
 export const SYNC_DUCKDB_MEMORY_LIMIT = '96MB';
+const SYNC_DUCKDB_MEMORY_BYTES = 96e6;
+
+/** REPORTER_WINDOW_MAX_BYTES unless set: a quarter of the sync pool (a commit holds its window about twice). */
+export function defaultWindowMaxBytes(syncMemoryBytes: number = SYNC_DUCKDB_MEMORY_BYTES): number {
+  return Math.round(syncMemoryBytes / 4);
+}
 
 /** DuckDB's memory limit for everything but the sync unless REPORTER_DUCKDB_MEMORY_LIMIT says otherwise. */
 export const DUCKDB_MEMORY_LIMIT = '256MB';
@@ -406,7 +412,10 @@ export function loadConfig(
       );
     keys.add(key);
   }
-  const syncMemory = e.REPORTER_SYNC_DUCKDB_MEMORY_LIMIT ?? { text: SYNC_DUCKDB_MEMORY_LIMIT, bytes: 96e6 };
+  const syncMemory = e.REPORTER_SYNC_DUCKDB_MEMORY_LIMIT ?? {
+    text: SYNC_DUCKDB_MEMORY_LIMIT,
+    bytes: SYNC_DUCKDB_MEMORY_BYTES,
+  };
   const dataDir = resolve(e.REPORTER_DATA_DIR);
   const schedule = readScheduleSettings(env, e, scheduleFile, fileName);
   return Object.freeze({
@@ -423,7 +432,7 @@ export function loadConfig(
     windowMs: e.REPORTER_WINDOW_HOURS * 3_600_000,
     windowMaxSessions: e.REPORTER_WINDOW_MAX_SESSIONS,
     // a commit holds its window about twice (the staged rows and the inserted ones) beside the rest of the pool
-    windowMaxBytes: e.REPORTER_WINDOW_MAX_BYTES?.bytes ?? Math.round(syncMemory.bytes / 4),
+    windowMaxBytes: e.REPORTER_WINDOW_MAX_BYTES?.bytes ?? defaultWindowMaxBytes(syncMemory.bytes),
     syncMemoryLimit: syncMemory.text,
     memoryLimit: e.REPORTER_DUCKDB_MEMORY_LIMIT?.text ?? DUCKDB_MEMORY_LIMIT,
     historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,

@@ -169,7 +169,11 @@ export const ERROR_CODES = {
       'exceljs internals the streaming writer relies on changed (exceljs is pinned: see package.json).',
   },
   'report.no_space': { kinds: ['terminal'], meaning: 'No space left on the device for the report file.' },
-  'report.out_dir': { kinds: ['usage'], meaning: '--out: the folder cannot be created.' },
+  'report.out_dir': {
+    kinds: ['usage'],
+    meaning:
+      'The report folder (--out, or the default under REPORTER_DATA_DIR) cannot be created; the message says why (read-only, not writable, a file in the way) and to use --out DIR.',
+  },
   'report.sql_missing': { kinds: ['terminal'], meaning: 'The SQL file of the report was not found.' },
   'report.write_failed': { kinds: ['terminal'], meaning: 'The report file could not be written.' },
 

@@ -64,6 +64,19 @@ function refuseOutside(error: unknown, hint: string): void {
 }
 
 /**
+ * DuckDB's binder or catalog refusing a function the sandbox does not offer (read_text as a scalar, getenv):
+ * said in our words, with DuckDB's first line. A missing table or column stays "fails on the warehouse".
+ */
+function refuseUnavailableFunction(error: unknown, hint: string): void {
+  const firstLine = reason(error).split('\n')[0]!.trim();
+  if (/^(?:Binder|Catalog) Error: .*\bfunction\b/i.test(firstLine))
+    throw new UsageError(
+      `--sql: the query cannot run in the sandbox (it may read only the warehouse's tables; no files, URLs or environment): ${firstLine}; ${hint}`,
+      'manage.bad_query',
+    );
+}
+
+/**
  * Refuses (UsageError) a query that is not exactly one SELECT, reaches outside the warehouse, does not run on
  * it, or does not return the target's id column as text. Returns the cleaned query. Run on the sandbox.
  */
@@ -115,6 +128,7 @@ export async function checkTargetQuery(
   } catch (cause) {
     if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
     refuseOutside(cause, hint);
+    refuseUnavailableFunction(cause, hint);
     throw new UsageError(
       `--sql fails on the warehouse: ${reason(cause)}; ${hint} (tables: reporter-etl docs/warehouse-tables.md)`,
       'manage.bad_query',
@@ -153,6 +167,7 @@ export async function selectLabelTargets(
   } catch (cause) {
     if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
     refuseOutside(cause, `e.g. --sql "${EXAMPLE[request.target]}"`);
+    refuseUnavailableFunction(cause, `e.g. --sql "${EXAMPLE[request.target]}"`);
     throw new UsageError(`--sql fails on the warehouse: ${reason(cause)}`, 'manage.bad_query');
   }
   const selection: TargetSelection = {

@@ -1,9 +1,12 @@
 // `--filter` options as Reporter filter objects: `KEY=a,b` (checkbox CONTAINS, text EQUALS, radio option,
 // numeric range `2..10`), `KEY!=a,b` (NOT_CONTAINS), `KEY~text` (text CONTAINS) or a raw JSON filter object.
 // Invariants: the period is never a --filter (it comes from --from/--to/--date); errors name the option;
-// a TEXT filter carries the vendor spec's required isCaseSensitive (false: text matches ignore case).
+// a TEXT filter carries the vendor spec's required isCaseSensitive (false: text matches ignore case); the
+// short forms' values are checked before any request (known channel types, radio options, FROM <= TO).
 import { UsageError } from '../errors.js';
 import type { ReporterFilter } from '../reporter/filters.js';
+import { KNOWN_CHANNELS } from '../stats/compute-stats.js';
+import { normaliseChannel } from '../sync/map-records.js';
 
 export type { ReporterFilter };
 
@@ -14,6 +17,15 @@ const NUMERIC = ['MESSAGE_COUNT'];
 /** message-reaction body fields that are not filter keys of the vendor's enum. */
 const REACTION_ONLY = ['CLIENT_ID', 'MESSAGE_ID'];
 const PERIOD_KEYS = ['SESSION_START_TIME', 'MESSAGE_TIME', 'CLIENT_LAST_ACTIVITY_TIME'];
+/** The options of each radio key (the vendor's YesNoNotImportantFilterOption, TransferToOperatorFilterType). */
+const YES_NO = ['YES', 'NO', 'NOT_IMPORTANT'];
+const RADIO_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  WITHOUT_EMPTY_SESSIONS: YES_NO,
+  WITHOUT_EMPTY_MESSAGES: YES_NO,
+  TRANSFER_TO_OPERATOR: ['ANY', 'WITH_TRANSFER', 'WITHOUT_TRANSFER'],
+};
+/** Spellings of the yes/no options a user may type for them. */
+const YES_NO_ALIASES: Readonly<Record<string, string>> = { TRUE: 'YES', FALSE: 'NO' };
 
 /** The filter keys `--filter KEY...` offers (every one evaluated by the platform's reports, and the emulator). */
 export const REPORT_FILTER_KEYS: readonly string[] = [...CHECKBOX, ...RADIO, ...TEXT, ...NUMERIC];
@@ -61,16 +73,30 @@ export function parseReportFilter(text: string): ReporterFilter {
     throw new UsageError(`${option}: the period is set with --from/--to or --date, not with a filter`);
   if (CHECKBOX.includes(key)) {
     if (operator === '~') throw new UsageError(`${option}: ${key} takes = or !=`);
+    const options = splitValues(raw, option);
+    if (key === 'CHANNEL_TYPE')
+      for (const value of options)
+        if (!(KNOWN_CHANNELS as readonly string[]).includes(normaliseChannel(value)))
+          throw new UsageError(
+            `${option}: unknown channel type "${value}" for CHANNEL_TYPE (accepted: ${KNOWN_CHANNELS.join(', ')})`,
+          );
     return {
       key,
       type: 'CHECKBOX',
       comparisonType: operator === '=' ? 'CONTAINS' : 'NOT_CONTAINS',
-      options: splitValues(raw, option),
+      options,
     };
   }
   if (RADIO.includes(key)) {
-    if (operator !== '=') throw new UsageError(`${option}: ${key} takes =OPTION`);
-    return { key, type: 'RADIO', option: raw.trim().toUpperCase() };
+    const accepted = RADIO_OPTIONS[key]!;
+    if (operator !== '=') throw new UsageError(`${option}: ${key} takes =OPTION (${accepted.join(', ')})`);
+    const typed = raw.trim().toUpperCase();
+    const value = accepted === YES_NO ? (YES_NO_ALIASES[typed] ?? typed) : typed;
+    if (!accepted.includes(value))
+      throw new UsageError(
+        `${option}: ${key} does not take "${raw.trim()}" (accepted: ${accepted.join(', ')}${accepted === YES_NO ? '; or true, false' : ''})`,
+      );
+    return { key, type: 'RADIO', option: value };
   }
   if (TEXT.includes(key) || REACTION_ONLY.includes(key)) {
     const comparisonType = operator === '=' ? 'EQUALS' : operator === '~' ? 'CONTAINS' : 'NOT_CONTAINS';
@@ -80,6 +106,10 @@ export function parseReportFilter(text: string): ReporterFilter {
     const range = /^\s*(\d+)?\s*\.\.\s*(\d+)?\s*$/.exec(raw);
     if (operator !== '=' || !range || (range[1] === undefined && range[2] === undefined))
       throw new UsageError(`${option}: ${key} takes =FROM..TO (either end may be left out)`);
+    if (range[1] !== undefined && range[2] !== undefined && Number(range[1]) > Number(range[2]))
+      throw new UsageError(
+        `${option}: ${key} range "${raw.trim()}" starts above its end (FROM must be at most TO, e.g. 2..10)`,
+      );
     return {
       key,
       type: 'NUMERIC_RANGE',

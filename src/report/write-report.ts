@@ -2,8 +2,8 @@
 // projects), builds the sheets, writes them (streaming, or in memory with charts) to a temporary name in the
 // same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name;
 // a failed write (a full disk) is an EtlError naming the file, and dead writers' temporary files are swept first.
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { REPORTS } from '../../reports/index.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { EtlError, UsageError } from '../errors.js';
@@ -28,6 +28,7 @@ export interface WriteReportRequest {
   projects?: readonly string[]; // default: every project in the warehouse
   tz: string; // IANA zone for periods and date-time cells
   outDir: string; // the command's default: <REPORTER_DATA_DIR>/reports
+  outDirIsDefault?: boolean; // true: outDir is that default (no --out given), for the error's wording
   log?: Logger;
   onProgress?: (p: { sheet: string; rows: number }) => void;
   signal?: AbortSignal; // aborted: stop, delete the temporary file, throw
@@ -81,6 +82,42 @@ export function resolveLimits(limits?: Partial<SheetLimits>): SheetLimits {
   return { ...EXCEL_LIMITS, ...limits };
 }
 
+/**
+ * The error that says why: a recursive mkdir on a read-only file system reports ENOENT, so the deepest
+ * existing folder above `dir` is asked whether it is writable (EROFS, EACCES) before the error is believed.
+ */
+function whyMkdirFailed(dir: string, cause: unknown): unknown {
+  let above = dirname(dir);
+  while (!existsSync(above) && dirname(above) !== above) above = dirname(above);
+  try {
+    accessSync(above, constants.W_OK);
+  } catch (error) {
+    return error;
+  }
+  return cause;
+}
+
+/** Why a folder could not be made, in words (the errno's own message kept for the rest). */
+export function describeMkdirError(cause: unknown): string {
+  const { code, message } = cause as NodeJS.ErrnoException;
+  switch (code) {
+    case 'EROFS':
+      return 'the data directory is on a read-only file system (EROFS)';
+    case 'EACCES':
+    case 'EPERM':
+      return `the data directory is not writable by this user (${code})`;
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return `a file (not a folder) is in the way on that path (${code})`;
+    case 'ENOENT':
+      return 'a folder above it is missing and cannot be made (ENOENT)';
+    case 'ENOSPC':
+      return 'the disk is full (ENOSPC)';
+    default:
+      return message;
+  }
+}
+
 export async function writeReport(
   req: WriteReportRequest,
   options: WriteReportOptions = {},
@@ -106,9 +143,15 @@ export async function writeReport(
   try {
     mkdirSync(req.outDir, { recursive: true });
   } catch (cause) {
+    const where = req.outDirIsDefault
+      ? `cannot create the report folder ${req.outDir} (the default, under REPORTER_DATA_DIR)`
+      : `--out: cannot create the folder ${req.outDir}`;
+    const remedy = req.outDirIsDefault
+      ? 'write the report elsewhere with --out DIR'
+      : 'choose another --out DIR';
     throw new EtlError(
       'report.out_dir',
-      `--out: cannot create the folder ${req.outDir}: ${(cause as Error).message}`,
+      `${where}: ${describeMkdirError(whyMkdirFailed(req.outDir, cause))}; ${remedy}`,
       {
         kind: 'usage',
         cause,

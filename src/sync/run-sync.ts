@@ -116,7 +116,7 @@ async function syncProjectRange(
         ? 'full'
         : 'incremental';
   const totals = { windows: 0, sessions: 0, messages: 0, rejects: 0 };
-  let project = projectConfig.project ?? '(unknown)';
+  let project = projectConfig.project ?? `project not resolved (${hostOf(projectConfig.baseUrl)})`;
   let range: { from: number; to: number } | undefined;
   let resolvedProject: string | undefined;
   let runStarted = false;
@@ -348,6 +348,15 @@ async function syncProjectRange(
       error,
       exitCode,
     };
+  }
+}
+
+/** The host of a base URL, to name a project that was never resolved (a refused token, an unreachable API). */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
   }
 }
 

@@ -59,6 +59,8 @@ function configDefaults(): Record<string, string | number> {
     REPORTER_TZ: c.timeZone,
     REPORTER_RETENTION_DAYS: c.retentionMs / 86_400_000,
     REPORTER_SHUTDOWN_GRACE_SECONDS: c.shutdownGraceMs / 1000,
+    REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: c.syncMemoryLimit,
+    REPORTER_WINDOW_MAX_BYTES: c.windowMaxBytes,
   };
 }
 
@@ -87,9 +89,11 @@ describe('defaults in the help texts', () => {
         const actual =
           name === 'REPORTER_DATA_DIR'
             ? resolve(shown)
-            : typeof expected === 'number'
-              ? Number(shown)
-              : shown;
+            : name === 'REPORTER_WINDOW_MAX_BYTES'
+              ? Number(/^(\d+)MB$/.exec(shown)?.[1]) * 1e6 // a size as the help writes it, e.g. 24MB
+              : typeof expected === 'number'
+                ? Number(shown)
+                : shown;
         expect(actual, `${command.name} --help: ${name} (${shown})`).toBe(expected);
         checked.push(`${command.name}:${name}`);
       }
@@ -101,6 +105,8 @@ describe('defaults in the help texts', () => {
         'sync:REPORTER_LOOKBACK_HOURS',
         'sync:REPORTER_DATA_DIR',
         'sync:REPORTER_RATE_LIMIT_RPM',
+        'sync:REPORTER_WINDOW_MAX_BYTES',
+        'sync:REPORTER_SYNC_DUCKDB_MEMORY_LIMIT',
         'schedule:REPORTER_TZ',
         'schedule:REPORTER_RETENTION_DAYS',
         'run:REPORTER_SHUTDOWN_GRACE_SECONDS',

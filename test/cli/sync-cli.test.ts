@@ -73,6 +73,9 @@ describe('reporter-etl sync', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/REPORTER_TOKEN/);
     expect(r.stdout + r.stderr).not.toContain('secret-wrong-token-42');
+    // the summary names the configured API's host, not '(unknown)'
+    const host = new URL(h.env['REPORTER_BASE_URL']!).host;
+    expect(r.stdout).toContain(`project not resolved (${host}): failed`);
     // the run failed before the project was resolved: its row is there all the same
     const runs = await cli(['runs', '--json'], h.env);
     expect(runs.code, runs.stderr).toBe(0);

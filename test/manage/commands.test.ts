@@ -301,6 +301,15 @@ describe('label-sessions and label-messages', () => {
       ["attach '/tmp/reporter-etl-attached.duckdb' as x", /is not a SELECT \(it is an ATTACH statement\)/],
       ['delete from sessions', /is not a SELECT \(it is a DELETE statement\)/],
       ['select session_id from sessions; delete from sessions', /holds 2 statements/],
+      // DuckDB's binder and catalog refusals, said in our words with DuckDB's first line
+      [
+        "select read_text('/etc/passwd') as session_id",
+        /^[^\n]*--sql: the query cannot run in the sandbox \(it may read only the warehouse's tables; no files, URLs or environment\): Binder Error: [^\n]*read_text/m,
+      ],
+      [
+        "select getenv('HOME') as session_id",
+        /--sql: the query cannot run in the sandbox .*: Catalog Error: [^\n]*getenv/,
+      ],
     ];
     for (const [sql, message] of refusals) {
       const r = await refused(labelSessionsCommand, ['--label', 'Спам', '--sql', sql, '--apply'], message, {

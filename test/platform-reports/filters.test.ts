@@ -1,13 +1,14 @@
 // Every filter key `platform-report --filter` offers, against the emulator: the messages report asked with
 // `--filter KEY...` (parsed as the CLI parses it) holds exactly the messages of the period that the filter
 // selects, computed here from the emulator's data with this file's own reading of each key. TEXT filters
-// carry isCaseSensitive (the vendor's TextFilter requires it) and match ignoring case.
+// carry isCaseSensitive (the vendor's TextFilter requires it) and match ignoring case. A value no key can
+// match (unknown channel, an upside-down range, an unknown radio option) is refused before any request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportSpec } from '../../src/platform-reports/build-create-request.js';
 import { parseReportFilter, REPORT_FILTER_KEYS } from '../../src/platform-reports/parse-report-filter.js';
 import { runPlatformReport } from '../../src/platform-reports/run-platform-report.js';
 import { TEST_NOW } from '../helpers/emulator-client.js';
-import { createReportHarness, DAY, fileRows, type ReportHarness, sorted } from './report-harness.js';
+import { cli, createReportHarness, DAY, fileRows, type ReportHarness, sorted } from './report-harness.js';
 
 const period = { from: TEST_NOW - DAY, to: TEST_NOW };
 
@@ -189,6 +190,26 @@ describe('platform-report --filter: every offered key, against the emulator', ()
       const rows = await fileRows(outcome.filePath!);
       expect(rows[0]![0]).toBe('questionId');
       expect(sorted(rows.slice(1).map((row) => row[0]))).toEqual(expected);
+    }, 60_000);
+  }
+});
+
+describe('platform-report --filter: values refused before any request (child process)', () => {
+  const refused: [string, RegExp][] = [
+    ['CHANNEL_TYPE=telegrm', /CHANNEL_TYPE.*"telegrm".*accepted: .*telegram, viber/],
+    ['MESSAGE_COUNT=10..2', /MESSAGE_COUNT.*"10\.\.2".*at most/],
+    ['WITHOUT_EMPTY_SESSIONS=maybe', /WITHOUT_EMPTY_SESSIONS.*"maybe".*accepted: YES, NO, NOT_IMPORTANT/],
+  ];
+  for (const [filter, message] of refused) {
+    it(`--filter ${filter}: exit 2 naming key and value, no request made`, async () => {
+      const emulator = r.h.running.emulator;
+      const requestsBefore = emulator.requestCount;
+      const tasksBefore = r.platformTasks().length;
+      const run = await cli(['messages', '--format', 'csv', '--filter', filter, '--out', r.outDir], r.h.env);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(emulator.requestCount).toBe(requestsBefore);
+      expect(r.platformTasks()).toHaveLength(tasksBefore);
     }, 60_000);
   }
 });

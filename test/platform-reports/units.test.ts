@@ -57,6 +57,30 @@ describe('--filter', () => {
     expect(() => parseReportFilter('BOT_ID=')).toThrow(/at least one value/);
     expect(() => parseReportFilter('nonsense')).toThrow(/expected KEY=a,b/);
   });
+
+  it('refuses values the platform cannot match, naming key, value and what is accepted', () => {
+    const refusal = (text: string): string => {
+      try {
+        parseReportFilter(text);
+      } catch (error) {
+        expect(error).toMatchObject({ kind: 'usage', exitCode: 2 });
+        return (error as Error).message;
+      }
+      throw new Error(`${text} was accepted`);
+    };
+    expect(refusal('CHANNEL_TYPE=telegram,telegrm')).toMatch(/CHANNEL_TYPE.*"telegrm".*accepted: .*telegram/);
+    expect(refusal('CHANNEL_TYPE!=fax')).toMatch(/"fax"/);
+    expect(refusal('MESSAGE_COUNT=10..2')).toMatch(/MESSAGE_COUNT.*"10\.\.2"/);
+    expect(refusal('WITHOUT_EMPTY_SESSIONS=maybe')).toMatch(/WITHOUT_EMPTY_SESSIONS.*"maybe".*YES, NO/);
+    expect(refusal('TRANSFER_TO_OPERATOR=yes')).toMatch(/accepted: ANY, WITH_TRANSFER, WITHOUT_TRANSFER/);
+    // the channel spellings the platform uses, booleans and a one-value range still pass
+    expect(parseReportFilter('CHANNEL_TYPE=CHAT_WIDGET,Telegram')).toMatchObject({
+      options: ['CHAT_WIDGET', 'Telegram'],
+    });
+    expect(parseReportFilter('WITHOUT_EMPTY_MESSAGES=true')).toMatchObject({ option: 'YES' });
+    expect(parseReportFilter('WITHOUT_EMPTY_SESSIONS=false')).toMatchObject({ option: 'NO' });
+    expect(parseReportFilter('MESSAGE_COUNT=3..3')).toMatchObject({ from: 3, to: 3 });
+  });
 });
 
 describe('periods, names and the create request', () => {

@@ -1,6 +1,18 @@
 // `reporter-etl report` end to end through main(): --list, a report written with --json (its result read back),
-// the default period (yesterday in --tz), and refusals that name the option (exit 2).
-import { existsSync } from 'node:fs';
+// the default period (yesterday in --tz), and refusals that name the option (exit 2), among them a data
+// directory where the default report folder cannot be made (it says why, and to use --out DIR).
+import { execFileSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod, runReport } from '../../src/cli/commands/report.js';
 import { main } from '../../src/cli/main.js';
@@ -98,5 +110,82 @@ describe('reporter-etl report', () => {
     expect(ghost.code).toBe(2);
     expect(ghost.err).toMatch(/--project: the warehouse holds no data of project "ghost"/);
     expect((await cli([])).err).toMatch(/give one report id/);
+  });
+
+  /** A data directory holding a copy of the warehouse (the report opens it read-only). */
+  function copyWarehouseTo(dataDir: string): void {
+    for (const suffix of ['', '.wal'])
+      if (existsSync(`${h.config.warehousePath}${suffix}`))
+        copyFileSync(`${h.config.warehousePath}${suffix}`, join(dataDir, `warehouse.duckdb${suffix}`));
+  }
+  const period = ['--from', '2026-10-30', '--to', '2026-10-31'];
+
+  it('a default report folder that cannot be made: says why and to use --out DIR (exit 2)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'report-no-folder-'));
+    try {
+      copyWarehouseTo(dataDir);
+      writeFileSync(join(dataDir, 'reports'), 'a file where the reports folder should be');
+      const env = { ...h.env, REPORTER_DATA_DIR: dataDir };
+      const args = ['summary', ...period];
+      const run = async (extra: string[]) => {
+        const err: string[] = [];
+        const io = { out: () => {}, err: (l: string) => err.push(l), isTty: false };
+        const code = await runReport([...args, ...extra], io, {
+          env,
+          now: () => h.running.emulator.now(),
+          log: silentLogger(),
+        }).catch((e) => {
+          err.push(String(e.message));
+          return (e as { exitCode?: number }).exitCode ?? 1;
+        });
+        return { code, err: err.join('\n') };
+      };
+      const refused = await run([]);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(`cannot create the report folder ${join(dataDir, 'reports')}`);
+      expect(refused.err).toMatch(/REPORTER_DATA_DIR\): a file \(not a folder\) is in the way.*--out DIR/);
+      // the advice works: another folder takes the report
+      const elsewhere = join(dataDir, 'elsewhere');
+      expect((await run(['--out', elsewhere])).code).toBe(0);
+      expect(readdirSync(elsewhere).filter((name) => name.endsWith('.xlsx'))).toHaveLength(1);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a read-only data directory (a read-only tmpfs): says so and to use --out DIR (exit 2)', async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'report-read-only-'));
+    const mount = (...args: string[]) => execFileSync('mount', args, { stdio: 'ignore' });
+    try {
+      try {
+        mount('-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dataDir);
+      } catch {
+        t.skip('mount is not permitted here: the read-only case is covered by the test above');
+        return;
+      }
+      copyWarehouseTo(dataDir);
+      mount('-o', 'remount,ro', dataDir);
+      expect(() => mkdirSync(join(dataDir, 'probe'))).toThrow(/EROFS/);
+      const err: string[] = [];
+      const io = { out: () => {}, err: (l: string) => err.push(l), isTty: false };
+      const env = { ...h.env, REPORTER_DATA_DIR: dataDir };
+      const code = await runReport(['summary', ...period], io, {
+        env,
+        now: () => h.running.emulator.now(),
+        log: silentLogger(),
+      }).catch((e) => {
+        err.push(String(e.message));
+        return (e as { exitCode?: number }).exitCode ?? 1;
+      });
+      expect(code, err.join('\n')).toBe(2);
+      expect(err.join('\n')).toMatch(/cannot create the report folder .*read-only file system.*--out DIR/);
+    } finally {
+      try {
+        execFileSync('umount', [dataDir], { stdio: 'ignore' });
+      } catch {
+        // not mounted
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

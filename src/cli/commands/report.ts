@@ -154,6 +154,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
       ...(values.project === undefined ? {} : { projects: values.project }),
       tz: timeZone,
       outDir,
+      outDirIsDefault: values.out === undefined,
       log,
       signal: controller.signal,
       onProgress: showProgress

@@ -1,6 +1,11 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
 import { parseArgs } from 'node:util';
-import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
+import {
+  CONFIG_DEFAULTS as D,
+  defaultWindowMaxBytes,
+  loadConfig,
+  SYNC_DUCKDB_MEMORY_LIMIT,
+} from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
@@ -33,6 +38,8 @@ Configuration (environment): REPORTER_TOKEN (required), REPORTER_BASE_URL (${D.R
 REPORTER_API (v1 | legacy), REPORTER_PROJECT, REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}), REPORTER_CONCURRENCY (${D.REPORTER_CONCURRENCY}),
 REPORTER_RATE_LIMIT_RPM (none), REPORTER_TIMEOUT_MS (${D.REPORTER_TIMEOUT_MS}), REPORTER_RETRIES (${D.REPORTER_RETRIES}), REPORTER_PAGE_SIZE (${D.REPORTER_PAGE_SIZE}),
 REPORTER_WINDOW_HOURS (${D.REPORTER_WINDOW_HOURS}), REPORTER_WINDOW_MAX_SESSIONS (${D.REPORTER_WINDOW_MAX_SESSIONS}), REPORTER_DURATION_UNIT (ms | s),
+REPORTER_SYNC_DUCKDB_MEMORY_LIMIT (${SYNC_DUCKDB_MEMORY_LIMIT}) DuckDB's buffer pool while syncing, REPORTER_WINDOW_MAX_BYTES
+(${defaultWindowMaxBytes() / 1e6}MB) a window's bytes before it is halved: by default a quarter of the sync pool,
 REPORTER_MAX_REJECT_SHARE (${D.REPORTER_MAX_REJECT_SHARE}), REPORTER_LOCK_WAIT_SECONDS (${D.REPORTER_LOCK_WAIT_SECONDS}), REPORTER_CONFIG (JSON file with
 {"projects": [{"baseUrl", "token", "api", "project", "durationUnit"}]} for several projects).
 Requests: at most REPORTER_CONCURRENCY at once and no fixed rate unless REPORTER_RATE_LIMIT_RPM sets one;
