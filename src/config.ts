@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
+import { isTimeZone } from './time/time-zone.js';
 
 /**
  * The defaults of the settings, by name: loadConfig applies them and the commands' --help texts show them
@@ -81,15 +82,6 @@ const urlSetting = z
   .url('expected an absolute URL like https://app.jaicp.com')
   .refine((u) => /^https?:\/\//.test(u), 'expected an http or https URL')
   .transform((u) => u.replace(/\/+$/, ''));
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const timeZoneSetting = z
   .string()

@@ -1,6 +1,7 @@
 // Validated API records → warehouse rows. Each raw record is parsed alone: a record that fails
 // validation becomes a RejectRow with the reason, never an exception for the whole window.
 import type { z } from 'zod';
+import { normaliseChannel } from '../reporter/normalise-channel.js';
 import {
   type ClientExtendedInfo,
   clientExtendedInfo,
@@ -21,11 +22,6 @@ import type {
   SessionLabelRow,
   SessionRow,
 } from '../warehouse/rows.js';
-
-/** `CHAT_WIDGET`, `ChatWidget` and `chatwidget` are one channel: lower case, no underscores. */
-export function normaliseChannel(name: string): string {
-  return name.replace(/_/g, '').toLowerCase();
-}
 
 /** Channels whose messages carry a delivery status. */
 export const STATUS_CHANNELS = new Set(['telegram', 'viber', 'vk']);

@@ -6,12 +6,12 @@
 import { EtlError } from '../errors.js';
 import { clientActivityFilter, messageTimeFilter, sessionStartFilter } from '../reporter/filters.js';
 import type { ReporterHttp } from '../reporter/http.js';
+import { normaliseChannel } from '../reporter/normalise-channel.js';
 import { type PagedRead, readAllPages } from '../reporter/paging.js';
 import { messageStatus } from '../reporter/schemas.js';
 import type { MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import { estimateRowsBytes } from './estimate-rows-bytes.js';
 import {
-  normaliseChannel,
   type Parsed,
   parseAll,
   parseClients,

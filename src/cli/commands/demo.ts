@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
-import { offsetAt } from '../../stats/parse-zoned-time.js';
+import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { platformReportCommand } from './platform-report.js';

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { createLogger } from '../../log.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { deletePlatformReports } from '../../platform-reports/delete-platform-reports.js';
@@ -23,7 +24,6 @@ import {
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
-import { escapeForTerminal } from '../escape-terminal-text.js';
 
 const HELP = `reporter-etl platform-report <kind> [--from ISO --to ISO | --date YYYY-MM-DD] [--format xlsx|csv]
                                [--filter F]... [--out DIR] [--reconcile] [--deadline SECONDS] [--json]

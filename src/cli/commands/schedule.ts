@@ -12,9 +12,9 @@ import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
-import { readLastSuccesses } from '../../schedule/run-history.js';
 import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { readLastSuccesses } from '../../warehouse/run-history.js';
 import type { Command, CommandIo } from '../command.js';
 
 const JOB_LINES = JOBS.map(

@@ -2,12 +2,12 @@
 import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { createLogger } from '../../log.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
 import { dateTimeOption } from '../args.js';
 import type { Command } from '../command.js';
-import { escapeForTerminal } from '../escape-terminal-text.js';
 import { requireDataDir } from '../require-warehouse.js';
 
 const HELP = `reporter-etl sync [--from ISO --to ISO | --full] [--project NAME] [--json]
