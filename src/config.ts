@@ -134,11 +134,6 @@ export function jobIdOfScheduleKey(key: string): string | undefined {
   return match ? match[1]!.toLowerCase().replace(/_/g, '-') : undefined;
 }
 
-/** daily-report -> REPORTER_SCHEDULE_DAILY_REPORT. */
-export function scheduleKeyOf(jobId: string): string {
-  return `REPORTER_SCHEDULE_${jobId.toUpperCase().replace(/-/g, '_')}`;
-}
-
 const projectSchema = z
   .object({
     baseUrl: urlSetting.default(CONFIG_DEFAULTS.REPORTER_BASE_URL),

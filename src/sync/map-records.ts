@@ -9,7 +9,6 @@ import {
   type ExtendedMessage,
   extendedMessage,
   type Message,
-  message,
   type SessionInfo,
   sessionInfo,
 } from '../reporter/schemas.js';
@@ -65,8 +64,6 @@ export const parseSessions = (records: unknown[], ctx: { runId: string; project:
   parseAll(records, sessionInfo, { ...ctx, endpoint: 'sessions/filter', idField: 'sessionId' });
 export const parseExtendedMessages = (records: unknown[], ctx: { runId: string; project: string }) =>
   parseAll(records, extendedMessage, { ...ctx, endpoint: 'messages/filter', idField: 'questionId' });
-export const parseMessages = (records: unknown[], ctx: { runId: string; project: string }) =>
-  parseAll(records, message, { ...ctx, endpoint: 'messages/by-session', idField: 'questionId' });
 export const parseClients = (records: unknown[], ctx: { runId: string; project: string }) =>
   parseAll(records, clientExtendedInfo, { ...ctx, endpoint: 'clients/filter', idField: 'id' });
 
