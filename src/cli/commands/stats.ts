@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger, type Logger } from '../../log.js';
+import type { Logger } from '../../log.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
@@ -24,6 +24,7 @@ import { parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
 const HELP = `reporter-etl stats [--from T] [--to T] [--project NAME] [--channel NAME]... [--tz ZONE]
@@ -130,8 +131,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     catchAllClass: values['catch-all'] ?? '/CatchAll',
   };
   const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
-  const log =
-    deps.log ?? createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+  const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'stats');
 
   if (!values.reconcile) {
