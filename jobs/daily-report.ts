@@ -2,6 +2,7 @@
 // <REPORTER_DATA_DIR>/reports at 07:00. The writer is a parameter (the real one by default) so tests can see
 // exactly what the job asks for without writing a workbook.
 import { join } from 'node:path';
+import { findReport } from '../reports/index.js';
 import { EXIT } from '../src/errors.js';
 import { writeReport } from '../src/report/write-report.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
@@ -21,7 +22,7 @@ export function createDailyReportJob(write: typeof writeReport = writeReport): J
       const result = await ctx.useWarehouse((warehouse) =>
         write({
           warehouse,
-          reportId: DAILY_REPORT_ID,
+          report: findReport(DAILY_REPORT_ID),
           from: day.from,
           to: day.to,
           tz: config.timeZone,

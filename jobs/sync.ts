@@ -3,8 +3,8 @@
 // whose sync failed before its row existed (unreachable API, refused token) gets a failed row here.
 import { EXIT, UsageError } from '../src/errors.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
-import { hasRun, insertFinishedRun } from '../src/schedule/run-history.js';
 import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
+import { hasRun, insertFinishedRun } from '../src/warehouse/run-history.js';
 
 function describe(s: SyncSummary): string {
   return `${s.project}: ${s.status} · ${s.windows} windows · ${s.sessions} sessions · ${s.messages} messages · ${s.requests} requests · ${s.rejects} rejected`;

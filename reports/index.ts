@@ -1,5 +1,7 @@
 // The reports `reporter-etl report` knows, one folder each under reports/ (its report.ts and .sql files).
-// Adding a report is adding a folder and its line here; `report --list` lists them in this order.
+// Adding a report is adding a folder and its line here; `report --list` lists them in this order. The command
+// and the jobs look a report up here and hand its definition to writeReport (src/report/ never imports this).
+import { UsageError } from '../src/errors.js';
 import type { ReportDefinition } from '../src/report/report-definition.js';
 import { labelsReport } from './labels/report.js';
 import { messagesReport } from './messages/report.js';
@@ -12,3 +14,16 @@ export const REPORTS: readonly ReportDefinition[] = [
   messagesReport,
   labelsReport,
 ];
+
+export function listReports(): { id: string; title: string; description: string }[] {
+  return REPORTS.map((r) => ({ id: r.id, title: r.title, description: r.description }));
+}
+
+export function findReport(reportId: string): ReportDefinition {
+  const report = REPORTS.find((r) => r.id === reportId);
+  if (!report)
+    throw new UsageError(
+      `unknown report "${reportId}"; the reports are ${REPORTS.map((r) => r.id).join(', ')} (reporter-etl report --list)`,
+    );
+  return report;
+}

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
+import { isTimeZone } from './time/time-zone.js';
 
 /**
  * The defaults of the settings, by name: loadConfig applies them and the commands' --help texts show them
@@ -90,15 +91,6 @@ const urlSetting = z
   .refine((u) => /^https?:\/\//.test(u), 'expected an http or https URL')
   .transform((u) => u.replace(/\/+$/, ''));
 
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const timeZoneSetting = z
   .string()
   .trim()
@@ -148,11 +140,6 @@ const SCHEDULE_KEY = /^REPORTER_SCHEDULE_([A-Z0-9_]+)$/;
 export function jobIdOfScheduleKey(key: string): string | undefined {
   const match = SCHEDULE_KEY.exec(key);
   return match ? match[1]!.toLowerCase().replace(/_/g, '-') : undefined;
-}
-
-/** daily-report -> REPORTER_SCHEDULE_DAILY_REPORT. */
-export function scheduleKeyOf(jobId: string): string {
-  return `REPORTER_SCHEDULE_${jobId.toUpperCase().replace(/-/g, '_')}`;
 }
 
 const projectSchema = z

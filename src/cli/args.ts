@@ -1,7 +1,7 @@
 // Command-line parsing helpers over node:util parseArgs: numbers and enums checked with messages that
 // name the option, so `--sessions abc` says what is wrong and what is expected.
 import { UsageError } from '../errors.js';
-import { parseZonedTime } from '../stats/parse-zoned-time.js';
+import { parseZonedTime } from '../time/parse-zoned-time.js';
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;

@@ -4,8 +4,9 @@
 // goes out with its control characters escaped (escape-terminal-text.ts): no platform text reaches the terminal raw.
 // A reader that goes away (`reporter-etl runs | head -2`) ends the process quietly, exit 0, as a closed pipe
 // ends a Unix tool: no EPIPE stack.
+
+import { escapeForTerminal } from '../escape-terminal-text.js';
 import type { CommandIo } from './command.js';
-import { escapeForTerminal } from './escape-terminal-text.js';
 import { main } from './main.js';
 
 /** An error of a write to a pipe whose reader has gone: nothing written after it can be read. */

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
-import { resolveProjectName } from '../sync/resolve-project.js';
+import { resolveProjectName } from '../reporter/resolve-project.js';
 
 export interface ProjectConnection {
   http: ReporterHttp;

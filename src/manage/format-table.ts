@@ -1,7 +1,7 @@
 // Plain-text tables for the management commands' human output (stdout); --json output never goes through
 // here. Cells are one line (control characters escaped, a newline shows as \n: src/cli/escape-terminal-text.ts),
 // long text is cut with an ellipsis, and the named time columns print as ISO.
-import { escapeForTerminal } from '../cli/escape-terminal-text.js';
+import { escapeForTerminal } from '../escape-terminal-text.js';
 
 export interface TableOptions {
   /** Columns to show, in order (default: the keys of the first row). */

@@ -5,8 +5,8 @@
 // short forms' values are checked before any request (known channel types, radio options, FROM <= TO).
 import { UsageError } from '../errors.js';
 import type { ReporterFilter } from '../reporter/filters.js';
+import { normaliseChannel } from '../reporter/normalise-channel.js';
 import { KNOWN_CHANNELS } from '../stats/compute-stats.js';
-import { normaliseChannel } from '../sync/map-records.js';
 
 export type { ReporterFilter };
 

@@ -7,7 +7,7 @@ import type { Config, ProjectConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
-import { resolveProjectName } from '../sync/resolve-project.js';
+import { resolveProjectName } from '../reporter/resolve-project.js';
 import { type LeaseTiming, leaseTiming } from '../warehouse/lease.js';
 import { ReportApi } from './report-api.js';
 import { type TaskScope, TaskStore, type WithWarehouse } from './task-store.js';

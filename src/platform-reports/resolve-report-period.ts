@@ -2,7 +2,7 @@
 // default, yesterday (the last whole UTC day). Invariant: from < to, both epoch ms; the API's inclusive
 // ranges are built from it as [from, to - 1 ms] by the request builder, never here.
 import { UsageError } from '../errors.js';
-import { parseZonedTime } from '../stats/parse-zoned-time.js';
+import { parseZonedTime } from '../time/parse-zoned-time.js';
 
 export const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 // Turns a report value into what an XLSX cell holds, per column format: numbers stay numbers (never bigint),
 // date-times become Excel serial numbers of the local wall-clock time in the report's zone (Excel has no
 // zones, so the zone is in the header), durations become fractions of a day, text is fitted to Excel's limits.
-import { offsetAt } from '../stats/parse-zoned-time.js';
+import { offsetAt } from '../time/parse-zoned-time.js';
 import type { CellFormat, CellInput } from './report-definition.js';
 
 /** Excel number formats of each column format (date-times always show the time). */

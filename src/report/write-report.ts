@@ -1,10 +1,9 @@
-// Writes one report of reports/ to <outDir>/<id>_<from>_<to>.xlsx: checks the request (report, period, zone,
+// Writes one report definition (a folder of reports/, looked up by the caller) to <outDir>/<id>_<from>_<to>.xlsx: checks the request (report, period, zone,
 // projects), builds the sheets, writes them (streaming, or in memory with charts) to a temporary name in the
 // same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name;
 // a failed write (a full disk) is an EtlError naming the file, and dead writers' temporary files are swept first.
 import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { REPORTS } from '../../reports/index.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { EtlError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -22,7 +21,7 @@ import { writeStreamingWorkbook } from './write-streaming-workbook.js';
 
 export interface WriteReportRequest {
   warehouse: Warehouse; // already open; the caller opens and closes it
-  reportId: string; // a folder of reports/, e.g. 'summary', 'messages'
+  report: ReportDefinition; // a folder of reports/ (reports/index.ts findReport), e.g. summary, messages
   from: number; // epoch ms, inclusive
   to: number; // epoch ms, exclusive
   projects?: readonly string[]; // default: every project in the warehouse
@@ -62,19 +61,6 @@ export function nextSliceMs(previousMs: number, rowsSeen: number, msSeen: number
   if (rowsSeen === 0) return previousMs * 4;
   const fit = (SLICE_TARGET_ROWS * msSeen) / rowsSeen;
   return Math.max(MIN_SLICE_MS, Math.min(previousMs * 4, Math.floor(fit)));
-}
-
-export function listReports(): { id: string; title: string; description: string }[] {
-  return REPORTS.map((r) => ({ id: r.id, title: r.title, description: r.description }));
-}
-
-export function findReport(reportId: string): ReportDefinition {
-  const report = REPORTS.find((r) => r.id === reportId);
-  if (!report)
-    throw new UsageError(
-      `unknown report "${reportId}"; the reports are ${REPORTS.map((r) => r.id).join(', ')} (reporter-etl report --list)`,
-    );
-  return report;
 }
 
 /** The sheet limits a report is written with: Excel's own unless a test narrows them. */
@@ -123,7 +109,7 @@ export async function writeReport(
   options: WriteReportOptions = {},
 ): Promise<WriteReportResult> {
   const started = performance.now();
-  const report = findReport(req.reportId);
+  const { report } = req;
   if (!(Number.isFinite(req.from) && Number.isFinite(req.to)) || req.from >= req.to)
     throw new UsageError(
       `--from (${iso(req.from)}) must be before --to (${iso(req.to)}); --from is inclusive, --to exclusive`,

@@ -2,7 +2,7 @@
 // fire and the interval between the two latest fires, which decide catch-up and `schedule --list`.
 // node-cron's own matcher decides whether an instant fires, so these agree with the ticks it sends.
 import { createTask, parse, type ScheduledTask } from 'node-cron';
-import { offsetAt } from '../stats/parse-zoned-time.js';
+import { offsetAt } from '../time/parse-zoned-time.js';
 
 const HOUR_MS = 3_600_000;
 /** How far the walk looks: two previous fires of a yearly schedule are at most two years (and a leap day) apart. */

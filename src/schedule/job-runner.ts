@@ -9,9 +9,9 @@ import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
 import { beatRun } from '../warehouse/etl-runs.js';
 import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
+import { type FinishedRun, insertFinishedRun, makeRunId, RUN_HISTORY_SQL } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { Job, JobResult, JobTrigger } from './job.js';
-import { type FinishedRun, insertFinishedRun, makeRunId, RUN_HISTORY_SQL } from './run-history.js';
 
 export interface JobRunnerOptions {
   config: Config;

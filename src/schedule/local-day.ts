@@ -1,6 +1,6 @@
 // "Yesterday" for the daily jobs: the whole local day before the one holding `now`, in an IANA zone, as a
 // half-open range of instants [from, to) (23 or 25 hours long across a daylight-saving change).
-import { localToInstant, offsetAt } from '../stats/parse-zoned-time.js';
+import { localToInstant, offsetAt } from '../time/parse-zoned-time.js';
 
 const DAY_MS = 86_400_000;
 

@@ -5,10 +5,10 @@ import { schedule } from 'node-cron';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
+import { readLastSuccesses } from '../warehouse/run-history.js';
 import { type CatchUpDecision, decideCatchUp } from './catch-up.js';
 import type { Job } from './job.js';
 import type { JobRunner, RunOutcome } from './job-runner.js';
-import { readLastSuccesses } from './run-history.js';
 
 export interface ScheduledJob {
   job: Job;

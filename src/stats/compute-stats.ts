@@ -2,7 +2,8 @@
 // (src/stats/sql/), all over the same window [from, to): sessions by start_time, messages by timestamp.
 // Checks the selection first (projects, channels, time zone) and answers an empty window with zeros.
 import { UsageError } from '../errors.js';
-import { normaliseChannel } from '../sync/map-records.js';
+import { normaliseChannel } from '../reporter/normalise-channel.js';
+import { requireTimeZone, unknownTimeZone } from '../time/time-zone.js';
 import type { PlainRow, PlainValue, SqlParam, Warehouse } from '../warehouse/warehouse.js';
 import { loadStatsSql, paramsFor, type StatsQueryName } from './load-stats-sql.js';
 import {
@@ -88,29 +89,14 @@ export function normaliseChannels(values: readonly string[], present: readonly s
 
 /** Checks an IANA zone name with DuckDB's ICU (the zone the periods are computed in). */
 export async function checkTimeZone(warehouse: Warehouse, timeZone: string): Promise<void> {
-  if (!isIntlTimeZone(timeZone)) throw badTimeZone(timeZone);
+  requireTimeZone(timeZone);
   try {
     await warehouse.query("SELECT timezone($tz, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS t", {
       tz: timeZone,
     });
   } catch {
-    throw badTimeZone(timeZone);
+    throw unknownTimeZone(timeZone);
   }
-}
-
-export function isIntlTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return timeZone.trim() !== '';
-  } catch {
-    return false;
-  }
-}
-
-function badTimeZone(timeZone: string): UsageError {
-  return new UsageError(
-    `--tz: unknown time zone "${timeZone}"; give an IANA zone name such as UTC or Europe/Moscow`,
-  );
 }
 
 export async function computeStats(

@@ -1,7 +1,7 @@
 // Human-readable output of `stats` (the TTY form; --json prints the report itself): aligned plain-text
 // tables per section, and the reconciliation side by side. Only formats: every figure comes from the report;
 // every text from the data (cells, names, values) is shown with its control characters escaped.
-import { escapeForTerminal } from '../cli/escape-terminal-text.js';
+import { escapeForTerminal } from '../escape-terminal-text.js';
 import type { ReconcileReport } from './reconcile-stats.js';
 import type { Distribution, StatsReport } from './stats-report.js';
 

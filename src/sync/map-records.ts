@@ -1,6 +1,7 @@
 // Validated API records → warehouse rows. Each raw record is parsed alone: a record that fails
 // validation becomes a RejectRow with the reason, never an exception for the whole window.
 import type { z } from 'zod';
+import { normaliseChannel } from '../reporter/normalise-channel.js';
 import {
   type ClientExtendedInfo,
   clientExtendedInfo,
@@ -8,7 +9,6 @@ import {
   type ExtendedMessage,
   extendedMessage,
   type Message,
-  message,
   type SessionInfo,
   sessionInfo,
 } from '../reporter/schemas.js';
@@ -21,11 +21,6 @@ import type {
   SessionLabelRow,
   SessionRow,
 } from '../warehouse/rows.js';
-
-/** `CHAT_WIDGET`, `ChatWidget` and `chatwidget` are one channel: lower case, no underscores. */
-export function normaliseChannel(name: string): string {
-  return name.replace(/_/g, '').toLowerCase();
-}
 
 /** Channels whose messages carry a delivery status. */
 export const STATUS_CHANNELS = new Set(['telegram', 'viber', 'vk']);
@@ -69,8 +64,6 @@ export const parseSessions = (records: unknown[], ctx: { runId: string; project:
   parseAll(records, sessionInfo, { ...ctx, endpoint: 'sessions/filter', idField: 'sessionId' });
 export const parseExtendedMessages = (records: unknown[], ctx: { runId: string; project: string }) =>
   parseAll(records, extendedMessage, { ...ctx, endpoint: 'messages/filter', idField: 'questionId' });
-export const parseMessages = (records: unknown[], ctx: { runId: string; project: string }) =>
-  parseAll(records, message, { ...ctx, endpoint: 'messages/by-session', idField: 'questionId' });
 export const parseClients = (records: unknown[], ctx: { runId: string; project: string }) =>
   parseAll(records, clientExtendedInfo, { ...ctx, endpoint: 'clients/filter', idField: 'id' });
 

@@ -6,12 +6,12 @@
 import { EtlError } from '../errors.js';
 import { clientActivityFilter, messageTimeFilter, sessionStartFilter } from '../reporter/filters.js';
 import type { ReporterHttp } from '../reporter/http.js';
+import { normaliseChannel } from '../reporter/normalise-channel.js';
 import { type PagedRead, readAllPages } from '../reporter/paging.js';
 import { messageStatus } from '../reporter/schemas.js';
 import type { MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import { estimateRowsBytes } from './estimate-rows-bytes.js';
 import {
-  normaliseChannel,
   type Parsed,
   parseAll,
   parseClients,
@@ -52,7 +52,6 @@ const idField = (field: string) => (record: unknown) => {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 };
 
-/** A status that will not change any more on that channel. */
 /** A record validated and mapped to its rows, or quarantined. */
 type Mapped<T> = { ok: T; reject?: undefined } | { ok?: undefined; reject: RejectRow };
 
@@ -86,6 +85,7 @@ interface WindowMessage {
   channel: string;
 }
 
+/** A status that will not change any more on that channel. */
 export function isFinalStatus(channel: string, status: string | null | undefined): boolean {
   if (status === 'READ' || status === 'NOT_SENT' || status === 'NOT_DELIVERED') return true;
   return status === 'DELIVERED' && channel === 'telegram';

@@ -16,15 +16,15 @@ import {
 } from '../reporter/catalogues.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
-import { insertFinishedRun } from '../schedule/run-history.js';
+import { resolveProjectName } from '../reporter/resolve-project.js';
 import { beatRun } from '../warehouse/etl-runs.js';
 import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import { limitWarehouseMemory } from '../warehouse/limit-memory.js';
 import type { WindowBatch } from '../warehouse/rows.js';
+import { insertFinishedRun } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
 import { readWindow } from './read-window.js';
-import { resolveProjectName } from './resolve-project.js';
 
 export interface SyncOptions {
   /** Backfill [from, to): the watermark does not move. */

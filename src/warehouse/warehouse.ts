@@ -105,8 +105,10 @@ export interface Warehouse {
   getWatermark(project: string): Promise<number | undefined>;
   listRuns(options: ListRunsOptions): Promise<RunRecord[]>;
   countRejects(runId: string): Promise<number>;
-  /** question_id -> latest stored status (null when the channel has none) of the messages of these sessions. */
-  /** With `between` (epoch ms, inclusive), only their messages of that time range. */
+  /**
+   * question_id -> latest stored status (null when the channel has none) of the messages of these sessions;
+   * with `between` (epoch ms, inclusive), only their messages of that time range.
+   */
   latestStatuses(
     project: string,
     sessionIds: readonly string[],

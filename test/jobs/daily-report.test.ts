@@ -21,7 +21,7 @@ describe('daily-report job', () => {
     const job = createDailyReportJob(async (req) => {
       requests.push(req);
       return {
-        reportId: req.reportId,
+        reportId: req.report.id,
         path: join(req.outDir, 'summary_2026-11-20.xlsx'),
         bytes: 12_345,
         durationMs: 10,
@@ -35,7 +35,7 @@ describe('daily-report job', () => {
     expect(outcome.status, outcome.error ?? '').toBe('success');
     expect(requests).toHaveLength(1);
     const req = requests[0]!;
-    expect({ reportId: req.reportId, from: req.from, to: req.to, tz: req.tz, outDir: req.outDir }).toEqual({
+    expect({ reportId: req.report.id, from: req.from, to: req.to, tz: req.tz, outDir: req.outDir }).toEqual({
       reportId: 'summary',
       from: Date.parse('2026-11-19T21:00:00Z'),
       to: Date.parse('2026-11-20T21:00:00Z'),

@@ -12,7 +12,7 @@ import type { ReportSpec } from '../../src/platform-reports/build-create-request
 import { buildCreateRequest } from '../../src/platform-reports/build-create-request.js';
 import { resumePlatformReports } from '../../src/platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../src/platform-reports/run-platform-report.js';
-import { TaskStore } from '../../src/platform-reports/task-store.js';
+import { type TaskRecord, TaskStore } from '../../src/platform-reports/task-store.js';
 import { TEST_NOW } from '../helpers/emulator-client.js';
 import { reportsApi } from '../helpers/reports-client.js';
 import { createReportHarness, DAY, fileRows, type ReportHarness, sorted } from './report-harness.js';
@@ -33,6 +33,45 @@ async function using(
 
 const period = { from: TEST_NOW - DAY, to: TEST_NOW };
 const messages: ReportSpec = { kind: 'messages', period, filters: [], fileType: 'CSV' };
+
+/** A platform_report_tasks record before its create request: a v1 `messages` CSV task of shop-bot over
+ * `period`, owned by no process, with the fields a test sets. */
+function taskRecord(
+  r: ReportHarness,
+  fields: Partial<TaskRecord> & { id: string },
+): Omit<TaskRecord, 'createdAt' | 'updatedAt'> {
+  return {
+    project: 'shop-bot',
+    api: 'v1',
+    baseUrl: r.h.running.url,
+    kind: 'messages',
+    periodFrom: period.from,
+    periodTo: period.to,
+    filters: [],
+    fileType: 'CSV',
+    request: buildCreateRequest(messages, 'v1', 'shop-bot'),
+    requestId: null,
+    requestTime: null,
+    taskId: null,
+    status: 'creating',
+    platformStatus: null,
+    writeCount: null,
+    totalCount: null,
+    fileName: null,
+    filePath: `${r.outDir}/messages_2026-10-31.csv`,
+    fileRows: null,
+    lastEventTime: null,
+    tasksBefore: null,
+    replaces: null,
+    finishedAt: null,
+    ownerPid: null,
+    ownerHost: null,
+    ownerId: null,
+    heartbeatAt: null,
+    error: null,
+    ...fields,
+  };
+}
 
 describe.concurrent('a task that fails on the platform', () => {
   it('v1: FAILED with the platform error; recorded failed; no file; exit 1', () =>
@@ -238,37 +277,15 @@ describe.concurrent('a create request without a clear answer', () => {
       const store = new TaskStore(r.withWarehouse, () => h.running.emulator.now());
       const tasksBefore = r.platformTasks().map((t) => t.taskId);
       const request = buildCreateRequest(messages, 'v1', 'shop-bot');
-      const record = await store.insert({
-        id: 'crashed-create',
-        project: 'shop-bot',
-        api: 'v1',
-        baseUrl: h.running.url,
-        kind: 'messages',
-        periodFrom: period.from,
-        periodTo: period.to,
-        filters: [],
-        fileType: 'CSV',
-        request,
-        requestId: null,
-        requestTime: null,
-        taskId: null,
-        status: 'creating',
-        platformStatus: null,
-        writeCount: null,
-        totalCount: null,
-        fileName: null,
-        filePath: `${r.outDir}/messages_2026-10-31.csv`,
-        fileRows: null,
-        lastEventTime: null,
-        tasksBefore,
-        replaces: null,
-        finishedAt: null,
-        ownerPid: 999_999_999,
-        ownerHost: 'elsewhere',
-        ownerId: null,
-        heartbeatAt: null,
-        error: null,
-      });
+      const record = await store.insert(
+        taskRecord(r, {
+          id: 'crashed-create',
+          request,
+          tasksBefore,
+          ownerPid: 999_999_999,
+          ownerHost: 'elsewhere',
+        }),
+      );
       // the platform received the create request; the process died before recording the answer
       const sent = await reportsApi(h.running.url).createAsync('messages', request.body);
       expect(sent.status).toBe(200);
@@ -284,37 +301,16 @@ describe.concurrent('a create request without a clear answer', () => {
     using({}, async (r) => {
       const h = r.h;
       const store = new TaskStore(r.withWarehouse, () => h.running.emulator.now());
-      await store.insert({
-        id: 'never-sent',
-        project: 'shop-bot',
-        api: 'v1',
-        baseUrl: h.running.url,
-        kind: 'sessions',
-        periodFrom: period.from,
-        periodTo: period.to,
-        filters: [],
-        fileType: 'XLSX',
-        request: buildCreateRequest({ ...messages, kind: 'sessions', fileType: 'XLSX' }, 'v1', 'shop-bot'),
-        requestId: null,
-        requestTime: null,
-        taskId: null,
-        status: 'creating',
-        platformStatus: null,
-        writeCount: null,
-        totalCount: null,
-        fileName: null,
-        filePath: `${r.outDir}/sessions_2026-10-31.xlsx`,
-        fileRows: null,
-        lastEventTime: null,
-        tasksBefore: [],
-        replaces: null,
-        finishedAt: null,
-        ownerPid: null,
-        ownerHost: null,
-        ownerId: null,
-        heartbeatAt: null,
-        error: null,
-      });
+      await store.insert(
+        taskRecord(r, {
+          id: 'never-sent',
+          kind: 'sessions',
+          fileType: 'XLSX',
+          request: buildCreateRequest({ ...messages, kind: 'sessions', fileType: 'XLSX' }, 'v1', 'shop-bot'),
+          filePath: `${r.outDir}/sessions_2026-10-31.xlsx`,
+          tasksBefore: [],
+        }),
+      );
       const resumed = await resumePlatformReports(r.ctx(), r.options());
       expect(resumed.outcomes[0]).toMatchObject({ id: 'never-sent', status: 'completed' });
       expect(r.platformTasks()).toHaveLength(1);
@@ -327,37 +323,13 @@ describe.concurrent('a request the platform no longer knows', () => {
     using({}, async (r) => {
       const h = r.h;
       const store = new TaskStore(r.withWarehouse, () => h.running.emulator.now());
-      await store.insert({
-        id: 'forgotten',
-        project: 'shop-bot',
-        api: 'v1',
-        baseUrl: h.running.url,
-        kind: 'messages',
-        periodFrom: period.from,
-        periodTo: period.to,
-        filters: [],
-        fileType: 'CSV',
-        request: buildCreateRequest(messages, 'v1', 'shop-bot'),
-        requestId: '00000000-0000-4000-a000-000000000000',
-        requestTime: null,
-        taskId: null,
-        status: 'pending',
-        platformStatus: null,
-        writeCount: null,
-        totalCount: null,
-        fileName: null,
-        filePath: `${r.outDir}/messages_2026-10-31.csv`,
-        fileRows: null,
-        lastEventTime: null,
-        tasksBefore: null,
-        replaces: null,
-        finishedAt: null,
-        ownerPid: null,
-        ownerHost: null,
-        ownerId: null,
-        heartbeatAt: null,
-        error: null,
-      });
+      await store.insert(
+        taskRecord(r, {
+          id: 'forgotten',
+          requestId: '00000000-0000-4000-a000-000000000000',
+          status: 'pending',
+        }),
+      );
       const resumed = await resumePlatformReports(r.ctx(), r.options());
       expect(resumed.exitCode).toBe(1);
       expect(resumed.outcomes[0]!.status).toBe('failed');

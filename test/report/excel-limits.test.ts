@@ -2,6 +2,7 @@
 // with a small injected limit, and the real limit is proved to be the one used by default), a cell over
 // 32,767 characters is cut with a visible marker, sheet names stay within 31 characters and unique.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findReport } from '../../reports/index.js';
 import { EXCEL_LIMITS, fitCellText, MAX_SHEET_NAME, sheetName } from '../../src/report/excel-limits.js';
 import { resolveLimits, writeReport } from '../../src/report/write-report.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
@@ -33,7 +34,14 @@ describe('the row limit', () => {
     const limit = Math.ceil(truth.messages / 2.5);
     const result = await h.withWarehouse((warehouse) =>
       writeReport(
-        { warehouse, reportId: 'messages', from: FROM, to: TO, tz: 'UTC', outDir: `${h.dir}/split` },
+        {
+          warehouse,
+          report: findReport('messages'),
+          from: FROM,
+          to: TO,
+          tz: 'UTC',
+          outDir: `${h.dir}/split`,
+        },
         { limits: { maxDataRows: limit } },
       ),
     );
@@ -69,7 +77,14 @@ describe('the cell limit', () => {
       return rows.map((r) => r['question_id'] as string);
     });
     const result = await h.withWarehouse((warehouse) =>
-      writeReport({ warehouse, reportId: 'messages', from: FROM, to: TO, tz: 'UTC', outDir: `${h.dir}/cut` }),
+      writeReport({
+        warehouse,
+        report: findReport('messages'),
+        from: FROM,
+        to: TO,
+        tz: 'UTC',
+        outDir: `${h.dir}/cut`,
+      }),
     );
     const { sheets } = await readWorkbook(result.path);
     const sheet = sheets[0]!;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findReport } from '../../reports/index.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
@@ -38,11 +39,18 @@ describe.skipIf(!SOFFICE && !inCi)('LibreOffice opens the workbooks', () => {
     expect(SOFFICE, 'CI must have soffice: .ci/run installs libreoffice-calc').toBeDefined();
     const outDir = join(h.dir, 'reports');
     const summary = await h.withWarehouse((warehouse) =>
-      writeReport({ warehouse, reportId: 'summary', from: FROM, to: TO, tz: 'Europe/Moscow', outDir }),
+      writeReport({
+        warehouse,
+        report: findReport('summary'),
+        from: FROM,
+        to: TO,
+        tz: 'Europe/Moscow',
+        outDir,
+      }),
     );
     const messages = await h.withWarehouse((warehouse) =>
       writeReport(
-        { warehouse, reportId: 'messages', from: FROM, to: TO, tz: 'Europe/Moscow', outDir },
+        { warehouse, report: findReport('messages'), from: FROM, to: TO, tz: 'Europe/Moscow', outDir },
         { limits: { maxDataRows: 200 } },
       ),
     );

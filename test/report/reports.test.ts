@@ -5,8 +5,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findReport } from '../../reports/index.js';
 import { type WriteReportRequest, writeReport } from '../../src/report/write-report.js';
-import { offsetAt } from '../../src/stats/parse-zoned-time.js';
+import { offsetAt } from '../../src/time/parse-zoned-time.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 import { column, readWorkbook, sheetNamed, wallMs } from './read-workbook.js';
@@ -31,7 +32,7 @@ afterAll(async () => {
 
 function report(reportId: string, extra: Partial<WriteReportRequest> = {}) {
   return h.withWarehouse((warehouse) =>
-    writeReport({ warehouse, reportId, from: FROM, to: TO, tz: TZ, outDir, ...extra }),
+    writeReport({ warehouse, report: findReport(reportId), from: FROM, to: TO, tz: TZ, outDir, ...extra }),
   );
 }
 
@@ -317,7 +318,7 @@ describe('empty period, file names, temp + rename', () => {
         const broken = { ...warehouse, streamRows: () => failingRows() } as Warehouse;
         return writeReport({
           warehouse: broken,
-          reportId: 'messages',
+          report: findReport('messages'),
           from: FROM,
           to: TO,
           tz: TZ,

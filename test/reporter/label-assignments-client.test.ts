@@ -1,8 +1,7 @@
 // Labels and comments on records through the client, against the emulator: add, remove, replace, bulk by ids
-// and by filters (sessions and messages), reading labels back (the write-back's check), and comments.
+// and by filters (sessions and messages), reading labels back (the write-back's check).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
-import { addComment, deleteComment } from '../../src/reporter/comments.js';
 import {
   addMessageLabel,
   addSessionLabel,
@@ -142,18 +141,5 @@ describe('message labels on messages', () => {
           truth.add(c.p.questionId(s.i, k));
       }
     expect(read.questionIds).toEqual(truth);
-  });
-});
-
-describe('comments', () => {
-  it('adds, replaces and deletes the comment of a message', async () => {
-    const [s] = sessions(1, 40);
-    const questionId = c.p.questionId(s!.i, 0);
-    await addComment(c.v1, questionId, 'проверить ответ');
-    expect(c.p.commentAt(s!.i, 0, c.now())).toBe('проверить ответ');
-    await addComment(c.legacy, questionId, 'проверено');
-    expect(c.p.commentAt(s!.i, 0, c.now())).toBe('проверено');
-    await deleteComment(c.v1, questionId);
-    expect(c.p.commentAt(s!.i, 0, c.now())).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 // The rest of the client against the emulator: the filters of a section, checkbox options with frequencies,
-// numeric bounds, saved filter sets, state routes and the projects a token reads; and an answer of the wrong
+// numeric bounds, saved filter sets and the projects a token reads; and an answer of the wrong
 // shape becoming a typed error that names the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -14,7 +14,6 @@ import {
 import type { ReporterFilter } from '../../src/reporter/filters.js';
 import { parseAnswer } from '../../src/reporter/parse-answer.js';
 import { countProjectSessions } from '../../src/reporter/projects.js';
-import { filterStateRoutes } from '../../src/reporter/state-routes.js';
 import { type ClientHarness, createClientHarness } from './client-harness.js';
 
 let c: ClientHarness;
@@ -100,17 +99,7 @@ describe('filters and filter sets', () => {
   });
 });
 
-describe('state routes and projects', () => {
-  it('groups the sessions of the filters by route: the counts add up to the sessions', async () => {
-    const first = await filterStateRoutes(c.v1, [lastDay()], { size: 3 });
-    const routes = [...first.routes];
-    for (let page = 1; page * 3 < first.paging.totalCount; page++)
-      routes.push(...(await filterStateRoutes(c.v1, [lastDay()], { page, size: 3 })).routes);
-    expect(routes).toHaveLength(first.paging.totalCount);
-    expect(routes.reduce((sum, r) => sum + r.sessions, 0)).toBe(lastDaySessions().length);
-    expect(routes.some((r) => r.states.length > 1 && r.result !== null)).toBe(true);
-  });
-
+describe('projects and answers of the wrong shape', () => {
   it('counts the sessions of every project the token reads', async () => {
     const [, hi] = c.p.skeleton.sessionsStartingIn(Number.NEGATIVE_INFINITY, c.now());
     expect(await countProjectSessions(c.v1)).toEqual([{ projectShortName: 'shop-bot', amount: hi }]);

@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { resolveScheduledJobs } from '../../src/schedule/resolve-scheduled-jobs.js';
-import { insertFinishedRun } from '../../src/schedule/run-history.js';
 import { Scheduler, type StartTicker } from '../../src/schedule/scheduler.js';
+import { insertFinishedRun } from '../../src/warehouse/run-history.js';
 import { createScheduleHarness, fakeJob, type ScheduleHarness } from './schedule-harness.js';
 
 let h: ScheduleHarness | undefined;

@@ -7,8 +7,8 @@ import type { ProjectData } from '../../src/emulator/project-data.js';
 import { UsageError } from '../../src/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { computeStats } from '../../src/stats/compute-stats.js';
-import { parseZonedTime } from '../../src/stats/parse-zoned-time.js';
 import type { StatsQuery, StatsReport } from '../../src/stats/stats-report.js';
+import { parseZonedTime } from '../../src/time/parse-zoned-time.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 import { expectedStats, mean, quantileCont } from './expected-stats.js';
 

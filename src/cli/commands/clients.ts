@@ -4,12 +4,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
 import { blockClient, type ClientExtendedInfo, findClient, unblockClient } from '../../reporter/clients.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 
 const ACTIONS = ['show', 'block', 'unblock'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -142,7 +142,7 @@ export const clientsCommand: Command = {
     const reason = values.reason?.trim() || undefined;
 
     const config = loadConfig();
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     const connection = await connectProject(config, { project: values.project, log });
     try {
       const before = await lookUp(connection, clientId, botId);

@@ -19,7 +19,7 @@ import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
-import { offsetAt } from '../../stats/parse-zoned-time.js';
+import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { platformReportCommand } from './platform-report.js';

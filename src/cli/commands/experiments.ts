@@ -4,7 +4,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
 import {
@@ -17,6 +16,7 @@ import {
   stopExperiment,
 } from '../../reporter/experiments.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 
 const ACTIONS = ['list', 'create', 'stop', 'delete', 'counts'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -197,7 +197,7 @@ export const experimentsCommand: Command = {
     if (action === 'stop' || action === 'delete') requireKey(v, action);
 
     const config = loadConfig();
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     const connection = await connectProject(config, { project: v.project, log });
     try {
       switch (action) {

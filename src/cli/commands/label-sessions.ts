@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
 import { connectProject } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
 import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-targets.js';
@@ -15,6 +14,7 @@ import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
 import { intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
 const TEXT = {
@@ -213,7 +213,7 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
       const group = (values as { group?: string }).group;
 
       const config = loadConfig();
-      const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+      const log = createCommandLogger(config);
       requireWarehouse(config, t.name);
       // the warehouse is used per operation: no lock is held while the platform is asked; a dry run only reads
       const where = configuredWarehouse(config, values.apply ? 'write' : 'read', log);

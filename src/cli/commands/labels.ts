@@ -4,7 +4,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
 import { pickLabelGroup, pickMessageLabel, pickSessionLabel } from '../../manage/find-label.js';
 import { formatTable } from '../../manage/format-table.js';
@@ -26,6 +25,7 @@ import {
 } from '../../reporter/labels.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 
 const KINDS = ['session', 'message', 'group'] as const;
 type Kind = (typeof KINDS)[number];
@@ -323,7 +323,7 @@ export const labelsCommand: Command = {
       throw new UsageError(`--kind is required for labels ${action}: session, message or group`);
     checkOptions(action as Action, kind, values);
     const config = loadConfig();
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     const connection = await connectProject(config, { project: values.project, log });
     try {
       switch (action as Action) {

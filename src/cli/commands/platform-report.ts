@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
+import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { deletePlatformReports } from '../../platform-reports/delete-platform-reports.js';
 import type { TaskOutcome } from '../../platform-reports/finish-task.js';
@@ -23,7 +23,7 @@ import {
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
-import { escapeForTerminal } from '../escape-terminal-text.js';
+import { createCommandLogger } from '../create-command-logger.js';
 
 const HELP = `reporter-etl platform-report <kind> [--from ISO --to ISO | --date YYYY-MM-DD] [--format xlsx|csv]
                                [--filter F]... [--out DIR] [--reconcile] [--deadline SECONDS] [--json]
@@ -239,7 +239,7 @@ export const platformReportCommand: Command = {
                 : ('XLSX' as const),
           }
         : undefined;
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     const showProgress = io.isTty && !json;
     const ctx: PlatformReportContext = {
       config,

@@ -3,15 +3,17 @@
 // `stats` reads it (local dates in --tz); the default is yesterday in --tz.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { findReport, listReports } from '../../../reports/index.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger, type Logger } from '../../log.js';
+import type { Logger } from '../../log.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { createZoneClock } from '../../report/cell-values.js';
-import { findReport, listReports, type WriteReportResult, writeReport } from '../../report/write-report.js';
-import { isIntlTimeZone } from '../../stats/compute-stats.js';
-import { localToInstant, parseZonedTime } from '../../stats/parse-zoned-time.js';
+import { type WriteReportResult, writeReport } from '../../report/write-report.js';
+import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
+import { requireTimeZone } from '../../time/time-zone.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
 const HELP = `reporter-etl report <id> [--from T] [--to T] [--project NAME]... [--tz ZONE] [--out DIR] [--json]
@@ -123,15 +125,10 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
         .join(', ')}), e.g. reporter-etl report summary; reporter-etl report --list lists them`,
     );
   const report = findReport(positionals[0]!);
-  const timeZone = values.tz ?? 'UTC';
-  if (!isIntlTimeZone(timeZone))
-    throw new UsageError(
-      `--tz: unknown time zone "${timeZone}"; give an IANA zone name such as UTC or Europe/Moscow`,
-    );
+  const timeZone = requireTimeZone(values.tz ?? 'UTC');
   const { from, to } = resolvePeriod(values, timeZone, deps.now());
   const config = loadConfig(deps.env, { requireToken: false });
-  const log =
-    deps.log ?? createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+  const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'report');
   const outDir = resolve(values.out ?? resolve(config.dataDir, 'reports'));
   const controller = new AbortController();
@@ -148,7 +145,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   try {
     result = await writeReport({
       warehouse,
-      reportId: report.id,
+      report,
       from,
       to,
       ...(values.project === undefined ? {} : { projects: values.project }),

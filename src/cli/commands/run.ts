@@ -4,12 +4,12 @@ import { parseArgs } from 'node:util';
 import { findJob, JOBS } from '../../../jobs/registry.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
 import { checkApiConfigured } from '../../schedule/resolve-scheduled-jobs.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
 import type { Command } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 
 const JOB_LINES = JOBS.map(
   (j) => `  ${j.id.padEnd(15)} ${j.description} (scheduled: ${j.defaultSchedule})`,
@@ -69,7 +69,7 @@ export const runCommand: Command = {
     if (!job) throw new UsageError(`no job "${positionals[0]}": the jobs are ${ids}`);
     const config = loadConfig(process.env, { requireToken: false });
     checkApiConfigured(config, [job]);
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     const runner = new JobRunner({
       config,
       log,

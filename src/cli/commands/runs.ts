@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { intOption } from '../args.js';
 import type { Command } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
 
 const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--json]
@@ -47,7 +47,7 @@ export const runsCommand: Command = {
       );
     }
     const limit = intOption(values.limit, 'limit', 20, 1);
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     const warehouse = await openConfiguredWarehouse(config, 'read', log);
     try {
       const runs = await warehouse.listRuns({

@@ -6,16 +6,17 @@ import { setLogger } from 'node-cron';
 import { JOBS } from '../../../jobs/registry.js';
 import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
-import { createLogger, type Logger } from '../../log.js';
+import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
-import { readLastSuccesses } from '../../schedule/run-history.js';
 import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { readLastSuccesses } from '../../warehouse/run-history.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 
 const JOB_LINES = JOBS.map(
   (j) => `  ${j.id.padEnd(15)} ${j.defaultSchedule.padEnd(13)} ${j.description}`,
@@ -130,7 +131,7 @@ export const scheduleCommand: Command = {
       config,
       enabled.map((s) => s.job),
     );
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     routeCronLogs(log);
     const useWarehouse = useWarehouseAt(configuredWarehouse(config, 'write', log));
     const runner = new JobRunner({ config, log, useWarehouse });

@@ -4,12 +4,12 @@
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger, type Logger } from '../../log.js';
+import type { Logger } from '../../log.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
-import { computeStats, isIntlTimeZone } from '../../stats/compute-stats.js';
-import { parseZonedTime } from '../../stats/parse-zoned-time.js';
+import { resolveProjectName } from '../../reporter/resolve-project.js';
+import { computeStats } from '../../stats/compute-stats.js';
 import {
   collectLocalFigures,
   type LocalFigures,
@@ -20,9 +20,11 @@ import {
 } from '../../stats/reconcile-stats.js';
 import { renderReconcileText, renderStatsText } from '../../stats/render-stats-text.js';
 import { PERIOD_UNITS, type PeriodUnit, type StatsQuery } from '../../stats/stats-report.js';
-import { resolveProjectName } from '../../sync/resolve-project.js';
+import { parseZonedTime } from '../../time/parse-zoned-time.js';
+import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, intOption } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
 const HELP = `reporter-etl stats [--from T] [--to T] [--project NAME] [--channel NAME]... [--tz ZONE]
@@ -103,11 +105,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     },
     strict: true,
   });
-  const timeZone = values.tz ?? 'UTC';
-  if (!isIntlTimeZone(timeZone))
-    throw new UsageError(
-      `--tz: unknown time zone "${timeZone}"; give an IANA zone name such as UTC or Europe/Moscow`,
-    );
+  const timeZone = requireTimeZone(values.tz ?? 'UTC');
   const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
   const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
   if (from !== undefined && to !== undefined && from >= to)
@@ -133,8 +131,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     catchAllClass: values['catch-all'] ?? '/CatchAll',
   };
   const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
-  const log =
-    deps.log ?? createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+  const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'stats');
 
   if (!values.reconcile) {

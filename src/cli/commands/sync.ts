@@ -7,12 +7,12 @@ import {
   SYNC_DUCKDB_MEMORY_LIMIT,
 } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { createLogger } from '../../log.js';
+import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
 import { dateTimeOption } from '../args.js';
 import type { Command } from '../command.js';
-import { escapeForTerminal } from '../escape-terminal-text.js';
+import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
 
 const HELP = `reporter-etl sync [--from ISO --to ISO | --full] [--project NAME] [--json]
@@ -97,7 +97,7 @@ export const syncCommand: Command = {
         `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
       );
     requireDataDir(config);
-    const log = createLogger({ level: config.logLevel, secrets: config.projects.map((p) => p.token) });
+    const log = createCommandLogger(config);
     // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
     const warehouse = await openConfiguredWarehouse(config, 'write', log);
     const summaries: SyncSummary[] = [];

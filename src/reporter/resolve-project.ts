@@ -2,17 +2,12 @@
 // the token can read (projects/sessions/count). A token spanning several projects needs REPORTER_PROJECT.
 import type { ProjectConfig } from '../config.js';
 import { UsageError } from '../errors.js';
-import type { ReporterHttp } from '../reporter/http.js';
+import type { ReporterHttp } from './http.js';
+import { countProjectSessions } from './projects.js';
 
 export async function resolveProjectName(http: ReporterHttp, config: ProjectConfig): Promise<string> {
   if (config.project !== undefined) return config.project;
-  const answer = await http.json<{ projectShortName?: unknown }[]>({
-    method: 'GET',
-    op: 'projects/sessions/count',
-  });
-  const names = (Array.isArray(answer) ? answer : [])
-    .map((p) => p.projectShortName)
-    .filter((n): n is string => typeof n === 'string');
+  const names = (await countProjectSessions(http)).map((p) => p.projectShortName);
   if (names.length === 1) return names[0]!;
   if (names.length === 0)
     throw new UsageError(

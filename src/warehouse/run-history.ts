@@ -1,8 +1,8 @@
 // The scheduler's reads and writes of etl_runs beyond startRun/finishRun: the last successful run of each job
 // (catch-up), and a finished run written in one statement with its own times (a run that could not open
-// the warehouse is recorded at the next run that can). The SQL of src/schedule/ lives here.
+// the warehouse is recorded at the next run that can); used by the scheduler, the sync job and runSync.
 import { hostname } from 'node:os';
-import type { Warehouse } from '../warehouse/warehouse.js';
+import type { Warehouse } from './warehouse.js';
 
 export const RUN_HISTORY_SQL = {
   lastSuccesses:
