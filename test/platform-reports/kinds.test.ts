@@ -141,7 +141,8 @@ describe.concurrent('platform reports on v1 (async task, long-polled events)', (
     }));
 
   it('progress: writeCount grows to totalCount while the task runs', () =>
-    using({ emulator: { reportRowsPerSecond: 3_000 } }, async (r) => {
+    // slow enough for several progress events however loaded the machine is
+    using({ emulator: { reportRowsPerSecond: 1_000 } }, async (r) => {
       const progress: TaskProgress[] = [];
       const result = await runPlatformReport(
         r.ctx({ onProgress: (p) => progress.push(p) }),
