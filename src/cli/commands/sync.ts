@@ -46,7 +46,8 @@ Requests: at most REPORTER_CONCURRENCY at once and no fixed rate unless REPORTER
 a 429 halves the rate (its Retry-After pauses every request), which then recovers gradually.
 
 Exit codes: 0 ok, 1 failed, 2 configuration, 3 partial (some records rejected: see etl_rejects),
-75 try again later (the API was unavailable, or the warehouse is locked by another process).
+75 try again later (the API was unavailable, the warehouse is locked by another process, or
+another sync of the same project is running).
 
 Example (against the emulator):
   REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token npx reporter-etl sync
