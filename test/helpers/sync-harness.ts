@@ -3,12 +3,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import { DEFAULT_V1_TOKEN, defaultLegacyToken, type EmulatorOptions } from '../../src/emulator/emulator.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { type GroundTruth, groundTruth } from '../../src/emulator/truth.js';
 import { silentLogger } from '../../src/log.js';
 import { type SyncOptions, type SyncSummary, syncProject } from '../../src/sync/run-sync.js';
+import { LEASE } from '../../src/warehouse/lease.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { TEST_NOW } from './emulator-client.js';
@@ -147,4 +149,39 @@ export async function warehouseFigures(w: Warehouse, from: number, to: number) {
     statuses,
     sessionData,
   };
+}
+
+/** The figures both warehouseFigures and the ground truth give, compared by expectWarehouseEqualsTruth. */
+export type TruthFigure =
+  | 'sessionIds'
+  | 'messageIds'
+  | 'sessionLabels'
+  | 'messageLabels'
+  | 'statuses'
+  | 'sessionData';
+
+/**
+ * Asserts that the warehouse holds no duplicate and equals the emulator's ground truth of [from, to) in each
+ * of `figures`; returns the truth for the caller's further checks.
+ */
+export async function expectWarehouseEqualsTruth(
+  h: Harness,
+  from: number,
+  to: number,
+  figures: readonly TruthFigure[],
+): Promise<GroundTruth> {
+  const truth = h.truth(from, to);
+  const held = await h.withWarehouse((w) => warehouseFigures(w, from, to));
+  expect(held.duplicates).toBe(0);
+  for (const figure of figures) expect(held[figure], figure).toEqual(truth[figure]);
+  return truth;
+}
+
+/** Moves the heartbeat of every running run back past its lease: what LEASE.staleMs without a beat does. */
+export async function ageRunningLeases(h: Harness): Promise<void> {
+  await h.withWarehouse((w) =>
+    w.query(
+      `UPDATE etl_runs SET heartbeat_at = heartbeat_at - INTERVAL ${Math.ceil(LEASE.staleMs / 1000) + 1} SECOND WHERE status = 'running'`,
+    ),
+  );
 }

@@ -3,8 +3,12 @@
 // a writer waits for the file while another process holds it, then fails naming that process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LEASE } from '../../src/warehouse/lease.js';
-import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
+import {
+  ageRunningLeases,
+  createHarness,
+  expectWarehouseEqualsTruth,
+  type Harness,
+} from '../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
 let h: Harness | undefined;
@@ -26,15 +30,6 @@ async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 2));
   }
-}
-
-/** Moves the heartbeat of every running run back past its lease: what LEASE.staleMs without a beat does. */
-async function ageRunningLeases(harness: Harness): Promise<void> {
-  await harness.withWarehouse((w) =>
-    w.query(
-      `UPDATE etl_runs SET heartbeat_at = heartbeat_at - INTERVAL ${Math.ceil(LEASE.staleMs / 1000) + 1} SECOND WHERE status = 'running'`,
-    ),
-  );
 }
 
 const exited = (child: ChildProcess) =>
@@ -68,13 +63,7 @@ describe('crash safety', () => {
     expect(last.status, last.error ?? '').toBe('success');
     const to = e.now() - 5 * 60_000;
     const from = to - 4 * 24 * HOUR;
-    const truth = h.truth(from, to);
-    const figures = await h.withWarehouse((w) => warehouseFigures(w, from, to));
-    expect(figures.duplicates).toBe(0);
-    expect(figures.sessionIds).toEqual(truth.sessionIds);
-    expect(figures.messageIds).toEqual(truth.messageIds);
-    expect(figures.statuses).toEqual(truth.statuses);
-    expect(figures.sessionLabels).toEqual(truth.sessionLabels);
+    await expectWarehouseEqualsTruth(h, from, to, ['sessionIds', 'messageIds', 'statuses', 'sessionLabels']);
     const runs = await h.withWarehouse((w) => w.listRuns({ limit: 10 }));
     expect(runs.filter((r) => r.status === 'running')).toHaveLength(0);
   }, 600_000);

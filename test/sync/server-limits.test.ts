@@ -3,7 +3,11 @@
 // under by itself (no REPORTER_RATE_LIMIT_RPM), measured from when the requests reached the emulator.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Arrival, recordArrivals } from '../helpers/request-arrivals.js';
-import { createHarness, type Harness, warehouseFigures } from '../helpers/sync-harness.js';
+import {
+  createHarness,
+  expectWarehouseEqualsTruth as expectEqualsTruth,
+  type Harness,
+} from '../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
 const LAG = 5 * 60_000;
@@ -15,16 +19,14 @@ afterEach(async () => {
 
 async function expectWarehouseEqualsTruth() {
   const to = h!.running.emulator.now() - LAG;
-  const from = to - 4 * 24 * HOUR;
-  const truth = h!.truth(from, to);
-  const figures = await h!.withWarehouse((w) => warehouseFigures(w, from, to));
-  expect(figures.duplicates).toBe(0);
-  expect(figures.sessionIds).toEqual(truth.sessionIds);
-  expect(figures.messageIds).toEqual(truth.messageIds);
-  expect(figures.sessionLabels).toEqual(truth.sessionLabels);
-  expect(figures.messageLabels).toEqual(truth.messageLabels);
-  expect(figures.statuses).toEqual(truth.statuses);
-  expect(figures.sessionData).toEqual(truth.sessionData);
+  await expectEqualsTruth(h!, to - 4 * 24 * HOUR, to, [
+    'sessionIds',
+    'messageIds',
+    'sessionLabels',
+    'messageLabels',
+    'statuses',
+    'sessionData',
+  ]);
 }
 
 /** The most requests that arrived in any `spanMs` starting at or after `from` (and ending by the last one). */
