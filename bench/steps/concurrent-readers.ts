@@ -1,40 +1,38 @@
 // Step: the full sync again, into an empty warehouse, while another process runs `stats --json` in a loop
 // (each run a new process, as an analyst would): the readers' lock waits (from the "lock acquired after
-// waiting" log line, summed per run) and the sync's wall time against the full sync alone (target ≤ 1.1).
-import { spawn } from 'node:child_process';
+// waiting" log line, summed per run), the sync's wall time against the full sync alone (target ≤ 1.1), its
+// CPU against its CPU alone (the cost of letting readers in) and the readers' own CPU (same 2 cores).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
-import { CLI } from '../run-child.js';
+import { CLI, runChild } from '../run-child.js';
 import { runSyncChild } from './run-sync-child.js';
 
 interface ReaderRun {
   exitCode: number;
   waitMs: number;
   wallMs: number;
+  cpuSeconds: number;
 }
 
 /** One `stats --json` child; its lock wait is the sum of the waits it logged. */
-function runStatsReader(env: Record<string, string>): Promise<ReaderRun> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'stats', '--json'], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      let waitMs = 0;
-      for (const line of stderr.split('\n')) {
-        const match = /"waitedMs":(\d+)/.exec(line);
-        if (match) waitMs += Number(match[1]);
-      }
-      resolve({ exitCode: code ?? 1, waitMs, wallMs: performance.now() - started });
-    });
+async function runStatsReader(env: Record<string, string>, resourcesFile: string): Promise<ReaderRun> {
+  const child = await runChild(CLI, ['stats', '--json'], {
+    env: { ...env, LOG_LEVEL: 'info' },
+    resourcesFile,
   });
+  let waitMs = 0;
+  for (const line of child.stderr.split('\n')) {
+    const match = /"waitedMs":(\d+)/.exec(line);
+    if (match) waitMs += Number(match[1]);
+  }
+  return {
+    exitCode: child.exitCode,
+    waitMs,
+    wallMs: child.wallMs,
+    cpuSeconds: child.userCpuS + child.systemCpuS,
+  };
 }
 
 function percentile(sorted: readonly number[], p: number): number | null {
@@ -57,7 +55,7 @@ export const concurrentReadersStep: BenchStep = {
     const readers = (async () => {
       while (syncing && !existsSync(join(dataDir, 'warehouse.duckdb')))
         await new Promise((r) => setTimeout(r, 50));
-      while (syncing) runs.push(await runStatsReader(env));
+      while (syncing) runs.push(await runStatsReader(env, join(ctx.dir, 'resources-reader.json')));
     })();
     try {
       const sync = await runSyncChild(ctx, env, 'with-readers').finally(() => {
@@ -77,6 +75,16 @@ export const concurrentReadersStep: BenchStep = {
           value: sync.wallMs / alone.wallMs,
           unit: 'ratio',
           note: 'full sync with readers ÷ full sync alone (target ≤ 1.1); the readers share the 2 cores',
+        },
+        syncCpuRatio: {
+          value: sync.cpuSeconds / alone.cpuSeconds,
+          unit: 'ratio',
+          note: "the sync process's CPU seconds with readers ÷ alone: what letting the readers in costs it",
+        },
+        readerCpuSeconds: {
+          value: counted.reduce((sum, r) => sum + r.cpuSeconds, 0),
+          unit: 's',
+          note: "the readers' CPU seconds during the sync, taken from the same 2 cores",
         },
         readerRuns: { value: counted.length, unit: 'count' },
         readerFailures: {

@@ -1,10 +1,10 @@
-// Opens the warehouse: a Warehouse whose operations run one at a time and hold the DuckDB file only while
-// they run: the file is opened (READ_ONLY for `read` access, so readers share it) when an operation starts
-// with nothing open, and closed as soon as no operation is queued and no hold() is running, so other
-// processes get the file between operations. Migrations run (or, read-only, are checked) at the first open.
-import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// Opens the warehouse: a Warehouse whose operations run one at a time on one DuckDB file. A reader holds the
+// file (READ_ONLY, shared with other readers) only while an operation or hold() runs; a writer keeps it
+// between its operations until another process asks for it (turn-marker.ts) or it has been idle for a
+// second, then checkpoints off the event loop and closes it. Migrations run (or, read-only, are checked) at
+// the first open.
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -19,6 +19,7 @@ import { readLatestStatuses } from './read-latest-statuses.js';
 import { checkMigrations, runMigrations } from './run-migrations.js';
 import { createSerialQueue } from './serial-queue.js';
 import { streamRows } from './stream-rows.js';
+import { askForTurn, giveTurn, isSomeoneWaiting, turnMarkerOf, withdrawTurnRequest } from './turn-marker.js';
 import type { StreamedRows, Warehouse } from './warehouse.js';
 
 /** How long a writer waits for the file (REPORTER_LOCK_WAIT_SECONDS overrides it in the CLI). */
@@ -69,17 +70,42 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   /** Operations queued or running, and hold() calls running: the file is closed when both are 0. */
   let pending = 0;
   let holds = 0;
-  const marker = `${options.path}${READER_WAITING}`;
+  /** A write file being checkpointed and closed: the next open waits for it. */
+  let closing: Promise<void> | undefined;
+  const marker = turnMarkerOf(options.path);
+  /** While a writer holds the file between operations: checks for a waiter and for the idle limit. */
+  let idleWatch: NodeJS.Timeout | undefined;
+  let idleSince = 0;
+  /** When the writer last let a waiting process in: it does so at most every TURN_EVERY_MS. */
+  let lastTurnAt = Number.NEGATIVE_INFINITY;
+  const isTurnDue = (): boolean => Date.now() - lastTurnAt >= TURN_EVERY_MS && isSomeoneWaiting(marker);
+  const stopIdleWatch = (): void => {
+    clearInterval(idleWatch);
+    idleWatch = undefined;
+  };
+  /** Lets go of the file: a reader's at once, a writer's after a CHECKPOINT off the event loop. */
+  const startClosing = (open: OpenDatabaseFile): void => {
+    file = undefined;
+    if (access === 'read' || inMemory) {
+      open.release();
+      return;
+    }
+    const released = checkpointAndRelease(open, log);
+    closing = released;
+    void released.then(() => {
+      if (closing === released) closing = undefined;
+    });
+  };
   const connect = async (): Promise<DuckDBConnection> => {
-    if (access === 'write' && !inMemory && isReaderWaiting(marker)) {
-      // a reader waits: let it in between two operations instead of chaining them on one open file
-      if (file && holds === 0) {
-        file.release();
-        file = undefined;
-      }
-      await waitForReaders(marker);
+    if (access === 'write' && !inMemory && isTurnDue()) {
+      // another process waits: let it in between two operations instead of chaining them on one open file
+      if (file && holds === 0) startClosing(file);
+      if (closing) await closing;
+      await giveTurn(marker);
+      lastTurnAt = Date.now();
     }
     if (file) return file.connection;
+    if (closing) await closing;
     let waited = false;
     const opened = await openDatabaseFile({
       path: options.path,
@@ -87,16 +113,12 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       readOnly: access === 'read',
       memoryLimit,
       log,
-      ...(access === 'read'
-        ? {
-            onLockWait: () => {
-              waited = true;
-              announceReader(marker);
-            },
-          }
-        : {}),
+      onLockWait: () => {
+        waited = true;
+        askForTurn(marker);
+      },
     }).finally(() => {
-      if (waited) withdrawReader(marker);
+      if (waited) withdrawTurnRequest(marker);
     });
     try {
       if (!upToDate) {
@@ -113,8 +135,22 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   };
   const releaseWhenIdle = (): void => {
     if (pending > 0 || holds > 0 || inMemory || !file) return;
-    file.release();
-    file = undefined;
+    if (access === 'read') {
+      startClosing(file);
+      return;
+    }
+    // a writer keeps the file between operations (each open and close costs a cold start and a checkpoint)
+    // until another process asks for it or nothing has run for WRITER_IDLE_RELEASE_MS
+    idleSince = Date.now();
+    if (idleWatch) return;
+    idleWatch = setInterval(() => {
+      if (pending > 0 || holds > 0 || !file) return stopIdleWatch();
+      if (isTurnDue() || Date.now() - idleSince >= WRITER_IDLE_RELEASE_MS) {
+        stopIdleWatch();
+        startClosing(file);
+      }
+    }, IDLE_WATCH_EVERY_MS);
+    idleWatch.unref();
   };
   // the first open happens now, so that a missing, locked-out or outdated file fails the command at start;
   // it stays open for the operations the caller queues at once (useWarehouseAt: one open per step)
@@ -224,51 +260,38 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       if (closed) return;
       closed = true;
       holds = 0;
+      stopIdleWatch();
       await queue.drain();
-      file?.release();
-      file = undefined;
+      if (file) startClosing(file);
+      await closing;
       log?.debug({ path: options.path }, 'warehouse closed');
     },
   };
 }
 
+/** A writer between operations lets go of the file after this long without one (schedule between runs). */
+const WRITER_IDLE_RELEASE_MS = 1_000;
 /**
- * A reader that waits for the lock touches `<file>.reader-waiting`; a writer that sees it fresh releases the
- * file before its next operation and stays out until a reader got in (the marker is gone) or for at most
- * READER_TURN_MS. Without it a writer whose operations queue back to back (commits slower than the API)
- * would keep the file open for minutes, and fcntl locks do not queue waiters.
+ * A writer lets a waiting process in at most this often: each turn costs it a checkpoint and a cold reopen
+ * (~0.5 CPU-s at 100k messages), so readers in a tight loop would otherwise take turns back to back.
  */
-const READER_WAITING = '.reader-waiting';
-const READER_FRESH_MS = 1_000;
-const READER_TURN_MS = 2_000;
+const TURN_EVERY_MS = 3_000;
+/** How often a writer between operations looks for a waiting process. */
+const IDLE_WATCH_EVERY_MS = 50;
 
-function announceReader(marker: string): void {
+/**
+ * Closing a file with committed changes checkpoints them into it, and DuckDB's close does that on the calling
+ * thread: at 30 windows of a month's sync that blocked the event loop (and the API reads) for ~5 s. The
+ * CHECKPOINT statement runs on DuckDB's own threads, so the close that follows has nothing left to do.
+ */
+async function checkpointAndRelease(file: OpenDatabaseFile, log: Logger | undefined): Promise<void> {
   try {
-    writeFileSync(marker, String(process.pid));
-  } catch {
-    // a read-only directory: there is no writer to tell
+    await file.connection.run('CHECKPOINT');
+  } catch (error) {
+    // the close checkpoints (or keeps the write-ahead log for the next open) as it always did
+    log?.debug({ err: error }, 'checkpoint before closing the warehouse failed');
   }
-}
-
-function withdrawReader(marker: string): void {
-  try {
-    unlinkSync(marker);
-  } catch {
-    // gone already (another reader got in first), or a read-only directory
-  }
-}
-
-function isReaderWaiting(marker: string): boolean {
-  try {
-    return Date.now() - statSync(marker).mtimeMs < READER_FRESH_MS;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForReaders(marker: string): Promise<void> {
-  const until = Date.now() + READER_TURN_MS;
-  while (isReaderWaiting(marker) && Date.now() < until) await sleep(20);
+  file.release();
 }
 
 /**

@@ -1,7 +1,8 @@
 // The warehouse file between processes: a real child process holds the DuckDB file (read-write, or READ_ONLY
 // as a reader); a writer waits, then fails with a transient EtlError naming the file and the holder's PID,
 // or succeeds once the holder releases in time; readers share the file with readers and wait only for a
-// writer's commit. The file is held only while an operation (or hold()) runs; close() ends the Warehouse.
+// writer's commit. A reader holds the file only while an operation (or hold()) runs; a writer keeps it
+// between operations until a process asks through the turn marker or a second passes; close() ends it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,26 @@ afterEach(async () => {
   }
   temp.cleanup();
 });
+
+/** Node code that asks for the file the way reporter-etl's processes do, and says how long it waited. */
+const ASKER = `
+import { writeFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+const [path] = process.argv.slice(1);
+const started = Date.now();
+for (;;) {
+  try {
+    const instance = await DuckDBInstance.create(path);
+    instance.closeSync();
+    process.stdout.write('held after ' + (Date.now() - started) + ' ms\\n');
+    break;
+  } catch (error) {
+    if (Date.now() - started > 10000) throw error;
+    writeFileSync(path + '.waiting', String(process.pid));
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+`;
 
 /** Starts a holder process and resolves once it holds the file. */
 async function holdFile(
@@ -128,10 +149,33 @@ describe('openWarehouse and the file lock', () => {
     await (await openWarehouse({ path, lockWaitMs: 100 })).close();
   });
 
-  it('holds the file only while an operation runs: another process writes between two queries', async () => {
+  it('a writer keeps the file between operations until another process asks for it through the turn marker', async () => {
     const path = `${temp.dir}/warehouse.duckdb`;
     const warehouse = await openWarehouse({ path });
     expect(await warehouse.query('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 0 }]);
+    // a process that does not ask is kept out while the writer is busy (it would reopen at every window)
+    await expect(holdFile(path, 0)).rejects.toThrow(/exited with 1/);
+    // one that asks (touches <file>.waiting at each failed attempt) gets the file within a moment
+    const asker = spawn(process.execPath, ['--input-type=module', '-e', ASKER, path], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(asker);
+    let output = '';
+    asker.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    await once(asker, 'exit');
+    expect(asker.exitCode).toBe(0);
+    expect(Number(/held after (\d+) ms/.exec(output)?.[1])).toBeLessThan(2_000);
+    // and the writer opens the file again for its next operation
+    expect(await warehouse.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await warehouse.close();
+  });
+
+  it('a writer lets go of the file after a second without operations', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const warehouse = await openWarehouse({ path });
+    expect(await warehouse.query('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 0 }]);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const writer = await holdFile(path, 0);
     await once(writer, 'exit');
     expect(writer.exitCode).toBe(0);

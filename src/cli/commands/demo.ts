@@ -60,7 +60,7 @@ step runs, and it exits 75.
 
 const DEMO_ZONE = 'Europe/Moscow';
 /** DuckDB's (and the warehouse's) transient siblings of a warehouse file: `<file>.wal` etc. */
-const TRANSIENT_FILES = ['.wal', '.reader-waiting'];
+const TRANSIENT_FILES = ['.wal', '.waiting'];
 const TRANSIENT_FOLDER = '.tmp';
 const SHOWN_FOREIGN = 5;
 
@@ -128,7 +128,7 @@ function recordCreated(dir: string, manifest: DemoManifest, expected: string[] =
   writeManifest(dir, manifest);
 }
 
-/** Whether `path` is a transient sibling (`.wal`, `.reader-waiting`, `.tmp/`) of a listed warehouse file. */
+/** Whether `path` is a transient sibling (`.wal`, `.waiting`, `.tmp/`) of a listed warehouse file. */
 function isTransient(path: string, listed: Set<string>): boolean {
   const isFolder = path.endsWith('/');
   const name = isFolder ? path.slice(0, -1) : path;
