@@ -135,6 +135,9 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['concurrent-readers', 'readerWaitP50', 'stats --json beside a full sync: lock wait p50'],
     ['concurrent-readers', 'readerWaitMax', 'stats --json beside a full sync: lock wait max'],
     ['concurrent-readers', 'readerRuns', 'stats --json runs beside the full sync'],
+    ['concurrent-readers', 'syncSeconds', 'full sync beside the stats --json loop'],
+    ['concurrent-readers', 'syncCpuRatio', "full sync's CPU seconds beside the readers ÷ alone"],
+    ['concurrent-readers', 'readerCpuSeconds', 'CPU seconds of the stats --json runs beside the full sync'],
     ['concurrent-readers', 'readerFailures', 'stats --json runs that gave up waiting (exit 75)'],
   ];
   for (const [step, figure, name] of absolute) {

@@ -34,6 +34,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/runs.js')).runsCommand,
   },
   {
+    name: 'sql',
+    summary: 'run one read-only SQL query over the warehouse (table, CSV or JSON)',
+    load: async () => (await import('./commands/sql.js')).sqlCommand,
+  },
+  {
     name: 'schedule',
     summary: 'run the jobs on their schedules (sync, daily reports, retention) until stopped',
     load: async () => (await import('./commands/schedule.js')).scheduleCommand,

@@ -39,6 +39,7 @@ export function requireDataDir(config: Config): void {
 const NO_WAREHOUSE = {
   stats: 'stats.no_warehouse',
   report: 'report.no_warehouse',
+  sql: 'sql.no_warehouse',
   'label-sessions': 'label-sessions.no_warehouse',
   'label-messages': 'label-messages.no_warehouse',
 } as const satisfies Record<string, ErrorCode>;

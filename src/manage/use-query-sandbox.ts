@@ -3,9 +3,12 @@
 // query reads the warehouse's tables and nothing else (no read_text('/etc/passwd'), no URL, no COPY TO,
 // ATTACH or INSTALL) and changes nothing. Invariant: one DuckDB file is open once per process
 // (openDatabaseFile), so the sandbox is opened per step, never while this process holds the warehouse.
+import type { Json } from '@duckdb/node-api';
 import type { Logger } from '../log.js';
+import { convertToJsonValue } from '../warehouse/convert-to-json-value.js';
 import { openDatabaseFile } from '../warehouse/open-database-file.js';
 import { queryRows } from '../warehouse/query-rows.js';
+import { askForTurn, turnMarkerOf, withdrawTurnRequest } from '../warehouse/turn-marker.js';
 import type { PlainRow, SqlParams } from '../warehouse/warehouse.js';
 
 /** DuckDB instance options of the sandbox: set at start, they cannot be changed by the query. */
@@ -22,6 +25,8 @@ export interface QuerySandbox {
   query(sql: string, params?: SqlParams): Promise<PlainRow[]>;
   /** How many statements DuckDB's parser finds in `sql` (nothing is run); a parse error throws. */
   countStatements(sql: string): Promise<number>;
+  /** Runs one statement and reads its rows chunk by chunk, as JSON values (convert-to-json-value.ts). */
+  stream(sql: string): Promise<{ columns: string[]; chunks: AsyncIterable<Json[][]> }>;
 }
 
 export type UseQuerySandbox = <T>(fn: (sandbox: QuerySandbox) => Promise<T>) => Promise<T>;
@@ -33,12 +38,28 @@ export function useQuerySandboxAt(options: {
   log?: Logger;
 }): UseQuerySandbox {
   return async (fn) => {
-    const db = await openDatabaseFile({ ...options, settings: { ...SANDBOX_SETTINGS } });
+    // a writer holding the file lets the sandbox in when asked (turn-marker.ts), as it does any reader
+    const marker = turnMarkerOf(options.path);
+    let asked = false;
+    const db = await openDatabaseFile({
+      ...options,
+      settings: { ...SANDBOX_SETTINGS },
+      onLockWait: () => {
+        asked = true;
+        askForTurn(marker);
+      },
+    }).finally(() => {
+      if (asked) withdrawTurnRequest(marker);
+    });
     const { connection } = db;
     try {
       return await fn({
         query: (sql, params) => queryRows(connection, sql, params),
         countStatements: async (sql) => (await connection.extractStatements(sql)).count,
+        async stream(sql) {
+          const result = await connection.stream(sql);
+          return { columns: result.columnNames(), chunks: result.yieldConvertedRows(convertToJsonValue) };
+        },
       });
     } finally {
       db.release();

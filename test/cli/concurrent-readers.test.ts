@@ -63,6 +63,7 @@ const READERS: string[][] = [
   ['schedule', '--list', '--json'],
   ['label-sessions', '--label', 'Спам', '--sql', "select session_id from sessions where channel_type = 'vk'"],
   ['platform-report', 'list', '--json'],
+  ['sql', '--json', 'select count(*) as sessions from sessions'],
 ];
 
 function expectReaderOk(r: CliResult, args: string[]): void {

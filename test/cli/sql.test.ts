@@ -1,0 +1,126 @@
+// `reporter-etl sql`: the real CLI over a synced warehouse. Its answers are checked against the emulator's
+// ground truth (sessions per channel, message ids), its CSV is read back with csv-parse, and everything
+// that would change the warehouse or read beside it is refused with exit 2 and leaves the file unchanged.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { createHarness, type Harness } from '../helpers/sync-harness.js';
+
+const HOUR = 3_600_000;
+let h: Harness;
+let from: number;
+let to: number;
+
+beforeAll(async () => {
+  h = await createHarness({ emulator: { sessions: 300, days: 2 } });
+  to = h.running.emulator.now() - HOUR;
+  from = to - 24 * HOUR;
+  await h.sync({ from, to });
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+const window = () => `start_time >= to_timestamp(${from / 1000}) and start_time < to_timestamp(${to / 1000})`;
+
+describe('reporter-etl sql', () => {
+  it('answers as the ground truth: sessions per channel as JSON, message ids as CSV', async () => {
+    const truth = h.truth(from, to);
+    const json = await runCli(
+      [
+        'sql',
+        '--json',
+        `select channel_type, count(*) as sessions from sessions where ${window()} group by 1`,
+      ],
+      h.env,
+    );
+    expect(json.code, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as { channel_type: string; sessions: number }[];
+    const expected = Object.fromEntries(
+      Object.entries(truth.byChannel)
+        .filter(([, c]) => c.sessions > 0)
+        .map(([channel, c]) => [channel, c.sessions]),
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.channel_type, r.sessions]))).toEqual(expected);
+
+    const csv = await runCli(
+      [
+        'sql',
+        '--format',
+        'csv',
+        `select m.question_id, m.timestamp from messages m join sessions s using (project, session_id) where ${window().replaceAll('start_time', 's.start_time')} order by 1`,
+      ],
+      h.env,
+    );
+    expect(csv.code, csv.stderr).toBe(0);
+    const records = parse(csv.stdout, { columns: true }) as { question_id: string; timestamp: string }[];
+    expect(records.map((r) => r.question_id)).toEqual(truth.messageIds);
+    expect(records[0]!.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('quotes CSV fields as RFC 4180 and keeps JSON types', async () => {
+    const csv = await runCli(
+      [
+        'sql',
+        '--format',
+        'csv',
+        `select 'a,b' as x, 'say "hi"' as y, null as z, 'two' || chr(10) || 'lines' as w`,
+      ],
+      h.env,
+    );
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(parse(csv.stdout, { columns: true })).toEqual([
+      { x: 'a,b', y: 'say "hi"', z: '', w: 'two\nlines' },
+    ]);
+    const json = await runCli(
+      [
+        'sql',
+        '--json',
+        'select 42::bigint as n, 9007199254740993::bigint as big, 1.25::decimal(5,2) as d, [1, 2] as l, 1 as a, 2 as a',
+      ],
+      h.env,
+    );
+    expect(JSON.parse(json.stdout)).toEqual([
+      { n: 42, big: '9007199254740993', d: 1.25, l: [1, 2], a: 1, a_2: 2 },
+    ]);
+  });
+
+  it('a table shows at most --max-rows rows and says more were left out', async () => {
+    const table = await runCli(['sql', '--max-rows', '3', 'select question_id from messages'], h.env);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1 + 3 + 1);
+    expect(lines.at(-1)).toMatch(/first 3 rows; more not shown/);
+  });
+
+  it('refuses writes, files, settings and two statements with exit 2, changing nothing', async () => {
+    const before = createHash('sha256').update(readFileSync(h.config.warehousePath)).digest('hex');
+    const cases: [string, RegExp][] = [
+      ["insert into etl_state values ('p', 'k', 'v', now())", /read-only mode[\s\S]*sql only reads/],
+      ['delete from sessions', /read-only mode/],
+      ["select * from read_text('/etc/passwd')", /Permission Error[\s\S]*only the warehouse/],
+      ["attach '/tmp/other.duckdb'", /Permission Error/],
+      ["set memory_limit = '8GB'", /configuration has been locked/],
+      ['select 1; select 2', /one statement at a time; this text has 2/],
+      ['select * from no_such_table', /Catalog Error[\s\S]*show tables/],
+    ];
+    for (const [query, message] of cases) {
+      const r = await runCli(['sql', query], h.env);
+      expect(r.code, `${query}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, query).toMatch(message);
+    }
+    expect(createHash('sha256').update(readFileSync(h.config.warehousePath)).digest('hex')).toBe(before);
+  });
+
+  it('explains a missing query, a bad option and a missing warehouse', async () => {
+    expect((await runCli(['sql'], h.env)).stderr).toMatch(/sql needs a query/);
+    expect((await runCli(['sql', '--format', 'xml', 'select 1'], h.env)).stderr).toMatch(
+      /--format expects one of table, csv, json/,
+    );
+    const none = await runCli(['sql', 'select 1'], { ...h.env, REPORTER_DATA_DIR: `${h.dir}/nothing-here` });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/REPORTER_DATA_DIR: there is no warehouse at .* run reporter-etl sync first/);
+  });
+});
