@@ -1,5 +1,7 @@
 // The reporter-etl CLI entry: dispatches to a command, maps errors to exit codes (0 ok, 1 failed,
 // 2 usage or configuration, 75 try again later); bin.ts sets the process exit code from it.
+import { readFileSync } from 'node:fs';
+import { CONFIG_DEFAULTS as D, suggestKey } from '../config.js';
 import { EtlError, EXIT } from '../errors.js';
 import type { CommandEntry, CommandIo } from './command.js';
 
@@ -90,22 +92,93 @@ function usage(): string {
   return [
     'reporter-etl: sync the platform Reporter API into DuckDB, compute statistics, write XLSX reports.',
     '',
-    'Usage: reporter-etl <command> [options]    (reporter-etl <command> --help for its options)',
+    'Usage: reporter-etl <command> [options]',
+    '       reporter-etl help <command>    (or: reporter-etl <command> --help) every option of a command',
+    '       reporter-etl --version',
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Configuration (environment; docs/configuration.md has every setting):',
+    '  REPORTER_TOKEN      the Reporter API token (required by the commands that talk to the platform)',
+    `  REPORTER_BASE_URL   the platform's address (default ${D.REPORTER_BASE_URL})`,
+    `  REPORTER_DATA_DIR   the folder of warehouse.duckdb and the reports (default ${D.REPORTER_DATA_DIR})`,
+    '  REPORTER_CONFIG     a JSON file with several projects instead of the token and address',
+    '',
+    'Exit codes: 0 ok, 1 failed, 2 usage or configuration error, 3 partial (some records rejected),',
+    '75 try again later (the platform was unavailable, or the warehouse was busy).',
+    '',
+    'Examples:',
+    '  reporter-etl demo                                   the whole flow against the built-in emulator',
+    '  REPORTER_TOKEN=... reporter-etl sync                sync the last 30 days, then every few minutes',
+    '  reporter-etl stats --from 2026-11-01 --to 2026-11-08 --tz Europe/Moscow',
+    '  reporter-etl report summary --from 2026-11-01 --to 2026-11-08',
+    '  reporter-etl sql "select channel_type, count(*) from sessions group by 1"',
   ].join('\n');
 }
 
+/** `reporter-etl 0.1.0 (Node v20.19.0)`: the version of the package this file belongs to. */
+function version(): string {
+  let dir = new URL('.', import.meta.url);
+  for (let depth = 0; depth < 5; depth++, dir = new URL('..', dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'reporter-etl') return `reporter-etl ${pkg.version} (Node ${process.version})`;
+    } catch {
+      // not here: one folder up
+    }
+  }
+  return `reporter-etl (version unknown; Node ${process.version})`;
+}
+
+function unknownCommand(name: string): string {
+  const near = suggestKey(
+    name,
+    COMMANDS.map((c) => c.name),
+  );
+  return (
+    `reporter-etl: unknown command "${name}"${near ? ` (did you mean "${near}"?)` : ''}\n` +
+    `The commands: ${COMMANDS.map((c) => c.name).join(', ')}. See: reporter-etl --help`
+  );
+}
+
+/**
+ * node:util parseArgs's "Unknown option '--x'. To specify a positional argument starting with a '-', place it
+ * at the end of the command after '--', as in ..." in our words: the option, the nearest one the command's
+ * help lists, and where to read them all.
+ */
+function describeParseError(command: string, help: string, error: Error): string {
+  const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(error.message);
+  if (unknown) {
+    const options = [...new Set(help.match(/--[a-z][a-z0-9-]*/g) ?? [])];
+    const near = suggestKey(unknown[1]!, options);
+    return (
+      `unknown option ${unknown[1]}${near ? ` (did you mean ${near}?)` : ''}\n` +
+      `See: reporter-etl ${command} --help`
+    );
+  }
+  return `${error.message}\nSee: reporter-etl ${command} --help`;
+}
+
 export async function main(argv: string[], io: CommandIo): Promise<number> {
-  const [name, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  if (first === '--version' || first === '-V' || first === 'version') {
+    io.out(version());
+    return EXIT.ok;
+  }
+  // `help sync` is `sync --help`
+  const helpFor = first === 'help' && afterFirst[0] !== undefined ? afterFirst[0] : undefined;
+  const [name, ...rest] = helpFor === undefined ? argv : [helpFor, '--help'];
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.err(`reporter-etl: unknown command "${name}"\n\n${usage()}`);
+    io.err(unknownCommand(name));
     return EXIT.usage;
   }
   const command = await entry.load();
@@ -121,7 +194,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
       return error.exitCode;
     }
     if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-      io.err(`reporter-etl ${name}: ${error.message}\nSee: reporter-etl ${name} --help`);
+      io.err(`reporter-etl ${name}: ${describeParseError(name, command.help, error)}`);
       return EXIT.usage;
     }
     io.err(

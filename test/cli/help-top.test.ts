@@ -1,0 +1,46 @@
+// The top of the CLI as a new user meets it: --version, `help <command>`, the top-level help (settings, exit
+// codes, examples), a mistyped command or option answered with the nearest real one, never Node's own text.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+const env = { REPORTER_TOKEN: '' };
+
+describe('the top-level CLI', () => {
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V', 'version']) {
+      const r = await runCli([flag], env);
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim()).toBe(`reporter-etl ${pkg.version} (Node ${process.version})`);
+    }
+  });
+
+  it('`help <command>` prints the command help; the top-level help names the settings, exit codes and examples', async () => {
+    const help = await runCli(['help', 'sync'], env);
+    const own = await runCli(['sync', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(own.stdout);
+    const top = await runCli(['--help'], env);
+    for (const text of ['REPORTER_TOKEN', 'REPORTER_DATA_DIR', 'Exit codes:', 'Examples:', '--version'])
+      expect(top.stdout).toContain(text);
+  });
+
+  it('a mistyped command or option gets the nearest real one, not Node\'s advice about "--"', async () => {
+    const command = await runCli(['sycn'], env);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/unknown command "sycn" \(did you mean "sync"\?\)/);
+    const cases: [string[], RegExp][] = [
+      [['report', 'summary', '--form', '2026-11-01'], /unknown option --form \(did you mean --from\?\)/],
+      [['run', 'sync', '--jsn'], /unknown option --jsn \(did you mean --json\?\)/],
+      [['platform-report', 'list', '--jsno'], /unknown option --jsno \(did you mean --json\?\)/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stderr).not.toMatch(/place it at the end/);
+      expect(r.stderr).toContain(`See: reporter-etl ${args[0]} --help`);
+    }
+  });
+});
