@@ -2,7 +2,6 @@
 // (data/reports/<id>_<from>_<to>.xlsx), and `report --list` lists the reports. The period is read like
 // `stats` reads it (local dates in --tz); the default is yesterday in --tz.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { findReport, listReports } from '../../../reports/index.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -12,6 +11,7 @@ import { createZoneClock } from '../../report/cell-values.js';
 import { type WriteReportResult, writeReport } from '../../report/write-report.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
+import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -95,9 +95,9 @@ export function resolvePeriod(
 }
 
 export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
       from: { type: 'string' },
       to: { type: 'string' },
       project: { type: 'string', multiple: true },
@@ -106,9 +106,8 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
       json: { type: 'boolean' },
       list: { type: 'boolean' },
     },
-    allowPositionals: true,
-    strict: true,
-  });
+    'allow',
+  );
   if (values.list) {
     const reports = listReports();
     if (values.json) io.out(JSON.stringify({ reports }, null, 2));

@@ -1,11 +1,10 @@
 // `reporter-etl runs`: the run history of the jobs (etl_runs), newest first, as a table or JSON.
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { intOption } from '../args.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
@@ -29,15 +28,11 @@ export const runsCommand: Command = {
   name: 'runs',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        job: { type: 'string' },
-        project: { type: 'string' },
-        limit: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      job: { type: 'string' },
+      project: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
     });
     const config = loadConfig(process.env, { requireToken: false });
     requireDataDir(config);

@@ -1,7 +1,6 @@
 // `reporter-etl schedule`: the long-running scheduler (node-cron ticks, catch-up at start, one run at a time,
 // graceful stop on SIGTERM/SIGINT with exit 0), and `schedule --list` (jobs, schedules, next and last runs).
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { setLogger } from 'node-cron';
 import { JOBS } from '../../../jobs/registry.js';
 import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
@@ -15,6 +14,7 @@ import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve
 import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
 import { readLastSuccesses } from '../../warehouse/run-history.js';
+import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
@@ -99,14 +99,10 @@ export const scheduleCommand: Command = {
   name: 'schedule',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        list: { type: 'boolean' },
-        json: { type: 'boolean' },
-        'no-catch-up': { type: 'boolean' },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      list: { type: 'boolean' },
+      json: { type: 'boolean' },
+      'no-catch-up': { type: 'boolean' },
     });
     const config = loadConfig(process.env, { requireToken: false });
     const scheduled = resolveScheduledJobs(config, JOBS);

@@ -1,7 +1,6 @@
 // `reporter-etl stats`: the analysts' weekly figures computed in DuckDB over the warehouse (tables on a TTY,
 // one documented JSON object with --json), and `--reconcile`: the same window side by side with the
 // platform's own statistics, exiting 1 when a difference exceeds the tolerance.
-import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -22,7 +21,7 @@ import { renderReconcileText, renderStatsText } from '../../stats/render-stats-t
 import { PERIOD_UNITS, type PeriodUnit, type StatsQuery } from '../../stats/stats-report.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
-import { enumOption, intOption } from '../args.js';
+import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -88,22 +87,18 @@ export function parseTolerance(value: string | undefined): Tolerance {
 }
 
 export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      project: { type: 'string' },
-      channel: { type: 'string', multiple: true },
-      tz: { type: 'string' },
-      period: { type: 'string' },
-      top: { type: 'string' },
-      'catch-all': { type: 'string' },
-      json: { type: 'boolean' },
-      reconcile: { type: 'boolean' },
-      tolerance: { type: 'string' },
-    },
-    strict: true,
+  const { values } = parseCommandArgs(argv, {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    project: { type: 'string' },
+    channel: { type: 'string', multiple: true },
+    tz: { type: 'string' },
+    period: { type: 'string' },
+    top: { type: 'string' },
+    'catch-all': { type: 'string' },
+    json: { type: 'boolean' },
+    reconcile: { type: 'boolean' },
+    tolerance: { type: 'string' },
   });
   const timeZone = requireTimeZone(values.tz ?? 'UTC');
   const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);

@@ -1,5 +1,4 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
-import { parseArgs } from 'node:util';
 import {
   CONFIG_DEFAULTS as D,
   defaultWindowMaxBytes,
@@ -10,7 +9,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
-import { dateTimeOption } from '../args.js';
+import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
@@ -68,16 +67,12 @@ export const syncCommand: Command = {
   name: 'sync',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        from: { type: 'string' },
-        to: { type: 'string' },
-        full: { type: 'boolean' },
-        project: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      full: { type: 'boolean' },
+      project: { type: 'string' },
+      json: { type: 'boolean' },
     });
     const from = dateTimeOption(values.from, 'from');
     const to = dateTimeOption(values.to, 'to');
