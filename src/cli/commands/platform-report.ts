@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
-import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
+import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { deletePlatformReports } from '../../platform-reports/delete-platform-reports.js';
 import type { TaskOutcome } from '../../platform-reports/finish-task.js';
 import { listPlatformReports } from '../../platform-reports/list-platform-reports.js';
@@ -244,12 +244,10 @@ export const platformReportCommand: Command = {
       project,
       log,
       // list only reads (READ_ONLY, beside a running sync) once a warehouse exists; the rest record tasks
-      withWarehouse: useWarehouseAt(
-        configuredWarehouse(
-          config,
-          action === 'list' && existsSync(config.warehousePath) ? 'read' : 'write',
-          log,
-        ),
+      withWarehouse: useConfiguredWarehouse(
+        config,
+        action === 'list' && existsSync(config.warehousePath) ? 'read' : 'write',
+        log,
       ),
       ...(showProgress
         ? {

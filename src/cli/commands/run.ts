@@ -3,7 +3,7 @@
 import { findJob, JOBS } from '../../../jobs/registry.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
+import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
 import { checkApiConfigured } from '../../schedule/resolve-scheduled-jobs.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
@@ -68,7 +68,7 @@ export const runCommand: Command = {
     const runner = new JobRunner({
       config,
       log,
-      useWarehouse: useWarehouseAt(configuredWarehouse(config, 'write', log)),
+      useWarehouse: useConfiguredWarehouse(config, 'write', log),
     });
 
     let stoppedBy: NodeJS.Signals | undefined;

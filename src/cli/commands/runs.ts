@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
-import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -43,8 +43,7 @@ export const runsCommand: Command = {
     }
     const limit = intOption(values.limit, 'limit', 20, 1);
     const log = createCommandLogger(config);
-    const warehouse = await openConfiguredWarehouse(config, 'read', log);
-    try {
+    return withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
       const runs = await warehouse.listRuns({
         limit,
         ...(values.job === undefined ? {} : { job: values.job }),
@@ -80,8 +79,6 @@ export const runsCommand: Command = {
       }))
         io.out(line);
       return 0;
-    } finally {
-      await warehouse.close();
-    }
+    });
   },
 };

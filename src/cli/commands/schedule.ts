@@ -7,7 +7,7 @@ import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
-import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
+import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
@@ -73,8 +73,7 @@ function routeCronLogs(log: Logger): void {
 
 async function lastSuccessesIfAny(config: Config, log?: Logger): Promise<Map<string, number>> {
   if (!existsSync(config.warehousePath)) return new Map();
-  const use = useWarehouseAt({ ...configuredWarehouse(config, 'read'), ...(log ? { log } : {}) });
-  return use(readLastSuccesses);
+  return useConfiguredWarehouse(config, 'read', log)(readLastSuccesses);
 }
 
 function printListing(io: CommandIo, config: Config, rows: ReturnType<typeof listJobs>): void {
@@ -129,7 +128,7 @@ export const scheduleCommand: Command = {
     );
     const log = createCommandLogger(config);
     routeCronLogs(log);
-    const useWarehouse = useWarehouseAt(configuredWarehouse(config, 'write', log));
+    const useWarehouse = useConfiguredWarehouse(config, 'write', log);
     const runner = new JobRunner({ config, log, useWarehouse });
     const scheduler = new Scheduler({
       jobs: scheduled,

@@ -4,7 +4,7 @@
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
 import { resolveProjectName } from '../../reporter/resolve-project.js';
@@ -130,14 +130,11 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   requireWarehouse(config, 'stats');
 
   if (!values.reconcile) {
-    const warehouse = await openConfiguredWarehouse(config, 'read', log);
-    try {
+    await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
       // one snapshot for every figure: the file is held (shared, READ_ONLY) for the report's queries
       const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
       io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
-    } finally {
-      await warehouse.close();
-    }
+    });
     return EXIT.ok;
   }
 
@@ -159,15 +156,12 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
         `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
       );
     const locals: LocalFigures[] = [];
-    const warehouse = await openConfiguredWarehouse(config, 'read', log);
-    try {
-      await warehouse.hold(async () => {
+    await withConfiguredWarehouse(config, 'read', log, (warehouse) =>
+      warehouse.hold(async () => {
         for (const target of targets)
           locals.push(await collectLocalFigures(warehouse, target.name, target.api, query));
-      });
-    } finally {
-      await warehouse.close();
-    }
+      }),
+    );
     const results: ProjectReconciliation[] = [];
     for (const [n, local] of locals.entries())
       results.push(await reconcileProject(targets[n]!.http, local, tolerance));
