@@ -1,7 +1,27 @@
-// Command-line parsing helpers over node:util parseArgs: numbers and enums checked with messages that
-// name the option, so `--sessions abc` says what is wrong and what is expected.
+// Command-line parsing helpers over node:util parseArgs: every command's strict parse, and numbers and enums
+// checked with messages that name the option, so `--sessions abc` says what is wrong and what is expected.
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { parseZonedTime } from '../time/parse-zoned-time.js';
+
+/**
+ * What a command does with words that are not options: `none` leaves them to parseArgs, which refuses them
+ * (as it refuses an unknown option; main answers exit 2 and points to --help); `allow` returns them;
+ * `{ refuse: hint }` refuses the first as `unexpected argument "word"<hint>` (a usage error, exit 2).
+ */
+export type Positionals = 'none' | 'allow' | { refuse: string };
+
+/** A command's argv parsed strictly against its options (main prints --help before a command runs). */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+  positionals: Positionals = 'none',
+) {
+  const parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: positionals !== 'none' });
+  if (typeof positionals === 'object' && parsed.positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}${positionals.refuse}`);
+  return parsed;
+}
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;

@@ -19,17 +19,23 @@ export interface WarehouseAt {
   log?: Logger;
 }
 
+/** Opens the warehouse at `options.path`, runs `fn` with it and closes it, also when `fn` throws. */
+async function withWarehouseAt<T>(
+  options: WarehouseAt,
+  fn: (warehouse: Warehouse) => Promise<T>,
+): Promise<T> {
+  const warehouse = await openWarehouse(options);
+  try {
+    return await fn(warehouse);
+  } finally {
+    await warehouse.close();
+  }
+}
+
 /** A `useWarehouse` that opens `path` for each call; a `write` one fails now on a read-only warehouse. */
 export function useWarehouseAt(options: WarehouseAt): UseWarehouse {
   if ((options.access ?? 'write') === 'write') assertWarehouseWritable(options.path);
-  return async (fn) => {
-    const warehouse = await openWarehouse(options);
-    try {
-      return await fn(warehouse);
-    } finally {
-      await warehouse.close();
-    }
-  };
+  return (fn) => withWarehouseAt(options, fn);
 }
 
 /**
@@ -47,11 +53,17 @@ export function configuredWarehouse(config: Config, access: WarehouseAccess, log
   };
 }
 
-/** openWarehouse for the configured warehouse (see configuredWarehouse). */
-export function openConfiguredWarehouse(
+/** useWarehouseAt for the configured warehouse (see configuredWarehouse). */
+export function useConfiguredWarehouse(config: Config, access: WarehouseAccess, log?: Logger): UseWarehouse {
+  return useWarehouseAt(configuredWarehouse(config, access, log));
+}
+
+/** Runs a command's work with the configured warehouse (see configuredWarehouse), closed after it. */
+export function withConfiguredWarehouse<T>(
   config: Config,
   access: WarehouseAccess,
-  log?: Logger,
-): Promise<Warehouse> {
-  return openWarehouse(configuredWarehouse(config, access, log));
+  log: Logger,
+  fn: (warehouse: Warehouse) => Promise<T>,
+): Promise<T> {
+  return withWarehouseAt(configuredWarehouse(config, access, log), fn);
 }

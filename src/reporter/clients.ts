@@ -1,4 +1,4 @@
-// Clients of the Reporter API: one page of clients/filter or clients/all-for-bot, finding one client by id,
+// Clients of the Reporter API: one page of clients/filter, finding one client by id,
 // and blocking / unblocking a client of a bot (published for the legacy generation; v1 where served).
 // Records are parsed with zod (ClientExtendedInfo); a malformed record fails the read, naming the field.
 import { z } from 'zod';
@@ -33,25 +33,6 @@ export async function filterClients(
     op,
     query: { page: request.page ?? 0, size: request.size ?? 20 },
     body: { filters },
-  });
-  return parseAnswer(op, clientsData, answer);
-}
-
-/** One page of the clients of a bot who joined at or before `dateTo` (needs projectShortName on v1). */
-export async function readClientsForBot(
-  http: ReporterHttp,
-  request: PageRequest & { botId: string; dateTo: number },
-): Promise<ClientsPage> {
-  const op = 'clients/all-for-bot';
-  const answer = await http.json({
-    method: 'POST',
-    op,
-    query: {
-      botId: request.botId,
-      dateTo: new Date(request.dateTo).toISOString(),
-      page: request.page ?? 0,
-      size: request.size ?? 20,
-    },
   });
   return parseAnswer(op, clientsData, answer);
 }

@@ -1,5 +1,5 @@
-// Scenario experiments (the API spells the path `scenario-exeperiments`): create, list, join a session, stop,
-// delete, and count joined sessions (per experiment, or per branch of one). v1 needs projectShortName on
+// Scenario experiments (the API spells the path `scenario-exeperiments`): create, list, stop, delete,
+// and count joined sessions (per experiment, or per branch of one). v1 needs projectShortName on
 // every one of these operations: the client must have its project set.
 import { z } from 'zod';
 import type { ReporterHttp } from './http.js';
@@ -29,16 +29,6 @@ export async function readExperiments(http: ReporterHttp): Promise<Experiment[]>
 
 export async function deleteExperiment(http: ReporterHttp, experimentKey: string): Promise<void> {
   await http.json({ method: 'DELETE', op: PATH, query: { experimentKey } });
-}
-
-/** Joins a session to a running (or created) experiment; answers the session's branch key. */
-export async function joinExperiment(
-  http: ReporterHttp,
-  request: { experimentKey: string; sessionId: string; botId: string },
-): Promise<string> {
-  const op = `${PATH}/join`;
-  const answer = await http.json({ method: 'POST', op, query: { ...request } });
-  return parseAnswer(op, z.string().min(1), answer);
 }
 
 export async function stopExperiment(http: ReporterHttp, experimentKey: string): Promise<void> {

@@ -1,6 +1,5 @@
-// Labels people put on sessions and messages: add or remove one, replace a record's whole set, and bulk
-// labeling (`BulkLabelingDto`) of many records by ids or by filters, and reading back which records carry a
-// label. With comparisonType CONTAINS bulk labeling adds the labels and keeps the others: repeating it is harmless.
+// Labels people put on sessions and messages: bulk labeling (`BulkLabelingDto`) of many records by ids or
+// by filters, and reading back which records carry a label. With comparisonType CONTAINS bulk labeling adds the labels and keeps the others: repeating it is harmless.
 import { z } from 'zod';
 import type { ReporterFilter } from './filters.js';
 import type { ReporterHttp } from './http.js';
@@ -24,73 +23,8 @@ function bulkBody(request: BulkLabeling): Record<string, unknown> {
   };
 }
 
-// sessions
-
-export async function addSessionLabel(http: ReporterHttp, sessionId: string, labelId: number): Promise<void> {
-  await http.json({ method: 'POST', op: 'session-labels/sessions', query: { sessionId }, body: { labelId } });
-}
-
-export async function removeSessionLabel(
-  http: ReporterHttp,
-  sessionId: string,
-  labelId: number,
-): Promise<void> {
-  await http.json({
-    method: 'DELETE',
-    op: 'session-labels/sessions',
-    query: { sessionId },
-    body: { labelId },
-  });
-}
-
-/** Makes `labelIds` the session's exact label set. */
-export async function setSessionLabels(
-  http: ReporterHttp,
-  sessionId: string,
-  labelIds: readonly number[],
-): Promise<void> {
-  await http.json({
-    method: 'POST',
-    op: 'session-labels/sessions/set-by-list',
-    query: { sessionId },
-    body: labelIds.map((labelId) => ({ labelId })),
-  });
-}
-
 export async function bulkLabelSessions(http: ReporterHttp, request: BulkLabeling): Promise<void> {
   await http.json({ method: 'POST', op: 'session-labels/sessions/bulk-labeling', body: bulkBody(request) });
-}
-
-// messages
-
-export async function addMessageLabel(
-  http: ReporterHttp,
-  questionId: string,
-  labelId: number,
-): Promise<void> {
-  await http.json({ method: 'POST', op: 'message/labels/logs', query: { questionId }, body: { labelId } });
-}
-
-export async function removeMessageLabel(
-  http: ReporterHttp,
-  questionId: string,
-  labelId: number,
-): Promise<void> {
-  await http.json({ method: 'DELETE', op: 'message/labels/logs', query: { questionId }, body: { labelId } });
-}
-
-/** Makes `labelIds` the message's exact label set. */
-export async function setMessageLabels(
-  http: ReporterHttp,
-  questionId: string,
-  labelIds: readonly number[],
-): Promise<void> {
-  await http.json({
-    method: 'POST',
-    op: 'message/labels/logs/set-by-list',
-    query: { questionId },
-    body: labelIds.map((labelId) => ({ labelId })),
-  });
 }
 
 export async function bulkLabelMessages(http: ReporterHttp, request: BulkLabeling): Promise<void> {

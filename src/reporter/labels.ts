@@ -1,5 +1,5 @@
-// The label catalogues of the Reporter API: session labels, message labels and their groups: read, create,
-// update (one or by list), delete, reorder. A message label lives in a group (found by id, or by name, a new
+// The label catalogues of the Reporter API: session labels, message labels and their groups: read the
+// catalogue, create, update, delete. A message label lives in a group (found by id, or by name, a new
 // name creating the group); groups have no create operation of their own. Answers are parsed with zod.
 import { z } from 'zod';
 import type { ReporterHttp } from './http.js';
@@ -10,41 +10,11 @@ export type SessionLabel = z.infer<typeof sessionLabel>;
 export type MessageLabel = z.infer<typeof messageLabel>;
 export type LabelGroup = z.infer<typeof messageLabelGroup>;
 
-/** `LabelPriorityChangeDto`: the new priority of one label or group. */
-export interface PriorityChange {
-  id: number;
-  newPriority: number;
-}
-
 /** `MessageLabelCreate`: the group by id (must exist) or by name (created when new). */
 export interface NewMessageLabel {
   name: string;
   priority: number;
   group: { id: number; name?: string } | { name: string; priority?: number };
-}
-
-/** `UpdateSessionLabelDto`: fields left out stay as they are. */
-export interface SessionLabelChange {
-  id: number;
-  name?: string;
-  priority?: number;
-}
-
-/** `UpdateMessageLabelDto`: fields left out stay as they are; groupName/groupPriority change the label's group. */
-export interface MessageLabelChange {
-  id: number;
-  name?: string;
-  priority?: number;
-  groupId?: number;
-  groupName?: string;
-  groupPriority?: number;
-}
-
-/** `UpdateMessageLabelGroupDto`. */
-export interface LabelGroupChange {
-  id: number;
-  name?: string;
-  priority?: number;
 }
 
 const list = <T extends z.ZodType>(schema: T) =>
@@ -58,11 +28,6 @@ const list = <T extends z.ZodType>(schema: T) =>
 export async function readSessionLabels(http: ReporterHttp): Promise<SessionLabel[]> {
   const op = 'logs/labels/sessions';
   return parseAnswer(op, list(sessionLabel), await http.json({ method: 'GET', op }));
-}
-
-export async function readSessionLabel(http: ReporterHttp, id: number): Promise<SessionLabel> {
-  const op = `logs/labels/sessions/${id}`;
-  return parseAnswer(op, sessionLabel, await http.json({ method: 'GET', op }));
 }
 
 export async function createSessionLabel(
@@ -82,20 +47,9 @@ export async function updateSessionLabel(
   await http.json({ method: 'PUT', op: `logs/labels/sessions/${id}`, body: label });
 }
 
-export async function updateSessionLabels(http: ReporterHttp, changes: SessionLabelChange[]): Promise<void> {
-  await http.json({ method: 'PUT', op: 'session-labels/by-list', body: changes });
-}
-
 /** Deletes a session label; the platform removes it from every session. */
 export async function deleteSessionLabel(http: ReporterHttp, id: number): Promise<void> {
   await http.json({ method: 'DELETE', op: `logs/labels/sessions/${id}` });
-}
-
-export async function changeSessionLabelPriorities(
-  http: ReporterHttp,
-  changes: PriorityChange[],
-): Promise<void> {
-  await http.json({ method: 'PUT', op: 'logs/labels/sessions/change-priority', body: changes });
 }
 
 // message labels
@@ -105,19 +59,9 @@ export async function readMessageLabels(http: ReporterHttp): Promise<MessageLabe
   return parseAnswer(op, list(messageLabel), await http.json({ method: 'GET', op }));
 }
 
-export async function readMessageLabel(http: ReporterHttp, id: number): Promise<MessageLabel> {
-  const op = `message/labels/${id}`;
-  return parseAnswer(op, messageLabel, await http.json({ method: 'GET', op }));
-}
-
 export async function createMessageLabel(http: ReporterHttp, label: NewMessageLabel): Promise<MessageLabel> {
   const op = 'message/labels';
   return parseAnswer(op, messageLabel, await http.json({ method: 'POST', op, body: label }));
-}
-
-/** Creates several message labels at once (the operation answers nothing: read the catalogue after). */
-export async function createMessageLabels(http: ReporterHttp, labels: NewMessageLabel[]): Promise<void> {
-  await http.json({ method: 'POST', op: 'message/labels/by-list', body: labels });
 }
 
 /** Replaces the name, group and priority of a message label (`MessageLabelUpdate`: all required). */
@@ -129,20 +73,9 @@ export async function updateMessageLabel(
   await http.json({ method: 'PUT', op: `message/labels/${id}`, body: label });
 }
 
-export async function updateMessageLabels(http: ReporterHttp, changes: MessageLabelChange[]): Promise<void> {
-  await http.json({ method: 'PUT', op: 'message/labels/by-list', body: changes });
-}
-
 /** Deletes a message label; the platform removes it from every message. */
 export async function deleteMessageLabel(http: ReporterHttp, id: number): Promise<void> {
   await http.json({ method: 'DELETE', op: `message/labels/${id}` });
-}
-
-export async function changeMessageLabelPriorities(
-  http: ReporterHttp,
-  changes: PriorityChange[],
-): Promise<void> {
-  await http.json({ method: 'PUT', op: 'message/labels/change-priority', body: changes });
 }
 
 // label groups
@@ -150,11 +83,6 @@ export async function changeMessageLabelPriorities(
 export async function readLabelGroups(http: ReporterHttp): Promise<LabelGroup[]> {
   const op = 'message/labels/groups';
   return parseAnswer(op, list(messageLabelGroup), await http.json({ method: 'GET', op }));
-}
-
-export async function readLabelGroup(http: ReporterHttp, id: number): Promise<LabelGroup> {
-  const op = `message/labels/groups/${id}`;
-  return parseAnswer(op, messageLabelGroup, await http.json({ method: 'GET', op }));
 }
 
 /** Replaces the name and priority of a group (`LogLabelGroupCreate`: both required). */
@@ -166,18 +94,7 @@ export async function updateLabelGroup(
   await http.json({ method: 'PUT', op: `message/labels/groups/${id}`, body: group });
 }
 
-export async function updateLabelGroups(http: ReporterHttp, changes: LabelGroupChange[]): Promise<void> {
-  await http.json({ method: 'PUT', op: 'message/labels/groups', body: changes });
-}
-
 /** Deletes a group with all its labels; the platform removes them from every message. */
 export async function deleteLabelGroup(http: ReporterHttp, id: number): Promise<void> {
   await http.json({ method: 'DELETE', op: `message/labels/groups/${id}` });
-}
-
-export async function changeLabelGroupPriorities(
-  http: ReporterHttp,
-  changes: PriorityChange[],
-): Promise<void> {
-  await http.json({ method: 'PUT', op: 'message/labels/groups/change-priority', body: changes });
 }

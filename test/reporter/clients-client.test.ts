@@ -1,14 +1,8 @@
-// The clients client against the emulator: a page of clients/filter and of all-for-bot, finding one client
+// The clients client against the emulator: a page of clients/filter, finding one client
 // by exact id, block and unblock on both generations, checked against the emulator's own client records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
-import {
-  blockClient,
-  filterClients,
-  findClient,
-  readClientsForBot,
-  unblockClient,
-} from '../../src/reporter/clients.js';
+import { blockClient, filterClients, findClient, unblockClient } from '../../src/reporter/clients.js';
 import { type ClientHarness, createClientHarness } from './client-harness.js';
 
 let c: ClientHarness;
@@ -33,17 +27,6 @@ describe('clients', () => {
     expect(page.paging.totalCount).toBe(all.length);
     expect(page.clients).toHaveLength(7);
     expect(page.clients.map((x) => x.id)).toEqual(all.slice(0, 7).map((k) => c.p.clientId(k)));
-  });
-
-  it('reads the clients of a bot who joined by a date (all-for-bot)', async () => {
-    const bot = c.p.botIds[0]!;
-    const dateTo = c.now() - 24 * 3_600_000;
-    const truth = clientIndexes().filter(
-      (k) => botOf(k) === bot && c.p.skeleton.start.get(c.p.skeleton.clientCreator.get(k)) <= dateTo,
-    );
-    const page = await readClientsForBot(c.v1, { botId: bot, dateTo, size: 500 });
-    expect(page.paging.totalCount).toBe(truth.length);
-    expect(page.clients.map((x) => x.id).sort()).toEqual(truth.map((k) => c.p.clientId(k)).sort());
   });
 
   it('finds a client by its exact id, of its bot only', async () => {

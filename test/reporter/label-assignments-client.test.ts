@@ -1,18 +1,11 @@
-// Labels and comments on records through the client, against the emulator: add, remove, replace, bulk by ids
-// and by filters (sessions and messages), reading labels back (the write-back's check).
+// Labels on records through the client, against the emulator: bulk by ids and by filters (sessions and
+// messages), reading labels back (the write-back's check).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EtlError } from '../../src/errors.js';
 import {
-  addMessageLabel,
-  addSessionLabel,
   bulkLabelMessages,
   bulkLabelSessions,
   readLabelledMessageIds,
   readSessionLabelIds,
-  removeMessageLabel,
-  removeSessionLabel,
-  setMessageLabels,
-  setSessionLabels,
 } from '../../src/reporter/label-assignments.js';
 import { type ClientHarness, createClientHarness } from './client-harness.js';
 
@@ -35,22 +28,6 @@ const sessionLabels = (i: number) => sorted(c.p.sessionLabelIds(i, c.now()));
 const messageLabels = (i: number, k: number) => sorted(c.p.messageLabelIds(i, k, c.now()));
 
 describe('session labels on sessions', () => {
-  it('adds, removes and replaces the labels of one session', async () => {
-    const [s] = sessions(1);
-    await setSessionLabels(c.v1, s!.id, []);
-    expect(sessionLabels(s!.i)).toEqual([]);
-    await addSessionLabel(c.v1, s!.id, 2);
-    await addSessionLabel(c.legacy, s!.id, 4);
-    expect(sessionLabels(s!.i)).toEqual([2, 4]);
-    await removeSessionLabel(c.v1, s!.id, 2);
-    expect(sessionLabels(s!.i)).toEqual([4]);
-    await setSessionLabels(c.v1, s!.id, [1, 3]);
-    expect(sessionLabels(s!.i)).toEqual([1, 3]);
-    const unknown = await addSessionLabel(c.v1, 'no-such-session', 1).catch((e: unknown) => e);
-    expect(unknown).toBeInstanceOf(EtlError);
-    expect((unknown as Error).message).toMatch(/sessionId: session no-such-session not found/);
-  });
-
   it('bulk-labels by ids (CONTAINS adds, NOT_CONTAINS removes) and by filters', async () => {
     const picked = sessions(5, 3);
     const before = new Map(picked.map((s) => [s.i, sessionLabels(s.i)]));
@@ -100,19 +77,6 @@ describe('session labels on sessions', () => {
 });
 
 describe('message labels on messages', () => {
-  it('adds, removes and replaces the labels of one message', async () => {
-    const [s] = sessions(1, 20);
-    const questionId = c.p.questionId(s!.i, 0);
-    await setMessageLabels(c.v1, questionId, [101]);
-    expect(messageLabels(s!.i, 0)).toEqual([101]);
-    await addMessageLabel(c.legacy, questionId, 112);
-    expect(messageLabels(s!.i, 0)).toEqual([101, 112]);
-    await removeMessageLabel(c.v1, questionId, 101);
-    expect(messageLabels(s!.i, 0)).toEqual([112]);
-    const unknownLabel = await addMessageLabel(c.v1, questionId, 999).catch((e: unknown) => e);
-    expect((unknownLabel as Error).message).toMatch(/labelId: unknown label id 999/);
-  });
-
   it('bulk-labels messages by ids and reads back which carry the label', async () => {
     const picked = sessions(4, 30);
     const refs = picked.map((s) => ({ id: c.p.questionId(s.i, 1), i: s.i, k: 1 }));

@@ -1,13 +1,12 @@
 // `reporter-etl clients show|block|unblock`: look up a client of a bot and block or unblock it. The client is
 // looked up on the platform first, so an unknown client, or a client of another bot, is refused (exit 2)
 // before any write; blocking a blocked client (same reason) or unblocking an unblocked one sends nothing.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
 import { blockClient, type ClientExtendedInfo, findClient, unblockClient } from '../../reporter/clients.js';
-import { intOption } from '../args.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
@@ -117,9 +116,9 @@ export const clientsCommand: Command = {
       throw new UsageError(
         `${action === undefined ? 'an action is required' : `unknown action ${JSON.stringify(action)}`}: clients ${ACTIONS.join('|')} (reporter-etl clients --help)`,
       );
-    const { values, positionals } = parseArgs({
-      args: rest,
-      options: {
+    const { values } = parseCommandArgs(
+      rest,
+      {
         client: { type: 'string' },
         bot: { type: 'string' },
         reason: { type: 'string' },
@@ -127,10 +126,8 @@ export const clientsCommand: Command = {
         project: { type: 'string' },
         json: { type: 'boolean' },
       },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+      { refuse: '' },
+    );
     const clientId = values.client?.trim();
     if (!clientId) throw new UsageError('--client is required: the client id (clients.client_id)');
     const botId = values.bot?.trim() || undefined;

@@ -14,13 +14,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
-import { intOption } from '../args.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { platformReportCommand } from './platform-report.js';
 import { runReport } from './report.js';
@@ -280,10 +279,10 @@ export const demoCommand: Command = {
   name: 'demo',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: { sessions: { type: 'string' }, 'data-dir': { type: 'string' }, keep: { type: 'boolean' } },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      sessions: { type: 'string' },
+      'data-dir': { type: 'string' },
+      keep: { type: 'boolean' },
     });
     const dataDir = resolve(values['data-dir'] ?? 'data/demo');
     const sessions = intOption(values.sessions, 'sessions', 3000, 100);

@@ -1,9 +1,8 @@
 // `reporter-etl emulator`: serves the local Reporter API emulator until stopped (Ctrl-C).
-import { parseArgs } from 'node:util';
 import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
-import { dateTimeOption, enumOption, intOption, numberOption } from '../args.js';
+import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 
 const HELP = `reporter-etl emulator [options]
@@ -84,29 +83,25 @@ export const emulatorCommand: Command = {
   name: 'emulator',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        sessions: { type: 'string' },
-        days: { type: 'string' },
-        'messages-per-session': { type: 'string' },
-        'text-length': { type: 'string' },
-        'long-text-every': { type: 'string' },
-        'long-text-length': { type: 'string' },
-        projects: { type: 'string' },
-        seed: { type: 'string' },
-        now: { type: 'string' },
-        live: { type: 'boolean' },
-        speed: { type: 'string' },
-        'max-page-size': { type: 'string' },
-        'page-size-cap': { type: 'string' },
-        'rate-limit': { type: 'string' },
-        'duration-unit': { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      sessions: { type: 'string' },
+      days: { type: 'string' },
+      'messages-per-session': { type: 'string' },
+      'text-length': { type: 'string' },
+      'long-text-every': { type: 'string' },
+      'long-text-length': { type: 'string' },
+      projects: { type: 'string' },
+      seed: { type: 'string' },
+      now: { type: 'string' },
+      live: { type: 'boolean' },
+      speed: { type: 'string' },
+      'max-page-size': { type: 'string' },
+      'page-size-cap': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'duration-unit': { type: 'string' },
+      json: { type: 'boolean' },
     });
     const projects = values.projects
       ?.split(',')

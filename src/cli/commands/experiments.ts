@@ -1,7 +1,6 @@
 // `reporter-etl experiments list|create|stop|delete|counts`: the platform's scenario experiments (A/B tests
 // of a bot script). Input is checked against the platform's list before any write: a taken key on create,
 // an unknown key on stop/delete/counts are refused (exit 2); stopping a stopped one sends nothing.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
@@ -15,6 +14,7 @@ import {
   readExperiments,
   stopExperiment,
 } from '../../reporter/experiments.js';
+import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
@@ -167,9 +167,9 @@ export const experimentsCommand: Command = {
         `${first === undefined ? 'an action is required' : `unknown action ${JSON.stringify(first)}`}: experiments ${ACTIONS.join('|')} (reporter-etl experiments --help)`,
       );
     const action = first as Action;
-    const { values, positionals } = parseArgs({
-      args: rest,
-      options: {
+    const { values } = parseCommandArgs(
+      rest,
+      {
         key: { type: 'string' },
         branch: { type: 'string', multiple: true },
         description: { type: 'string' },
@@ -177,11 +177,8 @@ export const experimentsCommand: Command = {
         project: { type: 'string' },
         json: { type: 'boolean' },
       },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (positionals.length > 0)
-      throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (quote texts with spaces)`);
+      { refuse: ' (quote texts with spaces)' },
+    );
     const v: Values = values;
     const json = v.json === true;
     // everything the command line alone can tell is checked before any request

@@ -3,7 +3,6 @@
 // is recorded in label_writes before its request and settled after; the query runs in a read-only sandbox.
 // The same factory builds `label-messages` (see label-messages.ts).
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject } from '../../manage/connect-project.js';
@@ -12,7 +11,7 @@ import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-ta
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
-import { intOption } from '../args.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -184,9 +183,9 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
     name: t.name,
     help: helpOf(target),
     async run(argv, io) {
-      const { values, positionals } = parseArgs({
-        args: argv,
-        options: {
+      const { values } = parseCommandArgs(
+        argv,
+        {
           label: { type: 'string' },
           ...(target === 'message' ? { group: { type: 'string' as const } } : {}),
           sql: { type: 'string' },
@@ -197,13 +196,8 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
           project: { type: 'string' },
           json: { type: 'boolean' },
         },
-        strict: true,
-        allowPositionals: true,
-      });
-      if (positionals.length > 0)
-        throw new UsageError(
-          `unexpected argument ${JSON.stringify(positionals[0])}: quote the query, --sql "${t.exampleFlat}"`,
-        );
+        { refuse: `: quote the query, --sql "${t.exampleFlat}"` },
+      );
       if (values.label === undefined || values.label.trim() === '')
         throw new UsageError(`--label is required: the ${target} label to put (reporter-etl labels list)`);
       const query = readQuery(values);

@@ -1,7 +1,6 @@
 // `reporter-etl labels list|create|rename|delete`: the platform's label catalogues (session labels, message
 // labels and their groups) from the command line. Names are what users type: an unknown, ambiguous or taken
 // name is refused (exit 2) before anything is written; deleting needs --yes.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
@@ -23,7 +22,7 @@ import {
   updateMessageLabel,
   updateSessionLabel,
 } from '../../reporter/labels.js';
-import { enumOption, intOption } from '../args.js';
+import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
@@ -300,9 +299,9 @@ export const labelsCommand: Command = {
       throw new UsageError(
         `${action === undefined ? 'an action is required' : `unknown action ${JSON.stringify(action)}`}: labels ${ACTIONS.join('|')} (reporter-etl labels --help)`,
       );
-    const { values, positionals } = parseArgs({
-      args: rest,
-      options: {
+    const { values } = parseCommandArgs(
+      rest,
+      {
         kind: { type: 'string' },
         name: { type: 'string' },
         to: { type: 'string' },
@@ -312,11 +311,8 @@ export const labelsCommand: Command = {
         project: { type: 'string' },
         json: { type: 'boolean' },
       },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (positionals.length > 0)
-      throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (quote names with spaces)`);
+      { refuse: ' (quote names with spaces)' },
+    );
     const kind =
       values.kind === undefined ? undefined : enumOption(values.kind, 'kind', KINDS, 'session' as Kind);
     if (action !== 'list' && kind === undefined)

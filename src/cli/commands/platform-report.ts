@@ -3,11 +3,10 @@
 // on stderr when it is a TTY) or JSON with --json; the warehouse is opened only for each bookkeeping write.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
-import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
+import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { deletePlatformReports } from '../../platform-reports/delete-platform-reports.js';
 import type { TaskOutcome } from '../../platform-reports/finish-task.js';
 import { listPlatformReports } from '../../platform-reports/list-platform-reports.js';
@@ -21,7 +20,7 @@ import {
   resumePlatformReports,
 } from '../../platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
-import { enumOption, intOption } from '../args.js';
+import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
@@ -168,9 +167,9 @@ export const platformReportCommand: Command = {
   name: 'platform-report',
   help: HELP,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
         from: { type: 'string' },
         to: { type: 'string' },
         date: { type: 'string' },
@@ -186,9 +185,8 @@ export const platformReportCommand: Command = {
         completed: { type: 'boolean' },
         all: { type: 'boolean' },
       },
-      allowPositionals: true,
-      strict: true,
-    });
+      'allow',
+    );
     const [first, ...rest] = positionals;
     const json = values.json === true;
     const action = values.resume ? 'resume' : first === 'list' || first === 'delete' ? first : 'report';
@@ -246,12 +244,10 @@ export const platformReportCommand: Command = {
       project,
       log,
       // list only reads (READ_ONLY, beside a running sync) once a warehouse exists; the rest record tasks
-      withWarehouse: useWarehouseAt(
-        configuredWarehouse(
-          config,
-          action === 'list' && existsSync(config.warehousePath) ? 'read' : 'write',
-          log,
-        ),
+      withWarehouse: useConfiguredWarehouse(
+        config,
+        action === 'list' && existsSync(config.warehousePath) ? 'read' : 'write',
+        log,
       ),
       ...(showProgress
         ? {

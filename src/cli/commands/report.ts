@@ -2,16 +2,16 @@
 // (data/reports/<id>_<from>_<to>.xlsx), and `report --list` lists the reports. The period is read like
 // `stats` reads it (local dates in --tz); the default is yesterday in --tz.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { findReport, listReports } from '../../../reports/index.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { createZoneClock } from '../../report/cell-values.js';
-import { type WriteReportResult, writeReport } from '../../report/write-report.js';
+import { writeReport } from '../../report/write-report.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
+import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -95,9 +95,9 @@ export function resolvePeriod(
 }
 
 export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
       from: { type: 'string' },
       to: { type: 'string' },
       project: { type: 'string', multiple: true },
@@ -106,9 +106,8 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
       json: { type: 'boolean' },
       list: { type: 'boolean' },
     },
-    allowPositionals: true,
-    strict: true,
-  });
+    'allow',
+  );
   if (values.list) {
     const reports = listReports();
     if (values.json) io.out(JSON.stringify({ reports }, null, 2));
@@ -140,31 +139,32 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   }
   const showProgress = io.isTty && !values.json;
   // read-only and per slice: the export holds the file only while a slice's statement runs
-  const warehouse = await openConfiguredWarehouse(config, 'read', log);
-  let result: WriteReportResult;
-  try {
-    result = await writeReport({
-      warehouse,
-      report,
-      from,
-      to,
-      ...(values.project === undefined ? {} : { projects: values.project }),
-      tz: timeZone,
-      outDir,
-      outDirIsDefault: values.out === undefined,
-      log,
-      signal: controller.signal,
-      onProgress: showProgress
-        ? (p) =>
-            process.stderr.write(`\r\x1b[2K${report.id}: ${p.sheet}: ${p.rows.toLocaleString('en-US')} rows`)
-        : undefined,
-    });
-  } finally {
-    if (showProgress) process.stderr.write('\r\x1b[2K');
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    await warehouse.close();
-  }
+  const result = await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
+    try {
+      return await writeReport({
+        warehouse,
+        report,
+        from,
+        to,
+        ...(values.project === undefined ? {} : { projects: values.project }),
+        tz: timeZone,
+        outDir,
+        outDirIsDefault: values.out === undefined,
+        log,
+        signal: controller.signal,
+        onProgress: showProgress
+          ? (p) =>
+              process.stderr.write(
+                `\r\x1b[2K${report.id}: ${p.sheet}: ${p.rows.toLocaleString('en-US')} rows`,
+              )
+          : undefined,
+      });
+    } finally {
+      if (showProgress) process.stderr.write('\r\x1b[2K');
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  });
   if (values.json) io.out(JSON.stringify(result, null, 2));
   else {
     const sheets = result.sheets.map((s) => `${s.name} (${s.rows.toLocaleString('en-US')})`).join(', ');

@@ -1,13 +1,13 @@
 // `reporter-etl run <job>`: one run of a scheduled job, now, through the same runner as the scheduler
 // (recorded in etl_runs with trigger=manual). SIGTERM/SIGINT stop it gracefully (exit 0, recorded as failed).
-import { parseArgs } from 'node:util';
 import { findJob, JOBS } from '../../../jobs/registry.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
+import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
 import { checkApiConfigured } from '../../schedule/resolve-scheduled-jobs.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
@@ -52,12 +52,7 @@ export const runCommand: Command = {
   name: 'run',
   help: HELP,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' } }, 'allow');
     const ids = JOBS.map((j) => j.id).join(', ');
     if (positionals.length !== 1)
       throw new UsageError(
@@ -73,7 +68,7 @@ export const runCommand: Command = {
     const runner = new JobRunner({
       config,
       log,
-      useWarehouse: useWarehouseAt(configuredWarehouse(config, 'write', log)),
+      useWarehouse: useConfiguredWarehouse(config, 'write', log),
     });
 
     let stoppedBy: NodeJS.Signals | undefined;

@@ -1,11 +1,10 @@
 // `reporter-etl runs`: the run history of the jobs (etl_runs), newest first, as a table or JSON.
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
-import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { intOption } from '../args.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
@@ -29,15 +28,11 @@ export const runsCommand: Command = {
   name: 'runs',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        job: { type: 'string' },
-        project: { type: 'string' },
-        limit: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      job: { type: 'string' },
+      project: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
     });
     const config = loadConfig(process.env, { requireToken: false });
     requireDataDir(config);
@@ -48,8 +43,7 @@ export const runsCommand: Command = {
     }
     const limit = intOption(values.limit, 'limit', 20, 1);
     const log = createCommandLogger(config);
-    const warehouse = await openConfiguredWarehouse(config, 'read', log);
-    try {
+    return withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
       const runs = await warehouse.listRuns({
         limit,
         ...(values.job === undefined ? {} : { job: values.job }),
@@ -85,8 +79,6 @@ export const runsCommand: Command = {
       }))
         io.out(line);
       return 0;
-    } finally {
-      await warehouse.close();
-    }
+    });
   },
 };

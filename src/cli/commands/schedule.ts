@@ -1,20 +1,20 @@
 // `reporter-etl schedule`: the long-running scheduler (node-cron ticks, catch-up at start, one run at a time,
 // graceful stop on SIGTERM/SIGINT with exit 0), and `schedule --list` (jobs, schedules, next and last runs).
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { setLogger } from 'node-cron';
 import { JOBS } from '../../../jobs/registry.js';
 import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
-import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
+import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
 import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
 import { readLastSuccesses } from '../../warehouse/run-history.js';
+import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
@@ -73,8 +73,7 @@ function routeCronLogs(log: Logger): void {
 
 async function lastSuccessesIfAny(config: Config, log?: Logger): Promise<Map<string, number>> {
   if (!existsSync(config.warehousePath)) return new Map();
-  const use = useWarehouseAt({ ...configuredWarehouse(config, 'read'), ...(log ? { log } : {}) });
-  return use(readLastSuccesses);
+  return useConfiguredWarehouse(config, 'read', log)(readLastSuccesses);
 }
 
 function printListing(io: CommandIo, config: Config, rows: ReturnType<typeof listJobs>): void {
@@ -99,14 +98,10 @@ export const scheduleCommand: Command = {
   name: 'schedule',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        list: { type: 'boolean' },
-        json: { type: 'boolean' },
-        'no-catch-up': { type: 'boolean' },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      list: { type: 'boolean' },
+      json: { type: 'boolean' },
+      'no-catch-up': { type: 'boolean' },
     });
     const config = loadConfig(process.env, { requireToken: false });
     const scheduled = resolveScheduledJobs(config, JOBS);
@@ -133,7 +128,7 @@ export const scheduleCommand: Command = {
     );
     const log = createCommandLogger(config);
     routeCronLogs(log);
-    const useWarehouse = useWarehouseAt(configuredWarehouse(config, 'write', log));
+    const useWarehouse = useConfiguredWarehouse(config, 'write', log);
     const runner = new JobRunner({ config, log, useWarehouse });
     const scheduler = new Scheduler({
       jobs: scheduled,

@@ -1,11 +1,10 @@
 // `reporter-etl stats`: the analysts' weekly figures computed in DuckDB over the warehouse (tables on a TTY,
 // one documented JSON object with --json), and `--reconcile`: the same window side by side with the
 // platform's own statistics, exiting 1 when a difference exceeds the tolerance.
-import { parseArgs } from 'node:util';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
 import { resolveProjectName } from '../../reporter/resolve-project.js';
@@ -22,7 +21,7 @@ import { renderReconcileText, renderStatsText } from '../../stats/render-stats-t
 import { PERIOD_UNITS, type PeriodUnit, type StatsQuery } from '../../stats/stats-report.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
-import { enumOption, intOption } from '../args.js';
+import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -88,22 +87,18 @@ export function parseTolerance(value: string | undefined): Tolerance {
 }
 
 export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      project: { type: 'string' },
-      channel: { type: 'string', multiple: true },
-      tz: { type: 'string' },
-      period: { type: 'string' },
-      top: { type: 'string' },
-      'catch-all': { type: 'string' },
-      json: { type: 'boolean' },
-      reconcile: { type: 'boolean' },
-      tolerance: { type: 'string' },
-    },
-    strict: true,
+  const { values } = parseCommandArgs(argv, {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    project: { type: 'string' },
+    channel: { type: 'string', multiple: true },
+    tz: { type: 'string' },
+    period: { type: 'string' },
+    top: { type: 'string' },
+    'catch-all': { type: 'string' },
+    json: { type: 'boolean' },
+    reconcile: { type: 'boolean' },
+    tolerance: { type: 'string' },
   });
   const timeZone = requireTimeZone(values.tz ?? 'UTC');
   const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
@@ -135,14 +130,11 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   requireWarehouse(config, 'stats');
 
   if (!values.reconcile) {
-    const warehouse = await openConfiguredWarehouse(config, 'read', log);
-    try {
+    await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
       // one snapshot for every figure: the file is held (shared, READ_ONLY) for the report's queries
       const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
       io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
-    } finally {
-      await warehouse.close();
-    }
+    });
     return EXIT.ok;
   }
 
@@ -164,15 +156,12 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
         `--project ${values.project}: no configured project has this name (REPORTER_PROJECT or REPORTER_CONFIG)`,
       );
     const locals: LocalFigures[] = [];
-    const warehouse = await openConfiguredWarehouse(config, 'read', log);
-    try {
-      await warehouse.hold(async () => {
+    await withConfiguredWarehouse(config, 'read', log, (warehouse) =>
+      warehouse.hold(async () => {
         for (const target of targets)
           locals.push(await collectLocalFigures(warehouse, target.name, target.api, query));
-      });
-    } finally {
-      await warehouse.close();
-    }
+      }),
+    );
     const results: ProjectReconciliation[] = [];
     for (const [n, local] of locals.entries())
       results.push(await reconcileProject(targets[n]!.http, local, tolerance));

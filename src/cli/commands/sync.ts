@@ -1,5 +1,4 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
-import { parseArgs } from 'node:util';
 import {
   CONFIG_DEFAULTS as D,
   defaultWindowMaxBytes,
@@ -8,9 +7,9 @@ import {
 } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
-import { openConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
-import { dateTimeOption } from '../args.js';
+import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
@@ -68,16 +67,12 @@ export const syncCommand: Command = {
   name: 'sync',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        from: { type: 'string' },
-        to: { type: 'string' },
-        full: { type: 'boolean' },
-        project: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(argv, {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      full: { type: 'boolean' },
+      project: { type: 'string' },
+      json: { type: 'boolean' },
     });
     const from = dateTimeOption(values.from, 'from');
     const to = dateTimeOption(values.to, 'to');
@@ -100,56 +95,56 @@ export const syncCommand: Command = {
     requireDataDir(config);
     const log = createCommandLogger(config);
     // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
-    const warehouse = await openConfiguredWarehouse(config, 'write', log);
     const summaries: SyncSummary[] = [];
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    if (io.signal?.aborted) stop();
-    io.signal?.addEventListener('abort', stop, { once: true });
-    try {
-      for (const project of projects) {
-        const summary = await syncProject(
-          {
-            config,
-            warehouse,
-            log,
-            signal: controller.signal,
-            onProgress: (p) => {
-              if (io.isTty && !values.json)
-                process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`);
-              else
-                log.info(
-                  {
-                    project: p.project,
-                    window: new Date(p.window.from).toISOString(),
-                    windowsDone: p.windowsDone,
-                    windowsPlanned: p.windowsPlanned,
-                    sessions: p.sessions,
-                    messages: p.messages,
-                    requests: p.requests,
-                  },
-                  'window committed',
-                );
+    await withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      if (io.signal?.aborted) stop();
+      io.signal?.addEventListener('abort', stop, { once: true });
+      try {
+        for (const project of projects) {
+          const summary = await syncProject(
+            {
+              config,
+              warehouse,
+              log,
+              signal: controller.signal,
+              onProgress: (p) => {
+                if (io.isTty && !values.json)
+                  process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`);
+                else
+                  log.info(
+                    {
+                      project: p.project,
+                      window: new Date(p.window.from).toISOString(),
+                      windowsDone: p.windowsDone,
+                      windowsPlanned: p.windowsPlanned,
+                      sessions: p.sessions,
+                      messages: p.messages,
+                      requests: p.requests,
+                    },
+                    'window committed',
+                  );
+              },
             },
-          },
-          project,
-          {
-            ...(from === undefined ? {} : { from }),
-            ...(to === undefined ? {} : { to }),
-            ...(values.full ? { full: true } : {}),
-          },
-        );
-        if (io.isTty && !values.json) process.stderr.write('\r\x1b[2K');
-        summaries.push(summary);
+            project,
+            {
+              ...(from === undefined ? {} : { from }),
+              ...(to === undefined ? {} : { to }),
+              ...(values.full ? { full: true } : {}),
+            },
+          );
+          if (io.isTty && !values.json) process.stderr.write('\r\x1b[2K');
+          summaries.push(summary);
+        }
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        io.signal?.removeEventListener('abort', stop);
       }
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      io.signal?.removeEventListener('abort', stop);
-      await warehouse.close();
-    }
+    });
     if (values.json) io.out(JSON.stringify({ runs: summaries }, null, 2));
     else {
       for (const s of summaries) {
