@@ -2,14 +2,13 @@
 // JSON, with nothing else installed. It runs in the same sandbox as the label commands' --sql (READ_ONLY, no
 // files, URLs, extensions or settings), so it can neither change the warehouse nor read anything beside it.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { Json } from '@duckdb/node-api';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EtlError, UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse } from '../../manage/use-warehouse.js';
-import { enumOption, intOption } from '../args.js';
+import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -48,17 +47,16 @@ export const sqlCommand: Command = {
   name: 'sql',
   help: HELP,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
         format: { type: 'string' },
         json: { type: 'boolean' },
         'max-rows': { type: 'string' },
         'max-width': { type: 'string' },
       },
-      allowPositionals: true,
-      strict: true,
-    });
+      'allow',
+    );
     if (positionals.length > 1)
       throw new UsageError(
         `sql takes one query, got ${positionals.length} arguments: quote the query, sql "select ..."`,
