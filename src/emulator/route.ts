@@ -1,5 +1,6 @@
 // The shape of an emulator operation: method, path pattern (relative to the generation's prefix),
-// whether it writes, and a handler that gets one RouteContext and returns a JSON answer (or writes raw).
+// whether it writes, and a handler that gets one RouteContext and returns a JSON answer (or writes raw);
+// with the factories of the common shapes: a read (`readRoute`), a state change (`writeRoute`), a page.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Emulator } from './emulator.js';
 import { queryInt } from './params.js';
@@ -55,14 +56,56 @@ export interface Route {
   handler(ctx: RouteContext): RouteResult | undefined | Promise<RouteResult | undefined>;
 }
 
+/** Where an operation exists and whether it needs a named project (see Route). */
+export type RouteOptions = Pick<Route, 'needsProject' | 'generations'>;
+
+/** An operation that answers the body `answer` returns (undefined: no body). */
+export function readRoute(
+  method: Route['method'],
+  path: string,
+  op: string,
+  answer: (ctx: RouteContext) => unknown,
+): Route {
+  return { method, path, op, handler: (ctx) => ({ body: answer(ctx) }) };
+}
+
+/**
+ * An operation that changes the project's state (`write`: refused to read-only tokens): `change` checks the
+ * whole request before it changes anything, then returns the body (undefined: none); the state's version is
+ * bumped once it returned, so later reads (and their caches) see the change.
+ */
+export function writeRoute(
+  method: Route['method'],
+  path: string,
+  op: string,
+  change: (ctx: RouteContext) => unknown,
+): Route {
+  return {
+    method,
+    path,
+    op,
+    write: true,
+    handler(ctx) {
+      const body = change(ctx);
+      ctx.project.state.touch();
+      return { body };
+    },
+  };
+}
+
+/** The page size of a request: `size` (default 20), capped by the server (fewer rows than asked). */
+export function pageSizeOf(ctx: RouteContext): number {
+  const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
+  return Math.min(size, ctx.emulator.options.maxPageSize);
+}
+
 /** Page parameters of the API: `page` from 0, `size` default 20, capped by the server (fewer rows than asked). */
 export function pageOf<T>(
   ctx: RouteContext,
   rows: ArrayLike<T>,
 ): { paging: { pageNum: number; pageSize: number; totalCount: number }; items: T[]; page: number } {
   const page = queryInt(ctx.query, 'page', { default: 0, min: 0 })!;
-  const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
-  const pageSize = Math.min(size, ctx.emulator.options.maxPageSize);
+  const pageSize = pageSizeOf(ctx);
   const from = page * pageSize;
   const items: T[] = [];
   for (let n = from; n < Math.min(rows.length, from + pageSize); n++) items.push(rows[n] as T);

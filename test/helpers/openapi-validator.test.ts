@@ -260,4 +260,22 @@ describe('OpenApiValidator', () => {
     ).toEqual(['color: property not in the schema']);
     expect(v.validate({ kind: 'CIRCLE', radius: 1, color: 'red' }, v.schema('Shape'))).toEqual([]);
   });
+
+  it('rejects what ajv let through on the project spec (why this file is not ajv: see its header)', () => {
+    const spec = loadSpec();
+    // an inheritance discriminator: the subtype TEXT names has required fields, and the tag must be mapped
+    expect(spec.validateNamed({ key: 'SESSION_ID', type: 'TEXT' }, 'AnalyticsFilter')).toEqual([
+      'values: missing required property',
+      'comparisonType: missing required property',
+      'isCaseSensitive: missing required property',
+    ]);
+    expect(spec.validateNamed({ key: 'SESSION_ID', type: 'NOPE' }, 'AnalyticsFilter')[0]).toMatch(
+      /^type: unknown discriminator value "NOPE"/,
+    );
+    // schemas with properties but no `type: object` still want an object
+    expect(spec.validateNamed({ paging: 'x', sessions: [] }, 'SessionsData')).toEqual([
+      'paging: expected object, got string',
+    ]);
+    expect(spec.validateNamed('oops', 'ErrorDto')).toEqual(['(root): expected object, got string']);
+  });
 });

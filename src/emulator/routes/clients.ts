@@ -2,12 +2,12 @@
 // clients who joined at or before dateTo), block and unblock. A client belongs to the bot of its first
 // session; block state lives in ProjectState.blocks and shows in every later client record.
 import { badParameter } from '../api-error.js';
-import { type CompiledFilters, compileFilters } from '../filters.js';
 import { queryDateTime, requiredString, requireInt, requireObject } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { selectClients } from '../query.js';
-import { pageOf, type Route, type RouteContext } from '../route.js';
+import { type Route, type RouteContext, writeRoute } from '../route.js';
 import { findClient, missing, optionalString } from './labels-lookup.js';
+import { pagedFilterRoute } from './paged-filter-route.js';
 
 /** The bot a client belongs to: the bot of the client's first session. */
 function botOfClient(p: ProjectData, c: number): string {
@@ -30,24 +30,25 @@ function clientOfBot(ctx: RouteContext): number {
   return c;
 }
 
+/** ClientExtendedInfo of each client of the page. */
+const clientRecord = (ctx: RouteContext) => (c: number) => ctx.project.clientRecord(c, ctx.now);
+
 export function clientRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
+    pagedFilterRoute({
       path: 'clients/filter',
       op: 'getClientDataByFilter',
-      handler(ctx) {
-        const filters = compileFilters(ctx.body);
-        const { paging, items } = pageOf(ctx, selectClients(ctx.project, filters, ctx.now));
-        return { body: { paging, clients: items.map((c) => ctx.project.clientRecord(c, ctx.now)) } };
-      },
-    },
-    {
-      method: 'POST',
+      key: 'clients',
+      select: (ctx, filters) => selectClients(ctx.project, filters, ctx.now),
+      record: clientRecord,
+    }),
+    pagedFilterRoute({
       path: 'clients/all-for-bot',
       op: 'getAllClientDataForBot',
       needsProject: true,
-      handler(ctx) {
+      key: 'clients',
+      // the selection of clients/filter with a join-time bound and the bot of the first session
+      filters(ctx) {
         const botId = requireBot(ctx);
         const dateTo = queryDateTime(ctx.query, 'dateTo');
         if (dateTo === undefined)
@@ -55,48 +56,30 @@ export function clientRoutes(): Route[] {
             'dateTo',
             'required parameter is missing (a date-time like 2024-05-01T00:00:00.000Z)',
           );
-        // the selection of clients/filter with a join-time bound and the bot of the first session
-        const filters: CompiledFilters = {
+        return {
           clientJoin: [Number.NEGATIVE_INFINITY, dateTo],
           session: [(p, i) => p.botIdOf(i) === botId],
           message: [],
           key: `all-for-bot|${botId}|${dateTo}`,
         };
-        const { paging, items } = pageOf(ctx, selectClients(ctx.project, filters, ctx.now));
-        return { body: { paging, clients: items.map((c) => ctx.project.clientRecord(c, ctx.now)) } };
       },
-    },
-    {
-      method: 'PUT',
-      path: 'clients/block',
-      op: 'blockClient',
-      write: true,
-      handler(ctx) {
-        const c = clientOfBot(ctx);
-        const body = requireObject(ctx.body);
-        const blockedBy = requireInt(body['blockedBy'], 'blockedBy');
-        const blockReason = optionalString(body['blockReason'], 'blockReason');
-        // blocking again replaces the reason, the author and the date
-        ctx.project.state.blocks.set(c, {
-          blockedBy,
-          blockDate: ctx.now,
-          ...(blockReason === undefined ? {} : { blockReason }),
-        });
-        ctx.project.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'PUT',
-      path: 'clients/unblock',
-      op: 'unblockClient',
-      write: true,
-      handler(ctx) {
-        const c = clientOfBot(ctx);
-        ctx.project.state.blocks.delete(c);
-        ctx.project.state.touch();
-        return {};
-      },
-    },
+      select: (ctx, filters) => selectClients(ctx.project, filters, ctx.now),
+      record: clientRecord,
+    }),
+    writeRoute('PUT', 'clients/block', 'blockClient', (ctx) => {
+      const c = clientOfBot(ctx);
+      const body = requireObject(ctx.body);
+      const blockedBy = requireInt(body['blockedBy'], 'blockedBy');
+      const blockReason = optionalString(body['blockReason'], 'blockReason');
+      // blocking again replaces the reason, the author and the date
+      ctx.project.state.blocks.set(c, {
+        blockedBy,
+        blockDate: ctx.now,
+        ...(blockReason === undefined ? {} : { blockReason }),
+      });
+    }),
+    writeRoute('PUT', 'clients/unblock', 'unblockClient', (ctx) => {
+      ctx.project.state.blocks.delete(clientOfBot(ctx));
+    }),
   ];
 }

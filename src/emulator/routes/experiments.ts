@@ -7,7 +7,7 @@ import { ApiError, badParameter } from '../api-error.js';
 import { requireArray, requiredString, requireObject, requireText } from '../params.js';
 import { hashString, pickIndex } from '../prng.js';
 import type { ProjectData } from '../project-data.js';
-import type { Route, RouteContext } from '../route.js';
+import { type Route, type RouteContext, readRoute, writeRoute } from '../route.js';
 import type { Experiment } from '../state.js';
 import { findSession, missing, optionalString } from './labels-lookup.js';
 
@@ -82,114 +82,68 @@ export function countJoined(p: ProjectData, e: Experiment, now: number): Map<str
 }
 
 export function experimentRoutes(): Route[] {
-  return [
-    {
-      method: 'POST',
-      path: 'scenario-exeperiments',
-      op: 'createScenarioExperiment',
-      write: true,
-      needsProject: true,
-      handler(ctx) {
-        const experiment = readExperiment(ctx.project, ctx.body);
-        ctx.project.state.experiments.set(experiment.key, experiment);
-        ctx.project.state.touch();
-        return { body: experimentDto(experiment) };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'scenario-exeperiments',
-      op: 'getScenarioExperiments',
-      needsProject: true,
-      handler(ctx) {
-        return { body: [...ctx.project.state.experiments.values()].map(experimentDto) };
-      },
-    },
-    {
-      method: 'DELETE',
-      path: 'scenario-exeperiments',
-      op: 'deleteScenarioExperiment',
-      write: true,
-      needsProject: true,
-      handler(ctx) {
+  const routes: Route[] = [
+    writeRoute('POST', 'scenario-exeperiments', 'createScenarioExperiment', (ctx) => {
+      const experiment = readExperiment(ctx.project, ctx.body);
+      ctx.project.state.experiments.set(experiment.key, experiment);
+      return experimentDto(experiment);
+    }),
+    readRoute('GET', 'scenario-exeperiments', 'getScenarioExperiments', (ctx) =>
+      [...ctx.project.state.experiments.values()].map(experimentDto),
+    ),
+    writeRoute('DELETE', 'scenario-exeperiments', 'deleteScenarioExperiment', (ctx) => {
+      ctx.project.state.experiments.delete(experimentOrFail(ctx).key);
+    }),
+    writeRoute('POST', 'scenario-exeperiments/join', 'joinScenarioExperiment', (ctx) => {
+      const p = ctx.project;
+      const sessionId = requiredString(ctx.query, 'sessionId');
+      const botId = requiredString(ctx.query, 'botId');
+      const experiment = experimentOrFail(ctx);
+      const i = findSession(p, sessionId, ctx.now);
+      if (i === undefined) throw missing('sessionId', 'session', sessionId);
+      if (p.botIdOf(i) !== botId) throw missing('botId', `bot of session ${sessionId}`, botId);
+      if (experiment.status === 'STOPPED') {
+        throw new ApiError(
+          400,
+          'reporter.bad_request.experiment_stopped',
+          `experimentKey: experiment ${experiment.key} is stopped`,
+          {
+            parameter: 'experimentKey',
+          },
+        );
+      }
+      let branch = p.experimentBranch(experiment, i);
+      if (branch === undefined) {
+        // deterministic: the same session always lands in the same branch of the same experiment
+        branch =
+          experiment.branches[
+            pickIndex(experiment.branches.length, p.seed, i, hashString(experiment.key), 92)
+          ]!.key;
+        experiment.joins.set(i, branch);
+      }
+      if (experiment.status === 'CREATED') experiment.status = 'RUNNING';
+      return branch;
+    }),
+    writeRoute('POST', 'scenario-exeperiments/stop', 'stopScenarioExperiment', (ctx) => {
+      const experiment = experimentOrFail(ctx);
+      experiment.status = 'STOPPED';
+      // seeded experiments stop taking sessions that start after now; past joins stay
+      if (experiment.seededTo !== undefined && experiment.seededTo > ctx.now + 1)
+        experiment.seededTo = ctx.now + 1;
+    }),
+    readRoute('GET', 'scenario-exeperiments/count-sessions', 'countScenarioExperimentSessions', (ctx) => {
+      const p = ctx.project;
+      if (ctx.query.has('experimentKey')) {
         const experiment = experimentOrFail(ctx);
-        ctx.project.state.experiments.delete(experiment.key);
-        ctx.project.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'POST',
-      path: 'scenario-exeperiments/join',
-      op: 'joinScenarioExperiment',
-      write: true,
-      needsProject: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const sessionId = requiredString(ctx.query, 'sessionId');
-        const botId = requiredString(ctx.query, 'botId');
-        const experiment = experimentOrFail(ctx);
-        const i = findSession(p, sessionId, ctx.now);
-        if (i === undefined) throw missing('sessionId', 'session', sessionId);
-        if (p.botIdOf(i) !== botId) throw missing('botId', `bot of session ${sessionId}`, botId);
-        if (experiment.status === 'STOPPED') {
-          throw new ApiError(
-            400,
-            'reporter.bad_request.experiment_stopped',
-            `experimentKey: experiment ${experiment.key} is stopped`,
-            {
-              parameter: 'experimentKey',
-            },
-          );
-        }
-        let branch = p.experimentBranch(experiment, i);
-        if (branch === undefined) {
-          // deterministic: the same session always lands in the same branch of the same experiment
-          branch =
-            experiment.branches[
-              pickIndex(experiment.branches.length, p.seed, i, hashString(experiment.key), 92)
-            ]!.key;
-          experiment.joins.set(i, branch);
-        }
-        if (experiment.status === 'CREATED') experiment.status = 'RUNNING';
-        p.state.touch();
-        return { body: branch };
-      },
-    },
-    {
-      method: 'POST',
-      path: 'scenario-exeperiments/stop',
-      op: 'stopScenarioExperiment',
-      write: true,
-      needsProject: true,
-      handler(ctx) {
-        const experiment = experimentOrFail(ctx);
-        experiment.status = 'STOPPED';
-        // seeded experiments stop taking sessions that start after now; past joins stay
-        if (experiment.seededTo !== undefined && experiment.seededTo > ctx.now + 1)
-          experiment.seededTo = ctx.now + 1;
-        ctx.project.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'GET',
-      path: 'scenario-exeperiments/count-sessions',
-      op: 'countScenarioExperimentSessions',
-      needsProject: true,
-      handler(ctx) {
-        const p = ctx.project;
-        if (ctx.query.has('experimentKey')) {
-          const experiment = experimentOrFail(ctx);
-          return { body: [...countJoined(p, experiment, ctx.now)].map(([key, count]) => ({ key, count })) };
-        }
-        const body = [...p.state.experiments.values()].map((e) => {
-          let count = 0;
-          for (const n of countJoined(p, e, ctx.now).values()) count += n;
-          return { key: e.key, count };
-        });
-        return { body };
-      },
-    },
+        return [...countJoined(p, experiment, ctx.now)].map(([key, count]) => ({ key, count }));
+      }
+      return [...p.state.experiments.values()].map((e) => {
+        let count = 0;
+        for (const n of countJoined(p, e, ctx.now).values()) count += n;
+        return { key: e.key, count };
+      });
+    }),
   ];
+  // experiments exist per project: every operation needs `projectShortName` on v1
+  return routes.map((route) => ({ ...route, needsProject: true }));
 }

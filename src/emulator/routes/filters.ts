@@ -5,7 +5,7 @@ import { badParameter } from '../api-error.js';
 import { compileFilters, FILTER_KEYS } from '../filters.js';
 import { requiredString, requireObject } from '../params.js';
 import { hex } from '../prng.js';
-import { pageOf, type Route, type RouteContext } from '../route.js';
+import { pageOf, type Route, type RouteContext, readRoute } from '../route.js';
 import {
   DYNAMIC_OPTION_KEYS,
   filtersOf,
@@ -41,85 +41,57 @@ function filterKeyOf(ctx: RouteContext, section: Section, types: readonly string
 
 export function filterRoutes(): Route[] {
   return [
-    {
-      method: 'GET',
-      path: 'filters',
-      op: 'getAvailableFilters',
-      handler(ctx) {
-        return { body: filtersOf(sectionOf(ctx)) };
-      },
-    },
-    {
-      method: 'POST',
-      path: 'filter-options',
-      op: 'getFilterOptions',
-      handler(ctx) {
-        const section = sectionOf(ctx);
-        const key = filterKeyOf(ctx, section, ['CHECKBOX', 'TREE']);
-        if (!DYNAMIC_OPTION_KEYS.includes(key))
-          throw badParameter('filterKey', `this emulator has no options for ${key}`);
-        const { items } = pageOf(ctx, filterOptions(ctx.project, section, key, ctx.body, ctx.now));
-        return { body: items };
-      },
-    },
-    {
-      method: 'POST',
-      path: 'interval-filter-options',
-      op: 'getIntervalFilterOptions',
-      handler(ctx) {
-        const section = sectionOf(ctx);
-        filterKeyOf(ctx, section, ['NUMERIC_RANGE']);
-        return { body: messageCountInterval(ctx.project, ctx.body, ctx.now) };
-      },
-    },
-    {
-      method: 'POST',
-      path: 'user-filter-sets/filterSetId',
-      op: 'createFilterSetId',
-      handler(ctx) {
-        const p = ctx.project;
-        const body = requireObject(ctx.body);
-        compileFilters(body);
-        // UserFilterSetDto also carries intervalType and step: accepted here as an extension of FiltersDto
-        const intervalType = body['intervalType'];
-        if (
-          intervalType !== undefined &&
-          intervalType !== null &&
-          (typeof intervalType !== 'string' || !INTERVAL_TYPES.includes(intervalType))
-        ) {
-          throw badParameter('intervalType', `expected one of ${INTERVAL_TYPES.join(', ')}`);
-        }
-        const step = body['step'];
-        if (
-          step !== undefined &&
-          step !== null &&
-          (typeof step !== 'number' || !Number.isInteger(step) || step < 1)
-        ) {
-          throw badParameter('step', 'expected a positive integer');
-        }
-        const n = p.state.newId();
-        const filterSetId = `${hex(8, p.seed, n, 400)}-${hex(4, p.seed, n, 401)}-4${hex(3, p.seed, n, 402)}-a${hex(3, p.seed, n, 403)}-${hex(12, p.seed, n, 404)}`;
-        const filters = JSON.parse(JSON.stringify(body['filters'] ?? [])) as unknown[];
-        p.state.filterSets.set(filterSetId, {
-          filterSetId,
-          filters,
-          ...(typeof intervalType === 'string' ? { intervalType } : {}),
-          ...(typeof step === 'number' ? { step } : {}),
-        });
-        p.state.touch();
-        return { body: filterSetId };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'user-filter-sets/{filterSetId}',
-      op: 'getUserFilterSet',
-      handler(ctx) {
-        const id = ctx.params['filterSetId'] ?? '';
-        const set = ctx.project.state.filterSets.get(id);
-        if (!set) throw missing('filterSetId', 'user filter set', id);
-        return { body: { ...set, filters: JSON.parse(JSON.stringify(set.filters)) } };
-      },
-    },
+    readRoute('GET', 'filters', 'getAvailableFilters', (ctx) => filtersOf(sectionOf(ctx))),
+    readRoute('POST', 'filter-options', 'getFilterOptions', (ctx) => {
+      const section = sectionOf(ctx);
+      const key = filterKeyOf(ctx, section, ['CHECKBOX', 'TREE']);
+      if (!DYNAMIC_OPTION_KEYS.includes(key))
+        throw badParameter('filterKey', `this emulator has no options for ${key}`);
+      return pageOf(ctx, filterOptions(ctx.project, section, key, ctx.body, ctx.now)).items;
+    }),
+    readRoute('POST', 'interval-filter-options', 'getIntervalFilterOptions', (ctx) => {
+      filterKeyOf(ctx, sectionOf(ctx), ['NUMERIC_RANGE']);
+      return messageCountInterval(ctx.project, ctx.body, ctx.now);
+    }),
+    // a filter set is kept by the project's state, but any token may save one (not a `write`)
+    readRoute('POST', 'user-filter-sets/filterSetId', 'createFilterSetId', (ctx) => {
+      const p = ctx.project;
+      const body = requireObject(ctx.body);
+      compileFilters(body);
+      // UserFilterSetDto also carries intervalType and step: accepted here as an extension of FiltersDto
+      const intervalType = body['intervalType'];
+      if (
+        intervalType !== undefined &&
+        intervalType !== null &&
+        (typeof intervalType !== 'string' || !INTERVAL_TYPES.includes(intervalType))
+      ) {
+        throw badParameter('intervalType', `expected one of ${INTERVAL_TYPES.join(', ')}`);
+      }
+      const step = body['step'];
+      if (
+        step !== undefined &&
+        step !== null &&
+        (typeof step !== 'number' || !Number.isInteger(step) || step < 1)
+      ) {
+        throw badParameter('step', 'expected a positive integer');
+      }
+      const n = p.state.newId();
+      const filterSetId = `${hex(8, p.seed, n, 400)}-${hex(4, p.seed, n, 401)}-4${hex(3, p.seed, n, 402)}-a${hex(3, p.seed, n, 403)}-${hex(12, p.seed, n, 404)}`;
+      const filters = JSON.parse(JSON.stringify(body['filters'] ?? [])) as unknown[];
+      p.state.filterSets.set(filterSetId, {
+        filterSetId,
+        filters,
+        ...(typeof intervalType === 'string' ? { intervalType } : {}),
+        ...(typeof step === 'number' ? { step } : {}),
+      });
+      p.state.touch();
+      return filterSetId;
+    }),
+    readRoute('GET', 'user-filter-sets/{filterSetId}', 'getUserFilterSet', (ctx) => {
+      const id = ctx.params['filterSetId'] ?? '';
+      const set = ctx.project.state.filterSets.get(id);
+      if (!set) throw missing('filterSetId', 'user filter set', id);
+      return { ...set, filters: JSON.parse(JSON.stringify(set.filters)) };
+    }),
   ];
 }

@@ -6,7 +6,7 @@ import { type CompiledFilters, compileFilterList } from '../filters.js';
 import { requireArray, requiredString, requireInt, requireObject, requireText } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { selectMessages, selectSessions } from '../query.js';
-import type { Route, RouteContext } from '../route.js';
+import { type Route, type RouteContext, writeRoute } from '../route.js';
 import { findMessage, findSession, labelIdListOf, labelIdOf, missing } from './labels-lookup.js';
 
 const BULK_MODES = ['NOT_IMPORTANT', 'NOT_EXISTS', 'EXISTS', 'CONTAINS', 'NOT_CONTAINS'] as const;
@@ -107,79 +107,45 @@ function readBulk(body: unknown, catalogue: ReadonlyMap<number, unknown>): BulkR
 
 /** Adds (CONTAINS) or removes (NOT_CONTAINS) one label (`LabelIdDto`) on the message `?questionId`. */
 function editMessageLabel(method: 'POST' | 'DELETE', op: string, mode: BulkMode): Route {
-  return {
-    method,
-    path: 'message/labels/logs',
-    op,
-    write: true,
-    handler(ctx) {
-      const p = ctx.project;
-      const at = messageOrFail(ctx, requiredString(ctx.query, 'questionId'));
-      const id = labelIdOf(ctx.body, p.state.messageLabels);
-      setMessageLabels(p, at.i, at.k, ctx.now, applyMode(p.messageLabelIds(at.i, at.k, ctx.now), mode, [id]));
-      p.state.touch();
-      return {};
-    },
-  };
+  return writeRoute(method, 'message/labels/logs', op, (ctx) => {
+    const p = ctx.project;
+    const at = messageOrFail(ctx, requiredString(ctx.query, 'questionId'));
+    const id = labelIdOf(ctx.body, p.state.messageLabels);
+    setMessageLabels(p, at.i, at.k, ctx.now, applyMode(p.messageLabelIds(at.i, at.k, ctx.now), mode, [id]));
+  });
 }
 
 /** Adds (CONTAINS) or removes (NOT_CONTAINS) one label (`LabelIdDto`) on the session `?sessionId`. */
 function editSessionLabel(method: 'POST' | 'DELETE', op: string, mode: BulkMode): Route {
-  return {
-    method,
-    path: 'session-labels/sessions',
-    op,
-    write: true,
-    handler(ctx) {
-      const p = ctx.project;
-      const i = sessionOrFail(ctx);
-      const id = labelIdOf(ctx.body, p.state.sessionLabels);
-      setSessionLabels(p, i, ctx.now, applyMode(p.sessionLabelIds(i, ctx.now), mode, [id]));
-      p.state.touch();
-      return {};
-    },
-  };
+  return writeRoute(method, 'session-labels/sessions', op, (ctx) => {
+    const p = ctx.project;
+    const i = sessionOrFail(ctx);
+    const id = labelIdOf(ctx.body, p.state.sessionLabels);
+    setSessionLabels(p, i, ctx.now, applyMode(p.sessionLabelIds(i, ctx.now), mode, [id]));
+  });
 }
 
 function commentRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
-      path: 'comments/{questionId}',
-      op: 'addCommentToMessage',
-      write: true,
-      handler(ctx) {
-        const questionId = ctx.params['questionId'] ?? '';
-        const at = messageOrFail(ctx, questionId);
-        const body = requireObject(ctx.body);
-        // AddCommentDto also names the message (spelled questionid in the vendor's schema): it must agree
-        for (const field of ['questionId', 'questionid']) {
-          const named = body[field];
-          if (named !== undefined && named !== null && named !== questionId) {
-            throw badParameter(
-              field,
-              `names message ${JSON.stringify(named)}, but the path names ${questionId}`,
-            );
-          }
+    writeRoute('POST', 'comments/{questionId}', 'addCommentToMessage', (ctx) => {
+      const questionId = ctx.params['questionId'] ?? '';
+      const at = messageOrFail(ctx, questionId);
+      const body = requireObject(ctx.body);
+      // AddCommentDto also names the message (spelled questionid in the vendor's schema): it must agree
+      for (const field of ['questionId', 'questionid']) {
+        const named = body[field];
+        if (named !== undefined && named !== null && named !== questionId) {
+          throw badParameter(
+            field,
+            `names message ${JSON.stringify(named)}, but the path names ${questionId}`,
+          );
         }
-        const comment = requireText(body['comment'], 'comment');
-        ctx.project.state.comments.set(at.key, comment);
-        ctx.project.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'DELETE',
-      path: 'comments/{questionId}',
-      op: 'deleteCommentFromMessage',
-      write: true,
-      handler(ctx) {
-        const at = messageOrFail(ctx, ctx.params['questionId'] ?? '');
-        ctx.project.state.comments.set(at.key, null);
-        ctx.project.state.touch();
-        return {};
-      },
-    },
+      }
+      ctx.project.state.comments.set(at.key, requireText(body['comment'], 'comment'));
+    }),
+    writeRoute('DELETE', 'comments/{questionId}', 'deleteCommentFromMessage', (ctx) => {
+      ctx.project.state.comments.set(messageOrFail(ctx, ctx.params['questionId'] ?? '').key, null);
+    }),
   ];
 }
 
@@ -187,48 +153,31 @@ function messageLabelRoutes(): Route[] {
   return [
     editMessageLabel('POST', 'addLabelToMessage', 'CONTAINS'),
     editMessageLabel('DELETE', 'deleteLabelFromMessage', 'NOT_CONTAINS'),
-    {
-      method: 'POST',
-      path: 'message/labels/logs/set-by-list',
-      op: 'setMessageLabels',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const at = messageOrFail(ctx, requiredString(ctx.query, 'questionId'));
-        const ids = labelIdListOf(ctx.body, p.state.messageLabels);
-        setMessageLabels(p, at.i, at.k, ctx.now, [...new Set(ids)], true);
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'POST',
-      path: 'message/labels/logs/bulk-labeling',
-      op: 'setLabelToMessages',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const bulk = readBulk(ctx.body, p.state.messageLabels);
-        const refs = bulk.objectIds
-          ? bulk.objectIds.map((id, n) => {
-              const at = findMessage(p, id, ctx.now);
-              if (!at) throw badParameter(`objectIds[${n}]`, `unknown message ${id}`);
-              return at;
-            })
-          : selectMessages(p, bulk.filters!, ctx.now);
-        for (const { i, k } of refs) {
-          setMessageLabels(
-            p,
-            i,
-            k,
-            ctx.now,
-            applyMode(p.messageLabelIds(i, k, ctx.now), bulk.mode, bulk.labels),
-          );
-        }
-        p.state.touch();
-        return {};
-      },
-    },
+    writeRoute('POST', 'message/labels/logs/set-by-list', 'setMessageLabels', (ctx) => {
+      const p = ctx.project;
+      const at = messageOrFail(ctx, requiredString(ctx.query, 'questionId'));
+      const ids = labelIdListOf(ctx.body, p.state.messageLabels);
+      setMessageLabels(p, at.i, at.k, ctx.now, [...new Set(ids)], true);
+    }),
+    writeRoute('POST', 'message/labels/logs/bulk-labeling', 'setLabelToMessages', (ctx) => {
+      const p = ctx.project;
+      const bulk = readBulk(ctx.body, p.state.messageLabels);
+      const refs = bulk.objectIds
+        ? bulk.objectIds.map((id, n) => {
+            const at = findMessage(p, id, ctx.now);
+            if (!at) throw badParameter(`objectIds[${n}]`, `unknown message ${id}`);
+            return at;
+          })
+        : selectMessages(p, bulk.filters!, ctx.now);
+      for (const { i, k } of refs)
+        setMessageLabels(
+          p,
+          i,
+          k,
+          ctx.now,
+          applyMode(p.messageLabelIds(i, k, ctx.now), bulk.mode, bulk.labels),
+        );
+    }),
   ];
 }
 
@@ -236,43 +185,27 @@ function sessionLabelRoutes(): Route[] {
   return [
     editSessionLabel('POST', 'addLabelToSession', 'CONTAINS'),
     editSessionLabel('DELETE', 'deleteLabelFromSession', 'NOT_CONTAINS'),
-    {
-      method: 'POST',
-      path: 'session-labels/sessions/set-by-list',
-      op: 'setSessionLabels',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const i = sessionOrFail(ctx);
-        const ids = labelIdListOf(ctx.body, p.state.sessionLabels);
-        setSessionLabels(p, i, ctx.now, [...new Set(ids)], true);
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'POST',
-      path: 'session-labels/sessions/bulk-labeling',
-      op: 'setLabelToSessions',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const bulk = readBulk(ctx.body, p.state.sessionLabels);
-        const sessions: ArrayLike<number> = bulk.objectIds
-          ? bulk.objectIds.map((id, n) => {
-              const i = findSession(p, id, ctx.now);
-              if (i === undefined) throw badParameter(`objectIds[${n}]`, `unknown session ${id}`);
-              return i;
-            })
-          : selectSessions(p, bulk.filters!, ctx.now);
-        for (let n = 0; n < sessions.length; n++) {
-          const i = sessions[n]!;
-          setSessionLabels(p, i, ctx.now, applyMode(p.sessionLabelIds(i, ctx.now), bulk.mode, bulk.labels));
-        }
-        p.state.touch();
-        return {};
-      },
-    },
+    writeRoute('POST', 'session-labels/sessions/set-by-list', 'setSessionLabels', (ctx) => {
+      const p = ctx.project;
+      const i = sessionOrFail(ctx);
+      const ids = labelIdListOf(ctx.body, p.state.sessionLabels);
+      setSessionLabels(p, i, ctx.now, [...new Set(ids)], true);
+    }),
+    writeRoute('POST', 'session-labels/sessions/bulk-labeling', 'setLabelToSessions', (ctx) => {
+      const p = ctx.project;
+      const bulk = readBulk(ctx.body, p.state.sessionLabels);
+      const sessions: ArrayLike<number> = bulk.objectIds
+        ? bulk.objectIds.map((id, n) => {
+            const i = findSession(p, id, ctx.now);
+            if (i === undefined) throw badParameter(`objectIds[${n}]`, `unknown session ${id}`);
+            return i;
+          })
+        : selectSessions(p, bulk.filters!, ctx.now);
+      for (let n = 0; n < sessions.length; n++) {
+        const i = sessions[n]!;
+        setSessionLabels(p, i, ctx.now, applyMode(p.sessionLabelIds(i, ctx.now), bulk.mode, bulk.labels));
+      }
+    }),
   ];
 }
 

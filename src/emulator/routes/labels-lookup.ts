@@ -4,6 +4,7 @@
 import { ApiError, badParameter } from '../api-error.js';
 import { requireArray, requireInt, requireObject } from '../params.js';
 import type { ProjectData } from '../project-data.js';
+import type { RouteContext } from '../route.js';
 
 /** 404 naming the query or path parameter whose record does not exist. */
 export function missing(parameter: string, what: string, id: string): ApiError {
@@ -85,4 +86,28 @@ export function readCatalogueUpdate(
   const name = optionalString(item['name'], `${at}.name`);
   if (name === '') throw badParameter(`${at}.name`, 'expected a non-empty string');
   return { at, item, id, name, priority: optionalInt(item['priority'], `${at}.priority`) };
+}
+
+/** The integer path parameter `{id}` of the catalogue operations: 400 when it is not an integer. */
+export function pathId(ctx: RouteContext): number {
+  const raw = ctx.params['id'] ?? '';
+  if (!/^\d+$/.test(raw)) throw badParameter('id', `expected an integer, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/**
+ * A change-priority body, `[{id, newPriority}]`: every id in `catalogue` (else 400 `unknown <what> <id>`),
+ * all checked before anything changes.
+ */
+export function priorityChanges(
+  body: unknown,
+  catalogue: ReadonlyMap<number, unknown>,
+  what: string,
+): { id: number; priority: number }[] {
+  return requireArray(body).map((value, n) => {
+    const item = requireObject(value, `body[${n}]`);
+    const id = requireInt(item['id'], `body[${n}].id`);
+    if (!catalogue.has(id)) throw badParameter(`body[${n}].id`, `unknown ${what} ${id}`);
+    return { id, priority: requireInt(item['newPriority'], `body[${n}].newPriority`) };
+  });
 }

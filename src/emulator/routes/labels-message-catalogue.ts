@@ -4,15 +4,16 @@
 import { badParameter } from '../api-error.js';
 import { requireArray, requireInt, requireObject, requireText } from '../params.js';
 import type { ProjectData } from '../project-data.js';
-import type { Route, RouteContext } from '../route.js';
+import { type Route, readRoute, writeRoute } from '../route.js';
 import type { LabelGroup, MessageLabel } from '../state.js';
-import { missing, optionalInt, optionalString, readCatalogueUpdate } from './labels-lookup.js';
-
-function pathId(ctx: RouteContext): number {
-  const raw = ctx.params['id'] ?? '';
-  if (!/^\d+$/.test(raw)) throw badParameter('id', `expected an integer, got ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
+import {
+  missing,
+  optionalInt,
+  optionalString,
+  pathId,
+  priorityChanges,
+  readCatalogueUpdate,
+} from './labels-lookup.js';
 
 function labelOrFail(p: ProjectData, id: number): MessageLabel {
   const label = p.state.messageLabels.get(id);
@@ -116,243 +117,127 @@ function createLabel(p: ProjectData, plan: PlannedLabel): MessageLabel {
   return label;
 }
 
-/** `LabelPriorityChangeDto[]`: every id known before anything changes. */
-function priorityChanges(
-  body: unknown,
-  known: ReadonlyMap<number, unknown>,
-): { id: number; priority: number }[] {
-  const changes = requireArray(body).map((value, n) => {
-    const item = requireObject(value, `body[${n}]`);
-    const id = requireInt(item['id'], `body[${n}].id`);
-    if (!known.has(id)) throw badParameter(`body[${n}].id`, `unknown id ${id}`);
-    return { id, priority: requireInt(item['newPriority'], `body[${n}].newPriority`) };
-  });
-  return changes;
-}
-
 export function messageLabelCatalogueRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
-      path: 'message/labels',
-      op: 'createMessageLabel',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const plan = planLabel(p, ctx.body, '');
-        checkUnique(p, [plan], () => 'name');
-        const label = createLabel(p, plan);
-        p.state.touch();
-        return { body: p.messageLabelDtos([label.id])[0] };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'message/labels',
-      op: 'getMessageLabels',
-      handler(ctx) {
-        const p = ctx.project;
-        return { body: p.messageLabelDtos(sortedMessageLabels(p).map((l) => l.id)) };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'message/labels/{id}',
-      op: 'getMessageLabel',
-      handler(ctx) {
-        const label = labelOrFail(ctx.project, pathId(ctx));
-        return { body: ctx.project.messageLabelDtos([label.id])[0] };
-      },
-    },
-    {
-      method: 'PUT',
-      path: 'message/labels/{id}',
-      op: 'updateMessageLabel',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const label = labelOrFail(p, pathId(ctx));
-        const body = requireObject(ctx.body);
-        const name = requireText(body['name'], 'name');
-        const groupId = requireInt(body['groupId'], 'groupId');
-        const priority = requireInt(body['priority'], 'priority');
-        if (!p.state.labelGroups.has(groupId))
-          throw badParameter('groupId', `unknown label group ${groupId}`);
-        for (const other of p.state.messageLabels.values()) {
-          if (other.id !== label.id && other.groupId === groupId && other.name === name) {
-            throw badParameter('name', `a label named ${JSON.stringify(name)} already exists in that group`);
-          }
+    writeRoute('POST', 'message/labels', 'createMessageLabel', (ctx) => {
+      const p = ctx.project;
+      const plan = planLabel(p, ctx.body, '');
+      checkUnique(p, [plan], () => 'name');
+      return p.messageLabelDtos([createLabel(p, plan).id])[0];
+    }),
+    readRoute('GET', 'message/labels', 'getMessageLabels', (ctx) =>
+      ctx.project.messageLabelDtos(sortedMessageLabels(ctx.project).map((l) => l.id)),
+    ),
+    readRoute(
+      'GET',
+      'message/labels/{id}',
+      'getMessageLabel',
+      (ctx) => ctx.project.messageLabelDtos([labelOrFail(ctx.project, pathId(ctx)).id])[0],
+    ),
+    writeRoute('PUT', 'message/labels/{id}', 'updateMessageLabel', (ctx) => {
+      const p = ctx.project;
+      const label = labelOrFail(p, pathId(ctx));
+      const body = requireObject(ctx.body);
+      const name = requireText(body['name'], 'name');
+      const groupId = requireInt(body['groupId'], 'groupId');
+      const priority = requireInt(body['priority'], 'priority');
+      if (!p.state.labelGroups.has(groupId)) throw badParameter('groupId', `unknown label group ${groupId}`);
+      for (const other of p.state.messageLabels.values()) {
+        if (other.id !== label.id && other.groupId === groupId && other.name === name) {
+          throw badParameter('name', `a label named ${JSON.stringify(name)} already exists in that group`);
         }
-        Object.assign(label, { name, groupId, priority });
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'DELETE',
-      path: 'message/labels/{id}',
-      op: 'deleteMessageLabel',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const label = labelOrFail(p, pathId(ctx));
-        p.state.messageLabels.delete(label.id);
-        forgetMessageLabels(p, new Set([label.id]));
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'PUT',
-      path: 'message/labels/change-priority',
-      op: 'updateMessageLabelsPriority',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        for (const change of priorityChanges(ctx.body, p.state.messageLabels))
-          p.state.messageLabels.get(change.id)!.priority = change.priority;
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'POST',
-      path: 'message/labels/by-list',
-      op: 'createMessageLabels',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const plans = requireArray(ctx.body).map((item, n) => planLabel(p, item, `body[${n}]`));
-        checkUnique(p, plans, (n) => `body[${n}].name`);
-        for (const plan of plans) createLabel(p, plan);
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'PUT',
-      path: 'message/labels/by-list',
-      op: 'updateMessageLabels',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        // UpdateMessageLabelDto {id, name?, priority?, groupId?, groupName?, groupPriority?}: all checked first
-        const updates = requireArray(ctx.body).map((value, n) => {
-          const { at, item, id, name, priority } = readCatalogueUpdate(
-            value,
-            n,
-            p.state.messageLabels,
-            'message label',
-          );
-          const groupId = optionalInt(item['groupId'], `${at}.groupId`);
-          if (groupId !== undefined && !p.state.labelGroups.has(groupId))
-            throw badParameter(`${at}.groupId`, `unknown label group ${groupId}`);
-          const groupName = optionalString(item['groupName'], `${at}.groupName`);
-          if (groupName === '') throw badParameter(`${at}.groupName`, 'expected a non-empty string');
-          return {
-            id,
-            name,
-            priority,
-            groupId,
-            groupName,
-            groupPriority: optionalInt(item['groupPriority'], `${at}.groupPriority`),
-          };
-        });
-        for (const u of updates) {
-          const label = p.state.messageLabels.get(u.id)!;
-          if (u.name !== undefined) label.name = u.name;
-          if (u.priority !== undefined) label.priority = u.priority;
-          if (u.groupId !== undefined) label.groupId = u.groupId;
-          const group = p.state.labelGroups.get(label.groupId);
-          if (group && u.groupName !== undefined) group.name = u.groupName;
-          if (group && u.groupPriority !== undefined) group.priority = u.groupPriority;
-        }
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'GET',
-      path: 'message/labels/groups',
-      op: 'getLabelGroups',
-      handler(ctx) {
-        return { body: sortedGroups(ctx.project).map(groupDto) };
-      },
-    },
-    {
-      method: 'PUT',
-      path: 'message/labels/groups',
-      op: 'updateMessageLabelGroups',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const updates = requireArray(ctx.body).map((value, n) =>
-          readCatalogueUpdate(value, n, p.state.labelGroups, 'label group'),
+      }
+      Object.assign(label, { name, groupId, priority });
+    }),
+    writeRoute('DELETE', 'message/labels/{id}', 'deleteMessageLabel', (ctx) => {
+      const p = ctx.project;
+      const label = labelOrFail(p, pathId(ctx));
+      p.state.messageLabels.delete(label.id);
+      forgetMessageLabels(p, new Set([label.id]));
+    }),
+    writeRoute('PUT', 'message/labels/change-priority', 'updateMessageLabelsPriority', (ctx) => {
+      const labels = ctx.project.state.messageLabels;
+      for (const change of priorityChanges(ctx.body, labels, 'id'))
+        labels.get(change.id)!.priority = change.priority;
+    }),
+    writeRoute('POST', 'message/labels/by-list', 'createMessageLabels', (ctx) => {
+      const p = ctx.project;
+      const plans = requireArray(ctx.body).map((item, n) => planLabel(p, item, `body[${n}]`));
+      checkUnique(p, plans, (n) => `body[${n}].name`);
+      for (const plan of plans) createLabel(p, plan);
+    }),
+    writeRoute('PUT', 'message/labels/by-list', 'updateMessageLabels', (ctx) => {
+      const p = ctx.project;
+      // UpdateMessageLabelDto {id, name?, priority?, groupId?, groupName?, groupPriority?}: all checked first
+      const updates = requireArray(ctx.body).map((value, n) => {
+        const { at, item, id, name, priority } = readCatalogueUpdate(
+          value,
+          n,
+          p.state.messageLabels,
+          'message label',
         );
-        for (const u of updates) {
-          const group = p.state.labelGroups.get(u.id)!;
-          if (u.name !== undefined) group.name = u.name;
-          if (u.priority !== undefined) group.priority = u.priority;
-        }
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'GET',
-      path: 'message/labels/groups/{id}',
-      op: 'getLabelGroup',
-      handler(ctx) {
-        return { body: groupDto(groupOrFail(ctx.project, pathId(ctx))) };
-      },
-    },
-    {
-      method: 'PUT',
-      path: 'message/labels/groups/{id}',
-      op: 'updateMessageLabelGroup',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const group = groupOrFail(p, pathId(ctx));
-        const body = requireObject(ctx.body);
-        const name = requireText(body['name'], 'name');
-        const priority = requireInt(body['priority'], 'priority');
-        Object.assign(group, { name, priority });
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'DELETE',
-      path: 'message/labels/groups/{id}',
-      op: 'deleteMessageLabelGroup',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        const group = groupOrFail(p, pathId(ctx));
-        // the group's labels go with it, and leave every message they were on
-        const gone = new Set<number>();
-        for (const label of p.state.messageLabels.values())
-          if (label.groupId === group.id) gone.add(label.id);
-        for (const id of gone) p.state.messageLabels.delete(id);
-        forgetMessageLabels(p, gone);
-        p.state.labelGroups.delete(group.id);
-        p.state.touch();
-        return {};
-      },
-    },
-    {
-      method: 'PUT',
-      path: 'message/labels/groups/change-priority',
-      op: 'updateGroupsPriority',
-      write: true,
-      handler(ctx) {
-        const p = ctx.project;
-        for (const change of priorityChanges(ctx.body, p.state.labelGroups))
-          p.state.labelGroups.get(change.id)!.priority = change.priority;
-        p.state.touch();
-        return {};
-      },
-    },
+        const groupId = optionalInt(item['groupId'], `${at}.groupId`);
+        if (groupId !== undefined && !p.state.labelGroups.has(groupId))
+          throw badParameter(`${at}.groupId`, `unknown label group ${groupId}`);
+        const groupName = optionalString(item['groupName'], `${at}.groupName`);
+        if (groupName === '') throw badParameter(`${at}.groupName`, 'expected a non-empty string');
+        return {
+          id,
+          name,
+          priority,
+          groupId,
+          groupName,
+          groupPriority: optionalInt(item['groupPriority'], `${at}.groupPriority`),
+        };
+      });
+      for (const u of updates) {
+        const label = p.state.messageLabels.get(u.id)!;
+        if (u.name !== undefined) label.name = u.name;
+        if (u.priority !== undefined) label.priority = u.priority;
+        if (u.groupId !== undefined) label.groupId = u.groupId;
+        const group = p.state.labelGroups.get(label.groupId);
+        if (group && u.groupName !== undefined) group.name = u.groupName;
+        if (group && u.groupPriority !== undefined) group.priority = u.groupPriority;
+      }
+    }),
+    readRoute('GET', 'message/labels/groups', 'getLabelGroups', (ctx) =>
+      sortedGroups(ctx.project).map(groupDto),
+    ),
+    writeRoute('PUT', 'message/labels/groups', 'updateMessageLabelGroups', (ctx) => {
+      const p = ctx.project;
+      const updates = requireArray(ctx.body).map((value, n) =>
+        readCatalogueUpdate(value, n, p.state.labelGroups, 'label group'),
+      );
+      for (const u of updates) {
+        const group = p.state.labelGroups.get(u.id)!;
+        if (u.name !== undefined) group.name = u.name;
+        if (u.priority !== undefined) group.priority = u.priority;
+      }
+    }),
+    readRoute('GET', 'message/labels/groups/{id}', 'getLabelGroup', (ctx) =>
+      groupDto(groupOrFail(ctx.project, pathId(ctx))),
+    ),
+    writeRoute('PUT', 'message/labels/groups/{id}', 'updateMessageLabelGroup', (ctx) => {
+      const group = groupOrFail(ctx.project, pathId(ctx));
+      const body = requireObject(ctx.body);
+      const name = requireText(body['name'], 'name');
+      const priority = requireInt(body['priority'], 'priority');
+      Object.assign(group, { name, priority });
+    }),
+    writeRoute('DELETE', 'message/labels/groups/{id}', 'deleteMessageLabelGroup', (ctx) => {
+      const p = ctx.project;
+      const group = groupOrFail(p, pathId(ctx));
+      // the group's labels go with it, and leave every message they were on
+      const gone = new Set<number>();
+      for (const label of p.state.messageLabels.values()) if (label.groupId === group.id) gone.add(label.id);
+      for (const id of gone) p.state.messageLabels.delete(id);
+      forgetMessageLabels(p, gone);
+      p.state.labelGroups.delete(group.id);
+    }),
+    writeRoute('PUT', 'message/labels/groups/change-priority', 'updateGroupsPriority', (ctx) => {
+      const groups = ctx.project.state.labelGroups;
+      for (const change of priorityChanges(ctx.body, groups, 'id'))
+        groups.get(change.id)!.priority = change.priority;
+    }),
   ];
 }

@@ -1,12 +1,13 @@
 // Message operations: messages/filter (paged ExtendedMessage, no delivery status), messages/by-session
 // and by-client (Message with status), page-in-session and page-in-client.
 import { badParameter, notFound } from '../api-error.js';
-import { compileFilters, normaliseChannel } from '../filters.js';
-import { queryBool, queryDateTime, queryEnum, queryInt, queryString, requiredString } from '../params.js';
+import { normaliseChannel } from '../filters.js';
+import { queryBool, queryDateTime, queryEnum, queryString, requiredString } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { type MessageRef, selectMessages } from '../query.js';
-import { pageOf, type Route, type RouteContext } from '../route.js';
-import { applyPageDrift, sessionForWire } from './sessions.js';
+import { pageOf, pageSizeOf, type Route, type RouteContext, readRoute } from '../route.js';
+import { pagedFilterRoute } from './paged-filter-route.js';
+import { sessionForWire } from './sessions.js';
 
 function sessionOrFail(ctx: RouteContext, sessionId: string): number {
   const i = ctx.project.sessionIndex(sessionId);
@@ -103,25 +104,15 @@ function bySession(ctx: RouteContext) {
 
 export function messageRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
+    pagedFilterRoute({
       path: 'messages/filter',
       op: 'getMessageDataByFilter',
-      handler(ctx) {
-        const filters = compileFilters(ctx.body);
-        const select = () => selectMessages(ctx.project, filters, ctx.now);
-        applyPageDrift(ctx, () => {
-          const rows = select();
-          const sessions: number[] = [];
-          for (const r of rows) if (!sessions.includes(r.i)) sessions.push(r.i);
-          return sessions;
-        });
-        const { paging, items } = pageOf(ctx, select());
-        return {
-          body: { paging, messages: items.map((r) => ctx.project.extendedMessageRecord(r.i, r.k, ctx.now)) },
-        };
-      },
-    },
+      key: 'messages',
+      select: (ctx, filters) => selectMessages(ctx.project, filters, ctx.now),
+      // page drift holds back the sessions of the newest messages
+      sessionOf: (r) => r.i,
+      record: (ctx) => (r) => ctx.project.extendedMessageRecord(r.i, r.k, ctx.now),
+    }),
     { method: 'GET', path: 'messages/by-session', op: 'getMessagesForSession', handler: bySession },
     {
       method: 'POST',
@@ -150,39 +141,27 @@ export function messageRoutes(): Route[] {
         };
       },
     },
-    {
-      method: 'GET',
-      path: 'messages/page-in-session',
-      op: 'getMessagePageInSession',
-      handler(ctx) {
-        const i = sessionOrFail(ctx, requiredString(ctx.query, 'sessionId'));
-        const questionId = requiredString(ctx.query, 'questionId');
-        const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
-        const at = ctx.project.messageIndex(questionId);
-        if (!at || at.i !== i || ctx.project.skeleton.messageTime(i, at.k) > ctx.now)
-          throw notFound('message', questionId);
-        return { body: { pageNumber: Math.floor(at.k / Math.min(size, ctx.emulator.options.maxPageSize)) } };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'messages/page-in-client',
-      op: 'getMessagePageInClient',
-      handler(ctx) {
-        const c = clientOrFail(ctx);
-        const questionId = requiredString(ctx.query, 'questionId');
-        const size = queryInt(ctx.query, 'size', { default: 20, min: 1 })!;
-        const rows = clientMessages(ctx, ctx.project, c, { filterTimes: false });
-        const position = rows.findIndex((r) => ctx.project.questionId(r.i, r.k) === questionId);
-        if (position < 0)
-          throw badParameter(
-            'questionId',
-            `message ${questionId} is not a message of client ${ctx.query.get('clientId')}`,
-          );
-        return {
-          body: { pageNumber: Math.floor(position / Math.min(size, ctx.emulator.options.maxPageSize)) },
-        };
-      },
-    },
+    readRoute('GET', 'messages/page-in-session', 'getMessagePageInSession', (ctx) => {
+      const i = sessionOrFail(ctx, requiredString(ctx.query, 'sessionId'));
+      const questionId = requiredString(ctx.query, 'questionId');
+      const size = pageSizeOf(ctx);
+      const at = ctx.project.messageIndex(questionId);
+      if (!at || at.i !== i || ctx.project.skeleton.messageTime(i, at.k) > ctx.now)
+        throw notFound('message', questionId);
+      return { pageNumber: Math.floor(at.k / size) };
+    }),
+    readRoute('GET', 'messages/page-in-client', 'getMessagePageInClient', (ctx) => {
+      const c = clientOrFail(ctx);
+      const questionId = requiredString(ctx.query, 'questionId');
+      const size = pageSizeOf(ctx);
+      const rows = clientMessages(ctx, ctx.project, c, { filterTimes: false });
+      const position = rows.findIndex((r) => ctx.project.questionId(r.i, r.k) === questionId);
+      if (position < 0)
+        throw badParameter(
+          'questionId',
+          `message ${questionId} is not a message of client ${ctx.query.get('clientId')}`,
+        );
+      return { pageNumber: Math.floor(position / size) };
+    }),
   ];
 }

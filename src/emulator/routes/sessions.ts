@@ -1,10 +1,10 @@
 // Session operations: sessions/filter (paged, optional labels and sessionData), projects/sessions/count,
-// state-routes/filter. Page drift is scripted here: sessions held back on page 0 arrive before page 1.
-import { compileFilters } from '../filters.js';
+// state-routes/filter. Both filter operations page one selection; sessions/filter has scripted page drift.
 import { queryBool } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { selectSessions } from '../query.js';
-import { pageOf, type Route, type RouteContext } from '../route.js';
+import { type Route, type RouteContext, readRoute } from '../route.js';
+import { pagedFilterRoute } from './paged-filter-route.js';
 
 /** SessionInfo with the duration in the server's configured unit. */
 export function sessionForWire(
@@ -19,30 +19,6 @@ export function sessionForWire(
   return record;
 }
 
-/**
- * Scripted page drift for paged filter operations: on page 0 the newest matching sessions are held back
- * (and left out of totalCount); any later page releases them, as if they had just arrived.
- */
-export function applyPageDrift(
-  ctx: RouteContext,
-  select: () => ArrayLike<number>,
-  sessionOf: (row: number) => number = (x) => x,
-): void {
-  const p = ctx.project;
-  const page = Number(ctx.query.get('page') ?? '0');
-  if (page > 0 && p.withheld.size > 0) {
-    p.withheld.clear();
-    return;
-  }
-  if (page !== 0) return;
-  const fault = ctx.emulator.faults.take(['pageDrift'], { path: ctx.path, method: ctx.method });
-  if (!fault) return;
-  const rows = select();
-  const wanted = fault.count ?? 3;
-  for (let n = 0; n < rows.length && p.withheld.size < wanted; n++)
-    p.withheld.add(sessionOf(rows[n] as number));
-}
-
 function stateRoute(p: ProjectData, i: number, now: number): string[] {
   const states: string[] = [];
   const visible = p.skeleton.visibleMessageCount(i, now);
@@ -55,43 +31,30 @@ function stateRoute(p: ProjectData, i: number, now: number): string[] {
 
 export function sessionRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
+    pagedFilterRoute({
       path: 'sessions/filter',
       op: 'getSessionDataByFilter',
-      handler(ctx) {
-        const filters = compileFilters(ctx.body);
-        applyPageDrift(ctx, () => selectSessions(ctx.project, filters, ctx.now));
-        const rows = selectSessions(ctx.project, filters, ctx.now);
-        const { paging, items } = pageOf(ctx, rows);
+      key: 'sessions',
+      select: (ctx, filters) => selectSessions(ctx.project, filters, ctx.now),
+      sessionOf: (i) => i,
+      record(ctx) {
         const labels = queryBool(ctx.query, 'needToReturnSessionLabels');
         // the previous generation has no needToReturnSessionData: sessionData never comes back there
         const data = ctx.generation === 'v1' && queryBool(ctx.query, 'needToReturnSessionData');
-        const sessions = items.map((i) => sessionForWire(ctx, ctx.project, i, { data, labels }));
-        return { body: { paging, sessions } };
+        return (i) => sessionForWire(ctx, ctx.project, i, { data, labels });
       },
-    },
-    {
-      method: 'GET',
-      path: 'projects/sessions/count',
-      op: 'countAllProjectsSessions',
-      handler(ctx) {
-        const body = ctx.tokenProjects.map((name) => {
-          const p = ctx.emulator.project(name);
-          return {
-            projectShortName: name,
-            amount: p.skeleton.sessionsStartingIn(Number.NEGATIVE_INFINITY, ctx.now)[1],
-          };
-        });
-        return { body };
-      },
-    },
-    {
-      method: 'POST',
+    }),
+    readRoute('GET', 'projects/sessions/count', 'countAllProjectsSessions', (ctx) =>
+      ctx.tokenProjects.map((name) => ({
+        projectShortName: name,
+        amount: ctx.emulator.project(name).skeleton.sessionsStartingIn(Number.NEGATIVE_INFINITY, ctx.now)[1],
+      })),
+    ),
+    pagedFilterRoute({
       path: 'state-routes/filter',
       op: 'getStateRoutesDataByFilter',
-      handler(ctx) {
-        const filters = compileFilters(ctx.body);
+      key: 'routes',
+      select(ctx, filters) {
         const groups = new Map<string, { states: string[]; result: string; count: number }>();
         for (const i of selectSessions(ctx.project, filters, ctx.now)) {
           const states = stateRoute(ctx.project, i, ctx.now);
@@ -101,18 +64,16 @@ export function sessionRoutes(): Route[] {
           if (group) group.count++;
           else groups.set(key, { states, result, count: 1 });
         }
-        const rows = [...groups.values()].sort(
+        return [...groups.values()].sort(
           (a, b) => b.count - a.count || (a.states.join() < b.states.join() ? -1 : 1),
         );
-        const { paging, items } = pageOf(ctx, rows);
-        const routes = items.map((g) => ({
-          states: g.states,
-          stateRoutes: g.states,
-          stateRouteResult: g.result,
-          sessionsCount: g.count,
-        }));
-        return { body: { paging, routes } };
       },
-    },
+      record: () => (g) => ({
+        states: g.states,
+        stateRoutes: g.states,
+        stateRouteResult: g.result,
+        sessionsCount: g.count,
+      }),
+    }),
   ];
 }

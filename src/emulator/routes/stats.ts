@@ -4,11 +4,11 @@
 // Days of the simple stats are local days of the Timezone header; dateTo is inclusive.
 import { badParameter } from '../api-error.js';
 import { Buckets, INTERVAL_TYPES, type IntervalType } from '../buckets.js';
-import { compileFilters, type Range } from '../filters.js';
+import { type CompiledFilters, compileFilters, type Range } from '../filters.js';
 import { queryDate, queryEnum, queryInt, queryList, queryString, timezoneOffset } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { selectMessages, selectSessions } from '../query.js';
-import type { Route, RouteContext } from '../route.js';
+import { type Route, type RouteContext, readRoute } from '../route.js';
 
 const DAY = 86_400_000;
 
@@ -55,156 +55,119 @@ function sessionsStartedIn(
   return out;
 }
 
+type Kind = 'session' | 'message';
+
+/** Each session (or message) that matches `filters`, in the API's order: its time and its label ids. */
+function eachMatch(
+  ctx: RouteContext,
+  filters: CompiledFilters,
+  kind: Kind,
+  visit: (time: number, labelIds: () => Iterable<number>) => void,
+): void {
+  const p = ctx.project;
+  if (kind === 'session') {
+    for (const i of selectSessions(p, filters, ctx.now))
+      visit(p.skeleton.start.get(i), () => p.sessionLabelIds(i, ctx.now));
+  } else {
+    for (const r of selectMessages(p, filters, ctx.now))
+      visit(p.skeleton.messageTime(r.i, r.k), () => p.messageLabelIds(r.i, r.k, ctx.now));
+  }
+}
+
+/** Advanced stats of the matching sessions (or messages): `{stats: buckets, totalCount}`. */
+function countStats(path: string, op: string, kind: Kind): Route {
+  return readRoute('POST', path, op, (ctx) => {
+    const make = bucketsFor(ctx);
+    const filters = compileFilters(ctx.body);
+    const buckets = make();
+    eachMatch(ctx, filters, kind, (time) => buckets.add(time));
+    return { stats: buckets.list(windowOf(filters, kind, ctx.now)), totalCount: buckets.total };
+  });
+}
+
+/** Advanced stats per label of the catalogue (zeros included) over the matching sessions (or messages). */
+function labelStats(path: string, op: string, kind: Kind): Route {
+  return readRoute('POST', path, op, (ctx) => {
+    const make = bucketsFor(ctx);
+    const filters = compileFilters(ctx.body);
+    const p = ctx.project;
+    const catalogue = kind === 'session' ? p.state.sessionLabels : p.state.messageLabels;
+    const perLabel = new Map<number, Buckets>();
+    for (const label of catalogue.values()) perLabel.set(label.id, make());
+    eachMatch(ctx, filters, kind, (time, labelIds) => {
+      for (const id of labelIds()) perLabel.get(id)?.add(time);
+    });
+    const window = windowOf(filters, kind, ctx.now);
+    const stats = [...perLabel.entries()].map(([id, b]) => ({
+      label: kind === 'session' ? p.sessionLabelDtos([id])[0] : p.messageLabelDtos([id])[0],
+      tsToValues: b.list(window),
+      totalCount: b.total,
+    }));
+    return { stats };
+  });
+}
+
 export function statsRoutes(): Route[] {
   return [
-    {
-      method: 'POST',
-      path: 'stats/sessions/with-advanced-filters',
-      op: 'getSessionStats',
-      handler(ctx) {
-        const make = bucketsFor(ctx);
-        const filters = compileFilters(ctx.body);
-        const buckets = make();
-        const sk = ctx.project.skeleton;
-        for (const i of selectSessions(ctx.project, filters, ctx.now)) buckets.add(sk.start.get(i));
-        return {
-          body: { stats: buckets.list(windowOf(filters, 'session', ctx.now)), totalCount: buckets.total },
-        };
-      },
-    },
-    {
-      method: 'POST',
-      path: 'stats/messages/with-advanced-filters',
-      op: 'getMessageStats',
-      handler(ctx) {
-        const make = bucketsFor(ctx);
-        const filters = compileFilters(ctx.body);
-        const buckets = make();
-        const sk = ctx.project.skeleton;
-        for (const r of selectMessages(ctx.project, filters, ctx.now)) buckets.add(sk.messageTime(r.i, r.k));
-        return {
-          body: { stats: buckets.list(windowOf(filters, 'message', ctx.now)), totalCount: buckets.total },
-        };
-      },
-    },
-    {
-      method: 'POST',
-      path: 'stats/session-labels',
-      op: 'getSessionLabelStats',
-      handler(ctx) {
-        const make = bucketsFor(ctx);
-        const filters = compileFilters(ctx.body);
-        const p = ctx.project;
-        const perLabel = new Map<number, Buckets>();
-        for (const label of p.state.sessionLabels.values()) perLabel.set(label.id, make());
-        for (const i of selectSessions(p, filters, ctx.now)) {
-          for (const id of p.sessionLabelIds(i, ctx.now)) perLabel.get(id)?.add(p.skeleton.start.get(i));
+    countStats('stats/sessions/with-advanced-filters', 'getSessionStats', 'session'),
+    countStats('stats/messages/with-advanced-filters', 'getMessageStats', 'message'),
+    labelStats('stats/session-labels', 'getSessionLabelStats', 'session'),
+    labelStats('stats/log-labels', 'getLogLabelStats', 'message'),
+    readRoute('GET', 'stats/switched-sessions', 'getSwitchedSessionCountByDay', (ctx) => {
+      const { from, to, offset } = dayRange(ctx);
+      const method = queryEnum(ctx.query, 'transferToOperatorMethod', ['SWITCH', 'TEXT'] as const);
+      if (method === undefined)
+        throw badParameter('transferToOperatorMethod', 'required parameter is missing (SWITCH or TEXT)');
+      const text = queryString(ctx.query, 'textForTransfer');
+      if (method === 'TEXT' && text === undefined)
+        throw badParameter('textForTransfer', 'required when transferToOperatorMethod=TEXT');
+      const p = ctx.project;
+      const buckets = new Buckets('DAY', 1, offset);
+      for (const i of sessionsStartedIn(p, from, to, ctx.now, queryList(ctx.query, 'botIds'))) {
+        const visible = p.skeleton.visibleMessageCount(i, ctx.now);
+        let switched = false;
+        for (let k = 0; k < visible && !switched; k++) {
+          const facts = p.messageFacts(i, k);
+          switched = method === 'SWITCH' ? facts.isSwitch : facts.answer === text;
         }
-        const window = windowOf(filters, 'session', ctx.now);
-        const stats = [...perLabel.entries()].map(([id, b]) => ({
-          label: p.sessionLabelDtos([id])[0],
-          tsToValues: b.list(window),
-          totalCount: b.total,
-        }));
-        return { body: { stats } };
-      },
-    },
-    {
-      method: 'POST',
-      path: 'stats/log-labels',
-      op: 'getLogLabelStats',
-      handler(ctx) {
-        const make = bucketsFor(ctx);
-        const filters = compileFilters(ctx.body);
-        const p = ctx.project;
-        const perLabel = new Map<number, Buckets>();
-        for (const label of p.state.messageLabels.values()) perLabel.set(label.id, make());
-        for (const r of selectMessages(p, filters, ctx.now)) {
-          for (const id of p.messageLabelIds(r.i, r.k, ctx.now))
-            perLabel.get(id)?.add(p.skeleton.messageTime(r.i, r.k));
-        }
-        const window = windowOf(filters, 'message', ctx.now);
-        const stats = [...perLabel.entries()].map(([id, b]) => ({
-          label: p.messageLabelDtos([id])[0],
-          tsToValues: b.list(window),
-          totalCount: b.total,
-        }));
-        return { body: { stats } };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'stats/switched-sessions',
-      op: 'getSwitchedSessionCountByDay',
-      handler(ctx) {
-        const { from, to, offset } = dayRange(ctx);
-        const method = queryEnum(ctx.query, 'transferToOperatorMethod', ['SWITCH', 'TEXT'] as const);
-        if (method === undefined)
-          throw badParameter('transferToOperatorMethod', 'required parameter is missing (SWITCH or TEXT)');
-        const text = queryString(ctx.query, 'textForTransfer');
-        if (method === 'TEXT' && text === undefined)
-          throw badParameter('textForTransfer', 'required when transferToOperatorMethod=TEXT');
-        const p = ctx.project;
-        const buckets = new Buckets('DAY', 1, offset);
-        for (const i of sessionsStartedIn(p, from, to, ctx.now, queryList(ctx.query, 'botIds'))) {
-          const visible = p.skeleton.visibleMessageCount(i, ctx.now);
-          let switched = false;
-          for (let k = 0; k < visible && !switched; k++) {
-            const facts = p.messageFacts(i, k);
-            switched = method === 'SWITCH' ? facts.isSwitch : facts.answer === text;
-          }
-          if (switched) buckets.add(p.skeleton.start.get(i));
-        }
-        return { body: { stats: buckets.list([from, to - 1]), totalCount: buckets.total } };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'stats/telephony',
-      op: 'getTelephonyStats',
-      handler(ctx) {
-        const { from, to, offset } = dayRange(ctx);
-        const p = ctx.project;
-        const incoming = new Buckets('DAY', 1, offset);
-        const outgoing = new Buckets('DAY', 1, offset);
-        const billing = new Buckets('DAY', 1, offset);
-        let durationMs = 0;
-        let calls = 0;
-        for (const i of sessionsStartedIn(p, from, to, ctx.now, queryList(ctx.query, 'botIds'))) {
-          if (p.channelOf(i) !== 'resterisk') continue;
-          const record = p.sessionRecord(i, ctx.now);
-          const start = p.skeleton.start.get(i);
-          (record['isCallIncoming'] ? incoming : outgoing).add(start);
-          if ((record['questionCount'] as number) > 0) billing.add(start);
-          durationMs += record['duration'] as number;
-          calls++;
-        }
-        const range: [number, number] = [from, to - 1];
-        return {
-          body: {
-            averageCallDurationInSeconds: calls === 0 ? 0 : Math.round(durationMs / calls / 10) / 100,
-            billingCount: billing.list(range),
-            incomingCount: incoming.list(range),
-            outgoingCount: outgoing.list(range),
-          },
-        };
-      },
-    },
-    {
-      method: 'GET',
-      path: 'stats/unique-clients',
-      op: 'getAllProjectsUniqueClients',
-      handler(ctx) {
-        const body = ctx.tokenProjects.map((name) => {
-          const p = ctx.emulator.project(name);
-          const sk = p.skeleton;
-          let totalCount = 0;
-          for (let c = 0; c < sk.clientCreator.length; c++)
-            if (sk.start.get(sk.clientCreator.get(c)) <= ctx.now) totalCount++;
-          return { projectShortName: name, totalCount };
-        });
-        return { body };
-      },
-    },
+        if (switched) buckets.add(p.skeleton.start.get(i));
+      }
+      return { stats: buckets.list([from, to - 1]), totalCount: buckets.total };
+    }),
+    readRoute('GET', 'stats/telephony', 'getTelephonyStats', (ctx) => {
+      const { from, to, offset } = dayRange(ctx);
+      const p = ctx.project;
+      const incoming = new Buckets('DAY', 1, offset);
+      const outgoing = new Buckets('DAY', 1, offset);
+      const billing = new Buckets('DAY', 1, offset);
+      let durationMs = 0;
+      let calls = 0;
+      for (const i of sessionsStartedIn(p, from, to, ctx.now, queryList(ctx.query, 'botIds'))) {
+        if (p.channelOf(i) !== 'resterisk') continue;
+        const record = p.sessionRecord(i, ctx.now);
+        const start = p.skeleton.start.get(i);
+        (record['isCallIncoming'] ? incoming : outgoing).add(start);
+        if ((record['questionCount'] as number) > 0) billing.add(start);
+        durationMs += record['duration'] as number;
+        calls++;
+      }
+      const range: [number, number] = [from, to - 1];
+      return {
+        averageCallDurationInSeconds: calls === 0 ? 0 : Math.round(durationMs / calls / 10) / 100,
+        billingCount: billing.list(range),
+        incomingCount: incoming.list(range),
+        outgoingCount: outgoing.list(range),
+      };
+    }),
+    readRoute('GET', 'stats/unique-clients', 'getAllProjectsUniqueClients', (ctx) => {
+      return ctx.tokenProjects.map((name) => {
+        const p = ctx.emulator.project(name);
+        const sk = p.skeleton;
+        let totalCount = 0;
+        for (let c = 0; c < sk.clientCreator.length; c++)
+          if (sk.start.get(sk.clientCreator.get(c)) <= ctx.now) totalCount++;
+        return { projectShortName: name, totalCount };
+      });
+    }),
   ];
 }
