@@ -66,6 +66,20 @@ for (;;) {
 }
 `;
 
+/** Runs ASKER in a child process: how long it waited for the file, ms. */
+async function askForFile(path: string): Promise<number> {
+  const asker = spawn(process.execPath, ['--input-type=module', '-e', ASKER, path], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(asker);
+  let output = '';
+  asker.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  await once(asker, 'exit');
+  expect(asker.exitCode).toBe(0);
+  return Number(/held after (\d+) ms/.exec(output)?.[1]);
+}
+
 /** Starts a holder process and resolves once it holds the file. */
 async function holdFile(
   path: string,
@@ -156,19 +170,37 @@ describe('openWarehouse and the file lock', () => {
     // a process that does not ask is kept out while the writer is busy (it would reopen at every window)
     await expect(holdFile(path, 0)).rejects.toThrow(/exited with 1/);
     // one that asks (touches <file>.waiting at each failed attempt) gets the file within a moment
-    const asker = spawn(process.execPath, ['--input-type=module', '-e', ASKER, path], {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(asker);
-    let output = '';
-    asker.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    await once(asker, 'exit');
-    expect(asker.exitCode).toBe(0);
-    expect(Number(/held after (\d+) ms/.exec(output)?.[1])).toBeLessThan(2_000);
+    expect(await askForFile(path)).toBeLessThan(2_000);
     // and the writer opens the file again for its next operation
     expect(await warehouse.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
     await warehouse.close();
+  });
+
+  it('a busy writer gives a turn at most every 3 s: a second asker waits for it', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const warehouse = await openWarehouse({ path });
+    let stop = false;
+    let done = 0;
+    // operations back to back: the writer never idles, it lets askers in only when a turn is due
+    const busy = (async () => {
+      for (; !stop; done++) await warehouse.query('SELECT count(*) AS n FROM sessions');
+    })();
+    try {
+      const first = await askForFile(path);
+      const firstGotIt = Date.now();
+      // the writer is back (an operation finished after the first turn): a new asker needs a new turn
+      const before = done;
+      while (done < before + 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      const second = await askForFile(path);
+      expect(first).toBeLessThan(2_000);
+      // the second turn comes 3 s after the first (the asker started right after the first got in)
+      expect(Date.now() - firstGotIt).toBeGreaterThanOrEqual(2_900);
+      expect(second).toBeLessThan(8_000);
+    } finally {
+      stop = true;
+      await busy;
+      await warehouse.close();
+    }
   });
 
   it('a writer lets go of the file after a second without operations', async () => {
