@@ -44,3 +44,18 @@ describe('the top-level CLI', () => {
     }
   });
 });
+
+describe("every command's help", () => {
+  it('has its usage line, its options, its exit codes and examples', async () => {
+    const top = await runCli(['--help'], env);
+    const names = [...top.stdout.matchAll(/^ {2}([a-z-]+) {2,}/gm)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThanOrEqual(15);
+    for (const name of names) {
+      const help = (await runCli([name, '--help'], env)).stdout;
+      expect(help, name).toMatch(new RegExp(`^reporter-etl ${name}\\b`));
+      expect(help, name).toMatch(/^ {2}--[a-z]/m);
+      expect(help, name).toMatch(/^Exit codes:/m);
+      expect(help, name).toMatch(/^Examples?\b.*:$/m);
+    }
+  }, 120_000);
+});

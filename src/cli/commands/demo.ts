@@ -55,6 +55,21 @@ left untouched.
 
 SIGTERM or Ctrl-C stops the demo: the step in progress stops (the sync at a window boundary), no further
 step runs, and it exits 75.
+
+Options:
+  --sessions N     sessions in the emulator's week (default 3000; more makes every step slower)
+  --data-dir DIR   where it writes (default ./data/demo): a new or empty folder, or one an earlier demo marked
+  --keep           keep what an earlier demo wrote in DIR instead of removing it first
+
+Needs no setting: REPORTER_TOKEN, REPORTER_BASE_URL and REPORTER_DATA_DIR are ignored (the emulator's are used).
+
+Exit codes: 0 ok; a step's own code when one did not succeed (1 failed, 3 partial: its output says which);
+2 DIR is refused (not the demo's, or a file); 75 stopped by SIGTERM or Ctrl-C.
+
+Examples:
+  npx reporter-etl demo
+  npx reporter-etl demo --sessions 20000 --data-dir /tmp/demo
+  REPORTER_DATA_DIR=/tmp/demo npx reporter-etl stats --tz Europe/Moscow     # then look around by hand
 `;
 
 const DEMO_ZONE = 'Europe/Moscow';

@@ -34,7 +34,9 @@ Options:
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates}.
 
-Example:
+Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
+
+Examples:
   reporter-etl emulator --sessions 100000 --port 4010
   curl -s -X POST -H 'Authorization: Bearer ${DEFAULT_V1_TOKEN}' -H 'content-type: application/json' \\
     'http://127.0.0.1:4010/api/v1/reporter/sessions/filter?size=2' -d '{"filters":[]}'

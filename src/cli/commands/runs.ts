@@ -21,7 +21,15 @@ Options:
   --limit N        at most N runs (default 20)
   --json           the runs as JSON on stdout
 
-Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed.
+Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed. It reads while a sync runs
+(waiting at most REPORTER_LOCK_WAIT_SECONDS for a commit).
+
+Exit codes: 0 ok, 2 usage (a bad --limit, no warehouse yet), 75 a writer held the warehouse too long.
+
+Examples:
+  npx reporter-etl runs
+  npx reporter-etl runs --job sync --limit 5
+  npx reporter-etl runs --json | jq '.runs[] | select(.status == "failed") | .error'
 `;
 
 export const runsCommand: Command = {
