@@ -20,6 +20,7 @@ import {
   resumePlatformReports,
 } from '../../platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
+import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -251,8 +252,7 @@ export const platformReportCommand: Command = {
       ),
       ...(showProgress
         ? {
-            onProgress: (p: TaskProgress) =>
-              process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`),
+            onProgress: (p: TaskProgress) => showStatusLine(escapeForTerminal(progressLine(p))),
           }
         : {}),
     };
@@ -262,7 +262,7 @@ export const platformReportCommand: Command = {
       outDir: resolve(values.out ?? `${config.dataDir}/platform-reports`),
     };
     const clearProgress = () => {
-      if (showProgress) process.stderr.write('\r\x1b[2K');
+      clearStatusLine();
     };
 
     if (action === 'list') {

@@ -5,10 +5,12 @@ import { resolve } from 'node:path';
 import { findReport, listReports } from '../../../reports/index.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { escapeForTerminal } from '../../escape-terminal-text.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { writeReport } from '../../report/write-report.js';
+import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
 import { parseCommandArgs } from '../args.js';
@@ -154,13 +156,13 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
         signal: controller.signal,
         onProgress: showProgress
           ? (p) =>
-              process.stderr.write(
-                `\r\x1b[2K${report.id}: ${p.sheet}: ${p.rows.toLocaleString('en-US')} rows`,
+              showStatusLine(
+                escapeForTerminal(`${report.id}: ${p.sheet}: ${p.rows.toLocaleString('en-US')} rows`),
               )
           : undefined,
       });
     } finally {
-      if (showProgress) process.stderr.write('\r\x1b[2K');
+      clearStatusLine();
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
     }

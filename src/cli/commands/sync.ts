@@ -8,6 +8,7 @@ import {
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -112,8 +113,7 @@ export const syncCommand: Command = {
               log,
               signal: controller.signal,
               onProgress: (p) => {
-                if (io.isTty && !values.json)
-                  process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`);
+                if (io.isTty && !values.json) showStatusLine(escapeForTerminal(progressLine(p)));
                 else
                   log.info(
                     {
@@ -136,7 +136,7 @@ export const syncCommand: Command = {
               ...(values.full ? { full: true } : {}),
             },
           );
-          if (io.isTty && !values.json) process.stderr.write('\r\x1b[2K');
+          clearStatusLine();
           summaries.push(summary);
         }
       } finally {
