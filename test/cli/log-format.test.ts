@@ -1,6 +1,6 @@
 // LOG_FORMAT: JSON records for pipes and cron, one human line per record on a terminal (pretty), tokens
 // redacted in both; and a log line written while a progress line is shown takes it off first (no glued lines).
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -98,6 +98,11 @@ describe('LOG_FORMAT', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines)
       expect(line).toMatch(/^\d\d:\d\d:\d\d (trace|debug|info |warn |error|fatal) \S/);
+    // the first run creates the warehouse: one line saying so, not one per migration
+    const newest = Math.max(...readdirSync('src/warehouse/migrations').map((f) => Number.parseInt(f, 10)));
+    expect(lines.filter((l) => /warehouse|migration/.test(l))).toEqual([
+      expect.stringMatching(new RegExp(`info  warehouse created \\(schema version ${newest}\\)`)),
+    ]);
     const json = await runCli(['sync'], { ...h.env, LOG_LEVEL: 'info' });
     expect(json.code, json.stderr).toBe(0);
     for (const line of json.stderr.split('\n').filter((l) => l !== ''))
