@@ -134,8 +134,8 @@ export async function runMigrations(
   // one line per run that changed the schema, not one per migration
   const version = migrations.at(-1)?.version;
   if (done.length > 0 && version !== undefined) {
-    if (applied.size === 0) options.log?.info({ version }, `warehouse created (schema version ${version})`);
-    else options.log?.info({ version, applied: done }, `warehouse upgraded to schema version ${version}`);
+    if (applied.size === 0) options.log?.info(`warehouse created (schema version ${version})`);
+    else options.log?.info({ applied: done }, `warehouse upgraded to schema version ${version}`);
   }
   return done;
 }
