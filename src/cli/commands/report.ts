@@ -8,6 +8,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { formatSize } from '../../plural.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { writeReport } from '../../report/write-report.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
@@ -171,7 +172,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   else {
     const sheets = result.sheets.map((s) => `${s.name} (${s.rows.toLocaleString('en-US')})`).join(', ');
     io.out(
-      `${result.path}\n  ${(result.bytes / 1024).toFixed(0)} KB in ${(result.durationMs / 1000).toFixed(1)} s; sheets: ${sheets}`,
+      `${result.path}\n  ${formatSize(result.bytes)} in ${(result.durationMs / 1000).toFixed(1)} s; sheets: ${sheets}`,
     );
   }
   return EXIT.ok;

@@ -8,6 +8,7 @@ import { EXIT } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { plural } from '../../plural.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
@@ -155,7 +156,7 @@ export const scheduleCommand: Command = {
     });
     try {
       io.out(
-        `reporter-etl schedule: ${enabled.length} jobs in ${config.timeZone} (SIGTERM or Ctrl-C stops it); logs on stderr`,
+        `reporter-etl schedule: ${plural(enabled.length, 'job')} in ${config.timeZone} (SIGTERM or Ctrl-C stops it); logs on stderr`,
       );
       const lastSuccesses = await lastSuccessesIfAny(config, log).catch(() => new Map<string, number>());
       printListing(io, config, listJobs(enabled, config.timeZone, Date.now(), lastSuccesses));

@@ -8,6 +8,7 @@ import {
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { plural } from '../../plural.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
@@ -149,12 +150,12 @@ export const syncCommand: Command = {
     else {
       for (const s of summaries) {
         io.out(
-          `${s.project}: ${s.status} (${s.mode}) · ${s.windows} windows · ${s.sessions} sessions · ${s.messages} messages · ${s.requests} requests · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+          `${s.project}: ${s.status} (${s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
         );
         if (s.error) io.err(`  error: ${s.error}`);
         if (s.rejects > 0)
           io.err(
-            `  ${s.rejects} records were rejected: select * from etl_rejects where run_id = '${s.runId}'`,
+            `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
           );
       }
     }
