@@ -13,7 +13,7 @@ import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
 import { Scheduler } from '../../schedule/scheduler.js';
-import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { readLastSuccesses } from '../../warehouse/run-history.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -148,7 +148,10 @@ export const scheduleCommand: Command = {
       stopRequested = resolve;
     });
     const dispose = listenForShutdown({
-      onStop: (signal) => stopRequested(signal),
+      onStop(signal) {
+        io.err(stoppingMessage('schedule', signal, 'the run in flight'));
+        stopRequested(signal);
+      },
       onForce(signal) {
         log.warn({ signal }, 'second signal: exiting now');
         forced();

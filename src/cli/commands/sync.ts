@@ -9,7 +9,8 @@ import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
-import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { stoppingMessage } from '../../schedule/shutdown-signals.js';
+import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -101,8 +102,14 @@ export const syncCommand: Command = {
     await withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
       const controller = new AbortController();
       const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      // said at once (the window in flight may take a while); inside demo, the demo says it
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (!controller.signal.aborted && io.signal === undefined)
+          writeAboveStatusLine(() => io.err(stoppingMessage('sync', signal, 'the current window')));
+        stop();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
       if (io.signal?.aborted) stop();
       io.signal?.addEventListener('abort', stop, { once: true });
       try {
@@ -141,8 +148,8 @@ export const syncCommand: Command = {
           summaries.push(summary);
         }
       } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
         io.signal?.removeEventListener('abort', stop);
       }
     });
