@@ -1,5 +1,6 @@
 // The CLI's human output in one style: counts with their noun in the right form (1 window, 2 windows), sizes
-// in KB/MB, and the `runs` table with headers in words and durations in seconds (its --json unchanged).
+// in KB/MB, the first sync into an empty warehouse called so, and the `runs` table with headers in words and
+// durations in seconds (its --json unchanged).
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatSize, plural } from '../../src/plural.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -32,6 +33,11 @@ describe('human output', () => {
     // --json keeps its fields (scripts read them)
     expect(Object.keys(run)).toEqual(expect.arrayContaining(['runId', 'startedAt', 'durationMs']));
     const w = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+    // the first run into an empty warehouse is called what it is, with the history it read
+    const days = h.config.historyMs / 86_400_000;
+    expect(sync.stdout).toContain(
+      `: success (first sync of an empty warehouse: the last ${w(days, 'day')}) · `,
+    );
     expect(sync.stdout).toContain(
       `${w(run.windows, 'window')} · ${w(run.sessions, 'session')} · ${w(run.messages, 'message')} · ${w(run.requests, 'request')} ·`,
     );
@@ -55,5 +61,8 @@ describe('human output', () => {
     ]);
     expect(row).toContain(run.runId);
     expect(row).toContain(` ${(run.durationMs / 1000).toFixed(1)} `);
+    // a later run is an incremental one
+    const again = await runCli(['sync'], h.env);
+    expect(again.stdout).toContain(': success (incremental) · ');
   }, 240_000);
 });

@@ -101,7 +101,7 @@ function progressLine(p: TaskProgress): string {
   if (p.phase === 'done') return `${head}done`;
   const rows =
     p.totalCount !== null && p.totalCount > 0
-      ? ` ${p.writeCount ?? 0}/${p.totalCount} rows (${Math.floor(((p.writeCount ?? 0) / p.totalCount) * 100)} %)`
+      ? ` ${p.writeCount ?? 0}/${p.totalCount} rows (${Math.floor(((p.writeCount ?? 0) / p.totalCount) * 100)}%)`
       : '';
   return `${head}${p.status}${rows}`;
 }

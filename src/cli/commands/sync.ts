@@ -1,4 +1,5 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
+import { existsSync } from 'node:fs';
 import {
   CONFIG_DEFAULTS as D,
   defaultWindowMaxBytes,
@@ -99,6 +100,8 @@ export const syncCommand: Command = {
     const log = createCommandLogger(config);
     // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
     const summaries: SyncSummary[] = [];
+    // no warehouse yet: an incremental run is the first sync, which reads REPORTER_HISTORY_DAYS of history
+    const firstSync = !existsSync(config.warehousePath);
     await withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
       const controller = new AbortController();
       const stop = () => controller.abort();
@@ -157,7 +160,7 @@ export const syncCommand: Command = {
     else {
       for (const s of summaries) {
         io.out(
-          `${s.project}: ${s.status} (${s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+          `${s.project}: ${s.status} (${firstSync && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(config.historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
         );
         if (s.error) io.err(`  error: ${s.error}`);
         if (s.rejects > 0)
