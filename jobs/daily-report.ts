@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { findReport } from '../reports/index.js';
 import { EXIT } from '../src/errors.js';
+import { formatSize, plural } from '../src/plural.js';
 import { writeReport } from '../src/report/write-report.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { yesterdayIn } from '../src/schedule/local-day.js';
@@ -34,7 +35,7 @@ export function createDailyReportJob(write: typeof writeReport = writeReport): J
       const rows = result.sheets.reduce((sum, s) => sum + s.rows, 0);
       return {
         status: 'success',
-        summary: `${DAILY_REPORT_ID} ${day.date} (${config.timeZone}): ${result.path} · ${result.sheets.length} sheets · ${rows} rows · ${result.bytes} bytes`,
+        summary: `${DAILY_REPORT_ID} ${day.date} (${config.timeZone}): ${result.path} · ${plural(result.sheets.length, 'sheet')} · ${plural(rows, 'row')} · ${formatSize(result.bytes)}`,
         exitCode: EXIT.ok,
         details: { day: day.date, ...result },
       };

@@ -6,6 +6,7 @@ import { EXIT, UsageError } from '../src/errors.js';
 import type { TaskOutcome } from '../src/platform-reports/finish-task.js';
 import type { PlatformReportResult } from '../src/platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../src/platform-reports/run-platform-report.js';
+import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { yesterdayIn } from '../src/schedule/local-day.js';
 
@@ -14,7 +15,7 @@ const DEADLINE_MS = 15 * 60_000;
 
 function describeOutcome(o: TaskOutcome): string {
   return o.status === 'completed'
-    ? `${o.kind} ${o.period}: ${o.rows} rows · ${o.filePath}`
+    ? `${o.kind} ${o.period}: ${o.rows === null ? 'rows unknown' : plural(o.rows, 'row')} · ${o.filePath}`
     : `${o.kind} ${o.period}: ${o.status}${o.error ? ` (${o.error})` : ''}`;
 }
 

@@ -4,6 +4,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT } from '../src/errors.js';
+import { formatSize, plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 
 export const RETENTION_FOLDERS = ['reports', 'platform-reports'] as const;
@@ -70,7 +71,7 @@ export const retentionJob: Job = {
     const stopped = ctx.signal.aborted;
     return {
       status: stopped ? 'failed' : 'success',
-      summary: `older than ${days} days (before ${new Date(cutoff).toISOString()}): deleted ${deleted.length} files (${bytes} bytes) from ${RETENTION_FOLDERS.join('/, ')}/ and ${rejects} rejected records${stopped ? '; stopped by a signal' : ''}`,
+      summary: `older than ${days} days (before ${new Date(cutoff).toISOString()}): deleted ${plural(deleted.length, 'file')} (${formatSize(bytes)}) from ${RETENTION_FOLDERS.join('/, ')}/ and ${plural(rejects, 'rejected record')}${stopped ? '; stopped by a signal' : ''}`,
       ...(stopped ? { error: 'stopped by a signal; the next run deletes the rest' } : {}),
       exitCode: stopped ? EXIT.tryLater : EXIT.ok,
       details: { cutoff: new Date(cutoff).toISOString(), files: deleted, rejects },

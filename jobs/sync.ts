@@ -2,12 +2,13 @@
 // minutes. It records its own etl_runs rows, one per project, with job "sync" and the run's trigger; a project
 // whose sync failed before its row existed (unreachable API, refused token) gets a failed row here.
 import { EXIT, UsageError } from '../src/errors.js';
+import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
 import { hasRun, insertFinishedRun } from '../src/warehouse/run-history.js';
 
 function describe(s: SyncSummary): string {
-  return `${s.project}: ${s.status} · ${s.windows} windows · ${s.sessions} sessions · ${s.messages} messages · ${s.requests} requests · ${s.rejects} rejected`;
+  return `${s.project}: ${s.status} · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected`;
 }
 
 export const syncJob: Job = {
@@ -57,7 +58,7 @@ export const syncJob: Job = {
           ? 'partial'
           : 'success';
     const lines = summaries.map(describe);
-    if (skipped > 0) lines.push(`${skipped} project(s) not synced: stopped by a signal`);
+    if (skipped > 0) lines.push(`${plural(skipped, 'project')} not synced: stopped by a signal`);
     return {
       status,
       summary: lines.join('; '),

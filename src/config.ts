@@ -183,6 +183,7 @@ const ENV_KEYS = {
   REPORTER_RETENTION_DAYS: numberFromEnv(0.01, 36_500).optional(),
   REPORTER_SHUTDOWN_GRACE_SECONDS: numberFromEnv(0, 3600).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
 
 const envSchema = z.object(ENV_KEYS);
@@ -211,6 +212,8 @@ export interface Config {
   maxRejectShare: number;
   lockWaitMs: number;
   logLevel: string;
+  /** LOG_FORMAT: JSON or human lines; undefined: pretty when stderr is a terminal, JSON otherwise. */
+  logFormat?: 'json' | 'pretty' | undefined;
   /** IANA zone of the job schedules and of "yesterday" in the daily jobs (REPORTER_TZ). */
   timeZone: string;
   /** The jobs `schedule` runs (REPORTER_JOBS); null: every registered job. */
@@ -426,6 +429,7 @@ export function loadConfig(
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
     lockWaitMs: e.REPORTER_LOCK_WAIT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     timeZone: schedule.timeZone,
     jobs: schedule.jobs === null ? null : Object.freeze([...schedule.jobs]),
     schedules: Object.freeze(schedule.schedules),

@@ -1,6 +1,9 @@
-// The only pino() call of the tool: JSON logs to stderr (stdout stays clean for --json data),
-// with secrets redacted wherever they could appear (headers, tokens, legacy URLs with the token in the path).
-import { type Logger, pino } from 'pino';
+// The only pino() call of the tool: logs to stderr (stdout stays clean for --json data), as JSON or as one
+// human line per record (LOG_FORMAT; pretty by default on a terminal), with secrets redacted wherever they could
+// appear (headers, tokens, legacy URLs with the token in the path) before either format is written.
+import { type DestinationStream, type Logger, pino } from 'pino';
+import { formatLogLine } from './format-log-line.js';
+import { writeAboveStatusLine } from './status-line.js';
 
 export type { Logger };
 
@@ -23,8 +26,32 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return out;
 }
 
+export type LogFormat = 'json' | 'pretty';
+
+/** The format when LOG_FORMAT is not set: pretty on a terminal, JSON for pipes, files, cron and tests. */
+export function defaultLogFormat(isTty: boolean = Boolean(process.stderr.isTTY)): LogFormat {
+  return isTty ? 'pretty' : 'json';
+}
+
+/** Where the records go: the file descriptor, each line reshaped if pretty, the progress line kept apart. */
+function createDestination(fd: number, format: LogFormat): DestinationStream {
+  const sink = pino.destination({ fd, sync: true });
+  return {
+    write(line: string) {
+      const text = format === 'pretty' ? formatLogLine(line) : line;
+      if (fd === 2) writeAboveStatusLine(() => sink.write(text));
+      else sink.write(text);
+    },
+  };
+}
+
 export function createLogger(
-  options: { level?: string; secrets?: readonly string[]; destination?: number } = {},
+  options: {
+    level?: string;
+    secrets?: readonly string[];
+    destination?: number;
+    format?: LogFormat | undefined;
+  } = {},
 ): Logger {
   const secrets = options.secrets ?? [];
   return pino(
@@ -44,7 +71,7 @@ export function createLogger(
         },
       },
     },
-    pino.destination({ fd: options.destination ?? 2, sync: true }),
+    createDestination(options.destination ?? 2, options.format ?? defaultLogFormat()),
   );
 }
 

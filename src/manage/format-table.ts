@@ -6,6 +6,8 @@ import { escapeForTerminal } from '../escape-terminal-text.js';
 export interface TableOptions {
   /** Columns to show, in order (default: the keys of the first row). */
   columns?: readonly string[];
+  /** The header of each column, in words (default: the column's key). */
+  headers?: readonly string[];
   /** Columns holding epoch ms, printed as ISO date-times. */
   times?: readonly string[];
   /** Longest cell, in characters (default 40). */
@@ -31,8 +33,11 @@ export function formatTable(rows: readonly Record<string, unknown>[], options: T
   const maxWidth = options.maxWidth ?? 40;
   const indent = options.indent ?? '  ';
   const cells = rows.map((row) => columns.map((c) => cell(row[c], times.has(c), maxWidth)));
-  const widths = columns.map((c, n) => Math.max(c.length, ...cells.map((r) => [...(r[n] ?? '')].length)));
+  const headers = columns.map((c, n) => options.headers?.[n] ?? c);
+  const widths = headers.map((h, n) =>
+    Math.max([...h].length, ...cells.map((r) => [...(r[n] ?? '')].length)),
+  );
   const line = (values: readonly string[]) =>
     `${indent}${values.map((v, n) => v + ' '.repeat(Math.max(0, (widths[n] ?? 0) - [...v].length))).join('  ')}`.trimEnd();
-  return [line(columns), ...cells.map(line)];
+  return [line(headers), ...cells.map(line)];
 }

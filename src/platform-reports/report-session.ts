@@ -95,7 +95,8 @@ export async function openReportSession(ctx: PlatformReportContext): Promise<Rep
       scope: { baseUrl: projectConfig.baseUrl, api: projectConfig.api, project },
       project,
       now,
-      log: ctx.log.child({ job: 'platform-report', project }),
+      // inside a job (platform-daily) its job is bound already: a second `job` key would repeat in every line
+      log: ctx.log.child('job' in ctx.log.bindings() ? { project } : { job: 'platform-report', project }),
       pid: process.pid,
       host: hostname(),
       ownerId: randomUUID(),

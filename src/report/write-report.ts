@@ -153,7 +153,8 @@ export async function writeReport(
     signal: req.signal,
     title: `${report.title} ${iso(req.from)} – ${iso(req.to)}`,
   };
-  req.log?.info(
+  // debug: the caller prints the result (the CLI on stdout, a job in its summary), not twice
+  req.log?.debug(
     { report: report.id, path, from: iso(req.from), to: iso(req.to), tz: req.tz },
     'report started',
   );
@@ -179,7 +180,7 @@ export async function writeReport(
     durationMs: Math.round(performance.now() - started),
     sheets,
   };
-  req.log?.info({ ...result }, 'report written');
+  req.log?.debug({ ...result }, 'report written');
   return result;
 }
 

@@ -1,5 +1,5 @@
-// SIGTERM / SIGINT for the long-running commands (schedule, run): the first signal asks for a graceful stop,
-// a second one asks to stop at once. Returns a function that removes the handlers.
+// SIGTERM / SIGINT for the long-running commands (schedule, run, demo, sync): the first signal asks for a
+// graceful stop, a second one asks to stop at once. The command says so on stderr the moment the first arrives.
 export interface ShutdownHandlers {
   onStop(signal: NodeJS.Signals): void;
   onForce(signal: NodeJS.Signals): void;
@@ -18,4 +18,9 @@ export function listenForShutdown(handlers: ShutdownHandlers): () => void {
     process.off('SIGINT', listener);
     process.off('SIGTERM', listener);
   };
+}
+
+/** What a command prints on stderr at the first signal: `reporter-etl sync: SIGINT: stopping after ...`. */
+export function stoppingMessage(command: string, signal: NodeJS.Signals, after: string): string {
+  return `reporter-etl ${command}: ${signal}: stopping after ${after}… (Ctrl-C again to stop now)`;
 }

@@ -19,6 +19,31 @@ export function renderTable(columns: readonly [string, Align][], cellRows: reado
   return [line(columns.map(([title]) => title)), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
+/** Periods with a run of two or more empty ones (no session, no message) folded into one row. */
+function collapseEmptyPeriods<T extends { period: string; sessions: number; messages: number }>(
+  rows: readonly T[],
+  unit: string,
+): (T | { empty: true; first: string; last: string; count: string })[] {
+  const out: (T | { empty: true; first: string; last: string; count: string })[] = [];
+  for (let i = 0; i < rows.length; ) {
+    let j = i;
+    while (j < rows.length && rows[j]!.sessions === 0 && rows[j]!.messages === 0) j++;
+    if (j - i >= 2) {
+      out.push({
+        empty: true,
+        first: rows[i]!.period,
+        last: rows[j - 1]!.period,
+        count: `${(j - i).toLocaleString('en-US')} ${unit}s`,
+      });
+      i = j;
+    } else {
+      out.push(rows[i]!);
+      i++;
+    }
+  }
+  return out;
+}
+
 export function formatCount(n: number | null): string {
   return n === null ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: 0 });
 }
@@ -107,13 +132,17 @@ export function renderStatsText(report: StatsReport): string {
         ['clients', 'right'],
         ['transferred', 'right'],
       ],
-      report.byPeriod.map((p) => [
-        p.period,
-        formatCount(p.sessions),
-        formatCount(p.messages),
-        formatCount(p.uniqueClients),
-        formatCount(p.transferredSessions),
-      ]),
+      collapseEmptyPeriods(report.byPeriod, report.period).map((p) =>
+        'empty' in p
+          ? [`${p.first} – ${p.last} (${p.count} empty)`, '0', '0', '0', '0']
+          : [
+              p.period,
+              formatCount(p.sessions),
+              formatCount(p.messages),
+              formatCount(p.uniqueClients),
+              formatCount(p.transferredSessions),
+            ],
+      ),
     ),
   );
   out.push(

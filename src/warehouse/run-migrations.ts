@@ -128,8 +128,14 @@ export async function runMigrations(
           { cause },
         ),
     );
-    options.log?.info({ version: migration.version, name: migration.name }, 'warehouse migration applied');
+    options.log?.debug({ version: migration.version, name: migration.name }, 'warehouse migration applied');
     done.push(migration.version);
+  }
+  // one line per run that changed the schema, not one per migration
+  const version = migrations.at(-1)?.version;
+  if (done.length > 0 && version !== undefined) {
+    if (applied.size === 0) options.log?.info(`warehouse created (schema version ${version})`);
+    else options.log?.info({ applied: done }, `warehouse upgraded to schema version ${version}`);
   }
   return done;
 }

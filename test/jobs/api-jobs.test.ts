@@ -2,13 +2,14 @@
 // equal to the ground truth and records one row per project with job=sync and the trigger (a sync that fails
 // before its own row exists gets a failed row); `platform-daily` downloads the messages report of yesterday
 // in REPORTER_TZ, whose ids are exactly the emulator's messages of that local day.
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { platformDailyJob } from '../../jobs/platform-daily.js';
 import { syncJob } from '../../jobs/sync.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/log.js';
+import { createLogger, type Logger, silentLogger } from '../../src/log.js';
 import type { UseWarehouse } from '../../src/manage/use-warehouse.js';
 import { type FinishedJobRun, JobRunner } from '../../src/schedule/job-runner.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -23,7 +24,7 @@ afterEach(async () => {
 
 const HOUR = 3_600_000;
 
-function runnerFor(harness: Harness, config: Config): JobRunner {
+function runnerFor(harness: Harness, config: Config, log: Logger = silentLogger()): JobRunner {
   const useWarehouse: UseWarehouse = async (fn) => {
     const w = await openWarehouse({
       path: config.warehousePath,
@@ -38,7 +39,7 @@ function runnerFor(harness: Harness, config: Config): JobRunner {
   };
   return new JobRunner({
     config,
-    log: silentLogger(),
+    log,
     useWarehouse,
     now: () => harness.running.emulator.now(),
   });
@@ -92,8 +93,19 @@ describe('platform-daily job', () => {
     // the emulator's now is 2026-11-01T00:00Z = 03:00 in Moscow: yesterday is 2026-10-31 MSK
     const from = Date.parse('2026-10-30T21:00:00Z');
     const to = Date.parse('2026-10-31T21:00:00Z');
-    const outcome = (await runnerFor(h, config).run(platformDailyJob, 'schedule')) as FinishedJobRun;
+    const logFile = join(mkdtempSync(join(tmpdir(), 'platform-daily-log-')), 'log.jsonl');
+    const fd = openSync(logFile, 'w');
+    const log = createLogger({ level: 'debug', destination: fd, format: 'json' });
+    const outcome = (await runnerFor(h, config, log).run(platformDailyJob, 'schedule')) as FinishedJobRun;
+    closeSync(fd);
     expect(outcome.status, outcome.error ?? '').toBe('success');
+    // every log line names its job once (a repeated key is ambiguous JSON)
+    const lines = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.split('"job":').length, line).toBeLessThanOrEqual(2);
+    expect(lines.some((l) => JSON.parse(l).job === 'platform-daily')).toBe(true);
     const records = await h.withWarehouse((w) =>
       w.query('select kind, period_from, period_to, status, file_path from platform_report_tasks'),
     );

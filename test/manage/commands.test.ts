@@ -122,7 +122,7 @@ describe('labels', () => {
     const unconfirmed = await refused(
       labelsCommand,
       ['delete', '--kind', 'group', '--name', 'Тональность'],
-      /nothing deleted: .*1 label\(s\) \("Учтиво"\).*--yes/,
+      /nothing deleted: .*1 label \("Учтиво"\).*--yes/,
     );
     expect(unconfirmed.out).toBe('');
     expect(

@@ -103,12 +103,12 @@ describe.concurrent('reporter-etl platform-report (child process)', () => {
 
       const listed = await cli(['list'], { ...r.h.env, LOG_LEVEL: 'debug' });
       expect(listed.code, listed.stderr).toBe(0);
-      expect(listed.stdout).toMatch(/shop-bot: 1 tasks on the platform/);
+      expect(listed.stdout).toMatch(/shop-bot: 1 task on the platform/);
       expect(listed.stdout).toMatch(new RegExp(`${taskId}\\s+SESSIONS\\s+COMPLETED`));
-      expect(listed.stdout).toMatch(/shop-bot: 1 records in platform_report_tasks/);
+      expect(listed.stdout).toMatch(/shop-bot: 1 record in platform_report_tasks/);
       const deleted = await cli(['delete', taskId!], r.h.env);
       expect(deleted.code, deleted.stderr).toBe(0);
-      expect(deleted.stdout).toContain(`deleted 1 task(s) on the platform: ${taskId}`);
+      expect(deleted.stdout).toContain(`deleted 1 task on the platform: ${taskId}`);
       expect(r.platformTasks()).toHaveLength(0);
       const [record] = await r.records();
       expect(record).toMatchObject({ status: 'completed', platform_status: 'DELETED', task_id: taskId });

@@ -3,11 +3,14 @@
 // directory where the default report folder cannot be made (it says why, and to use --out DIR).
 import { execFileSync } from 'node:child_process';
 import {
+  closeSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -16,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod, runReport } from '../../src/cli/commands/report.js';
 import { main } from '../../src/cli/main.js';
-import { silentLogger } from '../../src/log.js';
+import { createLogger, silentLogger } from '../../src/log.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 import { readWorkbook } from './read-workbook.js';
 
@@ -45,6 +48,23 @@ async function cli(args: string[], now = h.running.emulator.now()) {
 }
 
 describe('reporter-etl report', () => {
+  it('prints its result once: one line on stdout, no info log line repeating it', async () => {
+    const logFile = join(mkdtempSync(join(tmpdir(), 'report-log-')), 'log.jsonl');
+    const fd = openSync(logFile, 'w');
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: () => {}, isTty: false };
+    const log = createLogger({ level: 'info', destination: fd, format: 'json' });
+    const code = await runReport(['sessions', '--from', '2026-10-30', '--to', '2026-10-31'], io, {
+      env: h.env,
+      now: () => h.running.emulator.now(),
+      log,
+    });
+    closeSync(fd);
+    expect(code).toBe(0);
+    expect(out.join('\n')).toContain('sessions_2026-10-30_2026-10-30.xlsx');
+    expect(readFileSync(logFile, 'utf8')).toBe('');
+  });
+
   it('--list names every report', async () => {
     const { code, out } = await cli(['--list', '--json']);
     expect(code).toBe(0);

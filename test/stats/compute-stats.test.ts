@@ -335,6 +335,48 @@ describe('stats over the warehouse', () => {
     expect(text).toMatch(/No sessions and no messages in this window/);
   });
 
+  it('a long window: the text takes a coarser period and says so, folds empty periods; --period and --json are obeyed', async () => {
+    const args = ['--from', '1976-11-01', '--to', '2026-11-01'];
+    const { code, text } = await cli(args);
+    expect(code).toBe(0);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^By month, not by day: .*18,262 days.*--period day/);
+    expect(text).toContain('By month (UTC');
+    expect(lines.length).toBeLessThan(150);
+    // the month rows and the folded empty ones hold every session of the window
+    const truth = (
+      await stats({
+        from: Date.parse('1976-11-01T00:00:00Z'),
+        to: Date.parse('2026-11-01T00:00:00Z'),
+        period: 'month',
+      })
+    ).totals.sessions;
+    const section = lines.slice(lines.findIndex((l) => l.startsWith('By month (')) + 3);
+    const rows = section.slice(0, section.indexOf(''));
+    expect(rows.length).toBeLessThan(20);
+    expect(rows[0]).toMatch(/^1976-11 – \d{4}-\d\d \([\d,]+ months empty\) +0 +0 +0 +0$/);
+    const sum = rows.reduce(
+      (n, r) =>
+        n +
+        Number(
+          r
+            .trim()
+            .split(/\s{2,}/)[1]!
+            .replace(/,/g, ''),
+        ),
+      0,
+    );
+    expect(sum).toBe(truth);
+    // --period given is obeyed (empty days folded), and --json is the report by day as before
+    const byDay = await cli([...args, '--period', 'day']);
+    expect(byDay.text).toContain('By day (UTC');
+    expect(byDay.text).not.toMatch(/not by day/);
+    expect(byDay.text.split('\n').length).toBeLessThan(200);
+    const json = JSON.parse((await cli([...args, '--json'])).text) as StatsReport;
+    expect(json.period).toBe('day');
+    expect(json.byPeriod).toHaveLength(18_262);
+  }, 240_000);
+
   it('prints readable tables by default and the documented keys with --json', async () => {
     const { code, text } = await cli(['--from', '2026-10-30T00:00:00Z', '--to', '2026-10-31T00:00:00Z']);
     expect(code).toBe(0);

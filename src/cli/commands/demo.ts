@@ -17,7 +17,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -308,7 +308,7 @@ export const demoCommand: Command = {
     const dispose = listenForShutdown({
       onStop(signal) {
         stoppedBy = signal;
-        io.err(`reporter-etl demo: ${signal}: stopping after the current step`);
+        io.err(stoppingMessage('demo', signal, 'the current step'));
         controller.abort(new Error(`stopped by ${signal}`));
       },
       onForce(signal) {

@@ -6,6 +6,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
 import { pickLabelGroup, pickMessageLabel, pickSessionLabel } from '../../manage/find-label.js';
 import { formatTable } from '../../manage/format-table.js';
+import { plural } from '../../plural.js';
 import {
   createMessageLabel,
   createSessionLabel,
@@ -261,7 +262,7 @@ async function remove(c: ProjectConnection, kind: Kind, v: Values, io: CommandIo
     const group = pickLabelGroup(groups, name, '--name');
     const labels = (await readMessageLabels(c.http)).filter((l) => l.group?.id === group.id);
     id = group.id;
-    what = `group ${JSON.stringify(name)} (id ${id}) with its ${labels.length} label(s)${labels.length > 0 ? ` (${labels.map((l) => JSON.stringify(l.name)).join(', ')})` : ''}: the platform removes them from every message`;
+    what = `group ${JSON.stringify(name)} (id ${id}) with its ${plural(labels.length, 'label')}${labels.length > 0 ? ` (${labels.map((l) => JSON.stringify(l.name)).join(', ')})` : ''}: the platform removes them from every message`;
   }
   if (v.yes !== true)
     throw new UsageError(`nothing deleted: this would delete ${what}. Add --yes to delete it`);

@@ -20,6 +20,8 @@ import {
   resumePlatformReports,
 } from '../../platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
+import { plural } from '../../plural.js';
+import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -99,7 +101,7 @@ function progressLine(p: TaskProgress): string {
   if (p.phase === 'done') return `${head}done`;
   const rows =
     p.totalCount !== null && p.totalCount > 0
-      ? ` ${p.writeCount ?? 0}/${p.totalCount} rows (${Math.floor(((p.writeCount ?? 0) / p.totalCount) * 100)} %)`
+      ? ` ${p.writeCount ?? 0}/${p.totalCount} rows (${Math.floor(((p.writeCount ?? 0) / p.totalCount) * 100)}%)`
       : '';
   return `${head}${p.status}${rows}`;
 }
@@ -108,7 +110,7 @@ function describeOutcome(o: TaskOutcome): string {
   const task = o.taskId ? ` · task ${o.taskId}` : o.requestId ? ` · request ${o.requestId}` : '';
   switch (o.status) {
     case 'completed':
-      return `${o.kind} ${o.period}: completed${task} · ${o.rows} rows · ${o.filePath}`;
+      return `${o.kind} ${o.period}: completed${task} · ${o.rows === null ? 'rows unknown' : plural(o.rows, 'row')} · ${o.filePath}`;
     case 'expired':
       return `${o.kind} ${o.period}: expired${task} · ${o.error}`;
     default:
@@ -117,7 +119,7 @@ function describeOutcome(o: TaskOutcome): string {
 }
 
 function printReconcile(io: CommandIo, r: ReconcileResult): void {
-  const head = `reconcile ${r.target} ${r.period}: file ${r.fileRows} rows (${r.fileIds} distinct ids) · warehouse ${r.warehouseIds} · missing in the warehouse ${r.missingInWarehouseCount} · missing in the file ${r.missingInFileCount}`;
+  const head = `reconcile ${r.target} ${r.period}: file ${plural(r.fileRows, 'row')} (${plural(r.fileIds, 'distinct id')}) · warehouse ${r.warehouseIds} · missing in the warehouse ${r.missingInWarehouseCount} · missing in the file ${r.missingInFileCount}`;
   io.out(r.agree ? `${head} · they agree` : head);
   const show = (label: string, ids: string[], count: number) => {
     if (count === 0) return;
@@ -251,8 +253,7 @@ export const platformReportCommand: Command = {
       ),
       ...(showProgress
         ? {
-            onProgress: (p: TaskProgress) =>
-              process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`),
+            onProgress: (p: TaskProgress) => showStatusLine(escapeForTerminal(progressLine(p))),
           }
         : {}),
     };
@@ -262,7 +263,7 @@ export const platformReportCommand: Command = {
       outDir: resolve(values.out ?? `${config.dataDir}/platform-reports`),
     };
     const clearProgress = () => {
-      if (showProgress) process.stderr.write('\r\x1b[2K');
+      clearStatusLine();
     };
 
     if (action === 'list') {
@@ -271,7 +272,7 @@ export const platformReportCommand: Command = {
         io.out(JSON.stringify(list, null, 2));
         return EXIT.ok;
       }
-      io.out(`${list.project}: ${list.platform.length} tasks on the platform`);
+      io.out(`${list.project}: ${plural(list.platform.length, 'task')} on the platform`);
       if (list.platform.length > 0)
         for (const line of pad([
           ['taskId', 'type', 'status', 'progress', 'created', 'file', 'record'],
@@ -286,7 +287,7 @@ export const platformReportCommand: Command = {
           ]),
         ]))
           io.out(`  ${line}`);
-      io.out(`${list.project}: ${list.table.length} records in platform_report_tasks`);
+      io.out(`${list.project}: ${plural(list.table.length, 'record')} in platform_report_tasks`);
       if (list.table.length > 0)
         for (const line of pad([
           ['record', 'kind', 'period', 'status', 'platform', 'taskId', 'progress', 'file', 'error'],
@@ -311,7 +312,7 @@ export const platformReportCommand: Command = {
       if (json) io.out(JSON.stringify(result, null, 2));
       else
         io.out(
-          `${result.project}: deleted ${result.deleted.length} task(s) on the platform${result.deleted.length > 0 ? `: ${result.deleted.join(', ')}` : ''}`,
+          `${result.project}: deleted ${plural(result.deleted.length, 'task')} on the platform${result.deleted.length > 0 ? `: ${result.deleted.join(', ')}` : ''}`,
         );
       return EXIT.ok;
     }

@@ -5,10 +5,13 @@ import { resolve } from 'node:path';
 import { findReport, listReports } from '../../../reports/index.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { escapeForTerminal } from '../../escape-terminal-text.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { formatSize } from '../../plural.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { writeReport } from '../../report/write-report.js';
+import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
 import { parseCommandArgs } from '../args.js';
@@ -154,13 +157,13 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
         signal: controller.signal,
         onProgress: showProgress
           ? (p) =>
-              process.stderr.write(
-                `\r\x1b[2K${report.id}: ${p.sheet}: ${p.rows.toLocaleString('en-US')} rows`,
+              showStatusLine(
+                escapeForTerminal(`${report.id}: ${p.sheet}: ${p.rows.toLocaleString('en-US')} rows`),
               )
           : undefined,
       });
     } finally {
-      if (showProgress) process.stderr.write('\r\x1b[2K');
+      clearStatusLine();
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
     }
@@ -169,7 +172,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   else {
     const sheets = result.sheets.map((s) => `${s.name} (${s.rows.toLocaleString('en-US')})`).join(', ');
     io.out(
-      `${result.path}\n  ${(result.bytes / 1024).toFixed(0)} KB in ${(result.durationMs / 1000).toFixed(1)} s; sheets: ${sheets}`,
+      `${result.path}\n  ${formatSize(result.bytes)} in ${(result.durationMs / 1000).toFixed(1)} s; sheets: ${sheets}`,
     );
   }
   return EXIT.ok;

@@ -6,7 +6,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
 import { checkApiConfigured } from '../../schedule/resolve-scheduled-jobs.js';
-import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -80,6 +80,7 @@ export const runCommand: Command = {
     const dispose = listenForShutdown({
       onStop(signal) {
         stoppedBy = signal;
+        io.err(stoppingMessage('run', signal, 'the current step'));
         log.warn({ signal, graceMs: config.shutdownGraceMs }, 'stopping: the run ends its current step');
         runner.stop(`stopped by ${signal}`);
         graceTimer = setTimeout(giveUp, config.shutdownGraceMs);

@@ -65,23 +65,29 @@ export const runsCommand: Command = {
         io.out('No runs recorded yet.');
         return 0;
       }
-      const columns = [
-        'runId',
-        'job',
-        'project',
-        'trigger',
-        'status',
-        'startedAt',
-        'durationMs',
-        'windows',
-        'sessions',
-        'messages',
-        'requests',
-        'rejects',
-        'error',
+      // headers in words and durations in seconds for people; --json keeps the fields as they are
+      const table: [column: string, header: string][] = [
+        ['runId', 'Run'],
+        ['job', 'Job'],
+        ['project', 'Project'],
+        ['trigger', 'Trigger'],
+        ['status', 'Status'],
+        ['startedAt', 'Started'],
+        ['durationSeconds', 'Duration (s)'],
+        ['windows', 'Windows'],
+        ['sessions', 'Sessions'],
+        ['messages', 'Messages'],
+        ['requests', 'Requests'],
+        ['rejects', 'Rejected'],
+        ['error', 'Error'],
       ];
-      for (const line of formatTable(runs as unknown as Record<string, unknown>[], {
-        columns,
+      const rows = runs.map((run) => ({
+        ...run,
+        durationSeconds: typeof run.durationMs === 'number' ? (run.durationMs / 1000).toFixed(1) : null,
+      }));
+      for (const line of formatTable(rows as unknown as Record<string, unknown>[], {
+        columns: table.map(([column]) => column),
+        headers: table.map(([, header]) => header),
         times: ['startedAt'],
         indent: '',
       }))

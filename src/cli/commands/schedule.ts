@@ -8,11 +8,12 @@ import { EXIT } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { plural } from '../../plural.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
 import { Scheduler } from '../../schedule/scheduler.js';
-import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { readLastSuccesses } from '../../warehouse/run-history.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -147,7 +148,10 @@ export const scheduleCommand: Command = {
       stopRequested = resolve;
     });
     const dispose = listenForShutdown({
-      onStop: (signal) => stopRequested(signal),
+      onStop(signal) {
+        io.err(stoppingMessage('schedule', signal, 'the run in flight'));
+        stopRequested(signal);
+      },
       onForce(signal) {
         log.warn({ signal }, 'second signal: exiting now');
         forced();
@@ -155,7 +159,7 @@ export const scheduleCommand: Command = {
     });
     try {
       io.out(
-        `reporter-etl schedule: ${enabled.length} jobs in ${config.timeZone} (SIGTERM or Ctrl-C stops it); logs on stderr`,
+        `reporter-etl schedule: ${plural(enabled.length, 'job')} in ${config.timeZone} (SIGTERM or Ctrl-C stops it); logs on stderr`,
       );
       const lastSuccesses = await lastSuccessesIfAny(config, log).catch(() => new Map<string, number>());
       printListing(io, config, listJobs(enabled, config.timeZone, Date.now(), lastSuccesses));

@@ -18,13 +18,21 @@ import {
   type Tolerance,
 } from '../../stats/reconcile-stats.js';
 import { renderReconcileText, renderStatsText } from '../../stats/render-stats-text.js';
-import { PERIOD_UNITS, type PeriodUnit, type StatsQuery } from '../../stats/stats-report.js';
+import {
+  PERIOD_UNITS,
+  type PeriodUnit,
+  type StatsQuery,
+  type StatsReport,
+} from '../../stats/stats-report.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
+
+/** Most periods the text output lists before `stats` picks a coarser period itself (no --period given). */
+export const MAX_TEXT_PERIODS = 60;
 
 const HELP = `reporter-etl stats [--from T] [--to T] [--project NAME] [--channel NAME]... [--tz ZONE]
                    [--period hour|day|week|month] [--top N] [--catch-all CLASS] [--json]
@@ -45,7 +53,8 @@ Window and filters:
   --channel NAME     only this channel type (repeat it, or separate with commas); case-insensitive,
                      CHAT_WIDGET = chatwidget; an unknown channel is refused
   --tz ZONE          IANA time zone of the periods and of local --from/--to (default UTC)
-  --period UNIT      hour, day (default), week (ISO, from Monday) or month
+  --period UNIT      hour, day (default), week (ISO, from Monday) or month; without it the text output
+                     takes week or month when days would be more than ${MAX_TEXT_PERIODS} lines (and says so)
   --top N            length of the top lists: intents, first questions, values per sessionData key (10)
   --catch-all CLASS  the NLP class of unrecognised requests (default /CatchAll)
   --json             print one JSON object (its shape: docs/statistics.md) instead of tables
@@ -84,6 +93,47 @@ export function parseTolerance(value: string | undefined): Tolerance {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(value);
   if (!m) throw new UsageError(`--tolerance expects a number (3) or a percentage (0.5%), got "${value}"`);
   return { kind: m[2] === '%' ? 'percent' : 'absolute', value: Number(m[1]) };
+}
+
+const COARSER: Partial<Record<PeriodUnit, PeriodUnit>> = { hour: 'day', day: 'week', week: 'month' };
+const APPROX_PERIOD_MS: Record<PeriodUnit, number> = {
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30.44 * 86_400_000,
+};
+
+/**
+ * The report by the default period, or by a coarser one (week, then month) when the default would list more
+ * than MAX_TEXT_PERIODS periods; with the one line that says so. A window given by --from/--to is measured
+ * before any query; an open one is measured by its report.
+ */
+export async function computeReadableStats(
+  query: StatsQuery,
+  compute: (query: StatsQuery) => Promise<StatsReport>,
+): Promise<{ report: StatsReport; note?: string }> {
+  const asked = query.period;
+  let period = asked;
+  if (query.from !== undefined && query.to !== undefined)
+    while (
+      (query.to - query.from) / APPROX_PERIOD_MS[period] > MAX_TEXT_PERIODS &&
+      COARSER[period] !== undefined
+    )
+      period = COARSER[period]!;
+  let report = await compute({ ...query, period });
+  while (report.byPeriod.length > MAX_TEXT_PERIODS && COARSER[period] !== undefined) {
+    period = COARSER[period]!;
+    report = await compute({ ...query, period });
+  }
+  if (period === asked) return { report };
+  const span =
+    query.from !== undefined && query.to !== undefined
+      ? ` (${Math.ceil((query.to - query.from) / APPROX_PERIOD_MS[asked]).toLocaleString('en-US')} ${asked}s)`
+      : '';
+  return {
+    report,
+    note: `By ${period}, not by ${asked}: the window is too long for a line per ${asked}${span}; --period ${asked} lists every ${asked}.`,
+  };
 }
 
 export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): Promise<number> {
@@ -132,8 +182,17 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   if (!values.reconcile) {
     await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
       // one snapshot for every figure: the file is held (shared, READ_ONLY) for the report's queries
-      const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
-      io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
+      if (values.json || values.period !== undefined) {
+        const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
+        io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
+        return;
+      }
+      // a table for people: a coarser period than the default day when days would be too many lines
+      const { report, note } = await warehouse.hold(() =>
+        computeReadableStats(query, (q) => computeStats(warehouse, q, { now: deps.now })),
+      );
+      if (note !== undefined) io.out(note);
+      io.out(renderStatsText(report));
     });
     return EXIT.ok;
   }

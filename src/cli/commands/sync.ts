@@ -1,4 +1,5 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
+import { existsSync } from 'node:fs';
 import {
   CONFIG_DEFAULTS as D,
   defaultWindowMaxBytes,
@@ -8,6 +9,9 @@ import {
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { plural } from '../../plural.js';
+import { stoppingMessage } from '../../schedule/shutdown-signals.js';
+import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -98,11 +102,19 @@ export const syncCommand: Command = {
     const log = createCommandLogger(config);
     // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
     const summaries: SyncSummary[] = [];
+    // no warehouse yet: an incremental run is the first sync, which reads REPORTER_HISTORY_DAYS of history
+    const firstSync = !existsSync(config.warehousePath);
     await withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
       const controller = new AbortController();
       const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      // said at once (the window in flight may take a while); inside demo, the demo says it
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (!controller.signal.aborted && io.signal === undefined)
+          writeAboveStatusLine(() => io.err(stoppingMessage('sync', signal, 'the current window')));
+        stop();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
       if (io.signal?.aborted) stop();
       io.signal?.addEventListener('abort', stop, { once: true });
       try {
@@ -114,8 +126,7 @@ export const syncCommand: Command = {
               log,
               signal: controller.signal,
               onProgress: (p) => {
-                if (io.isTty && !values.json)
-                  process.stderr.write(`\r\x1b[2K${escapeForTerminal(progressLine(p))}`);
+                if (io.isTty && !values.json) showStatusLine(escapeForTerminal(progressLine(p)));
                 else
                   log.info(
                     {
@@ -138,12 +149,12 @@ export const syncCommand: Command = {
               ...(values.full ? { full: true } : {}),
             },
           );
-          if (io.isTty && !values.json) process.stderr.write('\r\x1b[2K');
+          clearStatusLine();
           summaries.push(summary);
         }
       } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
         io.signal?.removeEventListener('abort', stop);
       }
     });
@@ -151,12 +162,12 @@ export const syncCommand: Command = {
     else {
       for (const s of summaries) {
         io.out(
-          `${s.project}: ${s.status} (${s.mode}) · ${s.windows} windows · ${s.sessions} sessions · ${s.messages} messages · ${s.requests} requests · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+          `${s.project}: ${s.status} (${firstSync && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(config.historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
         );
         if (s.error) io.err(`  error: ${s.error}`);
         if (s.rejects > 0)
           io.err(
-            `  ${s.rejects} records were rejected: select * from etl_rejects where run_id = '${s.runId}'`,
+            `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
           );
       }
     }
