@@ -182,7 +182,7 @@ const ENV_KEYS = {
   REPORTER_JOBS: jobListSetting.optional(),
   REPORTER_RETENTION_DAYS: numberFromEnv(0.01, 36_500).optional(),
   REPORTER_SHUTDOWN_GRACE_SECONDS: numberFromEnv(0, 3600).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
 
@@ -211,7 +211,8 @@ export interface Config {
   historyMs: number;
   maxRejectShare: number;
   lockWaitMs: number;
-  logLevel: string;
+  /** LOG_LEVEL; undefined: info, or warn for pretty lines on a terminal (createCommandLogger). */
+  logLevel?: string | undefined;
   /** LOG_FORMAT: JSON or human lines; undefined: pretty when stderr is a terminal, JSON otherwise. */
   logFormat?: 'json' | 'pretty' | undefined;
   /** IANA zone of the job schedules and of "yesterday" in the daily jobs (REPORTER_TZ). */

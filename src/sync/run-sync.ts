@@ -108,7 +108,11 @@ async function syncProjectRange(
   const http = new ReporterHttp(
     reporterHttpOptions(config, projectConfig, { log: ctx.log, backoffBaseMs: ctx.backoffBaseMs }),
   );
-  const log = ctx.log.child({ job: options.job ?? 'sync', runId });
+  // a job runner's logger names the job already (pino would write the key twice)
+  const log = ctx.log.child({
+    ...('job' in ctx.log.bindings() ? {} : { job: options.job ?? 'sync' }),
+    runId,
+  });
   const mode: SyncSummary['mode'] =
     options.from !== undefined || options.to !== undefined
       ? 'backfill'
@@ -270,6 +274,12 @@ async function syncProjectRange(
           { sessions: read.sessions, bytes: read.bytes, from: new Date(window.from).toISOString() },
           'window split',
         );
+        continue;
+      }
+      // a stop asked while the window was read: its read is dropped (the next run reads it again) and the
+      // loop stops at its top, after the window committing now
+      if (ctx.signal?.aborted) {
+        queue.unshift(window);
         continue;
       }
       const batch = read.batch;

@@ -127,7 +127,7 @@ export const scheduleCommand: Command = {
       config,
       enabled.map((s) => s.job),
     );
-    const log = createCommandLogger(config);
+    const log = createCommandLogger(config, { onTerminal: 'info' });
     routeCronLogs(log);
     const useWarehouse = useConfiguredWarehouse(config, 'write', log);
     const runner = new JobRunner({ config, log, useWarehouse });
