@@ -1,6 +1,7 @@
 // Writes a report's sheets into a workbook (streaming or in memory, behind WorkbookTarget): the header, then
 // the rows chunk by chunk, each cell converted for its column's format; past Excel's row limit the sheet
-// continues on "<name> (2)" with the header repeated; a sheet without rows says so in its first data row.
+// continues on "<name> (2)" with the header repeated; a sheet without rows says so in its first data row;
+// in-memory sheets get their column widths from the widest shown value once their rows are written.
 import type { Worksheet } from 'exceljs';
 import { EtlError } from '../errors.js';
 import { type CellOutput, createZoneClock, shownLength, toCellValue } from './cell-values.js';
