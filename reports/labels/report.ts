@@ -32,9 +32,7 @@ function byDay(
   }
   const columns: ColumnSpec[] = [
     { key: 'day', header: 'Day', format: 'date' },
-    ...labels.map(
-      (l, i): ColumnSpec => ({ key: `label${i}`, header: l.header, format: 'integer', width: 14 }),
-    ),
+    ...labels.map((l, i): ColumnSpec => ({ key: `label${i}`, header: l.header, format: 'integer' })),
     { key: 'total', header: 'Total', format: 'integer' },
   ];
   const rows: CellInput[][] = s.empty
@@ -59,9 +57,9 @@ export function labelSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Session labels',
       columns: [
-        { key: 'project', header: 'Project', format: 'text', width: 14 },
-        { key: 'label', header: 'Label', format: 'text', width: 30 },
-        { key: 'labelId', header: 'Label ID', format: 'integer', width: 10 },
+        { key: 'project', header: 'Project', format: 'text' },
+        { key: 'label', header: 'Label', format: 'text' },
+        { key: 'labelId', header: 'Label ID', format: 'integer' },
         { key: 'count', header: 'Sessions', format: 'integer' },
         { key: 'share', header: 'Share of sessions', format: 'percent' },
       ],
@@ -71,10 +69,10 @@ export function labelSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Message labels',
       columns: [
-        { key: 'project', header: 'Project', format: 'text', width: 14 },
-        { key: 'group', header: 'Group', format: 'text', width: 24 },
-        { key: 'label', header: 'Label', format: 'text', width: 30 },
-        { key: 'labelId', header: 'Label ID', format: 'integer', width: 10 },
+        { key: 'project', header: 'Project', format: 'text' },
+        { key: 'group', header: 'Group', format: 'text' },
+        { key: 'label', header: 'Label', format: 'text' },
+        { key: 'labelId', header: 'Label ID', format: 'integer' },
         { key: 'count', header: 'Messages', format: 'integer' },
         { key: 'share', header: 'Share of messages', format: 'percent' },
       ],

@@ -1,5 +1,6 @@
 // The first sheet of `summary`: the period and selection, then one KPI per row (Metric | Value), each value
-// with its own format (count, percent, duration); an empty period says so in its first row.
+// with its own format (count, percent, duration; a whole median is shown as an integer); an empty period says
+// so in its first row. A key/value list: no autofilter, values and their header right-aligned.
 import type { CellFormat, CellInput, SheetSource } from '../../src/report/report-definition.js';
 import type { Distribution, StatsReport } from '../../src/stats/stats-report.js';
 
@@ -31,11 +32,13 @@ export function kpiSheet(s: StatsReport): SheetSource {
   return {
     name: 'Summary',
     columns: [
-      { key: 'metric', header: 'Metric', format: 'text', width: 38 },
-      { key: 'value', header: 'Value', format: 'text', width: 20 },
+      { key: 'metric', header: 'Metric', format: 'text' },
+      // mostly numbers: the header and every value right-aligned
+      { key: 'value', header: 'Value', format: 'text', align: 'right' },
     ],
     rows: [rows.map(([metric, value]) => [metric, value])],
     rowFormats: { column: 1, formats: rows.map(([, , format]) => format) },
+    autoFilter: false,
   };
 }
 
@@ -44,11 +47,14 @@ function distribution(
   d: Distribution | null,
   format: CellFormat,
 ): [string, CellInput, CellFormat][] {
+  // a whole number of messages shows as one ("6", not "6.00"); fractions keep two decimals
+  const shown = (v: number | undefined): [CellInput, CellFormat] =>
+    v === undefined ? [null, format] : [v, format === 'number' && Number.isInteger(v) ? 'integer' : format];
   return [
-    [`${name}: mean`, d?.mean ?? null, format],
-    [`${name}: median`, d?.p50 ?? null, format],
-    [`${name}: 90th percentile`, d?.p90 ?? null, format],
-    [`${name}: 99th percentile`, d?.p99 ?? null, format],
+    [`${name}: mean`, ...shown(d?.mean)],
+    [`${name}: median`, ...shown(d?.p50)],
+    [`${name}: 90th percentile`, ...shown(d?.p90)],
+    [`${name}: 99th percentile`, ...shown(d?.p99)],
   ];
 }
 

@@ -1,6 +1,7 @@
 // The `summary` report: the period's figures from the statistics (`computeStats`, the documented stats
-// contract) laid out for reading: KPIs with four charts beside them, then by day, by day × channel, channels,
-// labels, the delivery funnel, top intents, experiments and transfers. Small: written in memory with images.
+// contract) laid out for reading: KPIs, four charts (a one-day period's sessions by hour), then by day, by day ×
+// channel, channels, labels, the delivery funnel, top intents, experiments and transfers. Small: written in
+// memory with images.
 import { localDay } from '../../src/report/local-day.js';
 import type {
   ChartSpec,
@@ -45,7 +46,7 @@ function tableSheets(s: StatsReport): SheetSource[] {
       name: 'By day × channel',
       columns: [
         col('day', 'Day', 'date'),
-        col('channel', 'Channel', 'text', 14),
+        col('channel', 'Channel', 'text'),
         col('sessions', 'Sessions', 'integer'),
         col('messages', 'Messages', 'integer'),
         col('uniqueClients', 'Unique clients', 'integer'),
@@ -65,7 +66,7 @@ function tableSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Channels',
       columns: [
-        col('channel', 'Channel', 'text', 14),
+        col('channel', 'Channel', 'text'),
         col('sessions', 'Sessions', 'integer'),
         col('nonEmptySessions', 'Non-empty sessions', 'integer'),
         col('messages', 'Messages', 'integer'),
@@ -88,9 +89,9 @@ function tableSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Session labels',
       columns: [
-        col('project', 'Project', 'text', 14),
-        col('label', 'Label', 'text', 30),
-        col('labelId', 'Label ID', 'integer', 10),
+        col('project', 'Project', 'text'),
+        col('label', 'Label', 'text'),
+        col('labelId', 'Label ID', 'integer'),
         col('count', 'Sessions', 'integer'),
         col('share', 'Share of sessions', 'percent'),
       ],
@@ -99,10 +100,10 @@ function tableSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Message labels',
       columns: [
-        col('project', 'Project', 'text', 14),
-        col('group', 'Group', 'text', 24),
-        col('label', 'Label', 'text', 30),
-        col('labelId', 'Label ID', 'integer', 10),
+        col('project', 'Project', 'text'),
+        col('group', 'Group', 'text'),
+        col('label', 'Label', 'text'),
+        col('labelId', 'Label ID', 'integer'),
         col('count', 'Messages', 'integer'),
         col('share', 'Share of messages', 'percent'),
       ],
@@ -111,7 +112,7 @@ function tableSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Delivery funnel',
       columns: [
-        col('channel', 'Channel', 'text', 12),
+        col('channel', 'Channel', 'text'),
         col('messages', 'Messages', 'integer'),
         col('withStatus', 'With a status', 'integer'),
         col('noStatus', 'No status', 'integer'),
@@ -125,7 +126,7 @@ function tableSheets(s: StatsReport): SheetSource[] {
         col('readRate', 'Read rate', 'percent'),
         col('notSentRate', 'Not sent rate', 'percent'),
         col('notDeliveredRate', 'Not delivered rate', 'percent'),
-        col('medianMsToRead', 'Median time to read', 'duration', 12),
+        col('medianMsToRead', 'Median time to read', 'duration'),
         col('readTimed', 'Read messages timed', 'integer'),
       ],
       rows: [
@@ -152,7 +153,7 @@ function tableSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Top intents',
       columns: [
-        col('nlpClass', 'NLP class', 'text', 30),
+        col('nlpClass', 'NLP class', 'text'),
         col('messages', 'Messages', 'integer'),
         col('share', 'Share of classified', 'percent'),
         col('meanConfidence', 'Mean confidence', 'decimal3'),
@@ -162,10 +163,10 @@ function tableSheets(s: StatsReport): SheetSource[] {
     {
       name: 'Experiments',
       columns: [
-        col('project', 'Project', 'text', 14),
-        col('experiment', 'Experiment', 'text', 20),
-        col('status', 'Status', 'text', 10),
-        col('branch', 'Branch', 'text', 14),
+        col('project', 'Project', 'text'),
+        col('experiment', 'Experiment', 'text'),
+        col('status', 'Status', 'text'),
+        col('branch', 'Branch', 'text'),
         col('sessions', 'Sessions', 'integer'),
         col('messagesPerSession', 'Messages per session', 'number'),
         col('transferredSessions', 'Transferred sessions', 'integer'),
@@ -188,7 +189,7 @@ function tableSheets(s: StatsReport): SheetSource[] {
       name: 'Transfers',
       columns: [
         col('day', 'Day', 'date'),
-        col('channel', 'Channel', 'text', 14),
+        col('channel', 'Channel', 'text'),
         col('sessions', 'Sessions', 'integer'),
         col('transferredSessions', 'Transferred sessions', 'integer'),
         col('transferShare', 'Transfer share', 'percent'),
@@ -208,16 +209,40 @@ function tableSheets(s: StatsReport): SheetSource[] {
   ];
 }
 
-export function summaryCharts(s: StatsReport): ChartSpec[] {
+/** A one-day period: its sessions per day would be a single dot, so the summary charts them by hour. */
+export function isOneDay(s: StatsReport): boolean {
+  return s.period === 'day' && s.byPeriod.length === 1;
+}
+
+/** Day labels of a time axis: month-day within one year, the whole date when the days span several years. */
+export function dayCategories(days: readonly string[]): string[] {
+  const years = new Set(days.map((d) => d.slice(0, 4)));
+  return years.size > 1 ? [...days] : days.map((d) => d.slice(5));
+}
+
+/**
+ * The summary's four charts; `hourly` (the same statistics by hour, given for a one-day period) makes the
+ * first one sessions per hour instead of per day.
+ */
+export function summaryCharts(s: StatsReport, hourly?: StatsReport): ChartSpec[] {
   if (s.empty) return [];
   const topLabels = s.sessionLabels.filter((r) => r.count > 0).slice(0, 10);
+  const overTime: ChartSpec = hourly
+    ? {
+        title: `Sessions per hour, ${s.byPeriod[0]?.period ?? ''} (${s.timeZone})`,
+        kind: 'bar',
+        // 2026-11-20T13:00 → 13:00
+        categories: hourly.byPeriod.map((r) => r.period.slice(11)),
+        series: [{ name: 'Sessions', values: hourly.byPeriod.map((r) => r.sessions) }],
+      }
+    : {
+        title: `Sessions per day (${s.timeZone})`,
+        kind: 'line',
+        categories: dayCategories(s.byPeriod.map((r) => r.period)),
+        series: [{ name: 'Sessions', values: s.byPeriod.map((r) => r.sessions) }],
+      };
   return [
-    {
-      title: `Sessions per day (${s.timeZone})`,
-      kind: 'line',
-      categories: s.byPeriod.map((r) => r.period.slice(5)),
-      series: [{ name: 'Sessions', values: s.byPeriod.map((r) => r.sessions) }],
-    },
+    overTime,
     {
       title: 'Channel mix: sessions by channel',
       kind: 'bar',
@@ -231,7 +256,12 @@ export function summaryCharts(s: StatsReport): ChartSpec[] {
       series: [
         { name: 'With a status', values: s.deliveryFunnel.map((r) => r.withStatus) },
         { name: 'Delivered or read', values: s.deliveryFunnel.map((r) => r.delivered + (r.read ?? 0)) },
-        { name: 'Read', values: s.deliveryFunnel.map((r) => r.read ?? 0) },
+        {
+          name: 'Read',
+          values: s.deliveryFunnel.map((r) => r.read ?? 0),
+          // a channel that reports no read receipts (telegram): the sheet leaves Read empty
+          notApplicable: s.deliveryFunnel.map((r) => r.read === null),
+        },
       ],
     },
     {
@@ -251,6 +281,7 @@ export const summaryReport: ReportDefinition = {
   mode: 'memory',
   async build(context) {
     const stats = await context.stats();
-    return { sheets: summarySheets(stats), charts: summaryCharts(stats) };
+    const hourly = !stats.empty && isOneDay(stats) ? await context.stats('hour') : undefined;
+    return { sheets: summarySheets(stats), charts: summaryCharts(stats, hourly) };
   },
 };

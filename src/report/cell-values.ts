@@ -83,3 +83,31 @@ export function toCellValue(
   if (value instanceof Uint8Array) return fitText(`<${value.length} bytes>`);
   return fitText(JSON.stringify(value));
 }
+
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** About how many characters a cell shows in its format (for column widths from content). */
+export function shownLength(value: CellOutput, format: CellFormat): number {
+  if (value === null) return 0;
+  if (typeof value === 'boolean') return 5;
+  if (typeof value === 'string')
+    return value.length <= 200 ? Math.max(...value.split('\n').map((l) => l.length)) : 200;
+  switch (format) {
+    case 'integer':
+      return GROUPED.format(value).length;
+    case 'number':
+      return GROUPED.format(Math.trunc(value)).length + 3;
+    case 'decimal3':
+      return value.toFixed(3).length;
+    case 'percent':
+      return (value * 100).toFixed(1).length + 1;
+    case 'date':
+      return 10;
+    case 'datetime':
+      return 19;
+    case 'duration':
+      return String(Math.floor(Math.abs(value) * 24)).length + 6;
+    default:
+      return String(value).length;
+  }
+}

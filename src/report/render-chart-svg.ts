@@ -1,6 +1,7 @@
 // Draws a report chart as SVG by hand (line, vertical bars, horizontal bars): axes with round ticks, grid
 // lines, values on bars, a legend when there are several series. A few hundred lines instead of a charting
-// library: the four summary charts need nothing more, and the SVG stays small and easy to check.
+// library: the four summary charts need nothing more, and the SVG stays small and easy to check. Ticks and
+// values share one formatter (8,000 and 10,000 alike); a value that does not apply is drawn as "n/a", not 0.
 import type { ChartSpec } from './report-definition.js';
 
 export const CHART_WIDTH = 800;
@@ -42,7 +43,7 @@ function plotBox(chart: ChartSpec, left: number): Box {
 
 function lines(chart: ChartSpec): string[] {
   const box = plotBox(chart, 70);
-  const max = Math.max(0, ...chart.series.flatMap((s) => s.values));
+  const max = maxValue(chart);
   const ticks = niceTicks(max);
   const top = ticks[ticks.length - 1] ?? 1;
   const n = chart.categories.length;
@@ -53,10 +54,11 @@ function lines(chart: ChartSpec): string[] {
   out.push(...categoryLabels(chart.categories, x, box.bottom + 18));
   chart.series.forEach((series, s) => {
     const colour = PALETTE[s % PALETTE.length]!;
-    const points = series.values.map((v, i) => `${fmt(x(i))},${fmt(y(v))}`).join(' ');
+    const shown = [...series.values.entries()].filter(([i]) => !series.notApplicable?.[i]);
+    const points = shown.map(([i, v]) => `${fmt(x(i))},${fmt(y(v))}`).join(' ');
     out.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2.5"/>`);
     if (n <= 62) {
-      for (const [i, v] of series.values.entries())
+      for (const [i, v] of shown)
         out.push(`<circle cx="${fmt(x(i))}" cy="${fmt(y(v))}" r="3" fill="${colour}"/>`);
     }
   });
@@ -65,7 +67,7 @@ function lines(chart: ChartSpec): string[] {
 
 function bars(chart: ChartSpec): string[] {
   const box = plotBox(chart, 70);
-  const max = Math.max(0, ...chart.series.flatMap((s) => s.values));
+  const max = maxValue(chart);
   const ticks = niceTicks(max);
   const top = ticks[ticks.length - 1] ?? 1;
   const n = Math.max(chart.categories.length, 1);
@@ -79,13 +81,16 @@ function bars(chart: ChartSpec): string[] {
     const colour = PALETTE[s % PALETTE.length]!;
     series.values.forEach((v, i) => {
       const x0 = box.left + slot * i + (slot - groupWidth) / 2 + barWidth * s;
+      if (series.notApplicable?.[i]) {
+        out.push(text(x0 + barWidth / 2 - 1, box.bottom - 5, NOT_APPLICABLE, { size: 11, anchor: 'middle' }));
+        return;
+      }
       out.push(
         `<rect x="${fmt(x0)}" y="${fmt(y(v))}" width="${fmt(Math.max(barWidth - 2, 1))}" height="${fmt(box.bottom - y(v))}" fill="${colour}"/>`,
       );
-      if (barWidth >= 22)
-        out.push(
-          text(x0 + barWidth / 2 - 1, y(v) - 5, formatValue(v, chart), { size: 11, anchor: 'middle' }),
-        );
+      const label = formatValue(v, chart);
+      if (barWidth >= Math.max(22, label.length * 6.5))
+        out.push(text(x0 + barWidth / 2 - 1, y(v) - 5, label, { size: 11, anchor: 'middle' }));
     });
   });
   return out;
@@ -99,7 +104,8 @@ function horizontalBars(chart: ChartSpec): string[] {
   const box = plotBox(chart, labelWidth);
   box.right -= 50;
   const values = chart.series[0]?.values ?? [];
-  const max = Math.max(0, ...values);
+  const notApplicable = chart.series[0]?.notApplicable ?? [];
+  const max = maxValue(chart);
   const ticks = niceTicks(max);
   const top = ticks[ticks.length - 1] ?? 1;
   const n = Math.max(chart.categories.length, 1);
@@ -117,6 +123,10 @@ function horizontalBars(chart: ChartSpec): string[] {
     const y0 = box.top + slot * i + slot * 0.15;
     const h = slot * 0.7;
     out.push(text(box.left - 8, y0 + h / 2 + 4, shorten(category, 36), { size: 12, anchor: 'end' }));
+    if (notApplicable[i]) {
+      out.push(text(box.left + 5, y0 + h / 2 + 4, NOT_APPLICABLE, { size: 11 }));
+      return;
+    }
     out.push(
       `<rect x="${box.left}" y="${fmt(y0)}" width="${fmt(x(v) - box.left)}" height="${fmt(h)}" fill="${PALETTE[0]}"/>`,
     );
@@ -179,11 +189,20 @@ export function niceTicks(max: number): number[] {
   return ticks;
 }
 
-function formatValue(v: number, chart: ChartSpec): string {
+/** What a value that does not apply shows (the sheets leave its cell empty). */
+export const NOT_APPLICABLE = 'n/a';
+
+/** The largest value drawn (values that do not apply left out). */
+function maxValue(chart: ChartSpec): number {
+  return Math.max(0, ...chart.series.flatMap((s) => s.values.filter((_, i) => !s.notApplicable?.[i])));
+}
+
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** Ticks and values alike: thousands separated (8,000, 10,000, 1,250,000), at most one decimal. */
+export function formatValue(v: number, chart: Pick<ChartSpec, 'valueFormat'>): string {
   if (chart.valueFormat === 'percent') return `${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`;
-  if (Math.abs(v) >= 1_000_000) return `${Number((v / 1_000_000).toPrecision(3))}M`;
-  if (Math.abs(v) >= 10_000) return `${Number((v / 1000).toPrecision(3))}k`;
-  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+  return GROUPED.format(v);
 }
 
 function shorten(label: string, max: number): string {

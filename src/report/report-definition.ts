@@ -1,7 +1,7 @@
 // What a report of reports/<id>/ declares: its title, its sheets (columns with headers, formats and widths,
 // and where the rows come from: a streamed SQL file or rows computed from the statistics) and its charts.
 // The writers (streaming for large sheets, in memory for reports with charts) only ever read this shape.
-import type { StatsReport } from '../stats/stats-report.js';
+import type { PeriodUnit, StatsReport } from '../stats/stats-report.js';
 import type { PlainValue, SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 
 /**
@@ -24,8 +24,13 @@ export interface ColumnSpec {
   key: string;
   header: string;
   format: CellFormat;
-  /** Width in characters; default from the format. */
+  /**
+   * Width in characters; default from the format. In-memory reports size columns from their content and
+   * take this as the most a column gets (the header always fits).
+   */
   width?: number;
+  /** Horizontal alignment of the header and the cells; default from the format (right over numbers). */
+  align?: 'left' | 'right';
 }
 
 /** A cell's value before formatting: what the warehouse returns (no bigint) or what the code computes. */
@@ -41,6 +46,8 @@ export interface SheetSource {
   emptyNote?: string;
   /** Per-row formats for a key/value sheet: the format of the cell in column `column` for each row. */
   rowFormats?: { column: number; formats: CellFormat[] };
+  /** False: no autofilter (a key/value sheet such as the KPIs); default true. */
+  autoFilter?: boolean;
 }
 
 export type ChartKind = 'line' | 'bar' | 'hbar';
@@ -48,6 +55,8 @@ export type ChartKind = 'line' | 'bar' | 'hbar';
 export interface ChartSeries {
   name: string;
   values: number[];
+  /** Per value: true where the figure does not apply (drawn as "n/a", no bar; its value is ignored). */
+  notApplicable?: boolean[];
 }
 
 export interface ChartSpec {
@@ -68,8 +77,8 @@ export interface ReportContext {
   to: number;
   projects: readonly string[];
   tz: string;
-  /** The statistics of the period (computed on first use; by day in `tz`). */
-  stats(): Promise<StatsReport>;
+  /** The statistics of the period (computed on first use; by day in `tz`, or by `period` when given). */
+  stats(period?: PeriodUnit): Promise<StatsReport>;
   /**
    * Streams one of the report's own .sql files (reports/<id>/<name>.sql) with the standard parameters
    * ($projects, $from, $to, $tz), one slice of the period at a time ($from/$to are the slice's; default one

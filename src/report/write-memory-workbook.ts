@@ -1,12 +1,21 @@
 // Writes a small workbook in memory with exceljs's Workbook (the streaming writer cannot place images):
-// the same sheets as the streaming writer, plus each chart as a PNG placed on the first sheet, to the right
-// of its table, so the analyst sees figures and charts together on opening the file.
+// the same sheets as the streaming writer, plus the charts as PNGs on their own sheet, "Charts", right after
+// the first sheet: one under the other, each alone on its printed page (a row break after each), so that no
+// chart is ever cut across pages and the tables print one page wide.
 import ExcelJS from 'exceljs';
 import { renderChartPng } from './render-chart-png.js';
 import { CHART_HEIGHT, CHART_WIDTH, renderChartSvg } from './render-chart-svg.js';
 import type { ChartSpec, SheetSource } from './report-definition.js';
-import { FROZEN_HEADER } from './sheet-layout.js';
+import { PRINT_SETUP, TABLE_SHEET } from './sheet-layout.js';
 import { addStyledRow, type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
+
+export const CHARTS_SHEET = 'Charts';
+
+/** Rows of 15 pt (20 px) a chart takes with the gap below it: a chart is 400 px high, 20 rows. */
+export const CHART_ROWS = 22;
+/** Columns of CHART_COLUMN_WIDTH characters (about 75 px each) the charts' print area spans: 900 px. */
+const CHART_COLUMNS = 12;
+const CHART_COLUMN_WIDTH = 10;
 
 export async function writeMemoryWorkbook(
   path: string,
@@ -21,29 +30,41 @@ export async function writeMemoryWorkbook(
     {
       commitRows: false,
       addRow: addStyledRow,
-      addSheet: (name) => workbook.addWorksheet(name, FROZEN_HEADER),
+      addSheet: (name) => {
+        const sheet = workbook.addWorksheet(name, TABLE_SHEET);
+        // the charts' sheet comes second, after the KPIs
+        if (workbook.worksheets.length === 1 && charts.length > 0) addChartsSheet(workbook, charts);
+        return sheet;
+      },
       finishSheet: async () => {},
       afterRows: async () => {},
     },
     sheets,
     options,
   );
-  const first = workbook.worksheets[0];
-  if (first && charts.length > 0) {
-    const firstColumn = (sheets[0]?.columns.length ?? 2) + 1;
-    charts.forEach((chart, i) => {
-      const image = workbook.addImage({
-        buffer: renderChartPng(renderChartSvg(chart)) as never,
-        extension: 'png',
-      });
-      // two charts a row, each 800 x 400 px; a default row is 20 px high and a column about 64 px wide
-      first.addImage(image, {
-        tl: { col: firstColumn + (i % 2) * 13, row: 1 + Math.floor(i / 2) * 21 },
-        ext: { width: CHART_WIDTH, height: CHART_HEIGHT },
-        editAs: 'oneCell',
-      });
-    });
-  }
   await workbook.xlsx.writeFile(path);
   return written;
+}
+
+function addChartsSheet(workbook: ExcelJS.Workbook, charts: readonly ChartSpec[]): void {
+  const sheet = workbook.addWorksheet(CHARTS_SHEET, {
+    pageSetup: {
+      ...PRINT_SETUP,
+      printArea: `A1:${String.fromCharCode(64 + CHART_COLUMNS)}${charts.length * CHART_ROWS}`,
+    },
+  });
+  sheet.columns = Array.from({ length: CHART_COLUMNS }, () => ({ width: CHART_COLUMN_WIDTH }));
+  for (let r = 1; r <= charts.length * CHART_ROWS; r += 1) sheet.getRow(r).height = 15;
+  charts.forEach((chart, i) => {
+    const image = workbook.addImage({
+      buffer: renderChartPng(renderChartSvg(chart)) as never,
+      extension: 'png',
+    });
+    sheet.addImage(image, {
+      tl: { col: 0, row: i * CHART_ROWS },
+      ext: { width: CHART_WIDTH, height: CHART_HEIGHT },
+      editAs: 'oneCell',
+    });
+    if (i < charts.length - 1) sheet.getRow((i + 1) * CHART_ROWS).addPageBreak();
+  });
 }

@@ -9,7 +9,7 @@ import { EtlError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { checkTimeZone, computeStats, readWarehouseNames } from '../stats/compute-stats.js';
 import { paramsFor } from '../stats/load-stats-sql.js';
-import type { StatsReport } from '../stats/stats-report.js';
+import type { PeriodUnit, StatsReport } from '../stats/stats-report.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
@@ -190,7 +190,7 @@ function createContext(
   projects: string[],
   options: WriteReportOptions,
 ): ReportContext {
-  let stats: Promise<StatsReport> | undefined;
+  const stats = new Map<PeriodUnit, Promise<StatsReport>>();
   const params = (extra: Record<string, SqlParam> | undefined, from: number, to: number) => ({
     projects,
     from: new Date(from),
@@ -204,21 +204,25 @@ function createContext(
     to: req.to,
     projects,
     tz: req.tz,
-    stats() {
-      stats ??= computeStats(
-        req.warehouse,
-        {
-          projects,
-          from: req.from,
-          to: req.to,
-          timeZone: req.tz,
-          period: 'day',
-          top: 10,
-          catchAllClass: '/CatchAll',
-        },
-        options.now ? { now: options.now } : {},
-      );
-      return stats;
+    stats(period = 'day') {
+      let computed = stats.get(period);
+      if (!computed) {
+        computed = computeStats(
+          req.warehouse,
+          {
+            projects,
+            from: req.from,
+            to: req.to,
+            timeZone: req.tz,
+            period,
+            top: 10,
+            catchAllClass: '/CatchAll',
+          },
+          options.now ? { now: options.now } : {},
+        );
+        stats.set(period, computed);
+      }
+      return computed;
     },
     async *streamSql(name, streamOptions = {}): AsyncGenerator<StreamedRows> {
       const sql = loadReportSql(report.id, name);

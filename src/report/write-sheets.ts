@@ -1,12 +1,20 @@
 // Writes a report's sheets into a workbook (streaming or in memory, behind WorkbookTarget): the header, then
 // the rows chunk by chunk, each cell converted for its column's format; past Excel's row limit the sheet
-// continues on "<name> (2)" with the header repeated; a sheet without rows says so in its first data row.
+// continues on "<name> (2)" with the header repeated; a sheet without rows says so in its first data row;
+// in-memory sheets get their column widths from the widest shown value once their rows are written.
 import type { Worksheet } from 'exceljs';
 import { EtlError } from '../errors.js';
-import { type CellOutput, createZoneClock, toCellValue } from './cell-values.js';
+import { type CellOutput, createZoneClock, shownLength, toCellValue } from './cell-values.js';
 import { fitCellText, type SheetLimits, sheetName } from './excel-limits.js';
-import type { CellFormat, CellInput, SheetSource } from './report-definition.js';
-import { formatStyle, NOTE_STYLE, setAutoFilter, writeHeader } from './sheet-layout.js';
+import type { CellFormat, CellInput, ColumnSpec, SheetSource } from './report-definition.js';
+import {
+  columnAlignment,
+  contentWidth,
+  formatStyle,
+  NOTE_STYLE,
+  setAutoFilter,
+  writeHeader,
+} from './sheet-layout.js';
 
 /** The workbook the rows go to: how sheets are made and finished, and what to do after each chunk. */
 export interface WorkbookTarget {
@@ -79,8 +87,11 @@ export async function writeSheets(
       written.push(current);
       rowsInPart = 0;
     };
+    // widest shown value per column (in-memory sheets only: a streamed sheet's widths are written first)
+    const widest = source.columns.map(() => 0);
     const close = async () => {
-      setAutoFilter(sheet, source.columns.length, rowsInPart);
+      if (source.autoFilter !== false) setAutoFilter(sheet, source.columns.length, rowsInPart);
+      if (!target.commitRows) fitColumns(sheet, source.columns, widest);
       await target.finishSheet(sheet);
     };
     open();
@@ -101,6 +112,9 @@ export async function writeSheets(
         const cells: CellOutput[] = new Array(cellFormats.length);
         for (let i = 0; i < cellFormats.length; i += 1)
           cells[i] = toCellValue(values[i] as CellInput, cellFormats[i] as CellFormat, localTime, fitText);
+        if (!target.commitRows)
+          for (let i = 0; i < cells.length; i += 1)
+            widest[i] = Math.max(widest[i] ?? 0, shownLength(cells[i] as CellOutput, cellFormats[i]!));
         target.addRow(sheet!, cells, cellFormats);
         rowsInPart += 1;
         current!.rows += 1;
@@ -117,6 +131,19 @@ export async function writeSheets(
     await close();
   }
   return written;
+}
+
+/** Column widths from the content, and the cells of a column with its own alignment aligned so. */
+function fitColumns(sheet: Worksheet, columns: readonly ColumnSpec[], widest: readonly number[]): void {
+  columns.forEach((column, i) => {
+    const sheetColumn = sheet.getColumn(i + 1);
+    sheetColumn.width = contentWidth(column, widest[i] ?? 0);
+    if (column.align === undefined) return;
+    const horizontal = columnAlignment(column);
+    sheetColumn.eachCell((cell, rowNumber) => {
+      if (rowNumber > 1) cell.alignment = { ...cell.alignment, horizontal };
+    });
+  });
 }
 
 function checkAborted(signal: AbortSignal | undefined): void {

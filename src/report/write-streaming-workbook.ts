@@ -11,7 +11,7 @@ import { collectGarbage } from '../collect-garbage.js';
 import { EtlError } from '../errors.js';
 import type { CellFormat, SheetSource } from './report-definition.js';
 import { columnLetters, rowXml } from './row-xml.js';
-import { FROZEN_HEADER, formatStyle } from './sheet-layout.js';
+import { formatStyle, TABLE_SHEET } from './sheet-layout.js';
 import { type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
 
 /** A full GC every this many rows frees DuckDB's native chunk memory (src/collect-garbage.ts): 1M rows 386 → 295 MB. */
@@ -73,7 +73,7 @@ export async function writeStreamingWorkbook(
       {
         commitRows: true,
         addSheet: (name) => {
-          const sheet = workbook.addWorksheet(name, FROZEN_HEADER);
+          const sheet = workbook.addWorksheet(name, TABLE_SHEET);
           nextRow.set(sheet, 2);
           return sheet;
         },

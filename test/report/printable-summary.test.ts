@@ -1,0 +1,288 @@
+// The summary prints and reads well (issue "For the people who use it", item 3). A 7-day and a 1-day summary of
+// a synced emulator dataset, converted to PDF by LibreOffice, take no more pages than the layout promises (the
+// KPIs one page, each chart its own page, each table a page per 30 rows) and no chart is cut across two pages;
+// every font is named; headers align with their numbers; a one-day summary charts sessions by hour; the funnel
+// chart shows telegram's Read as n/a; ticks and values share one number format; a multi-year axis shows years.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { inflateRawSync, inflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findReport } from '../../reports/index.js';
+import { summaryCharts } from '../../reports/summary/report.js';
+import { renderChartSvg } from '../../src/report/render-chart-svg.js';
+import type { ChartSpec, ReportContext } from '../../src/report/report-definition.js';
+import { writeReport } from '../../src/report/write-report.js';
+import { computeStats } from '../../src/stats/compute-stats.js';
+import type { PeriodUnit } from '../../src/stats/stats-report.js';
+import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { column, readWorkbook, sheetNamed } from './read-workbook.js';
+
+const run = promisify(execFile);
+const SOFFICE = ['/usr/bin/soffice', '/usr/local/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find(
+  (p) => existsSync(p),
+);
+const inCi = process.env['CI'] === 'true';
+const TZ = 'Europe/Moscow';
+const WEEK_FROM = Date.parse('2026-10-25T00:00:00+03:00');
+const DAY_FROM = Date.parse('2026-10-31T00:00:00+03:00');
+const TO = Date.parse('2026-11-01T00:00:00+03:00');
+/** Data rows a printed table page holds at least (Letter or A4 landscape, 15 pt rows, 100 % or smaller). */
+const ROWS_PER_PAGE = 30;
+
+/** The files of an xlsx (a zip), name → bytes, from its central directory. */
+function unzip(bytes: Buffer): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = bytes.readUInt32LE(end + 16);
+  for (let i = bytes.readUInt16LE(end + 10); i > 0; i -= 1) {
+    const nameLength = bytes.readUInt16LE(at + 28);
+    const local = bytes.readUInt32LE(at + 42);
+    const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
+    const data = bytes.subarray(start, start + bytes.readUInt32LE(at + 20));
+    const name = bytes.subarray(at + 46, at + 46 + nameLength).toString();
+    files.set(name, bytes.readUInt16LE(at + 10) === 8 ? inflateRawSync(data) : data);
+    at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+  }
+  return files;
+}
+
+/**
+ * The drawing operators of each page of a PDF written by LibreOffice: every page object (`/Type/Page`, not
+ * `/Pages`) names its content stream, which is deflated.
+ */
+function pdfPageContents(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1');
+  const pages = [...text.matchAll(/\/Type\s*\/Page(?![s\w])[\s\S]*?\/Contents (\d+) 0 R/g)];
+  return pages.map((m) => {
+    const object = text.search(new RegExp(`(^|[\\r\\n])${m[1]} 0 obj\\b`));
+    const header = text.indexOf('stream', object) + 'stream'.length;
+    const start = header + (text[header] === '\r' ? 2 : 1);
+    const raw = pdf.subarray(start, text.indexOf('endstream', start));
+    return text.slice(object, header).includes('FlateDecode')
+      ? inflateSync(raw).toString('latin1')
+      : raw.toString('latin1');
+  });
+}
+
+/**
+ * The images a page shows, as the share of each image's height inside the page's clip (LibreOffice draws
+ * the neighbouring chart too, clipped away: share 0): 1 is a whole chart, between 0 and 1 a cut one.
+ */
+function imageShares(content: string): number[] {
+  const shares: number[] = [];
+  let clip: [number, number] = [-Infinity, Infinity];
+  const ops =
+    /([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re\s+W\*? n|[-\d.]+ 0 0 ([-\d.]+) [-\d.]+ ([-\d.]+) cm\s+\/\w+ Do/g;
+  for (const m of content.matchAll(ops)) {
+    if (m[1] !== undefined) clip = [Number(m[2]), Number(m[2]) + Number(m[4])];
+    else {
+      const [bottom, height] = [Number(m[6]), Number(m[5])];
+      const shown = Math.max(0, Math.min(clip[1], bottom + height) - Math.max(clip[0], bottom));
+      shares.push(Math.round((shown / height) * 100) / 100);
+    }
+  }
+  return shares;
+}
+
+async function toPdf(dir: string, workbook: string): Promise<Buffer> {
+  const { stdout, stderr } = await run(
+    SOFFICE!,
+    [
+      `-env:UserInstallation=file://${join(dir, 'lo-profile')}`,
+      '--headless',
+      '--norestore',
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      join(dir, 'pdf'),
+      workbook,
+    ],
+    { timeout: 180_000 },
+  );
+  expect(`${stdout}\n${stderr}`).toMatch(/convert .* -> .*\.pdf/);
+  return readFileSync(
+    join(
+      dir,
+      'pdf',
+      workbook
+        .split('/')
+        .pop()!
+        .replace(/\.xlsx$/, '.pdf'),
+    ),
+  );
+}
+
+if (!SOFFICE && !inCi)
+  console.warn('printable-summary.test.ts: soffice not found, the PDF checks are skipped');
+
+describe('the summary prints and reads well', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({
+      emulator: { sessions: 400, days: 7 },
+      env: { REPORTER_SAFETY_LAG_MINUTES: '0', REPORTER_HISTORY_DAYS: '8' },
+    });
+    expect((await h.sync()).status).toBe('success');
+    mkdirSync(join(h.dir, 'pdf'), { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const summary = (from: number) =>
+    h.withWarehouse((warehouse) =>
+      writeReport({
+        warehouse,
+        report: findReport('summary'),
+        from,
+        to: TO,
+        tz: TZ,
+        outDir: join(h.dir, 'out'),
+      }),
+    );
+
+  /** The summary's charts as `report summary` builds them for [from, TO). */
+  const builtCharts = (from: number) =>
+    h.withWarehouse(async (warehouse) => {
+      const context: ReportContext = {
+        warehouse,
+        from,
+        to: TO,
+        projects: ['shop-bot'],
+        tz: TZ,
+        stats: (period: PeriodUnit = 'day') =>
+          computeStats(warehouse, {
+            from,
+            to: TO,
+            timeZone: TZ,
+            period,
+            top: 10,
+            catchAllClass: '/CatchAll',
+          }),
+        streamSql: () => {
+          throw new Error('the summary streams no SQL');
+        },
+        querySql: () => {
+          throw new Error('the summary runs no SQL of its own');
+        },
+      };
+      return (await findReport('summary').build(context)).charts ?? [];
+    });
+
+  it.skipIf(!SOFFICE && !inCi)(
+    'printed: KPIs 1 page, each chart 1 page and never cut, each table a page per 30 rows (7 days: 24 pages before)',
+    async () => {
+      for (const from of [WEEK_FROM, DAY_FROM]) {
+        const result = await summary(from);
+        const { workbook } = await readWorkbook(result.path);
+        const charts = (workbook.model as unknown as { media: unknown[] }).media.length;
+        expect(charts).toBe(4);
+        const tables = result.sheets.filter((s) => s.name !== 'Summary');
+        const atMost =
+          1 + charts + tables.reduce((n, t) => n + Math.max(1, Math.ceil(t.rows / ROWS_PER_PAGE)), 0);
+        const pages = pdfPageContents(await toPdf(h.dir, result.path));
+        expect(pages.length, `${new Date(from).toISOString()}: ${pages.length} pages`).toBeLessThanOrEqual(
+          atMost,
+        );
+        expect(pages.length).toBeGreaterThanOrEqual(1 + charts + tables.length);
+        if (from === WEEK_FROM) expect(pages.length).toBeLessThanOrEqual(16);
+        // every chart whole on exactly one page, one chart a page
+        const shown = pages.map((p) => imageShares(p).filter((share) => share > 0));
+        expect(shown.flat(), 'a chart cut across pages').toEqual(Array(charts).fill(1));
+        expect(shown.filter((s) => s.length === 1)).toHaveLength(charts);
+      }
+    },
+    600_000,
+  );
+
+  it('a one-day summary charts sessions by hour (not a single dot per day)', async () => {
+    const [overTime] = await builtCharts(DAY_FROM);
+    expect(overTime!.categories).toHaveLength(24);
+    expect(overTime!.categories.slice(0, 2)).toEqual(['00:00', '01:00']);
+    const sessions = overTime!.series[0]!.values.reduce((a, b) => a + b, 0);
+    expect(sessions).toBe(h.truth(DAY_FROM, TO).sessions);
+    const svg = renderChartSvg(overTime!);
+    expect(svg).toContain('Sessions per hour');
+    expect(svg).toContain('>12:00<');
+    // a week keeps its sessions per day
+    const [week] = await builtCharts(WEEK_FROM);
+    expect(week!.title).toMatch(/^Sessions per day/);
+    expect(week!.categories).toEqual(['10-25', '10-26', '10-27', '10-28', '10-29', '10-30', '10-31']);
+  }, 120_000);
+
+  it('the funnel chart shows n/a where the sheet has no Read (telegram), not a bar of 0', async () => {
+    const result = await summary(WEEK_FROM);
+    const funnel = sheetNamed((await readWorkbook(result.path)).sheets, 'Delivery funnel');
+    const noRead = column(funnel, 'Channel').filter((_, i) => column(funnel, 'Read')[i] === null);
+    expect(noRead).toContain('telegram');
+    const chart = (await builtCharts(WEEK_FROM)).find((c) => c.title.startsWith('Delivery funnel'))!;
+    const svg = renderChartSvg(chart);
+    expect(svg.match(/>n\/a</g) ?? []).toHaveLength(noRead.length);
+  }, 120_000);
+
+  it('every font is named, one family (Calibri: the header too)', async () => {
+    const result = await summary(WEEK_FROM);
+    const styles = unzip(readFileSync(result.path)).get('xl/styles.xml')!.toString();
+    const fonts = [...styles.matchAll(/<font>([\s\S]*?)<\/font>/g)].map((m) => m[1]!);
+    expect(fonts.length).toBeGreaterThan(1);
+    for (const font of fonts) expect(font).toMatch(/<name val="Calibri"\/>/);
+  }, 120_000);
+
+  it('the KPIs: no autofilter, a whole median as an integer; headers align with their column; widths fit the content', async () => {
+    const result = await summary(WEEK_FROM);
+    const { sheets } = await readWorkbook(result.path);
+    const kpi = sheetNamed(sheets, 'Summary');
+    expect(kpi.sheet.autoFilter).toBeUndefined();
+    expect(kpi.sheet.getRow(1).getCell(2).alignment?.horizontal).toBe('right');
+    const median = kpi.rows.findIndex((r) => r[0] === 'Messages per session: median');
+    expect(Number.isInteger(kpi.rows[median]![1])).toBe(true); // the emulator's medians are whole numbers
+    expect(kpi.sheet.getRow(median + 2).getCell(2).numFmt).toBe('#,##0'); // 6, not 6.00
+
+    for (const s of sheets.filter((x) => x.name !== 'Summary' && x.name !== 'Charts')) {
+      expect(s.sheet.pageSetup).toMatchObject({ orientation: 'landscape', fitToWidth: 1, fitToHeight: 0 });
+      expect(s.sheet.pageSetup.printTitlesRow, s.name).toBe('1:1');
+      s.header.forEach((header, i) => {
+        const numeric = s.rows.some((r) => typeof r[i] === 'number' || r[i] instanceof Date);
+        const alignment = s.sheet.getRow(1).getCell(i + 1).alignment?.horizontal;
+        expect(alignment ?? 'left', `${s.name}: ${header}`).toBe(numeric ? 'right' : 'left');
+        const widest = Math.max(...s.rows.map((r) => (typeof r[i] === 'string' ? r[i].length : 0)));
+        const width = s.sheet.getColumn(i + 1).width ?? 0;
+        expect(width, `${s.name}: ${header}`).toBeGreaterThanOrEqual(Math.min(widest, 50));
+        // a header wraps onto at most two lines, its longest word whole
+        expect(width, `${s.name}: ${header}`).toBeGreaterThanOrEqual(
+          Math.max(...header.split(' ').map((w) => w.length), Math.ceil(header.length / 2)),
+        );
+      });
+    }
+  }, 120_000);
+
+  it('axis ticks and bar values share one format (8,000 and 10,000)', () => {
+    const chart: ChartSpec = {
+      title: 'Sessions',
+      kind: 'bar',
+      categories: ['a', 'b'],
+      series: [{ name: 'Sessions', values: [8_000, 11_500] }],
+    };
+    const labels = [...renderChartSvg(chart).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels).toEqual(expect.arrayContaining(['8,000', '10,000', '11,500']));
+    expect(labels.filter((l) => /\d(k|M)$/.test(l!))).toEqual([]);
+  });
+
+  it('a time axis over several years shows the year', async () => {
+    const years = await h.withWarehouse((warehouse) =>
+      computeStats(warehouse, {
+        from: Date.parse('2025-12-20T00:00:00+03:00'),
+        to: TO,
+        timeZone: TZ,
+        period: 'day',
+        top: 10,
+        catchAllClass: '/CatchAll',
+      }),
+    );
+    const [perDay] = summaryCharts(years);
+    expect(perDay!.categories[0]).toBe('2025-12-20');
+    expect(perDay!.categories).toContain('2026-01-01');
+  }, 120_000);
+});
