@@ -23,8 +23,12 @@ export const NOTE_STYLE: Partial<Style> = Object.freeze({
 /** The sheet options that freeze the header row (passed when the sheet is created). */
 export const FROZEN_HEADER = { views: [{ state: 'frozen' as const, ySplit: 1, xSplit: 0 }] };
 
-/** Printing: landscape, as many pages down as needed but one page wide (fitToHeight 0: no limit). */
+/**
+ * Printing: A4 landscape (paper size 9; without it LibreOffice takes its locale's, Letter here), as many pages
+ * down as needed but one page wide (fitToHeight 0: no limit).
+ */
 export const PRINT_SETUP = {
+  paperSize: 9,
   orientation: 'landscape' as const,
   fitToPage: true,
   fitToWidth: 1,
