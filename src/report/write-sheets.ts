@@ -2,7 +2,7 @@
 // the rows chunk by chunk, each cell converted for its column's format; past Excel's row limit the sheet
 // continues on "<name> (2)" with the header repeated; a sheet without rows says so in its first data row;
 // in-memory sheets get their column widths from the widest shown value once their rows are written.
-import type { Worksheet } from 'exceljs';
+import type { Style, Worksheet } from 'exceljs';
 import { EtlError } from '../errors.js';
 import { type CellOutput, createZoneClock, shownLength, toCellValue } from './cell-values.js';
 import { fitCellText, type SheetLimits, sheetName } from './excel-limits.js';
@@ -140,8 +140,17 @@ function fitColumns(sheet: Worksheet, columns: readonly ColumnSpec[], widest: re
     sheetColumn.width = contentWidth(column, widest[i] ?? 0);
     if (column.align === undefined) return;
     const horizontal = columnAlignment(column);
+    // a new style object: the cells share theirs by format (formatStyle), and exceljs's `cell.alignment = ...`
+    // writes into it, which aligned every text cell of the workbook (the KPI names too)
+    const aligned = new Map<object, Partial<Style>>();
     sheetColumn.eachCell((cell, rowNumber) => {
-      if (rowNumber > 1) cell.alignment = { ...cell.alignment, horizontal };
+      if (rowNumber === 1) return;
+      let style = aligned.get(cell.style);
+      if (!style) {
+        style = { ...cell.style, alignment: { ...cell.style.alignment, horizontal } };
+        aligned.set(cell.style, style);
+      }
+      cell.style = style;
     });
   });
 }

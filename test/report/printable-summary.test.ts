@@ -239,6 +239,9 @@ describe('the summary prints and reads well', () => {
     const median = kpi.rows.findIndex((r) => r[0] === 'Messages per session: median');
     expect(Number.isInteger(kpi.rows[median]![1])).toBe(true); // the emulator's medians are whole numbers
     expect(kpi.sheet.getRow(median + 2).getCell(2).numFmt).toBe('#,##0'); // 6, not 6.00
+    // the names stay left-aligned beside the right-aligned values (a shared style once aligned both)
+    expect(kpi.sheet.getRow(median + 2).getCell(1).alignment?.horizontal ?? 'left').toBe('left');
+    expect(kpi.sheet.getRow(median + 2).getCell(2).alignment?.horizontal).toBe('right');
 
     for (const s of sheets.filter((x) => x.name !== 'Summary' && x.name !== 'Charts')) {
       expect(s.sheet.pageSetup).toMatchObject({ orientation: 'landscape', fitToWidth: 1, fitToHeight: 0 });
