@@ -134,7 +134,7 @@ describe('platform-report command', () => {
     expect(result.error).toBeUndefined();
     expect(result.code).toBe(3);
     expect(result.out).toMatch(
-      /messages 2026-10-31T00:00:00.000Z..2026-10-31T18:00:00.000Z: completed · task [0-9a-f-]+ · \d+ rows · .*messages_20261031T0000Z_20261031T1800Z\.csv/,
+      /messages 2026-10-31T00:00:00.000Z..2026-10-31T18:00:00.000Z: completed · task [0-9a-f-]+ · [\d,]+ rows · .*messages_20261031T0000Z_20261031T1800Z\.csv/,
     );
     expect(result.out).toMatch(/reconcile messages .*missing in the warehouse 1 · missing in the file 0/);
     expect(result.out).toContain(`in the file, missing in the warehouse (1): ${id}`);

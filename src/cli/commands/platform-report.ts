@@ -119,7 +119,7 @@ function describeOutcome(o: TaskOutcome): string {
 }
 
 function printReconcile(io: CommandIo, r: ReconcileResult): void {
-  const head = `reconcile ${r.target} ${r.period}: file ${plural(r.fileRows, 'row')} (${plural(r.fileIds, 'distinct id')}) · warehouse ${r.warehouseIds} · missing in the warehouse ${r.missingInWarehouseCount} · missing in the file ${r.missingInFileCount}`;
+  const head = `reconcile ${r.target} ${r.period}: file ${plural(r.fileRows, 'row')} (${plural(r.fileIds, 'distinct id')}) · warehouse ${plural(r.warehouseIds, 'id')} · missing in the warehouse ${r.missingInWarehouseCount.toLocaleString('en-US')} · missing in the file ${r.missingInFileCount.toLocaleString('en-US')}`;
   io.out(r.agree ? `${head} · they agree` : head);
   const show = (label: string, ids: string[], count: number) => {
     if (count === 0) return;
