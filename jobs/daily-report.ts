@@ -1,5 +1,6 @@
 // Job `daily-report`: the `summary` XLSX report for yesterday (the local day in REPORTER_TZ), written to
-// <REPORTER_DATA_DIR>/reports at 07:00. The writer is a parameter (the real one by default) so tests can see
+// <REPORTER_DATA_DIR>/reports at 07:00; with REPORTER_DAILY_REPORT_HTML=true also its HTML page beside it
+// (built once: both files show the same figures). The writer is a parameter (the real one by default) so tests can see
 // exactly what the job asks for without writing a workbook.
 import { join } from 'node:path';
 import { findReport } from '../reports/index.js';
@@ -14,7 +15,7 @@ export const DAILY_REPORT_ID = 'summary';
 export function createDailyReportJob(write: typeof writeReport = writeReport): Job {
   return {
     id: 'daily-report',
-    description: `the "${DAILY_REPORT_ID}" XLSX report for yesterday (local day in REPORTER_TZ) into REPORTER_DATA_DIR/reports`,
+    description: `the "${DAILY_REPORT_ID}" XLSX report for yesterday (local day in REPORTER_TZ) into REPORTER_DATA_DIR/reports (and its HTML page with REPORTER_DAILY_REPORT_HTML=true)`,
     defaultSchedule: '0 7 * * *',
     needsApi: false,
     async run(ctx): Promise<JobResult> {
@@ -28,14 +29,16 @@ export function createDailyReportJob(write: typeof writeReport = writeReport): J
           to: day.to,
           tz: config.timeZone,
           outDir: join(config.dataDir, 'reports'),
+          formats: config.dailyReportHtml ? ['xlsx', 'html'] : ['xlsx'],
           log: ctx.log,
           signal: ctx.signal,
         }),
       );
       const rows = result.sheets.reduce((sum, s) => sum + s.rows, 0);
+      const html = result.files.find((f) => f.format === 'html');
       return {
         status: 'success',
-        summary: `${DAILY_REPORT_ID} ${day.date} (${config.timeZone}): ${result.path} · ${plural(result.sheets.length, 'sheet')} · ${plural(rows, 'row')} · ${formatSize(result.bytes)}`,
+        summary: `${DAILY_REPORT_ID} ${day.date} (${config.timeZone}): ${result.path} · ${plural(result.sheets.length, 'sheet')} · ${plural(rows, 'row')} · ${formatSize(result.bytes)}${html ? ` · ${html.path}` : ''}`,
         exitCode: EXIT.ok,
         details: { day: day.date, ...result },
       };

@@ -2,7 +2,7 @@
 // Adding a report is adding a folder and its line here; `report --list` lists them in this order. The command
 // and the jobs look a report up here and hand its definition to writeReport (src/report/ never imports this).
 import { UsageError } from '../src/errors.js';
-import type { ReportDefinition } from '../src/report/report-definition.js';
+import type { ReportDefinition, ReportFormat } from '../src/report/report-definition.js';
 import { labelsReport } from './labels/report.js';
 import { messagesReport } from './messages/report.js';
 import { sessionsReport } from './sessions/report.js';
@@ -26,4 +26,9 @@ export function findReport(reportId: string): ReportDefinition {
       `unknown report "${reportId}"; the reports are ${REPORTS.map((r) => r.id).join(', ')} (reporter-etl report --list)`,
     );
   return report;
+}
+
+/** The ids of the reports that can be written in `format` (every report for xlsx; the summary for html). */
+export function reportsWritableAs(format: ReportFormat): string[] {
+  return REPORTS.filter((r) => (r.formats ?? ['xlsx']).includes(format)).map((r) => r.id);
 }

@@ -84,6 +84,14 @@ const sizeFromEnv = (minBytes: number) =>
     })
     .refine((size) => size.bytes >= minBytes, `expected at least ${minBytes.toLocaleString('en-US')} bytes`);
 
+/** An on/off setting: true, false, 1, 0, yes or no (any case). */
+const flagFromEnv = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], 'expected true or false'))
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
 const urlSetting = z
   .string()
   .trim()
@@ -182,6 +190,7 @@ const ENV_KEYS = {
   REPORTER_JOBS: jobListSetting.optional(),
   REPORTER_RETENTION_DAYS: numberFromEnv(0.01, 36_500).optional(),
   REPORTER_SHUTDOWN_GRACE_SECONDS: numberFromEnv(0, 3600).optional(),
+  REPORTER_DAILY_REPORT_HTML: flagFromEnv.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -225,6 +234,8 @@ export interface Config {
   retentionMs: number;
   /** How long a stopping scheduler waits for the run in flight (REPORTER_SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceMs: number;
+  /** `daily-report` also writes the summary as HTML beside the XLSX (REPORTER_DAILY_REPORT_HTML). */
+  dailyReportHtml: boolean;
 }
 
 /** Where each scheduler setting came from, for messages: the environment wins over the config file. */
@@ -436,5 +447,6 @@ export function loadConfig(
     schedules: Object.freeze(schedule.schedules),
     retentionMs: schedule.retentionDays * 86_400_000,
     shutdownGraceMs: schedule.shutdownGraceSeconds * 1000,
+    dailyReportHtml: e.REPORTER_DAILY_REPORT_HTML ?? false,
   });
 }

@@ -1,7 +1,7 @@
 // The `summary` report: the period's figures from the statistics (`computeStats`, the documented stats
 // contract) laid out for reading: KPIs, four charts (a one-day period's sessions by hour), then by day, by day ×
 // channel, channels, labels, the delivery funnel, top intents, experiments and transfers. Small: written in
-// memory with images.
+// memory with images, or (--format html) as one self-contained HTML page from the same sheets and charts.
 import { localDay } from '../../src/report/local-day.js';
 import type {
   ChartSpec,
@@ -279,6 +279,7 @@ export const summaryReport: ReportDefinition = {
   description:
     'KPIs of the period with charts, by day × channel, labels, delivery funnel, top intents, experiments, transfers',
   mode: 'memory',
+  formats: ['xlsx', 'html'],
   async build(context) {
     const stats = await context.stats();
     const hourly = !stats.empty && isOneDay(stats) ? await context.stats('hour') : undefined;

@@ -2,6 +2,8 @@
 // lines, values on bars, a legend when there are several series. A few hundred lines instead of a charting
 // library: the four summary charts need nothing more, and the SVG stays small and easy to check. Ticks and
 // values share one formatter (8,000 and 10,000 alike); a value that does not apply is drawn as "n/a", not 0.
+// Each SVG names itself (<title>, aria-label), so inlined in the HTML summary it is read out as its title.
+
 import type { ChartSpec } from './report-definition.js';
 
 export const CHART_WIDTH = 800;
@@ -16,7 +18,8 @@ export function renderChartSvg(chart: ChartSpec): string {
   const body =
     chart.kind === 'hbar' ? horizontalBars(chart) : chart.kind === 'bar' ? bars(chart) : lines(chart);
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" font-family="${CHART_FONT}, sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" font-family="${CHART_FONT}, sans-serif" role="img" aria-label="${escapeXml(chart.title)}">`,
+    `<title>${escapeXml(chart.title)}</title>`,
     `<rect width="100%" height="100%" fill="#FFFFFF"/>`,
     text(CHART_WIDTH / 2, 26, chart.title, { size: 17, anchor: 'middle', weight: 'bold' }),
     ...body,

@@ -97,6 +97,9 @@ export interface BuiltReport {
   charts?: ChartSpec[];
 }
 
+/** The file formats a report can be written in: `xlsx` (every report) and `html` (one self-contained page). */
+export type ReportFormat = 'xlsx' | 'html';
+
 export interface ReportDefinition {
   /** The folder name under reports/. */
   id: string;
@@ -108,5 +111,10 @@ export interface ReportDefinition {
    * (small reports), which is what allows chart images.
    */
   mode: 'stream' | 'memory';
+  /**
+   * The formats it can be written in (default: xlsx only). `html` is for small reports (`memory`): the page
+   * holds every row, and it is written from the same built sheets and charts as the workbook.
+   */
+  formats?: readonly ReportFormat[];
   build(context: ReportContext): Promise<BuiltReport>;
 }

@@ -1,4 +1,4 @@
-// A report's temporary file, `.<id>.<host>.<pid>.<random>.xlsx.tmp` in the output folder, and the sweep of the
+// A report's temporary file, `.<id>.<host>.<pid>.<random>.xlsx.tmp` (or `.html.tmp`) in the output folder, and the sweep of the
 // ones a dead writer left (kill -9, power loss) at the start of every report. Invariant: a live writer's file
 // is never removed: only files of this host whose pid is not running, or files untouched for a day (an old
 // name without a host: pid not running and untouched for 10 minutes).
@@ -16,7 +16,7 @@ export const STALE_TEMPORARY_MS = 24 * 3_600_000;
 const STALE_HOSTLESS_MS = 10 * 60_000;
 
 const TEMPORARY =
-  /^\.(?<id>[A-Za-z0-9_-]+)\.(?:(?<host>[A-Za-z0-9_-]+)\.)?(?<pid>\d+)\.[0-9a-f]+\.xlsx\.tmp$/;
+  /^\.(?<id>[A-Za-z0-9_-]+)\.(?:(?<host>[A-Za-z0-9_-]+)\.)?(?<pid>\d+)\.[0-9a-f]+\.(?:xlsx|html)\.tmp$/;
 
 /** This host's name as a file name part (anything but letters, digits, `-` and `_` becomes `_`). */
 function hostPart(): string {
@@ -24,8 +24,8 @@ function hostPart(): string {
 }
 
 /** The temporary name a report is written under in `outDir` before it is renamed into place. */
-export function temporaryFileName(reportId: string): string {
-  return `.${reportId}.${hostPart()}.${process.pid}.${randomBytes(4).toString('hex')}.xlsx.tmp`;
+export function temporaryFileName(reportId: string, extension: 'xlsx' | 'html' = 'xlsx'): string {
+  return `.${reportId}.${hostPart()}.${process.pid}.${randomBytes(4).toString('hex')}.${extension}.tmp`;
 }
 
 /** True when a process with this pid runs on this host (EPERM: it runs as another user). */

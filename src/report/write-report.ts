@@ -1,6 +1,7 @@
-// Writes one report definition (a folder of reports/, looked up by the caller) to <outDir>/<id>_<from>_<to>.xlsx: checks the request (report, period, zone,
-// projects), builds the sheets, writes them (streaming, or in memory with charts) to a temporary name in the
-// same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name;
+// Writes one report definition (a folder of reports/, looked up by the caller) to <outDir>/<id>_<from>_<to>.xlsx
+// (and/or .html for a report that offers it): checks the request (report, period, zone, projects), builds the
+// sheets once, writes each format (streaming, in memory with charts, or one HTML page) to a temporary name in
+// the same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name;
 // a failed write (a full disk) is an EtlError naming the file, and dead writers' temporary files are swept first.
 import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,9 +14,16 @@ import type { PeriodUnit, StatsReport } from '../stats/stats-report.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
-import type { ReportContext, ReportDefinition } from './report-definition.js';
+import type {
+  CellInput,
+  ReportContext,
+  ReportDefinition,
+  ReportFormat,
+  SheetSource,
+} from './report-definition.js';
 import { reportFileName } from './report-file-name.js';
 import { sweepStaleTemporaryFiles, temporaryFileName } from './sweep-temporary-files.js';
+import { writeHtmlReport } from './write-html-report.js';
 import { writeMemoryWorkbook } from './write-memory-workbook.js';
 import { writeStreamingWorkbook } from './write-streaming-workbook.js';
 
@@ -28,6 +36,7 @@ export interface WriteReportRequest {
   tz: string; // IANA zone for periods and date-time cells
   outDir: string; // the command's default: <REPORTER_DATA_DIR>/reports
   outDirIsDefault?: boolean; // true: outDir is that default (no --out given), for the error's wording
+  formats?: readonly ReportFormat[]; // default ['xlsx']; 'html' only for a report whose definition offers it
   log?: Logger;
   onProgress?: (p: { sheet: string; rows: number }) => void;
   signal?: AbortSignal; // aborted: stop, delete the temporary file, throw
@@ -35,10 +44,18 @@ export interface WriteReportRequest {
 
 export interface WriteReportResult {
   reportId: string;
+  /** The first format's file (the XLSX unless only html was asked). */
   path: string;
   bytes: number;
   durationMs: number;
   sheets: { name: string; rows: number }[];
+  /** Every file written, one per format asked, in that order. */
+  files: { format: ReportFormat; path: string; bytes: number }[];
+}
+
+/** The formats a report can be written in (a definition without `formats` is xlsx only). */
+function formatsOf(report: ReportDefinition): readonly ReportFormat[] {
+  return report.formats ?? ['xlsx'];
 }
 
 /** Internal knobs for tests: smaller sheet limits (the real ones are EXCEL_LIMITS). */
@@ -124,8 +141,13 @@ export async function writeReport(
       );
   }
 
-  const path = join(req.outDir, reportFileName(report.id, req.from, req.to, req.tz));
-  const temporary = join(req.outDir, temporaryFileName(report.id));
+  const formats: readonly ReportFormat[] = req.formats?.length ? [...new Set(req.formats)] : ['xlsx'];
+  for (const format of formats) {
+    if (!formatsOf(report).includes(format))
+      throw new UsageError(
+        `--format ${format}: the ${report.id} report is written as ${formatsOf(report).join(' or ')} only`,
+      );
+  }
   try {
     mkdirSync(req.outDir, { recursive: true });
   } catch (cause) {
@@ -155,33 +177,69 @@ export async function writeReport(
   };
   // debug: the caller prints the result (the CLI on stdout, a job in its summary), not twice
   req.log?.debug(
-    { report: report.id, path, from: iso(req.from), to: iso(req.to), tz: req.tz },
+    {
+      report: report.id,
+      path: join(req.outDir, reportFileName(report.id, req.from, req.to, req.tz, formats[0])),
+      formats,
+      from: iso(req.from),
+      to: iso(req.to),
+      tz: req.tz,
+    },
     'report started',
   );
-  let sheets: { name: string; rows: number }[];
-  try {
-    const built = await report.build(context);
-    throwIfAborted(req.signal);
-    const written =
-      report.mode === 'stream'
-        ? await writeStreamingWorkbook(temporary, built.sheets, writeOptions)
-        : await writeMemoryWorkbook(temporary, built.sheets, built.charts ?? [], writeOptions);
-    throwIfAborted(req.signal);
-    sheets = written.map((s) => ({ name: s.name, rows: s.rows }));
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw explainWriteError(error, path);
+  let sheets: { name: string; rows: number }[] = [];
+  const files: WriteReportResult['files'] = [];
+  // built once: the XLSX and the HTML of one run show the same figures from the same queries
+  const built = await report.build(context);
+  // rows are read once per format: a second format needs them kept (html is for small, in-memory reports)
+  const sources = formats.length > 1 ? await keepRows(built.sheets) : built.sheets;
+  for (const format of formats) {
+    const path = join(req.outDir, reportFileName(report.id, req.from, req.to, req.tz, format));
+    const temporary = join(req.outDir, temporaryFileName(report.id, format));
+    try {
+      throwIfAborted(req.signal);
+      const written =
+        format === 'html'
+          ? await writeHtmlReport(temporary, sources, built.charts ?? [], {
+              title: report.title,
+              projects,
+              from: req.from,
+              to: req.to,
+              tz: req.tz,
+            })
+          : report.mode === 'stream'
+            ? await writeStreamingWorkbook(temporary, sources, writeOptions)
+            : await writeMemoryWorkbook(temporary, sources, built.charts ?? [], writeOptions);
+      throwIfAborted(req.signal);
+      if (files.length === 0) sheets = written.map((s) => ({ name: s.name, rows: s.rows }));
+      renameSync(temporary, path);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw explainWriteError(error, path);
+    }
+    files.push({ format, path, bytes: statSync(path).size });
   }
   const result: WriteReportResult = {
     reportId: report.id,
-    path,
-    bytes: statSync(path).size,
+    path: files[0]!.path,
+    bytes: files[0]!.bytes,
     durationMs: Math.round(performance.now() - started),
     sheets,
+    files,
   };
   req.log?.debug({ ...result }, 'report written');
   return result;
+}
+
+/** The sheets with their rows read into arrays, so that each format can read them again. */
+async function keepRows(sheets: readonly SheetSource[]): Promise<SheetSource[]> {
+  const kept: SheetSource[] = [];
+  for (const sheet of sheets) {
+    const chunks: CellInput[][][] = [];
+    for await (const chunk of sheet.rows) chunks.push(chunk);
+    kept.push({ ...sheet, rows: chunks });
+  }
+  return kept;
 }
 
 function createContext(

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDailyReportJob } from '../../jobs/daily-report.js';
+import { loadConfig } from '../../src/config.js';
 import type { WriteReportRequest } from '../../src/report/write-report.js';
 import type { FinishedJobRun } from '../../src/schedule/job-runner.js';
 import { createScheduleHarness, type ScheduleHarness } from '../schedule/schedule-harness.js';
@@ -29,6 +30,7 @@ describe('daily-report job', () => {
           { name: 'Totals', rows: 1 },
           { name: 'By day', rows: 24 },
         ],
+        files: [{ format: 'xlsx', path: join(req.outDir, 'summary_2026-11-20.xlsx'), bytes: 12_345 }],
       };
     });
     const outcome = (await h.runner().run(job, 'schedule')) as FinishedJobRun;
@@ -43,11 +45,45 @@ describe('daily-report job', () => {
       outDir: join(h.dir, 'reports'),
     });
     expect(req.projects).toBeUndefined();
+    expect(req.formats).toEqual(['xlsx']);
     expect(req.signal?.aborted).toBe(false);
     expect(typeof req.warehouse.query).toBe('function');
     expect(outcome.summary).toContain(join(h.dir, 'reports', 'summary_2026-11-20.xlsx'));
     const [run] = await h.runs('daily-report');
     expect(run).toMatchObject({ runId: outcome.runId, trigger: 'schedule', status: 'success' });
+  });
+
+  it('REPORTER_DAILY_REPORT_HTML=true asks for the HTML page beside the XLSX, in one write', async () => {
+    h = createScheduleHarness({ REPORTER_DAILY_REPORT_HTML: 'true' }, Date.parse('2026-11-21T07:00:00Z'));
+    const requests: WriteReportRequest[] = [];
+    const job = createDailyReportJob(async (req) => {
+      requests.push(req);
+      const file = (format: 'xlsx' | 'html') => ({
+        format,
+        path: join(req.outDir, `summary_2026-11-20_2026-11-20.${format}`),
+        bytes: 100,
+      });
+      return {
+        reportId: req.report.id,
+        ...file('xlsx'),
+        durationMs: 10,
+        sheets: [{ name: 'Summary', rows: 20 }],
+        files: [file('xlsx'), file('html')],
+      };
+    });
+    const outcome = (await h.runner().run(job, 'schedule')) as FinishedJobRun;
+    expect(outcome.status, outcome.error ?? '').toBe('success');
+    expect(requests.map((r) => r.formats)).toEqual([['xlsx', 'html']]);
+    expect(outcome.summary).toContain(join(h.dir, 'reports', 'summary_2026-11-20_2026-11-20.html'));
+  });
+
+  it('REPORTER_DAILY_REPORT_HTML must be true or false: another value names the setting', () => {
+    expect(() => loadConfig({ REPORTER_DAILY_REPORT_HTML: 'sure' }, { requireToken: false })).toThrow(
+      /REPORTER_DAILY_REPORT_HTML/,
+    );
+    expect(loadConfig({ REPORTER_DAILY_REPORT_HTML: 'FALSE' }, { requireToken: false }).dailyReportHtml).toBe(
+      false,
+    );
   });
 
   it('a writer that fails makes a failed run with its error', async () => {

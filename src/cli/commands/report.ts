@@ -1,8 +1,9 @@
 // `reporter-etl report <id>`: writes one report of reports/ as an XLSX workbook for analysts
-// (data/reports/<id>_<from>_<to>.xlsx), and `report --list` lists the reports. The period is read like
+// (data/reports/<id>_<from>_<to>.xlsx), or with --format html one self-contained page (the summary only),
+// and `report --list` lists the reports. The period is read like
 // `stats` reads it (local dates in --tz); the default is yesterday in --tz.
 import { resolve } from 'node:path';
-import { findReport, listReports } from '../../../reports/index.js';
+import { findReport, listReports, reportsWritableAs } from '../../../reports/index.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
@@ -14,12 +15,13 @@ import { writeReport } from '../../report/write-report.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
-import { parseCommandArgs } from '../args.js';
+import { enumOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
-const HELP = `reporter-etl report <id> [--from T] [--to T] [--project NAME]... [--tz ZONE] [--out DIR] [--json]
+const HELP = `reporter-etl report <id> [--from T] [--to T] [--project NAME]... [--tz ZONE] [--out DIR]
+                    [--format xlsx|html] [--json]
 reporter-etl report --list [--json]
 
 Writes an XLSX workbook for analysts from the warehouse (REPORTER_DATA_DIR/warehouse.duckdb): styled and
@@ -38,22 +40,26 @@ Options:
   --project NAME     only this projectShortName (repeat it for several; default: every project)
   --tz ZONE          IANA time zone of the days and of the date-time cells (default UTC)
   --out DIR          where the file goes (default REPORTER_DATA_DIR/reports)
+  --format F         xlsx (default), or html for summary: one self-contained page (KPIs, the charts
+                     as inline SVG, the tables; no external request) that opens in any browser and can be
+                     mailed or printed
   --json             print the result (path, bytes, sheets and their rows) as JSON
   --list             list the reports
 
 The file is <id>_<first day>_<last day>.xlsx for whole local days (last day inclusive), otherwise
-<id>_<YYYYMMDDTHHMM>_<YYYYMMDDTHHMM>.xlsx (local times, --to exclusive). It is written under a temporary
+<id>_<YYYYMMDDTHHMM>_<YYYYMMDDTHHMM>.xlsx (local times, --to exclusive); .html with --format html. It is written under a temporary
 name and renamed when complete: an interrupted run (Ctrl-C) or a full disk leaves no file (the temporary
 files a killed run left are removed by the next report run). Sheets past Excel's
 1,048,575 data rows continue on "<sheet> (2)"; cells over 32,767 characters are cut with a marker.
 An empty period gives a workbook that says so.
 
-Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz, unknown --project,
-no warehouse yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
+Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz/--format, unknown
+--project, --format html for a report other than summary, no warehouse yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
 
 Examples:
   npx reporter-etl report --list
   npx reporter-etl report summary --tz Europe/Moscow                  # yesterday in Moscow
+  npx reporter-etl report summary --tz Europe/Moscow --format html    # the same as one HTML page
   npx reporter-etl report messages --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
   npx reporter-etl report sessions --from 2026-11-20T09:00 --to 2026-11-20T18:00 --json
 `;
@@ -106,6 +112,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
       project: { type: 'string', multiple: true },
       tz: { type: 'string' },
       out: { type: 'string' },
+      format: { type: 'string' },
       json: { type: 'boolean' },
       list: { type: 'boolean' },
     },
@@ -127,6 +134,11 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
         .join(', ')}), e.g. reporter-etl report summary; reporter-etl report --list lists them`,
     );
   const report = findReport(positionals[0]!);
+  const format = enumOption(values.format, 'format', ['xlsx', 'html'] as const, 'xlsx');
+  if (!(report.formats ?? ['xlsx']).includes(format))
+    throw new UsageError(
+      `--format ${format}: the ${report.id} report is written as XLSX only; --format ${format} is for ${reportsWritableAs(format).join(', ')}`,
+    );
   const timeZone = requireTimeZone(values.tz ?? 'UTC');
   const { from, to } = resolvePeriod(values, timeZone, deps.now());
   const config = loadConfig(deps.env, { requireToken: false });
@@ -153,6 +165,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
         tz: timeZone,
         outDir,
         outDirIsDefault: values.out === undefined,
+        formats: [format],
         log,
         signal: controller.signal,
         onProgress: showProgress

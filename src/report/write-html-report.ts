@@ -1,0 +1,196 @@
+// Writes a built report (the same sheets and charts its workbook gets) as one self-contained HTML page: a
+// title with the report, projects, period and zone, every sheet as a table, every chart as inline SVG, and
+// inline CSS (system fonts, print-friendly). Invariants: every text from the data is HTML-escaped, and the
+// page makes no request at all (no URL in any src or href: no fonts, no scripts, no images to fetch).
+import { writeFile } from 'node:fs/promises';
+import { createZoneClock } from './cell-values.js';
+import { renderChartSvg } from './render-chart-svg.js';
+import type { CellFormat, CellInput, ChartSpec, SheetSource } from './report-definition.js';
+import { NO_DATA_NOTE, type WrittenSheet } from './write-sheets.js';
+
+export interface HtmlReportHeading {
+  /** The report's title, e.g. "Summary". */
+  title: string;
+  projects: readonly string[];
+  /** Epoch ms, inclusive / exclusive. */
+  from: number;
+  to: number;
+  tz: string;
+}
+
+const NUMERIC: ReadonlySet<CellFormat> = new Set(['integer', 'number', 'decimal3', 'percent', 'duration']);
+
+const STYLE = `
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  color: #222; margin: 24px auto; max-width: 1200px; padding: 0 16px; line-height: 1.4; }
+h1 { font-size: 1.6em; margin: 0 0 4px; }
+h2 { font-size: 1.2em; margin: 28px 0 8px; }
+.meta { color: #555; margin: 0 0 16px; }
+table { border-collapse: collapse; margin: 0 0 8px; font-size: 0.9em; }
+th, td { border: 1px solid #D0D7DE; padding: 3px 8px; vertical-align: top; }
+thead th { background: #1F4E79; color: #FFF; text-align: left; }
+tbody tr:nth-child(even) { background: #F4F6F8; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.note { color: #777; font-style: italic; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; }
+figure.chart { margin: 0; flex: 1 1 560px; max-width: 800px; }
+figure.chart svg { width: 100%; height: auto; border: 1px solid #E1E4E8; }
+section.sheet { overflow-x: auto; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 10pt; }
+  section.sheet { overflow: visible; break-inside: avoid-page; }
+  figure.chart { break-inside: avoid; flex-basis: 45%; }
+  h2 { break-after: avoid; }
+  thead { display: table-header-group; }
+  tr { break-inside: avoid; }
+  tbody tr:nth-child(even) { background: none; }
+  thead th { background: none; color: #000; border-bottom: 2px solid #000; }
+}
+`;
+
+/**
+ * Writes the page to `path` (the caller's temporary name: it renames the file into place when this resolves).
+ * Returns the sheets as the workbook writers count them (data rows; the "no data" note is not a row).
+ */
+export async function writeHtmlReport(
+  path: string,
+  sheets: readonly SheetSource[],
+  charts: readonly ChartSpec[],
+  heading: HtmlReportHeading,
+): Promise<WrittenSheet[]> {
+  const { html, written } = await renderHtmlReport(sheets, charts, heading);
+  await writeFile(path, html, 'utf8');
+  return written;
+}
+
+/** The page's text: the first sheet (the KPIs), then the charts, then the other sheets. */
+export async function renderHtmlReport(
+  sheets: readonly SheetSource[],
+  charts: readonly ChartSpec[],
+  heading: HtmlReportHeading,
+): Promise<{ html: string; written: WrittenSheet[] }> {
+  const localTime = createZoneClock(heading.tz);
+  const written: WrittenSheet[] = [];
+  const tables: string[] = [];
+  for (const sheet of sheets) {
+    const { html, rows } = await renderTable(sheet, localTime);
+    tables.push(html);
+    written.push({ name: sheet.name, rows, source: sheet.name });
+  }
+  const period = `${formatInstant(heading.from, localTime)} – ${formatInstant(heading.to, localTime)}`;
+  const projects = heading.projects.length > 0 ? heading.projects.join(', ') : '(none)';
+  const title = `${heading.title} · ${projects} · ${period} (${heading.tz})`;
+  const figures = charts.map((chart) => `<figure class="chart">\n${renderChartSvg(chart)}\n</figure>`);
+  const html = [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="generator" content="reporter-etl">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<header>',
+    `<h1>${escapeHtml(heading.title)}: ${escapeHtml(projects)}</h1>`,
+    `<p class="meta">Period ${escapeHtml(period)} (${escapeHtml(heading.tz)}; the end is exclusive)</p>`,
+    '</header>',
+    ...tables.slice(0, 1),
+    ...(figures.length > 0 ? ['<section class="charts" aria-label="Charts">', ...figures, '</section>'] : []),
+    ...tables.slice(1),
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+  return { html, written };
+}
+
+async function renderTable(
+  sheet: SheetSource,
+  localTime: (t: number) => number,
+): Promise<{ html: string; rows: number }> {
+  const formats = sheet.columns.map((c) => c.format);
+  const head = sheet.columns
+    .map((c) => `<th scope="col"${NUMERIC.has(c.format) ? ' class="num"' : ''}>${escapeHtml(c.header)}</th>`)
+    .join('');
+  const body: string[] = [];
+  let rows = 0;
+  for await (const chunk of sheet.rows) {
+    for (const row of chunk) {
+      const rowFormat = sheet.rowFormats?.formats[rows];
+      const cells = row.map((value, i) => {
+        const format =
+          sheet.rowFormats?.column === i && rowFormat !== undefined ? rowFormat : (formats[i] ?? 'text');
+        return NUMERIC.has(format)
+          ? `<td class="num">${escapeHtml(formatCell(value, format, localTime))}</td>`
+          : `<td>${escapeHtml(formatCell(value, format, localTime))}</td>`;
+      });
+      body.push(`<tr>${cells.join('')}</tr>`);
+      rows++;
+    }
+  }
+  if (rows === 0)
+    body.push(
+      `<tr><td class="note" colspan="${sheet.columns.length}">${escapeHtml(sheet.emptyNote ?? NO_DATA_NOTE)}</td></tr>`,
+    );
+  const html = [
+    `<section class="sheet">`,
+    `<h2>${escapeHtml(sheet.name)}</h2>`,
+    `<table>`,
+    `<thead><tr>${head}</tr></thead>`,
+    `<tbody>`,
+    ...body,
+    `</tbody>`,
+    `</table>`,
+    `</section>`,
+  ].join('\n');
+  return { html, rows };
+}
+
+/** A cell as the workbook shows it (thousands separators, 0.0 %, [h]:mm:ss, local date-times in the zone). */
+export function formatCell(value: CellInput, format: CellFormat, localTime: (t: number) => number): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'bigint') return formatCell(Number(value), format, localTime);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
+  if (typeof value !== 'number') return JSON.stringify(value);
+  if (!Number.isFinite(value)) return '';
+  switch (format) {
+    case 'integer':
+      return value.toLocaleString('en-US', { maximumFractionDigits: 0 });
+    case 'number':
+      return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    case 'decimal3':
+      return value.toFixed(3);
+    case 'percent':
+      return `${(value * 100).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
+    case 'datetime':
+      return new Date(localTime(value)).toISOString().slice(0, 19).replace('T', ' ');
+    case 'date':
+      return new Date(value).toISOString().slice(0, 10);
+    case 'duration':
+      return formatDuration(value);
+    default:
+      return String(value);
+  }
+}
+
+/** Milliseconds as [h]:mm:ss (hours past 24 kept, as Excel's [h] does). */
+function formatDuration(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const sign = total < 0 ? '-' : '';
+  const s = Math.abs(total);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${sign}${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}
+
+function formatInstant(t: number, localTime: (t: number) => number): string {
+  return new Date(localTime(t)).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

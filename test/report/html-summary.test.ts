@@ -1,0 +1,181 @@
+// `reporter-etl report summary --format html` end to end through the compiled CLI: the page's KPIs equal the
+// emulator's ground truth, a hostile label name is shown as text, the page asks for nothing outside itself,
+// and headless Chromium opens it (a screenshot; its DOM holds the charts as <svg> and every table).
+// Chromium is skipped only off CI when it is missing (.ci/run installs it).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { createHarness, type Harness } from '../helpers/sync-harness.js';
+
+const run = promisify(execFile);
+
+const HOSTILE = '<script>alert("x")</script> & <b>bold</b>';
+const FROM = '2026-10-30';
+const TO = '2026-11-01';
+const TZ = 'Europe/Moscow';
+const FROM_MS = Date.parse('2026-10-30T00:00:00+03:00');
+const TO_MS = Date.parse('2026-11-01T00:00:00+03:00');
+/** The summary's tables and charts, as docs/reports.md describes the report. */
+const TABLES = [
+  'Summary',
+  'By day',
+  'By day × channel',
+  'Channels',
+  'Session labels',
+  'Message labels',
+  'Delivery funnel',
+  'Top intents',
+  'Experiments',
+  'Transfers',
+];
+const CHART_COUNT = 4;
+
+let h: Harness;
+let html: string;
+let htmlPath: string;
+
+/** The page's text with its character references decoded (what a browser shows). */
+function decode(s: string): string {
+  return s
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The value cell of a KPI row (Metric | Value) of the page. */
+function kpi(metric: string): string | undefined {
+  const row = new RegExp(`<tr><td>${metric}</td><td[^>]*>([^<]*)</td></tr>`).exec(html);
+  return row?.[1];
+}
+
+beforeAll(async () => {
+  h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
+  // a label named by someone who types markup: the platform sends it as is
+  const labels = h.running.emulator.project('shop-bot').state.sessionLabels;
+  const [id, label] = [...labels.entries()][0]!;
+  labels.set(id, { ...label, name: HOSTILE });
+  expect((await h.sync()).status).toBe('success');
+  const written = await runCli(
+    ['report', 'summary', '--from', FROM, '--to', TO, '--tz', TZ, '--format', 'html', '--json'],
+    h.env,
+  );
+  expect(written.code, written.stderr).toBe(0);
+  htmlPath = JSON.parse(written.stdout).path;
+  html = readFileSync(htmlPath, 'utf8');
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('report summary --format html', () => {
+  it('writes <id>_<first day>_<last day>.html under the data directory, and no temporary file is left', () => {
+    expect(htmlPath).toBe(join(h.dir, 'reports', 'summary_2026-10-30_2026-10-31.html'));
+    expect(readdirSync(join(h.dir, 'reports'))).toEqual(['summary_2026-10-30_2026-10-31.html']);
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain('<meta charset="utf-8">');
+    expect(decode(html)).toContain(`Period 2026-10-30 00:00 – 2026-11-01 00:00 (${TZ}`);
+  });
+
+  it('its KPIs are the ground truth of the period, with thousands separators', () => {
+    const truth = h.truth(FROM_MS, TO_MS);
+    expect(truth.sessions).toBeGreaterThan(0);
+    expect(kpi('Sessions')).toBe(truth.sessions.toLocaleString('en-US'));
+    expect(kpi('Messages')).toBe(truth.messages.toLocaleString('en-US'));
+    expect(kpi('Unique clients')).toBe(truth.uniqueClients.toLocaleString('en-US'));
+    expect(kpi('Sessions transferred to an agent')).toBe(truth.transferredSessions.toLocaleString('en-US'));
+    expect(truth.messages).toBeGreaterThanOrEqual(1000); // so the separator is seen
+    expect(kpi('Messages')).toMatch(/^\d{1,3}(,\d{3})+$/);
+  });
+
+  it('shows a hostile label name as text: escaped in the table and in the chart, never as markup', () => {
+    const truth = h.truth(FROM_MS, TO_MS);
+    expect(truth.sessionLabels[HOSTILE]).toBeGreaterThan(0);
+    // raw: no markup of the name survives; decoded (what the browser shows): the name in full, as text
+    expect(html).not.toMatch(/<script|<b>|<\/b>/i);
+    const shown = decode(html);
+    // the Session labels row: project, label, its id, sessions (the ground truth's count)
+    expect(shown).toMatch(
+      new RegExp(
+        `<td>${escapeRegExp(HOSTILE)}</td><td class="num">\\d+</td><td class="num">${truth.sessionLabels[HOSTILE]}</td>`,
+      ),
+    );
+    // the Top session labels chart's category (cut to 36 characters there)
+    expect(shown).toContain(`>${HOSTILE.slice(0, 35)}…</text>`);
+  });
+
+  it('asks for nothing outside the file: no URL in any src or href, no script, no stylesheet link', () => {
+    const attributes = [...html.matchAll(/\b(?:src|href|xlink:href)\s*=\s*["']?([^"'\s>]*)/gi)].map(
+      (m) => m[1]!,
+    );
+    expect(attributes.filter((a) => /http|\/\//i.test(a))).toEqual([]);
+    expect(html).not.toMatch(/<link\b|<script\b|<img\b|<iframe\b|@import|url\(/i);
+  });
+
+  it('--format html is refused for a report that has no HTML form (exit 2, naming summary)', async () => {
+    const refused = await runCli(
+      ['report', 'sessions', '--from', FROM, '--to', TO, '--format', 'html'],
+      h.env,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--format html.*sessions.*summary/);
+    const unknown = await runCli(['report', 'summary', '--from', FROM, '--to', TO, '--format', 'pdf'], h.env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--format');
+  }, 60_000);
+
+  it('opens in headless Chromium: a screenshot, and a DOM with the charts as <svg> and every table', async (ctx) => {
+    const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+    if (!chromium) {
+      if (process.env['CI']) throw new Error('chromium is missing under CI (.ci/run installs it)');
+      ctx.skip('chromium is not installed (apt-get install chromium); .ci/run installs it under CI');
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'reporter-etl-chromium-'));
+    try {
+      const url = pathToFileURL(htmlPath).href;
+      const common = [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--no-first-run',
+        `--user-data-dir=${join(dir, 'profile')}`,
+      ];
+      const png = join(dir, 'summary.png');
+      await run(chromium, [...common, `--screenshot=${png}`, '--window-size=1280,2000', url], {
+        timeout: 120_000,
+      });
+      expect(existsSync(png)).toBe(true);
+      const image = readFileSync(png);
+      expect(image.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect(image.readUInt32BE(16)).toBe(1280); // IHDR width
+      expect(statSync(png).size).toBeGreaterThan(20_000);
+
+      const { stdout: dom } = await run(chromium, [...common, '--dump-dom', url], {
+        timeout: 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      expect(dom.match(/<svg\b/g)).toHaveLength(CHART_COUNT);
+      expect(dom.match(/<table\b/g)).toHaveLength(TABLES.length);
+      expect([...dom.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => decode(m[1]!))).toEqual(TABLES);
+      for (const title of ['Sessions per day', 'Channel mix', 'Delivery funnel', 'Top session labels'])
+        expect(dom).toMatch(new RegExp(`<svg[^>]*aria-label="${title}`));
+      // the hostile name is a text node in the browser's DOM, not an element
+      expect(dom).toContain('&lt;script&gt;alert("x")&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
+      expect(dom).not.toMatch(/<script\b/i);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
