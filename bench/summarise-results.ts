@@ -104,12 +104,35 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         note: 'another process runs stats --json over and over while the sync runs',
       }),
     });
+  const sharing = value(all, 'concurrent-readers', 'sharingRatio');
+  if (sharing !== undefined)
+    rows.push({
+      group: 'ratio',
+      ...atMost(
+        'full sync beside readers of its warehouse ÷ beside readers of a copy',
+        sharing,
+        1.1,
+        'ratio',
+        {
+          note: 'what sharing the warehouse costs, with the CPU the readers take from the 2 cores in both',
+        },
+      ),
+    });
+  const control = value(all, 'concurrent-readers', 'controlSyncRatio');
+  if (control !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: 'full sync beside readers of a copy ÷ full sync alone',
+      value: control,
+      unit: 'ratio',
+      note: 'what sharing 2 cores with the readers costs, nothing else shared',
+    });
   const readerP95 = value(all, 'concurrent-readers', 'readerWaitP95');
   if (readerP95 !== undefined)
     rows.push({
       group: 'absolute',
       ...atMost('stats --json beside a full sync: lock wait p95', readerP95, 5, 's', {
-        note: 'summed per run, from the "lock acquired after waiting" log line',
+        note: 'summed per run, from the waitedMs of its log lines',
       }),
     });
 
@@ -136,6 +159,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['concurrent-readers', 'readerWaitMax', 'stats --json beside a full sync: lock wait max'],
     ['concurrent-readers', 'readerRuns', 'stats --json runs beside the full sync'],
     ['concurrent-readers', 'syncSeconds', 'full sync beside the stats --json loop'],
+    ['concurrent-readers', 'controlSyncSeconds', 'full sync beside a stats --json loop reading a copy'],
     ['concurrent-readers', 'syncCpuRatio', "full sync's CPU seconds beside the readers ÷ alone"],
     ['concurrent-readers', 'readerCpuSeconds', 'CPU seconds of the stats --json runs beside the full sync'],
     ['concurrent-readers', 'readerFailures', 'stats --json runs that gave up waiting (exit 75)'],

@@ -1,8 +1,10 @@
 // Step: the full sync again, into an empty warehouse, while another process runs `stats --json` in a loop
-// (each run a new process, as an analyst would): the readers' lock waits (from the "lock acquired after
-// waiting" log line, summed per run), the sync's wall time against the full sync alone (target ≤ 1.1), its
-// CPU against its CPU alone (the cost of letting readers in) and the readers' own CPU (same 2 cores).
-import { existsSync } from 'node:fs';
+// (each run a new process, as an analyst would): the readers' lock waits (from the "waitedMs" of their log
+// lines, summed per run), the sync's wall time against the full sync alone (target ≤ 1.1), its CPU against
+// its CPU alone and the readers' own CPU (same 2 cores). A control run first: the sync beside the same loop
+// reading a copy of the full sync's warehouse (no sharing at all), so the figures separate what sharing the
+// warehouse costs from what sharing 2 cores with another process's work costs.
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
@@ -48,20 +50,18 @@ export const concurrentReadersStep: BenchStep = {
     const alone = ctx.fullSync;
     if (!alone) throw new Error('concurrent-readers needs the full-sync step');
     const running = await startBenchEmulator(ctx);
-    const dataDir = join(ctx.dir, 'synced-with-readers');
-    const env = syncEnvironment(ctx, running.url, dataDir);
-    const runs: ReaderRun[] = [];
-    let syncing = true;
-    const readers = (async () => {
-      while (syncing && !existsSync(join(dataDir, 'warehouse.duckdb')))
-        await new Promise((r) => setTimeout(r, 50));
-      while (syncing) runs.push(await runStatsReader(env, join(ctx.dir, 'resources-reader.json')));
-    })();
     try {
-      const sync = await runSyncChild(ctx, env, 'with-readers').finally(() => {
-        syncing = false;
-      });
-      await readers;
+      const copyDir = join(ctx.dir, 'readers-own-copy');
+      cpSync(alone.dataDir, copyDir, { recursive: true });
+      const control = await syncBesideReaders(
+        ctx,
+        syncEnvironment(ctx, running.url, join(ctx.dir, 'synced-beside-other-readers')),
+        syncEnvironment(ctx, running.url, copyDir),
+        'beside-other-readers',
+      );
+      const dataDir = join(ctx.dir, 'synced-with-readers');
+      const env = syncEnvironment(ctx, running.url, dataDir);
+      const { sync, runs } = await syncBesideReaders(ctx, env, env, 'with-readers');
       // a run refused because the warehouse had no schema yet (exit 2, the first instants) is not a wait
       const counted = runs.filter((r) => r.exitCode !== 2);
       const waits = counted.map((r) => r.waitMs / 1000).sort((a, b) => a - b);
@@ -75,6 +75,21 @@ export const concurrentReadersStep: BenchStep = {
           value: sync.wallMs / alone.wallMs,
           unit: 'ratio',
           note: 'full sync with readers ÷ full sync alone (target ≤ 1.1); the readers share the 2 cores',
+        },
+        controlSyncSeconds: {
+          value: control.sync.wallMs / 1000,
+          unit: 's',
+          note: 'the full sync beside the same stats --json loop reading a copy of the warehouse',
+        },
+        controlSyncRatio: {
+          value: control.sync.wallMs / alone.wallMs,
+          unit: 'ratio',
+          note: 'that control ÷ full sync alone: what sharing 2 cores with the readers costs, nothing shared',
+        },
+        sharingRatio: {
+          value: sync.wallMs / control.sync.wallMs,
+          unit: 'ratio',
+          note: 'full sync with readers of its warehouse ÷ with readers of a copy: what sharing the warehouse costs',
         },
         syncCpuRatio: {
           value: sync.cpuSeconds / alone.cpuSeconds,
@@ -97,9 +112,34 @@ export const concurrentReadersStep: BenchStep = {
         readerWaitMax: { value: waits.at(-1) ?? null, unit: 's' },
       };
     } finally {
-      syncing = false;
-      await readers.catch(() => undefined);
       await running.close();
     }
   },
 };
+
+/** Runs the full sync (env `syncEnv`) while `stats --json` (env `readerEnv`) runs over and over. */
+async function syncBesideReaders(
+  ctx: BenchContext,
+  syncEnv: Record<string, string>,
+  readerEnv: Record<string, string>,
+  label: string,
+): Promise<{ sync: Awaited<ReturnType<typeof runSyncChild>>; runs: ReaderRun[] }> {
+  const runs: ReaderRun[] = [];
+  const readerWarehouse = join(readerEnv['REPORTER_DATA_DIR'] ?? '', 'warehouse.duckdb');
+  let syncing = true;
+  const readers = (async () => {
+    while (syncing && !existsSync(readerWarehouse)) await new Promise((r) => setTimeout(r, 50));
+    while (syncing)
+      runs.push(await runStatsReader(readerEnv, join(ctx.dir, `resources-reader-${label}.json`)));
+  })();
+  try {
+    const sync = await runSyncChild(ctx, syncEnv, label).finally(() => {
+      syncing = false;
+    });
+    await readers;
+    return { sync, runs };
+  } finally {
+    syncing = false;
+    await readers.catch(() => undefined);
+  }
+}

@@ -35,8 +35,11 @@ export interface OpenDatabaseFileOptions {
   log?: Logger | undefined;
   /** More DuckDB instance options (e.g. enable_external_access false); they override the defaults below. */
   settings?: Record<string, string> | undefined;
-  /** Called at each failed attempt while waiting for the lock (a reader announces itself to the writer). */
-  onLockWait?: (() => void) | undefined;
+  /**
+   * Called (and awaited) at each failed attempt while waiting for the lock: a reader looks for the writer's
+   * read service, and announces itself to the writer. What it throws ends the wait.
+   */
+  onLockWait?: ((waitedMs: number) => void | Promise<void>) | undefined;
 }
 
 export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promise<OpenDatabaseFile> {
@@ -71,7 +74,7 @@ export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promis
         holder = parseLockHolder(lockError.message);
       }
     }
-    options.onLockWait?.();
+    await options.onLockWait?.(performance.now() - started);
     const waited = performance.now() - started;
     if (waited >= options.lockWaitMs) {
       const unparsed = lockError && !holder ? ` DuckDB said: ${lockError.message}` : '';

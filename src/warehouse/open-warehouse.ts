@@ -1,26 +1,27 @@
-// Opens the warehouse: a Warehouse whose operations run one at a time on one DuckDB file. A reader holds the
-// file (READ_ONLY, shared with other readers) only while an operation or hold() runs; a writer keeps it
-// between its operations until another process asks for it (turn-marker.ts) or it has been idle for a
-// second, then checkpoints off the event loop and closes it. Migrations run (or, read-only, are checked) at
-// the first open.
+// Opens the warehouse: a Warehouse whose operations run one at a time on one DuckDB file. A writer keeps the
+// file between its operations, serving other processes' reads meanwhile (read-service.ts), until another
+// writer asks for it (turn-marker.ts) or it has been idle for a second, then checkpoints off the event loop
+// and closes it. A reader sends its reads to that writer when there is one; otherwise it opens the file
+// itself (READ_ONLY, shared with other readers) only while an operation or hold() runs. Migrations run (or,
+// read-only, are checked) at the first open.
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { commitCatalogues } from './commit-catalogues.js';
-import { commitWindow } from './commit-window.js';
+import { commitWindow, isOutOfMemory } from './commit-window.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
-import { countRejects, finishRun, listRuns, startRun } from './etl-runs.js';
-import { getWatermark } from './get-watermark.js';
+import { finishRun, startRun } from './etl-runs.js';
 import { DUCKDB_MEMORY_LIMIT, type OpenDatabaseFile, openDatabaseFile } from './open-database-file.js';
-import { queryRows } from './query-rows.js';
-import { readLatestStatuses } from './read-latest-statuses.js';
+import { type ReadRequest, runReadRequest } from './read-request.js';
+import { type ReadService, serveReads } from './read-service.js';
+import { connectToReadService, type ReadServiceClient, ReadServiceGone } from './read-service-client.js';
 import { checkMigrations, runMigrations } from './run-migrations.js';
 import { createSerialQueue } from './serial-queue.js';
 import { streamRows } from './stream-rows.js';
 import { askForTurn, giveTurn, isSomeoneWaiting, turnMarkerOf, withdrawTurnRequest } from './turn-marker.js';
-import type { StreamedRows, Warehouse } from './warehouse.js';
+import type { ListRunsOptions, PlainRow, RunRecord, StreamedRows, Warehouse } from './warehouse.js';
 
 /** How long a writer waits for the file (REPORTER_LOCK_WAIT_SECONDS overrides it in the CLI). */
 export const DEFAULT_LOCK_WAIT_MS = 30_000;
@@ -65,6 +66,13 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   }
 
   let file: OpenDatabaseFile | undefined;
+  /** A writer's service of other processes' reads, while it holds the file. */
+  let service: ReadService | undefined;
+  /** A reader's connection to the writer's read service, and whether it holds a snapshot there (hold()). */
+  let remote: ReadServiceClient | undefined;
+  let remoteHolding = false;
+  /** A served read ran out of the writer's memory: this reader asks for the file instead from now on. */
+  let readTheFile = false;
   /** Migrated (write) or found up to date (read) at the first open: the later opens skip the check. */
   let upToDate = false;
   /** Operations queued or running, and hold() calls running: the file is closed when both are 0. */
@@ -78,7 +86,9 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   let idleSince = 0;
   /** When the writer last let a waiting process in: it does so at most every TURN_EVERY_MS. */
   let lastTurnAt = Number.NEGATIVE_INFINITY;
-  const isTurnDue = (): boolean => Date.now() - lastTurnAt >= TURN_EVERY_MS && isSomeoneWaiting(marker);
+  /** A process waits for the file, and no reader is being served (the turn would wait for it). */
+  const isTurnDue = (): boolean =>
+    Date.now() - lastTurnAt >= TURN_EVERY_MS && !service?.isBusy() && isSomeoneWaiting(marker);
   const stopIdleWatch = (): void => {
     clearInterval(idleWatch);
     idleWatch = undefined;
@@ -90,7 +100,12 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       open.release();
       return;
     }
-    const released = checkpointAndRelease(open, log);
+    const served = service;
+    service = undefined;
+    const released = (async () => {
+      await served?.stop();
+      await checkpointAndRelease(open, log);
+    })();
     closing = released;
     void released.then(() => {
       if (closing === released) closing = undefined;
@@ -113,7 +128,13 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       readOnly: access === 'read',
       memoryLimit,
       log,
-      onLockWait: () => {
+      onLockWait: async (waitedMs) => {
+        if (access === 'read' && !readTheFile) {
+          // the writer holding the file serves reads: ask it; ask for the file only if none answers
+          const found = await connectToReadService(options.path);
+          if (found) throw new FoundReadService(found, waitedMs);
+          if (waitedMs < READER_ASKS_FOR_TURN_AFTER_MS) return;
+        }
         waited = true;
         askForTurn(marker);
       },
@@ -131,10 +152,75 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       throw isCorruptionError(error) ? corruptWarehouseError(options.path, error) : error;
     }
     file = opened;
+    if (access === 'write' && !inMemory)
+      service = await serveReads({ instance: opened.instance, warehousePath: options.path, log });
     return opened.connection;
   };
+  /** Where a reader's next operation runs: the file it has open, the writer's read service, or the file. */
+  const connectReader = async (): Promise<ReadTarget> => {
+    if (file) return { local: file.connection };
+    if (remote?.closed) remote = undefined;
+    if (!readTheFile) remote ??= await connectToReadService(options.path);
+    if (!remote) {
+      try {
+        return { local: await connect() };
+      } catch (error) {
+        if (!(error instanceof FoundReadService)) throw error;
+        remote = error.client;
+        log?.info(
+          { path: options.path, waitedMs: Math.round(error.waitedMs) },
+          'reading through the writer after waiting for the file',
+        );
+      }
+    }
+    if (holds > 0 && !remoteHolding) {
+      await remote.begin();
+      remoteHolding = true;
+    }
+    return { remote };
+  };
+  /** Runs a read operation where connectReader says; a writer that stops serving midway is asked no more. */
+  const runRead = async (request: ReadRequest): Promise<unknown> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const target = access === 'write' ? { local: await connect() } : await connectReader();
+        if ('local' in target) return await runReadRequest(target.local, request);
+        return await target.remote.read(request);
+      } catch (error) {
+        if (!canReadElsewhere(error) || attempt >= MAX_READ_ATTEMPTS) throw asQueryError(error);
+        leaveReadService(error);
+      }
+    }
+  };
+  /** A served read that failed because of where it ran (the writer left, or its memory is too small). */
+  const canReadElsewhere = (error: unknown): boolean =>
+    error instanceof ReadServiceGone || (remote !== undefined && isOutOfMemory(error));
+  const leaveReadService = (error: unknown): void => {
+    if (!(error instanceof ReadServiceGone)) {
+      readTheFile = true;
+      log?.warn(
+        { path: options.path, err: error },
+        'the writer has too little memory for this query (its memory_limit): reading the file once it lets go',
+      );
+    }
+    remote?.close();
+    remote = undefined;
+    remoteHolding = false;
+  };
   const releaseWhenIdle = (): void => {
-    if (pending > 0 || holds > 0 || inMemory || !file) return;
+    if (pending > 0 || holds > 0 || inMemory) return;
+    if (remoteHolding && remote) {
+      // the end of a hold() served by the writer: its snapshot is let go (an operation queued next waits)
+      remoteHolding = false;
+      const client = remote;
+      pending++;
+      void queue
+        .run(() => client.end().catch(() => undefined))
+        .finally(() => {
+          pending--;
+        });
+    }
+    if (!file) return;
     if (access === 'read') {
       startClosing(file);
       return;
@@ -145,6 +231,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     if (idleWatch) return;
     idleWatch = setInterval(() => {
       if (pending > 0 || holds > 0 || !file) return stopIdleWatch();
+      if (service?.isBusy()) idleSince = Date.now();
       if (isTurnDue() || Date.now() - idleSince >= WRITER_IDLE_RELEASE_MS) {
         stopIdleWatch();
         startClosing(file);
@@ -156,7 +243,8 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   // it stays open for the operations the caller queues at once (useWarehouseAt: one open per step)
   pending++;
   try {
-    await connect();
+    if (access === 'read') await connectReader();
+    else await connect();
   } finally {
     pending--;
   }
@@ -165,12 +253,17 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
 
   const queue = createSerialQueue();
   let closed = false;
+  const asQueryError = (cause: unknown): Error => {
+    if (cause instanceof EtlError) return cause;
+    if (isCorruptionError(cause)) return corruptWarehouseError(options.path, cause);
+    return new EtlError('warehouse.query_failed', `Warehouse query failed: ${(cause as Error).message}`, {
+      cause,
+    });
+  };
+  const closedError = (operation: string): EtlError =>
+    new EtlError('warehouse.closed', `The warehouse ${options.path} is closed (cannot ${operation})`);
   const enqueue = <T>(operation: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> => {
-    if (closed) {
-      return Promise.reject(
-        new EtlError('warehouse.closed', `The warehouse ${options.path} is closed (cannot ${operation})`),
-      );
-    }
+    if (closed) return Promise.reject(closedError(operation));
     pending++;
     return queue.run(async () => {
       try {
@@ -185,12 +278,20 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     try {
       return await work();
     } catch (cause) {
-      if (cause instanceof EtlError) throw cause;
-      if (isCorruptionError(cause)) throw corruptWarehouseError(options.path, cause);
-      throw new EtlError('warehouse.query_failed', `Warehouse query failed: ${(cause as Error).message}`, {
-        cause,
-      });
+      throw asQueryError(cause);
     }
+  };
+  const read = <T>(operation: string, request: ReadRequest): Promise<T> => {
+    if (closed) return Promise.reject(closedError(operation));
+    pending++;
+    return queue.run(async () => {
+      try {
+        return (await runRead(request)) as T;
+      } finally {
+        pending--;
+        releaseWhenIdle();
+      }
+    });
   };
 
   return {
@@ -204,30 +305,59 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       enqueue('finish a run', (c) =>
         wrapQuery(() => finishRun(c, runId, result, now(), options.leaseStaleMs)),
       ),
-    getWatermark: (project) => enqueue('read a watermark', (c) => wrapQuery(() => getWatermark(c, project))),
-    listRuns: (listOptions) => enqueue('list runs', (c) => wrapQuery(() => listRuns(c, listOptions))),
-    countRejects: (runId) => enqueue('count rejects', (c) => wrapQuery(() => countRejects(c, runId))),
+    getWatermark: (project) => read<number | undefined>('read a watermark', { op: 'getWatermark', project }),
+    listRuns: (listOptions: ListRunsOptions) =>
+      read<RunRecord[]>('list runs', { op: 'listRuns', options: listOptions }),
+    countRejects: (runId) => read<number>('count rejects', { op: 'countRejects', runId }),
     latestStatuses: (project, sessionIds, between) =>
-      enqueue('read statuses', (c) => wrapQuery(() => readLatestStatuses(c, project, sessionIds, between))),
-    query: (sql, params) => enqueue('query', (c) => wrapQuery(() => queryRows(c, sql, params))),
+      read<Map<string, string | null>>('read statuses', {
+        op: 'latestStatuses',
+        project,
+        sessionIds,
+        between,
+      }),
+    query: (sql, params) => read<PlainRow[]>('query', { op: 'query', sql, params }),
     async *streamRows(sql, params) {
-      // holds the queue (and the file) from the first chunk to the end of the iteration: one statement
+      // holds the queue (and the file, or the writer's connection) from the first chunk to the end of the
+      // iteration: one statement
+      if (closed) throw closedError('stream rows');
       let release = () => {};
-      let started = (_connection: DuckDBConnection) => {};
+      let started = (_unused: true) => {};
       const held = new Promise<void>((resolve) => (release = resolve));
-      const turn = new Promise<DuckDBConnection>((resolve) => (started = resolve));
-      const slot = enqueue('stream rows', (connection) => {
-        started(connection);
-        return held;
+      const turn = new Promise<true>((resolve) => (started = resolve));
+      pending++;
+      const slot = queue.run(async () => {
+        try {
+          started(true);
+          await held;
+        } finally {
+          pending--;
+          releaseWhenIdle();
+        }
       });
       let rows: AsyncGenerator<StreamedRows> | undefined;
       try {
-        const connection = await Promise.race([turn, slot.then(() => undefined)]);
-        if (!connection) return;
-        const chunks = streamRows(connection, sql, params);
-        rows = chunks;
+        if (!(await Promise.race([turn, slot.then(() => false)]))) return;
+        for (let attempt = 1; ; attempt++) {
+          let first: IteratorResult<StreamedRows>;
+          try {
+            const target = access === 'write' ? { local: await connect() } : await connectReader();
+            const chunks =
+              'local' in target ? streamRows(target.local, sql, params) : target.remote.stream(sql, params);
+            rows = chunks;
+            first = await chunks.next();
+          } catch (error) {
+            // a writer that stopped serving before the first chunk: read again where connectReader says
+            if (!canReadElsewhere(error) || attempt >= MAX_READ_ATTEMPTS) throw asQueryError(error);
+            leaveReadService(error);
+            continue;
+          }
+          if (first.done) return;
+          yield first.value;
+          break;
+        }
         for (;;) {
-          const next = await wrapQuery(() => chunks.next());
+          const next = await wrapQuery(() => (rows as AsyncGenerator<StreamedRows>).next());
           if (next.done) return;
           yield next.value;
         }
@@ -263,10 +393,33 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       stopIdleWatch();
       await queue.drain();
       if (file) startClosing(file);
+      remote?.close();
+      remote = undefined;
       await closing;
       log?.debug({ path: options.path }, 'warehouse closed');
     },
   };
+}
+
+/** How often a reader tries the writer's read service again before it fails (each failure: the writer left). */
+const MAX_READ_ATTEMPTS = 5;
+/**
+ * A reader that finds the file locked and no read service (a writer opening the file or letting go of it, or
+ * one that cannot serve this user) asks for the file after this long.
+ */
+const READER_ASKS_FOR_TURN_AFTER_MS = 1_000;
+
+/** Where a reader's operation runs: a connection to the file it opened, or the writer's read service. */
+type ReadTarget = { local: DuckDBConnection } | { remote: ReadServiceClient };
+
+/** Thrown out of a reader's wait for the file lock: the writer holding it serves reads after all. */
+class FoundReadService extends Error {
+  constructor(
+    readonly client: ReadServiceClient,
+    readonly waitedMs: number,
+  ) {
+    super('found the read service of the writer');
+  }
 }
 
 /** A writer between operations lets go of the file after this long without one (schedule between runs). */

@@ -1,0 +1,143 @@
+// A reader's end of the read service (read-service.ts): connects to the socket of the writer that holds the
+// warehouse file and sends it read requests one at a time. When the writer lets go of the file (or dies) the
+// connection closes: a request that got no answer fails with ReadServiceGone, and the reader reads the file
+// itself (open-warehouse.ts).
+import { connect, type Socket } from 'node:net';
+import type { ErrorCode } from '../error-codes.js';
+import type { ErrorKind } from '../errors.js';
+import { EtlError } from '../errors.js';
+import type { ReadRequest } from './read-request.js';
+import {
+  type ReaderMessage,
+  readServiceSocketOf,
+  receiveMessages,
+  sendMessage,
+  type WireError,
+  type WriterMessage,
+} from './read-service-protocol.js';
+import type { SqlParams, StreamedRows } from './warehouse.js';
+
+/** The writer closed the connection before answering: nothing was read, the request can be made elsewhere. */
+export class ReadServiceGone extends Error {
+  constructor() {
+    super('the writer stopped serving reads');
+    this.name = 'ReadServiceGone';
+  }
+}
+
+export interface ReadServiceClient {
+  /** The connection is closed: every request fails with ReadServiceGone. */
+  readonly closed: boolean;
+  read(request: ReadRequest): Promise<unknown>;
+  /** The rows of one statement, chunk by chunk; breaking off the iteration closes the connection. */
+  stream(sql: string, params?: SqlParams): AsyncGenerator<StreamedRows>;
+  begin(): Promise<void>;
+  end(): Promise<void>;
+  close(): void;
+}
+
+/** Connects to the writer serving reads on this warehouse; undefined when none does. */
+export async function connectToReadService(warehousePath: string): Promise<ReadServiceClient | undefined> {
+  const socket = await new Promise<Socket | undefined>((resolve) => {
+    const attempt = connect(readServiceSocketOf(warehousePath));
+    attempt.once('connect', () => {
+      attempt.removeAllListeners('error');
+      resolve(attempt);
+    });
+    attempt.once('error', () => resolve(undefined));
+  });
+  return socket && createClient(socket);
+}
+
+function createClient(socket: Socket): ReadServiceClient {
+  socket.unref();
+  let closed = false;
+  /** Answers not yet taken, and the taker waiting for the next one. */
+  const answers: WriterMessage[] = [];
+  let waiter: ((message: WriterMessage | undefined) => void) | undefined;
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    closed = true;
+    waiter?.(undefined);
+  });
+  receiveMessages<WriterMessage>(socket, (message) => {
+    if (waiter) waiter(message);
+    else answers.push(message);
+  });
+  const next = (): Promise<WriterMessage> => {
+    const ready = answers.shift();
+    if (ready) return Promise.resolve(ready);
+    if (closed) return Promise.reject(new ReadServiceGone());
+    return new Promise((resolve, reject) => {
+      waiter = (message) => {
+        waiter = undefined;
+        if (message) resolve(message);
+        else reject(new ReadServiceGone());
+      };
+    });
+  };
+  /** Sends one message and takes its single answer; the socket keeps the process alive only meanwhile. */
+  const ask = async (message: ReaderMessage): Promise<unknown> => {
+    if (closed) throw new ReadServiceGone();
+    socket.ref();
+    try {
+      await sendMessage(socket, message);
+      const answer = await next();
+      if (answer.type === 'error') throw fromWireError(answer.error);
+      if (answer.type !== 'value')
+        throw new Error(`the read service answered ${answer.type} to ${message.type}`);
+      return answer.value;
+    } finally {
+      socket.unref();
+    }
+  };
+  return {
+    get closed() {
+      return closed;
+    },
+    read: (request) => ask({ type: 'read', request }),
+    async *stream(sql, params) {
+      if (closed) throw new ReadServiceGone();
+      socket.ref();
+      let finished = false;
+      try {
+        await sendMessage(socket, { type: 'stream', sql, params });
+        for (;;) {
+          const answer = await next();
+          if (answer.type === 'error') {
+            finished = true;
+            throw fromWireError(answer.error);
+          }
+          if (answer.type === 'end') {
+            finished = true;
+            return;
+          }
+          if (answer.type === 'chunk') yield answer.chunk;
+        }
+      } finally {
+        // broken off midway: the rest of the result is not wanted, and the connection cannot be reused
+        if (!finished) {
+          closed = true;
+          socket.destroy();
+        }
+        socket.unref();
+      }
+    },
+    begin: async () => {
+      await ask({ type: 'begin' });
+    },
+    end: async () => {
+      await ask({ type: 'end' });
+    },
+    close() {
+      closed = true;
+      socket.destroy();
+    },
+  };
+}
+
+function fromWireError(error: WireError): Error {
+  if (error.code)
+    return new EtlError(error.code as ErrorCode, error.message, { kind: error.kind as ErrorKind });
+  return new Error(error.message);
+}
