@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
+import { type ChatApiChannel, chatApiChannelsSetting } from './chatapi-channels.js';
 import { UsageError } from './errors.js';
 import { isTimeZone } from './time/time-zone.js';
 
@@ -28,6 +29,8 @@ export const CONFIG_DEFAULTS = {
   REPORTER_TZ: 'UTC',
   REPORTER_RETENTION_DAYS: 30,
   REPORTER_SHUTDOWN_GRACE_SECONDS: 30,
+  REPORTER_CHATAPI_PATH: '/chatapi',
+  REPORTER_CHATAPI_TIMEZONE: 'UTC',
 } as const;
 
 const D = CONFIG_DEFAULTS;
@@ -191,6 +194,14 @@ const ENV_KEYS = {
   REPORTER_RETENTION_DAYS: numberFromEnv(0.01, 36_500).optional(),
   REPORTER_SHUTDOWN_GRACE_SECONDS: numberFromEnv(0, 3600).optional(),
   REPORTER_DAILY_REPORT_HTML: flagFromEnv.optional(),
+  REPORTER_CHATAPI_CHANNELS: chatApiChannelsSetting.optional(),
+  REPORTER_CHATAPI_BASE_URL: urlSetting.optional(),
+  REPORTER_CHATAPI_PATH: z
+    .string()
+    .trim()
+    .regex(/^(\/[A-Za-z0-9._-]+)+$/, 'expected a path like /chatapi or /chatadapter/chatapi')
+    .default(D.REPORTER_CHATAPI_PATH),
+  REPORTER_CHATAPI_TIMEZONE: timeZoneSetting.default(D.REPORTER_CHATAPI_TIMEZONE),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -236,6 +247,19 @@ export interface Config {
   shutdownGraceMs: number;
   /** `daily-report` also writes the summary as HTML beside the XLSX (REPORTER_DAILY_REPORT_HTML). */
   dailyReportHtml: boolean;
+  chatApi: ChatApiConfig;
+}
+
+/** The Chat API channels read by `chatapi-events` and the sync (docs/chatapi.md). */
+export interface ChatApiConfig {
+  /** REPORTER_CHATAPI_CHANNELS; empty: the Chat API is not read. */
+  channels: readonly ChatApiChannel[];
+  /** REPORTER_CHATAPI_BASE_URL, else the first project's base URL (REPORTER_BASE_URL). */
+  baseUrl: string;
+  /** REPORTER_CHATAPI_PATH: `/chatapi`, or `/chatadapter/chatapi` on some installations. */
+  path: string;
+  /** REPORTER_CHATAPI_TIMEZONE: the zone of the Chat API's local date-times (they carry none). */
+  timeZone: string;
 }
 
 /** Where each scheduler setting came from, for messages: the environment wins over the config file. */
@@ -448,5 +472,12 @@ export function loadConfig(
     retentionMs: schedule.retentionDays * 86_400_000,
     shutdownGraceMs: schedule.shutdownGraceSeconds * 1000,
     dailyReportHtml: e.REPORTER_DAILY_REPORT_HTML ?? false,
+    chatApi: Object.freeze({
+      channels: Object.freeze((e.REPORTER_CHATAPI_CHANNELS ?? []).map((c) => Object.freeze(c))),
+      baseUrl:
+        e.REPORTER_CHATAPI_BASE_URL ?? projects[0]?.baseUrl ?? e.REPORTER_BASE_URL ?? D.REPORTER_BASE_URL,
+      path: e.REPORTER_CHATAPI_PATH,
+      timeZone: e.REPORTER_CHATAPI_TIMEZONE,
+    }),
   });
 }

@@ -52,6 +52,19 @@ export const ERROR_CODES = {
     meaning: 'emulator --port: another process listens on this port.',
   },
 
+  'chatapi.auth': {
+    kinds: ['terminal'],
+    meaning: 'The Chat API refused a channel token of REPORTER_CHATAPI_CHANNELS (401/403).',
+  },
+  'chatapi.bad_answer': {
+    kinds: ['transient'],
+    meaning: 'A Chat API answer does not fit its contract as a whole (its elements are rejected one by one).',
+  },
+  'chatapi.no_channels': {
+    kinds: ['usage'],
+    meaning:
+      'A Chat API command or job runs with REPORTER_CHATAPI_CHANNELS empty (or without the channel named).',
+  },
   'reporter.auth': { kinds: ['terminal'], meaning: 'The platform refused REPORTER_TOKEN (401/403).' },
   'reporter.not_found': { kinds: ['terminal'], meaning: 'The Reporter API answered 404.' },
   'reporter.bad_request': {

@@ -25,6 +25,8 @@ const REFUSED: [string, string][] = [
   ['src/emulator/probe.ts', '../reporter/schemas.js'],
   ['src/emulator/routes/probe.ts', '../../errors.js'],
   ['src/config-probe.ts', './reporter/http.js'],
+  ['src/chatapi/probe.ts', '../schedule/job.js'],
+  ['src/warehouse/probe-2.ts', '../chatapi/follow-events.js'],
   ['jobs/probe.ts', '../src/cli/main.js'],
   ['reports/probe/report.ts', '../../jobs/registry.js'],
 ];
@@ -33,6 +35,8 @@ const REFUSED: [string, string][] = [
 const ALLOWED: [string, string][] = [
   ['src/sync/allowed.ts', '../reporter/http.js'],
   ['src/sync/allowed-2.ts', '../warehouse/warehouse.js'],
+  ['src/chatapi/allowed.ts', '../reporter/http.js'],
+  ['jobs/allowed-2.ts', '../src/chatapi/follow-events.js'],
   ['src/report/allowed.ts', '../stats/compute-stats.js'],
   ['src/schedule/allowed.ts', '../time/parse-zoned-time.js'],
   ['src/cli/commands/allowed.ts', '../../../jobs/registry.js'],

@@ -41,13 +41,19 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/sql.js')).sqlCommand,
   },
   {
+    name: 'chatapi-events',
+    summary: 'store the events of the Chat API channels (agent replies, ...) once, or --follow them',
+    load: async () => (await import('./commands/chatapi-events.js')).chatApiEventsCommand,
+  },
+  {
     name: 'schedule',
     summary: 'run the jobs on their schedules (sync, daily reports, retention) until stopped',
     load: async () => (await import('./commands/schedule.js')).scheduleCommand,
   },
   {
     name: 'run',
-    summary: 'run one scheduled job once, now (sync, daily-report, platform-daily, retention)',
+    summary:
+      'run one scheduled job once, now (sync, chatapi-events, daily-report, platform-daily, retention)',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   {

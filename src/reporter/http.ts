@@ -30,6 +30,20 @@ export interface ReporterHttpOptions {
   backoffCapMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /**
+   * Another interface of the platform on this transport (the Chat API): its URL prefix, with the token in
+   * its path (redacted like a legacy token), its name in messages, and the error a 401/403 becomes.
+   */
+  sibling?: SiblingInterface;
+}
+
+export interface SiblingInterface {
+  /** Everything before the operation's path, e.g. `https://host/chatapi/<token>`. */
+  urlPrefix: string;
+  /** `Chat API`: in every message about its requests. */
+  name: string;
+  /** The error of a 401/403: it names the setting that holds the token (never the token). */
+  authError: (status: number, detail: string) => EtlError;
 }
 
 export interface ReporterRequest {
@@ -135,8 +149,10 @@ export class ReporterHttp {
   private readonly backoffCapMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly sibling: SiblingInterface | undefined;
 
   constructor(options: ReporterHttpOptions) {
+    this.sibling = options.sibling;
     this.api = options.api;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.project = options.project;
@@ -163,6 +179,7 @@ export class ReporterHttp {
 
   /** Where the generation's operations live; for legacy it contains the token: never log it. */
   private prefix(scope: 'reporter' | 'async'): string {
+    if (this.sibling) return this.sibling.urlPrefix;
     if (scope === 'async') {
       if (this.api !== 'v1')
         throw new EtlError(
@@ -177,7 +194,9 @@ export class ReporterHttp {
   }
 
   buildUrl(req: ReporterRequest): string {
-    const url = new URL(`${this.prefix(req.scope ?? 'reporter')}/${req.op}`);
+    const url = new URL(
+      req.op ? `${this.prefix(req.scope ?? 'reporter')}/${req.op}` : this.prefix('reporter'),
+    );
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
@@ -185,6 +204,7 @@ export class ReporterHttp {
     }
     if (
       this.api === 'v1' &&
+      !this.sibling &&
       this.project !== undefined &&
       req.withProject !== false &&
       !url.searchParams.has('projectShortName')
@@ -197,7 +217,7 @@ export class ReporterHttp {
   private headers(hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (hasBody) headers['content-type'] = 'application/json';
-    if (this.api === 'v1') headers['authorization'] = `Bearer ${this.token}`;
+    if (this.api === 'v1' && !this.sibling) headers['authorization'] = `Bearer ${this.token}`;
     return headers;
   }
 
@@ -207,6 +227,7 @@ export class ReporterHttp {
   }
 
   private describe(req: ReporterRequest): string {
+    if (this.sibling) return `${req.method} ${this.sibling.name} ${req.op || '/'}`;
     return `${req.method} ${req.scope === 'async' ? 'async/' : ''}${req.op} (${this.api} API)`;
   }
 
@@ -374,6 +395,7 @@ export class ReporterHttp {
       const retryAfterMs = parseRetryAfter(headers['retry-after'], headers['date'], Date.now());
       return new Retryable(`${this.describe(req)} answered ${status}${detail}`, retryAfterMs, { status });
     }
+    if ((status === 401 || status === 403) && this.sibling) return this.sibling.authError(status, detail);
     if (status === 401 || status === 403) {
       const how =
         this.api === 'v1'

@@ -14,9 +14,11 @@ import { commitWindow, isOutOfMemory } from './commit-window.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
 import { finishRun, startRun } from './etl-runs.js';
 import { DUCKDB_MEMORY_LIMIT, type OpenDatabaseFile, openDatabaseFile } from './open-database-file.js';
+import { runStatement } from './query-rows.js';
 import { type ReadRequest, runReadRequest } from './read-request.js';
 import { type ReadService, serveReads } from './read-service.js';
 import { connectToReadService, type ReadServiceClient, ReadServiceGone } from './read-service-client.js';
+import { runInTransaction } from './run-in-transaction.js';
 import { checkMigrations, runMigrations } from './run-migrations.js';
 import { createSerialQueue } from './serial-queue.js';
 import { streamRows } from './stream-rows.js';
@@ -299,6 +301,19 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     access,
     commitWindow: (batch) => enqueue('commit a window', (c) => commitWindow(c, batch)),
     commitCatalogues: (batch) => enqueue('commit catalogues', (c) => commitCatalogues(c, batch, now())),
+    execute: (statements) =>
+      enqueue('write', (c) =>
+        runInTransaction(
+          c,
+          async () => {
+            const changed: number[] = [];
+            for (const statement of statements)
+              changed.push(await runStatement(c, statement.sql, statement.params));
+            return changed;
+          },
+          asQueryError,
+        ),
+      ),
     startRun: (run) =>
       enqueue('start a run', (c) => wrapQuery(() => startRun(c, run, now(), options.leaseStaleMs))),
     finishRun: (runId, result) =>

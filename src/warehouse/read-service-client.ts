@@ -85,7 +85,10 @@ function createClient(socket: Socket): ReadServiceClient {
       const answer = await next();
       if (answer.type === 'error') throw fromWireError(answer.error);
       if (answer.type !== 'value')
-        throw new Error(`the read service answered ${answer.type} to ${message.type}`);
+        throw new EtlError(
+          'warehouse.query_failed',
+          `the writer's read service answered ${answer.type} to ${message.type}: a reader and a writer of different versions?`,
+        );
       return answer.value;
     } finally {
       socket.unref();

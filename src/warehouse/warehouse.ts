@@ -8,6 +8,12 @@ export type SqlParam = string | number | boolean | null | Date | readonly string
 /** Positional (`$1`, `?`) or named (`$name`) parameters. */
 export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
 
+/** One statement with its parameters. */
+export interface SqlStatement {
+  sql: string;
+  params?: SqlParams;
+}
+
 /** A value read back by `query`: integers of any width and decimals as number, timestamps and dates as epoch ms. */
 export type PlainValue =
   | null
@@ -114,6 +120,11 @@ export interface Warehouse {
     sessionIds: readonly string[],
     between?: { from: number; to: number },
   ): Promise<Map<string, string | null>>;
+  /**
+   * Runs write statements in order in one transaction: all of them or, on any error, none. The rows each
+   * changed. For sources whose tables have no typed operation of their own (the Chat API's).
+   */
+  execute(statements: readonly SqlStatement[]): Promise<number[]>;
   /** Runs one SQL statement with bound parameters; rows as plain objects (see PlainValue). */
   query(sql: string, params?: SqlParams): Promise<PlainRow[]>;
   /**

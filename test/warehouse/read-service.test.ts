@@ -4,6 +4,7 @@
 // refused, a long result streams and can be broken off, and when the writer lets go the reader reads the
 // file itself.
 import { existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -157,5 +158,17 @@ describe('a writer serves the reads of other processes', () => {
     await expect(writer.query('SELECT len(list(range)) AS n FROM range(5000000)')).rejects.toThrow(
       /Out of Memory/,
     );
+  });
+
+  it('a warehouse path too long for a socket is served through the temp directory', async () => {
+    const dir = `${temp.dir}/${'long-folder-name-'.repeat(6)}`;
+    const path = `${dir}/warehouse.duckdb`;
+    expect(readServiceSocketOf(path).startsWith(tmpdir())).toBe(true);
+    const writer = await open('write', path);
+    await whileHeld(writer, async () => {
+      await addState(writer, 'a');
+      const reader = await open('read', path);
+      expect(await countState(reader)).toBe(1);
+    });
   });
 });

@@ -1,0 +1,57 @@
+// Job `chatapi-events`: follows the events of every Chat API channel of REPORTER_CHATAPI_CHANNELS into
+// chatapi_events (agent replies, bot responses, timeouts, page activity), each from its own cursor
+// (src/chatapi/follow-events.ts), every 5 minutes. A channel never read before starts REPORTER_HISTORY_DAYS
+// back. Without channels a scheduled run has nothing to do; `run chatapi-events` says which setting is empty.
+import { readChannelEvents } from '../src/chatapi/read-channel-events.js';
+import { selectChannels } from '../src/chatapi/select-channels.js';
+import { EXIT } from '../src/errors.js';
+import { plural } from '../src/plural.js';
+import type { Job, JobResult } from '../src/schedule/job.js';
+
+export const chatApiEventsJob: Job = {
+  id: 'chatapi-events',
+  description:
+    'stores the new events of every Chat API channel (REPORTER_CHATAPI_CHANNELS) in chatapi_events',
+  defaultSchedule: '*/5 * * * *',
+  needsApi: false,
+  async run(ctx): Promise<JobResult> {
+    const { config } = ctx;
+    if (config.chatApi.channels.length === 0 && ctx.trigger === 'schedule')
+      return {
+        status: 'success',
+        summary: 'no Chat API channel configured (REPORTER_CHATAPI_CHANNELS)',
+        exitCode: EXIT.ok,
+      };
+    const channels = selectChannels(config.chatApi);
+    const { channels: done, failures } = await ctx.useWarehouse((warehouse) =>
+      readChannelEvents({
+        config,
+        channels,
+        warehouse,
+        runId: ctx.runId,
+        log: ctx.log,
+        now: ctx.now,
+        signal: ctx.signal,
+      }),
+    );
+    const rejects = done.reduce((sum, r) => sum + r.rejects, 0);
+    const lines = done.map(
+      (r) =>
+        `${r.channel}: ${plural(r.stored, 'new event')} (${plural(r.read, 'event')} read, ${r.rejects} rejected) up to ${new Date(r.cursor).toISOString()}`,
+    );
+    const failed = failures.map((f) => `${f.channel}: ${f.message}`);
+    const status = failures.length > 0 ? 'failed' : rejects > 0 ? 'partial' : 'success';
+    return {
+      status,
+      summary: [...lines, ...failed].join('; '),
+      ...(failures.length > 0 ? { error: failed.join('; ') } : {}),
+      exitCode:
+        failures.length > 0
+          ? Math.max(...failures.map((f) => f.exitCode))
+          : rejects > 0
+            ? EXIT.partial
+            : EXIT.ok,
+      details: { channels: done, failures },
+    };
+  },
+};
