@@ -65,7 +65,13 @@ export interface ChatApiClient {
     range: { from: number; to: number },
     page: number,
     size: number,
-  ): Promise<{ messages: ChatApiHistoryMessage[]; rejects: ChatApiReject[]; totalCount: number }>;
+  ): Promise<{
+    messages: ChatApiHistoryMessage[];
+    rejects: ChatApiReject[];
+    totalCount: number;
+    /** The size the server used (it may cap the one asked). */
+    pageSize: number;
+  }>;
   /** Bot and agent messages of the client not READ. */
   unreadCount(clientId: string): Promise<number>;
   /** Requests sent so far, retries included. */
@@ -131,7 +137,12 @@ export function createChatApiClient(options: {
       );
       if (!answer.success) throw badAnswer(channel.name, 'history', answer.error);
       const { valid, rejects } = splitValid(answer.data.messages, historyMessageSchema);
-      return { messages: valid, rejects, totalCount: answer.data.paging.totalCount };
+      return {
+        messages: valid,
+        rejects,
+        totalCount: answer.data.paging.totalCount,
+        pageSize: answer.data.paging.size,
+      };
     },
     async unreadCount(clientId) {
       const answer = z
