@@ -47,6 +47,20 @@ export class WebhookSender {
     await this.idle();
   }
 
+  /** The pause before a resend; cut short when the emulator closes. */
+  private pause(): Promise<void> {
+    const closing = this.closing.signal;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.settings.retryDelayMs);
+      function done() {
+        clearTimeout(timer);
+        closing.removeEventListener('abort', done);
+        resolve();
+      }
+      closing.addEventListener('abort', done, { once: true });
+    });
+  }
+
   private async deliver(token: string, url: string | undefined, payload: Record<string, unknown>) {
     const questionId = String(payload['questionId']);
     const body = JSON.stringify([payload]);
@@ -74,8 +88,7 @@ export class WebhookSender {
       } catch (error) {
         record.outcome = (error as Error).name === 'TimeoutError' ? 'timeout' : 'error';
       }
-      if (attempt <= this.settings.resends)
-        await new Promise((resolve) => setTimeout(resolve, this.settings.retryDelayMs));
+      if (attempt <= this.settings.resends) await this.pause();
     }
   }
 }
