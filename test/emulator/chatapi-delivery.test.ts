@@ -123,6 +123,28 @@ describe('asynchronous requests', () => {
   });
 });
 
+describe('the webhook set at run time', () => {
+  it('POST /__emulator/chatapi/webhook points a channel at a receiver; its next async answer goes there', async () => {
+    const receiver = await startReceiver(() => 204);
+    try {
+      const set = await fetch(`${running.url}/__emulator/chatapi/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: NO_HOOK, url: receiver.url }),
+      });
+      expect(await set.json()).toEqual({ token: NO_HOOK, webhookUrl: receiver.url });
+      const r = await makeChatCaller(running.url, NO_HOOK)('async', {
+        body: { clientId: 'async-4', query: 'bye' },
+      });
+      await running.emulator.chatApi.webhooks.idle();
+      expect(receiver.bodies.map((b: any) => b[0].questionId)).toEqual([r.body.questionId]);
+    } finally {
+      receiver.server.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
+    }
+  });
+});
+
 describe('faults on Chat API routes', () => {
   const chat = () => makeChatCaller(running.url, TOKEN);
 

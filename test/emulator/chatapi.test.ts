@@ -153,6 +153,24 @@ describe('the Reporter sees Chat API dialogues', () => {
   });
 });
 
+describe('the truth over HTTP', () => {
+  it('GET /__emulator/chatapi/truth lists the clients seen in the window with their histories', async () => {
+    const from = new Date(TEST_NOW - DAY).toISOString();
+    const to = new Date(TEST_NOW).toISOString();
+    const r = await fetch(`${running.url}/__emulator/chatapi/truth?token=${TOKEN}&from=${from}&to=${to}`);
+    const body = (await r.json()) as any;
+    expect(body.token).toBe(TOKEN);
+    expect(body.clients.map((c: any) => c.clientId)).toEqual(
+      chatClientsSeen(running.emulator, TOKEN, { from: TEST_NOW - DAY, to: TEST_NOW }),
+    );
+    const one = body.clients[0];
+    const history = await chat(`client/${encodeURIComponent(one.clientId)}/history?size=100`);
+    expect(one.messages.slice(0, 100).map((m: any) => [m.questionId, m.type, m.status])).toEqual(
+      history.body.messages.map((m: any) => [m.questionId, m.type, m.status]),
+    );
+  });
+});
+
 describe('history', () => {
   it('pages oldest first, size default 20 capped at 100, [startTime, endTime)', async () => {
     const client = 'pager-1';
