@@ -155,6 +155,16 @@ export function corruptRecord(body: unknown, rule: FaultState): boolean {
   return false;
 }
 
+/** A request to the Chat API (its errors answer `{error, message}` only). */
+function isChatApi(req: IncomingMessage): boolean {
+  return /^(\/chatadapter)?\/chatapi\//.test(req.url ?? '');
+}
+
+/** The Chat API's error body: `{error, message}`, the error named in the Chat API's own service. */
+function chatApiErrorBody(error: ApiError): { error: string; message: string } {
+  return { error: error.error.replace(/^reporter\./, 'chatapi.'), message: error.message };
+}
+
 class EmulatorServer {
   readonly emulator: Emulator;
   private readonly reporter: CompiledRoute[];
@@ -186,7 +196,7 @@ class EmulatorServer {
         return;
       }
       if (error instanceof ApiError) {
-        sendJson(res, error.status, error.toDto(), error.headers);
+        sendJson(res, error.status, isChatApi(req) ? chatApiErrorBody(error) : error.toDto(), error.headers);
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
