@@ -22,8 +22,19 @@ export function controlRoutes(): Route[] {
           messages: p.skeleton.messageCount,
           botIds: p.botIds,
         }));
+        const chatApiChannels = [...ctx.emulator.chatApi.channels.values()].map((c) => ({
+          token: c.token,
+          project: c.project.name,
+          webhookUrl: c.webhookUrl ?? null,
+        }));
         return {
-          body: { ok: true, now: new Date(ctx.now).toISOString(), live: ctx.emulator.clock.live, projects },
+          body: {
+            ok: true,
+            now: new Date(ctx.now).toISOString(),
+            live: ctx.emulator.clock.live,
+            projects,
+            chatApiChannels,
+          },
         };
       },
     },

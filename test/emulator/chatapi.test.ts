@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHATAPI_TOKEN_FORM, defaultChatApiToken } from '../../src/emulator/chatapi/channels.js';
 import { chatStatusSteps } from '../../src/emulator/chatapi/chat-statuses.js';
-import { chatClientsSeen, chatClientTruth } from '../../src/emulator/chatapi/chat-truth.js';
+import { chatClientsSeen, chatClientTruth, chatEventsTruth } from '../../src/emulator/chatapi/chat-truth.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { chatTimeMs, makeChatCaller } from '../helpers/chatapi-client.js';
 import { makeCaller, pageAll, range, TEST_NOW } from '../helpers/emulator-client.js';
@@ -75,6 +75,20 @@ describe('synchronous requests', () => {
     expect(again.body.questionId).not.toBe(r.body.questionId);
   });
 
+  it('a client silent for 30 minutes starts a new session', async () => {
+    const first = await chat('', { body: { clientId: 'idle-1', query: 'Привет' } });
+    expect(first.body.data.newSessionStarted).toBe(true);
+    await advance(29 * 60_000);
+    expect((await chat('', { body: { clientId: 'idle-1', query: 'hi' } })).body.data.newSessionStarted).toBe(
+      false,
+    );
+    await advance(30 * 60_000);
+    expect((await chat('', { body: { clientId: 'idle-1', query: 'hi' } })).body.data.newSessionStarted).toBe(
+      true,
+    );
+    expect(chatClientTruth(running.emulator, TOKEN, 'idle-1')!.sessionIds).toHaveLength(2);
+  });
+
   it('GET answers clientId, query, event with questionId, timestamp and data; an event gets the start answer', async () => {
     const r = await chat(`?clientId=bob-1&event=${encodeURIComponent('/start')}`);
     expect(r.status).toBe(200);
@@ -121,6 +135,19 @@ describe('the Reporter sees Chat API dialogues', () => {
     expect(said.map((m) => m.question).sort()).toEqual([...asked].sort());
     const truth = chatClientTruth(running.emulator, TOKEN, client)!;
     expect(truth.sessionIds).toEqual([mine[0].sessionId]);
+  });
+
+  it('the generated world has agent replies: operator history messages of transferred chatapi dialogs', async () => {
+    const p = running.emulator.project('shop-bot');
+    const agentReplies = chatEventsTruth(running.emulator, TOKEN, { all: false });
+    expect(agentReplies.length).toBeGreaterThan(0);
+    const reply = agentReplies[0]!;
+    const at = p.messageIndex(reply.questionId)!;
+    expect(p.messageFacts(at.i, at.k).isLivechat).toBe(true);
+    const history = await chat(`client/${encodeURIComponent(reply.clientId)}/history?size=100`);
+    expect(history.body.messages).toContainEqual(
+      expect.objectContaining({ questionId: reply.questionId, type: 'operator' }),
+    );
   });
 
   it('the generated world has chatapi clients whose history the Chat API answers', async () => {
@@ -174,6 +201,7 @@ describe('the truth over HTTP', () => {
 describe('history', () => {
   it('pages oldest first, size default 20 capped at 100, [startTime, endTime)', async () => {
     const client = 'pager-1';
+    const t0 = running.emulator.now();
     for (let n = 0; n < 26; n++) await chat('', { body: { clientId: client, query: `вопрос ${n}` } });
     const first = await chat(`client/${client}/history`);
     expect(first.body.paging).toEqual({ page: 0, size: 20, totalCount: 52 });
@@ -190,11 +218,11 @@ describe('history', () => {
     const times = capped.body.messages.map((m: any) => chatTimeMs(m.timestamp));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     const none = await chat(
-      `client/${client}/history?startTime=${new Date(TEST_NOW + 1).toISOString()}&endTime=${new Date(TEST_NOW + HOUR).toISOString()}`,
+      `client/${client}/history?startTime=${new Date(t0 + 1).toISOString()}&endTime=${new Date(t0 + HOUR).toISOString()}`,
     );
     expect(none.body.paging.totalCount).toBe(0);
     const at = await chat(
-      `client/${client}/history?startTime=${new Date(TEST_NOW).toISOString()}&endTime=${new Date(TEST_NOW + 1).toISOString()}`,
+      `client/${client}/history?startTime=${new Date(t0).toISOString()}&endTime=${new Date(t0 + 1).toISOString()}`,
     );
     expect(at.body.paging.totalCount).toBe(52);
   });

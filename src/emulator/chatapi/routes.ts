@@ -163,13 +163,17 @@ export function chatApiRoutes(): Route[] {
         const gone = new AbortController();
         const onClose = () => gone.abort();
         ctx.res.once('close', onClose);
+        // while it waits, the events are looked for again only after the clock or the data changed
+        let looked = '';
         const events = await chat.waitForEvents(
-          () =>
-            chat.takeEvents(
-              channel,
-              { all, ...(ts === undefined ? {} : { ts }), ...(cid === undefined ? {} : { cid }) },
-              ctx.emulator.now(),
-            ),
+          () => {
+            const now = ctx.emulator.now();
+            const stamp = `${now}|${channel.project.state.version}`;
+            if (stamp === looked) return [];
+            looked = stamp;
+            const query = { all, ...(ts === undefined ? {} : { ts }), ...(cid === undefined ? {} : { cid }) };
+            return chat.takeEvents(channel, query, now);
+          },
           chat.settings.eventsMaxWaitMs,
           gone.signal,
         );
