@@ -5,6 +5,7 @@ import { CHATAPI_TOKEN_FORM, defaultChatApiToken } from '../../src/emulator/chat
 import { chatStatusSteps } from '../../src/emulator/chatapi/chat-statuses.js';
 import { chatClientsSeen, chatClientTruth, chatEventsTruth } from '../../src/emulator/chatapi/chat-truth.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
+import { groundTruth } from '../../src/emulator/truth.js';
 import { chatTimeMs, makeChatCaller } from '../helpers/chatapi-client.js';
 import { makeCaller, pageAll, range, TEST_NOW } from '../helpers/emulator-client.js';
 
@@ -135,6 +136,16 @@ describe('the Reporter sees Chat API dialogues', () => {
     expect(said.map((m) => m.question).sort()).toEqual([...asked].sort());
     const truth = chatClientTruth(running.emulator, TOKEN, client)!;
     expect(truth.sessionIds).toEqual([mine[0].sessionId]);
+    // the Reporter's ground truth and messages/by-client have them too
+    const reporterTruth = groundTruth(running.emulator.project('shop-bot'), {
+      from: TEST_NOW - HOUR,
+      now: running.emulator.now(),
+    });
+    for (const id of ids) expect(reporterTruth.messageIds).toContain(id);
+    expect(reporterTruth.sessionIds).toContain(mine[0].sessionId);
+    const byClient = await call(`messages/by-client?clientId=${client}&botId=${mine[0].botId}&size=100`);
+    expect(byClient.status).toBe(200);
+    expect(byClient.body.messages.map((m: any) => m.questionId).sort()).toEqual([...ids].sort());
   });
 
   it('the generated world has agent replies: operator history messages of transferred chatapi dialogs', async () => {
