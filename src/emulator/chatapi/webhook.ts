@@ -75,18 +75,31 @@ export class WebhookSender {
       };
       this.attempts.push(record);
       if (url === undefined) return;
+      // one controller per attempt, held here with its timer (not AbortSignal.any/timeout: a composed
+      // signal can be collected before it fires, and the attempt would then wait for ever)
+      const attemptAbort = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attemptAbort.abort();
+      }, this.settings.timeoutMs);
+      const onClose = () => attemptAbort.abort();
+      this.closing.signal.addEventListener('abort', onClose, { once: true });
       try {
         const response = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body,
-          signal: AbortSignal.any([AbortSignal.timeout(this.settings.timeoutMs), this.closing.signal]),
+          signal: attemptAbort.signal,
         });
         await response.arrayBuffer().catch(() => undefined);
         record.outcome = response.status;
         if (response.ok) return;
-      } catch (error) {
-        record.outcome = (error as Error).name === 'TimeoutError' ? 'timeout' : 'error';
+      } catch {
+        record.outcome = timedOut ? 'timeout' : 'error';
+      } finally {
+        clearTimeout(timer);
+        this.closing.signal.removeEventListener('abort', onClose);
       }
       if (attempt <= this.settings.resends) await this.pause();
     }
