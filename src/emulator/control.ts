@@ -1,6 +1,8 @@
 // The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
-// the clock, and faults. Tests in other processes and the demo drive the emulator through them.
+// the clock, faults, and the Chat API's truth and webhooks. Tests in other processes and the demo drive the
+// emulator through them.
 import { badParameter } from './api-error.js';
+import { chatChannelTruth } from './chatapi/chat-truth.js';
 import { FAULT_TYPES, type FaultRule, type FaultType } from './faults.js';
 import { parseDateTime } from './filters.js';
 import { queryDateTime, queryString, requireObject } from './params.js';
@@ -20,8 +22,19 @@ export function controlRoutes(): Route[] {
           messages: p.skeleton.messageCount,
           botIds: p.botIds,
         }));
+        const chatApiChannels = [...ctx.emulator.chatApi.channels.values()].map((c) => ({
+          token: c.token,
+          project: c.project.name,
+          webhookUrl: c.webhookUrl ?? null,
+        }));
         return {
-          body: { ok: true, now: new Date(ctx.now).toISOString(), live: ctx.emulator.clock.live, projects },
+          body: {
+            ok: true,
+            now: new Date(ctx.now).toISOString(),
+            live: ctx.emulator.clock.live,
+            projects,
+            chatApiChannels,
+          },
         };
       },
     },
@@ -43,6 +56,39 @@ export function controlRoutes(): Route[] {
             ...(to === undefined ? {} : { to }),
           }),
         };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'chatapi/truth',
+      op: 'chatApiTruth',
+      handler(ctx) {
+        const token = queryString(ctx.query, 'token') ?? ctx.emulator.chatApi.channels.keys().next().value!;
+        const from = queryDateTime(ctx.query, 'from');
+        const to = queryDateTime(ctx.query, 'to');
+        return {
+          body: chatChannelTruth(ctx.emulator, token, {
+            now: ctx.now,
+            ...(from === undefined ? {} : { from }),
+            ...(to === undefined ? {} : { to }),
+          }),
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: 'chatapi/webhook',
+      op: 'setChatApiWebhook',
+      handler(ctx) {
+        const body = requireObject(ctx.body ?? {});
+        if (typeof body['token'] !== 'string') throw badParameter('token', 'expected a channel token');
+        const channel = ctx.emulator.chatApi.channel(body['token']);
+        const url = body['url'];
+        if (url !== null && (typeof url !== 'string' || !/^https?:\/\//.test(url)))
+          throw badParameter('url', 'expected an http(s) URL, or null for none');
+        if (url === null) delete channel.webhookUrl;
+        else channel.webhookUrl = url;
+        return { body: { token: channel.token, webhookUrl: channel.webhookUrl ?? null } };
       },
     },
     {

@@ -1,7 +1,9 @@
-// The emulated platform: projects with their data, the clock, tokens, faults and report tasks.
+// The emulated platform: projects with their data, the clock, tokens, faults, report tasks and the Chat API.
 // Independent of HTTP (the server in server.ts exposes it), so tests can read ground truth and script
 // faults in-process. It never imports src/reporter: a bug in the client cannot be copied into it.
 import { ApiError } from './api-error.js';
+import type { ChatApiChannelOptions } from './chatapi/channels.js';
+import { ChatApi } from './chatapi/chat-api.js';
 import { EmulatorClock } from './clock.js';
 import { Faults } from './faults.js';
 import { hashString } from './prng.js';
@@ -51,6 +53,16 @@ export interface EmulatorOptions {
   reportUrlTtlMs: number;
   /** Where report files are written (a temporary directory by default). */
   filesDir?: string;
+  /** Chat API channels (default: one per project, token defaultChatApiToken(project)). */
+  chatApiChannels: ChatApiChannelOptions[];
+  /** The longest a Chat API events call blocks with nothing to answer, in real ms (default 30 000). */
+  chatApiEventsWaitMs: number;
+  /** How long one Chat API webhook delivery waits for an answer, in real ms (default 3000). */
+  chatApiWebhookTimeoutMs: number;
+  /** How many times a failed webhook delivery is sent again (default 3). */
+  chatApiWebhookResends: number;
+  /** Pause before a webhook resend, in real ms (default 1000). */
+  chatApiWebhookRetryDelayMs: number;
 }
 
 /** One API request as received: method, path with query string, raw body (undefined when empty). */
@@ -88,6 +100,11 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     accountId: partial.accountId ?? 100500,
     reportRowsPerSecond: partial.reportRowsPerSecond ?? 50_000,
     reportUrlTtlMs: partial.reportUrlTtlMs ?? 3_600_000,
+    chatApiChannels: partial.chatApiChannels ?? ChatApi.defaultChannels(projects),
+    chatApiEventsWaitMs: partial.chatApiEventsWaitMs ?? 30_000,
+    chatApiWebhookTimeoutMs: partial.chatApiWebhookTimeoutMs ?? 3_000,
+    chatApiWebhookResends: partial.chatApiWebhookResends ?? 3,
+    chatApiWebhookRetryDelayMs: partial.chatApiWebhookRetryDelayMs ?? 1_000,
     ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
     ...(partial.rateLimit === undefined ? {} : { rateLimit: partial.rateLimit }),
   };
@@ -99,6 +116,8 @@ export class Emulator {
   readonly faults: Faults;
   readonly projects = new Map<string, ProjectData>();
   readonly reports: ReportTasks;
+  /** The Chat API channels and what only the Chat API keeps (states, set statuses, cursors, webhooks). */
+  readonly chatApi: ChatApi;
   readonly ApiError = ApiError;
   /** Requests received on the API (control endpoints excluded). */
   requestCount = 0;
@@ -133,6 +152,12 @@ export class Emulator {
       );
     });
     this.reports = new ReportTasks(this);
+    this.chatApi = new ChatApi(this, o.chatApiChannels, {
+      eventsMaxWaitMs: o.chatApiEventsWaitMs,
+      timeoutMs: o.chatApiWebhookTimeoutMs,
+      resends: o.chatApiWebhookResends,
+      retryDelayMs: o.chatApiWebhookRetryDelayMs,
+    });
   }
 
   /** The clock now; grows every project's data up to it. */
@@ -152,6 +177,7 @@ export class Emulator {
   }
 
   async close(): Promise<void> {
+    await this.chatApi.close();
     await this.reports.close();
   }
 }

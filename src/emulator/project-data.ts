@@ -2,6 +2,7 @@
 // functions that turn both into wire records as of a given clock time. Every record field is derived
 // here, so the HTTP answers, the statistics, the report files and the ground truth agree by construction.
 import { clientIdOf, parseQuestionId, parseSessionId, questionIdOf, sessionIdOf } from './ids.js';
+import { LiveSessions } from './live-sessions.js';
 import { hashString, pick, pickIndex, pickWeighted, unit } from './prng.js';
 import { Skeleton, type SkeletonOptions } from './skeleton.js';
 import {
@@ -67,6 +68,8 @@ export interface MessageFacts {
   isSwitch: boolean;
   processingTime: number;
   exception?: string;
+  /** When the answer reached the client, if not `time + processingTime` (an agent's later reply). */
+  answerAt?: number;
 }
 
 export type DeliveryStatus = 'SENT' | 'DELIVERED' | 'READ' | 'NOT_SENT' | 'NOT_DELIVERED';
@@ -105,6 +108,8 @@ export class ProjectData {
   /** Sessions held back from every answer for a while (scripted page drift). */
   readonly withheld = new Set<number>();
   readonly texts: TextLengths;
+  /** Sessions that came from outside (Chat API dialogues), with their messages as they were said. */
+  readonly live = new LiveSessions();
   private clientIndexById = new Map<string, number>();
   private clientsIndexed = 0;
 
@@ -147,6 +152,8 @@ export class ProjectData {
     return this.channelOf(i) === 'resterisk' ? this.botIds[1] : this.botIds[0];
   }
   clientId(clientIndex: number): string {
+    const live = this.live.clientIds.get(clientIndex);
+    if (live !== undefined) return live;
     return clientIdOf(this.seed, CHANNELS[this.skeleton.clientChannel.get(clientIndex)]!, clientIndex);
   }
   clientIndex(id: string): number | undefined {
@@ -175,6 +182,8 @@ export class ProjectData {
   // ----- facts (clock-independent) -----------------------------------------------------------------
 
   messageFacts(i: number, k: number): MessageFacts {
+    const live = this.live.sessions.get(i)?.messages[k];
+    if (live) return { ...live.facts, i, k };
     const facts = this.vocabularyFacts(i, k);
     const { length, longEvery, longLength } = this.texts;
     const n = longEvery > 0 && pickIndex(longEvery, this.seed, i, k, 60) === 0 ? longLength : length;
@@ -354,7 +363,7 @@ export class ProjectData {
   sessionData(i: number): Record<string, string> {
     const s = this.seed;
     const data: Record<string, string> = {};
-    if (this.skeleton.msgCount.get(i) > 0) {
+    if (this.skeleton.msgCount.get(i) > 0 && !this.live.sessions.has(i)) {
       if (unit(s, i, 100) < 0.6) data['city'] = pick(CITIES, s, i, 101);
       if (unit(s, i, 102) < 0.5) data['plan'] = pick(PLANS, s, i, 103);
       if (unit(s, i, 104) < 0.4) data['utm_source'] = pick(SOURCES, s, i, 105);

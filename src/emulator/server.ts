@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from './api-error.js';
+import { chatApiRoutes } from './chatapi/routes.js';
 import { controlRoutes } from './control.js';
 import { Emulator, type EmulatorOptions, type V1Token } from './emulator.js';
 import { type FaultState, REQUEST_FAULTS } from './faults.js';
@@ -25,7 +26,7 @@ interface CompiledRoute {
   params: number;
 }
 
-type Scope = 'reporter' | 'async' | 'control';
+type Scope = 'reporter' | 'async' | 'control' | 'chatapi';
 
 function compile(routes: Route[]): CompiledRoute[] {
   return routes.map((route) => {
@@ -79,6 +80,17 @@ function locate(
   if (m) return { scope: 'async', generation: 'v1', rest: m[1]!, prefix: '/api/v1/async' };
   m = /^\/reporter\/(.+)$/.exec(pathname);
   if (m) return { scope: 'reporter', generation: 'v1', rest: m[1]!, prefix: '/api/v1/reporter' };
+  m = /^(\/chatadapter)?\/chatapi\/([^/]+)(?:\/(.*))?$/.exec(pathname);
+  if (m) {
+    const token = decodeURIComponent(m[2]!);
+    return {
+      scope: 'chatapi',
+      generation: 'v1',
+      token,
+      rest: m[3] ?? '',
+      prefix: `${m[1] ?? ''}/chatapi/${m[2]}`,
+    };
+  }
   m = /^\/__emulator\/(.+)$/.exec(pathname);
   if (m) return { scope: 'control', generation: 'v1', rest: m[1]!, prefix: '/__emulator' };
   return undefined;
@@ -143,11 +155,22 @@ export function corruptRecord(body: unknown, rule: FaultState): boolean {
   return false;
 }
 
+/** A request to the Chat API (its errors answer `{error, message}` only). */
+function isChatApi(req: IncomingMessage): boolean {
+  return /^(\/chatadapter)?\/chatapi\//.test(req.url ?? '');
+}
+
+/** The Chat API's error body: `{error, message}`, the error named in the Chat API's own service. */
+function chatApiErrorBody(error: ApiError): { error: string; message: string } {
+  return { error: error.error.replace(/^reporter\./, 'chatapi.'), message: error.message };
+}
+
 class EmulatorServer {
   readonly emulator: Emulator;
   private readonly reporter: CompiledRoute[];
   private readonly async: CompiledRoute[];
   private readonly control: CompiledRoute[];
+  private readonly chatapi: CompiledRoute[];
   baseUrl = '';
 
   constructor(emulator: Emulator) {
@@ -163,6 +186,7 @@ class EmulatorServer {
         .map((r) => ({ ...r, path: r.path.slice('async:'.length) })),
     );
     this.control = compile(controlRoutes());
+    this.chatapi = compile(chatApiRoutes());
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -172,7 +196,7 @@ class EmulatorServer {
         return;
       }
       if (error instanceof ApiError) {
-        sendJson(res, error.status, error.toDto(), error.headers);
+        sendJson(res, error.status, isChatApi(req) ? chatApiErrorBody(error) : error.toDto(), error.headers);
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
@@ -185,8 +209,12 @@ class EmulatorServer {
     const method = (req.method ?? 'GET').toUpperCase();
     const where = locate(url.pathname);
     if (!where) throw new ApiError(404, 'reporter.not_found.path', `no operation at ${url.pathname}`);
-    const table =
-      where.scope === 'reporter' ? this.reporter : where.scope === 'async' ? this.async : this.control;
+    const table = {
+      reporter: this.reporter,
+      async: this.async,
+      control: this.control,
+      chatapi: this.chatapi,
+    }[where.scope];
     const { route, params, pathKnown } = match(table, where.rest, method);
     if (!route) {
       if (pathKnown)
@@ -208,7 +236,9 @@ class EmulatorServer {
     let slowed: FaultState | undefined;
     if (where.scope !== 'control') {
       this.emulator.requestCount++;
-      const fault = this.emulator.faults.take(REQUEST_FAULTS, { path: where.rest, method });
+      // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`
+      const faultPath = where.scope === 'chatapi' ? `chatapi/${where.rest}` : where.rest;
+      const fault = this.emulator.faults.take(REQUEST_FAULTS, { path: faultPath, method });
       if (fault) {
         if (fault.type === 'slow') slowed = fault;
         else if (fault.type !== 'truncate') return this.applyFault(fault, req, res);
@@ -345,6 +375,16 @@ class EmulatorServer {
         projectNamed: false,
         token: '',
         tokenProjects: [...e.projects.keys()],
+      };
+    }
+    if (where.scope === 'chatapi') {
+      const channel = e.chatApi.channel(where.token ?? '');
+      return {
+        ...base,
+        project: channel.project,
+        projectNamed: true,
+        token: channel.token,
+        tokenProjects: [channel.project.name],
       };
     }
     if (where.generation === 'legacy') {

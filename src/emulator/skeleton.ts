@@ -1,6 +1,9 @@
 // The columnar skeleton of one project's data: session start times, message times, channels, clients and
 // transfers, derived from (seed, index) and grown in time order as the emulator's clock advances.
 // Invariant: session start times strictly increase with the index; every session lasts under MAX_SESSION_MS.
+// Sessions can also arrive from outside (Chat API dialogues, addLiveSession): they take the next index, reserve
+// MAX_MESSAGES message slots and get their messages appended as they happen; no generated session returns to
+// their clients.
 import { Growable, lowerBound, upperBound } from './growable.js';
 import { pickIndex, pickWeighted, unit } from './prng.js';
 import { CHANNEL_WEIGHTS, CHANNELS } from './vocabulary.js';
@@ -8,7 +11,7 @@ import { CHANNEL_WEIGHTS, CHANNELS } from './vocabulary.js';
 export const DAY_MS = 86_400_000;
 /** No session lasts longer than this: 60 messages at most, gaps of 5 minutes at most. */
 export const MAX_SESSION_MS = 6 * 3_600_000;
-const MAX_MESSAGES = 60;
+export const MAX_MESSAGES = 60;
 const MAX_GAP_MS = 300_000;
 const RETURNING_SHARE = 0.4;
 const EMPTY_SHARE = 0.08;
@@ -72,6 +75,10 @@ export class Skeleton {
   readonly clientCreator = new Growable(Uint32Array);
   readonly clientLastSession = new Growable(Uint32Array);
   readonly clientSessionCount = new Growable(Uint32Array);
+  /** Clients created by live sessions (addLiveClient): generated sessions never return to them. */
+  private readonly liveClients = new Set<number>();
+  /** Message slots reserved by live sessions and not used yet (not counted in messageCount). */
+  private reservedSlots = 0;
 
   constructor(options: SkeletonOptions) {
     if (!(options.sessions > 0)) throw new Error('sessions must be a positive number');
@@ -89,7 +96,7 @@ export class Skeleton {
   }
 
   get messageCount(): number {
-    return this.msgTime.length;
+    return this.msgTime.length - this.reservedSlots;
   }
 
   /** The planned start time of session i, before it exists (strictly after session i - 1). */
@@ -117,14 +124,8 @@ export class Skeleton {
     if (i > 0 && unit(s, i, 4) < RETURNING_SHARE) {
       const back = 1 + pickIndex(Math.min(i, RETURNING_LOOKBACK), s, i, 5);
       clientIndex = this.client.get(i - back);
-    } else {
-      clientIndex = this.clientCreator.length;
-      const channelIndex = CHANNELS.indexOf(pickWeighted(CHANNELS, CHANNEL_WEIGHTS, unit(s, i, 6)));
-      this.clientChannel.push(channelIndex);
-      this.clientCreator.push(i);
-      this.clientLastSession.push(i);
-      this.clientSessionCount.push(0);
-    }
+      if (this.liveClients.has(clientIndex)) clientIndex = this.newClient(i, s);
+    } else clientIndex = this.newClient(i, s);
     this.clientLastSession.set(clientIndex, i);
     this.clientSessionCount.set(clientIndex, this.clientSessionCount.get(clientIndex) + 1);
     const channelIndex = this.clientChannel.get(clientIndex);
@@ -155,6 +156,63 @@ export class Skeleton {
       }
       this.msgTime.push(t);
     }
+  }
+
+  private newClient(i: number, s: number): number {
+    const channelIndex = CHANNELS.indexOf(pickWeighted(CHANNELS, CHANNEL_WEIGHTS, unit(s, i, 6)));
+    return this.pushClient(channelIndex, i);
+  }
+
+  private pushClient(channelIndex: number, creator: number): number {
+    const clientIndex = this.clientCreator.length;
+    this.clientChannel.push(channelIndex);
+    this.clientCreator.push(creator);
+    this.clientLastSession.push(creator);
+    this.clientSessionCount.push(0);
+    return clientIndex;
+  }
+
+  /**
+   * A session that arrives from outside at `time` (the clock, after growTo(time)): it takes the next index,
+   * starts up to a second before `time` (strictly after the previous session), has no messages yet and keeps
+   * MAX_MESSAGES slots for them. `clientIndex` undefined: a new client of `channelIndex` whose first session
+   * this is. Returns the session index and its client.
+   */
+  addLiveSession(
+    time: number,
+    channelIndex: number,
+    clientIndex?: number,
+  ): { i: number; clientIndex: number } {
+    const i = this.start.length;
+    const prev = i > 0 ? this.start.get(i - 1) : Number.NEGATIVE_INFINITY;
+    const client = clientIndex ?? this.pushClient(channelIndex, i);
+    this.liveClients.add(client);
+    this.clientLastSession.set(client, i);
+    this.clientSessionCount.set(client, this.clientSessionCount.get(client) + 1);
+    this.start.push(Math.max(prev + 1, time - 1000));
+    this.msgOffset.push(this.msgTime.length);
+    this.msgCount.push(0);
+    this.client.push(client);
+    this.channel.push(this.clientChannel.get(client));
+    this.transferAt.push(-1);
+    for (let k = 0; k < MAX_MESSAGES; k++) this.msgTime.push(Number.POSITIVE_INFINITY);
+    this.reservedSlots += MAX_MESSAGES;
+    return { i, clientIndex: client };
+  }
+
+  /** Appends a message at `time` to live session i (it must have a free slot); returns its index k. */
+  appendLiveMessage(i: number, time: number): number {
+    const k = this.msgCount.get(i);
+    if (k >= MAX_MESSAGES) throw new Error(`live session ${i} has no free message slot`);
+    this.msgTime.set(this.msgOffset.get(i) + k, Math.max(time, this.start.get(i)));
+    this.msgCount.set(i, k + 1);
+    this.reservedSlots--;
+    return k;
+  }
+
+  /** The client came from outside (addLiveSession created it). */
+  isLiveClient(clientIndex: number): boolean {
+    return this.liveClients.has(clientIndex);
   }
 
   /** Sessions whose start time lies in [from, to] (inclusive), as an index range [lo, hi). */

@@ -25,4 +25,10 @@ describe('reporter-etl emulator', () => {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
   }, 90_000);
+
+  it('refuses a Chat API token of another form, naming the form, exit 2', async () => {
+    const r = await runCli(['emulator', '--port', '0', '--chatapi-token', 'not-a-token'], {});
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--chatapi-token expects <8 alphanumerics>:<40 hex>');
+  }, 90_000);
 });

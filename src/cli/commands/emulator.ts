@@ -1,4 +1,9 @@
 // `reporter-etl emulator`: serves the local Reporter API emulator until stopped (Ctrl-C).
+import {
+  CHATAPI_TOKEN_FORM,
+  type ChatApiChannelOptions,
+  defaultChatApiToken,
+} from '../../emulator/chatapi/channels.js';
 import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
@@ -8,7 +13,8 @@ import type { Command } from '../command.js';
 const HELP = `reporter-etl emulator [options]
 
 Serves a faithful local emulator of the platform's Reporter API (both generations, async reports,
-long-polled events, faults) with deterministic data, until you press Ctrl-C.
+long-polled events, faults) and Chat API (channels at /chatapi/{token}; their dialogues are chatapi
+sessions of the Reporter) with deterministic data, until you press Ctrl-C.
 
 Options:
   --port N                   port to listen on (default 4010; 0 picks a free one)
@@ -29,10 +35,16 @@ Options:
   --rate-limit N             answer 429 with Retry-After beyond N API requests per second (a token bucket
                              of N, shared by all clients; default none)
   --duration-unit ms|s       unit of SessionInfo.duration on the wire (default ms)
+  --chatapi-token T[@P]      a Chat API channel token (<8 alphanumerics>:<40 hex>, or a UUID) of project P
+                             (default the first); repeat for more channels (default: one per project,
+                             emuchat1:<40 hex of its name>, printed at start)
+  --chatapi-webhook URL      where every channel POSTs its asynchronous answers (default none)
+  --chatapi-events-wait S    the longest a Chat API events call blocks, in seconds (default 30)
   --json                     print the address and tokens as one JSON line
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
-POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates}.
+POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
+GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url}.
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
 
@@ -81,6 +93,43 @@ function rateLimit(value: string | undefined): { rateLimit?: { requests: number;
   return { rateLimit: { requests: perSecond, perMs: 1000 } };
 }
 
+const UUID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** --chatapi-token T[@P] (repeated) and --chatapi-webhook URL: the Chat API channels, or the default ones. */
+function chatApiChannels(
+  tokens: string[] | undefined,
+  webhook: string | undefined,
+  projects: string[] | undefined,
+): { chatApiChannels?: ChatApiChannelOptions[] } {
+  const names = projects && projects.length > 0 ? projects : ['shop-bot'];
+  if (webhook !== undefined && !/^https?:\/\/\S+$/.test(webhook))
+    throw new UsageError(`--chatapi-webhook expects an http(s) URL, got "${webhook}"`);
+  const entries =
+    tokens && tokens.length > 0
+      ? tokens.map((value) => {
+          const at = value.lastIndexOf('@');
+          const token = at < 0 ? value : value.slice(0, at);
+          const project = at < 0 ? names[0]! : value.slice(at + 1);
+          if (!CHATAPI_TOKEN_FORM.test(token) && !UUID_FORM.test(token))
+            throw new UsageError(
+              `--chatapi-token expects <8 alphanumerics>:<40 hex> or a UUID (then @project if not the first), got "${value}"`,
+            );
+          if (!names.includes(project))
+            throw new UsageError(`--chatapi-token ${value}: no project ${project} (see --projects)`);
+          return { token, project };
+        })
+      : tokens === undefined && webhook === undefined
+        ? undefined
+        : names.map((project) => ({ token: defaultChatApiToken(project), project }));
+  if (!entries) return {};
+  return {
+    chatApiChannels: entries.map((e) => ({
+      ...e,
+      ...(webhook === undefined ? {} : { webhookUrl: webhook }),
+    })),
+  };
+}
+
 export const emulatorCommand: Command = {
   name: 'emulator',
   help: HELP,
@@ -103,6 +152,9 @@ export const emulatorCommand: Command = {
       'page-size-cap': { type: 'string' },
       'rate-limit': { type: 'string' },
       'duration-unit': { type: 'string' },
+      'chatapi-token': { type: 'string', multiple: true },
+      'chatapi-webhook': { type: 'string' },
+      'chatapi-events-wait': { type: 'string' },
       json: { type: 'boolean' },
     });
     const projects = values.projects
@@ -130,6 +182,8 @@ export const emulatorCommand: Command = {
       maxPageSize: maxPageSize(values),
       ...rateLimit(values['rate-limit']),
       durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
+      ...chatApiChannels(values['chatapi-token'], values['chatapi-webhook'], projects),
+      chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
       ...(projects && projects.length > 0 ? { projects } : {}),
       ...(now === undefined ? {} : { now }),
     }).catch((error: unknown) => {
@@ -141,6 +195,12 @@ export const emulatorCommand: Command = {
       v1Token: DEFAULT_V1_TOKEN,
       readOnlyToken: DEFAULT_READONLY_TOKEN,
       legacyTokens: Object.fromEntries(e.options.projects.map((p) => [p, defaultLegacyToken(p)])),
+      chatApiChannels: [...e.chatApi.channels.values()].map((c) => ({
+        token: c.token,
+        project: c.project.name,
+        url: `${running.url}/chatapi/${c.token}`,
+        webhookUrl: c.webhookUrl ?? null,
+      })),
       projects: [...e.projects.values()].map((p) => ({
         name: p.name,
         sessions: p.skeleton.sessionCount,
@@ -168,6 +228,8 @@ export const emulatorCommand: Command = {
       );
       for (const [p, t] of Object.entries(summary.legacyTokens))
         io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
+      for (const c of summary.chatApiChannels)
+        io.out(`  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'})`);
       io.out('Press Ctrl-C to stop.');
     }
     await new Promise<void>((resolve) => {
