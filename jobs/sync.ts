@@ -1,6 +1,8 @@
 // Job `sync`: the incremental sync of every configured project (what `reporter-etl sync` does), every 15
 // minutes. It records its own etl_runs rows, one per project, with job "sync" and the run's trigger; a project
 // whose sync failed before its row existed (unreachable API, refused token) gets a failed row here.
+
+import { type ChatApiHistorySummary, syncChatApiHistory } from '../src/chatapi/sync-chatapi-history.js';
 import { EXIT, UsageError } from '../src/errors.js';
 import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
@@ -24,6 +26,7 @@ export const syncJob: Job = {
         'REPORTER_TOKEN: is required by the sync job (or REPORTER_CONFIG with "projects")',
       );
     // the warehouse stays open for the whole sync: its windows commit one after another
+    const channels: ChatApiHistorySummary[] = [];
     const summaries = await ctx.useWarehouse(async (warehouse) => {
       const done: SyncSummary[] = [];
       for (const project of config.projects) {
@@ -47,17 +50,36 @@ export const syncJob: Job = {
           });
         done.push(summary);
       }
+      // then the Chat API channels' history, bounded by the Reporter data just stored
+      if (!ctx.signal.aborted && config.chatApi.channels.length > 0)
+        channels.push(
+          ...(await syncChatApiHistory({
+            config,
+            warehouse,
+            log: ctx.log,
+            runId: ctx.runId,
+            now: ctx.now,
+            signal: ctx.signal,
+          })),
+        );
       return done;
     });
-    const failed = summaries.find((s) => s.status === 'failed');
+    const failedChannel = channels.find((c) => c.status === 'failed');
+    const failed = summaries.find((s) => s.status === 'failed') ?? failedChannel;
     const skipped = config.projects.length - summaries.length;
     const status =
       failed || skipped > 0
         ? 'failed'
-        : summaries.some((s) => s.status === 'partial')
+        : [...summaries, ...channels].some((s) => s.status === 'partial')
           ? 'partial'
           : 'success';
-    const lines = summaries.map(describe);
+    const lines = [
+      ...summaries.map(describe),
+      ...channels.map(
+        (c) =>
+          `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${c.rejects} rejected${c.error ? ` · ${c.error}` : ''}`,
+      ),
+    ];
     if (skipped > 0) lines.push(`${plural(skipped, 'project')} not synced: stopped by a signal`);
     return {
       status,
@@ -72,7 +94,7 @@ export const syncJob: Job = {
           : status === 'partial'
             ? EXIT.partial
             : EXIT.ok,
-      details: { runs: summaries },
+      details: { runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) },
       recordedRunIds: summaries.map((s) => s.runId),
     };
   },

@@ -16,6 +16,10 @@ WHERE m.channel_type = 'chatapi' AND m."timestamp" >= $from AND m."timestamp" < 
   AND list_contains($projects, m.project) AND s.client_id IS NOT NULL
 ORDER BY s.project, s.client_id`;
 
+/** The Reporter projects synced into the warehouse (a watermark of their own; not the Chat API's states). */
+export const SELECT_SYNCED_PROJECTS = `
+SELECT project FROM etl_state WHERE key = 'watermark' AND NOT starts_with(project, 'chatapi:') ORDER BY project`;
+
 export const SELECT_HISTORY_WATERMARK = 'SELECT value FROM etl_state WHERE project = $project AND key = $key';
 
 export interface ChatApiMessageRow {

@@ -18,6 +18,7 @@ import {
   HISTORY_WATERMARK_KEY,
   SELECT_CHATAPI_CLIENTS,
   SELECT_HISTORY_WATERMARK,
+  SELECT_SYNCED_PROJECTS,
   storeHistoryBatch,
 } from './chatapi-history-sql.js';
 import { parseChatApiTime } from './parse-chatapi-time.js';
@@ -49,6 +50,8 @@ export interface ChatApiHistoryContext {
   signal?: AbortSignal;
   /** Backoff base of the Chat API client's retries (tests make it small). */
   backoffBaseMs?: number;
+  /** Re-read REPORTER_HISTORY_DAYS whatever the watermark (sync --full). */
+  full?: boolean;
 }
 
 /** Syncs the history of every configured channel; a channel's failure does not stop the others. */
@@ -83,9 +86,7 @@ async function syncChannel(
     error: null,
     exitCode: 0,
   };
-  const projects = channel.project
-    ? [channel.project]
-    : config.projects.map((p) => p.project).filter((p): p is string => p !== undefined);
+  const projects = await projectsOf(warehouse, config, channel);
   // the Reporter's watermarks bound the range: its clients are known only up to there
   const watermarks = await Promise.all(projects.map((p) => warehouse.getWatermark(p)));
   const known = watermarks.filter((w): w is number => w !== undefined);
@@ -98,7 +99,7 @@ async function syncChannel(
   const saved = await readWatermark(warehouse, channel.name);
   const from = Math.max(
     now() - config.historyMs,
-    saved === undefined ? Number.NEGATIVE_INFINITY : saved - config.lookbackMs,
+    saved === undefined || ctx.full ? Number.NEGATIVE_INFINITY : saved - config.lookbackMs,
   );
   summary.from = new Date(from).toISOString();
   summary.to = new Date(to).toISOString();
@@ -168,6 +169,18 @@ async function syncChannel(
     await client.close();
   }
   return summary;
+}
+
+/**
+ * The Reporter projects whose `chatapi` clients are the channel's: its `@project`, else every synced project
+ * (those with a watermark) that is configured (a project configured without a name counts as any synced one).
+ */
+async function projectsOf(warehouse: Warehouse, config: Config, channel: ChatApiChannel): Promise<string[]> {
+  if (channel.project) return [channel.project];
+  const synced = (await warehouse.query(SELECT_SYNCED_PROJECTS)).map((r) => String(r['project']));
+  const named = config.projects.map((p) => p.project);
+  if (named.some((name) => name === undefined)) return synced;
+  return synced.filter((project) => named.includes(project));
 }
 
 async function readWatermark(warehouse: Warehouse, channel: string): Promise<number | undefined> {

@@ -1,5 +1,7 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { type ChatApiHistorySummary, syncChatApiHistory } from '../../chatapi/sync-chatapi-history.js';
 import {
   CONFIG_DEFAULTS as D,
   defaultWindowMaxBytes,
@@ -13,6 +15,7 @@ import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
+import { makeRunId } from '../../warehouse/run-history.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -102,6 +105,7 @@ export const syncCommand: Command = {
     const log = createCommandLogger(config);
     // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
     const summaries: SyncSummary[] = [];
+    const channels: ChatApiHistorySummary[] = [];
     // no warehouse yet: an incremental run is the first sync, which reads REPORTER_HISTORY_DAYS of history
     const firstSync = !existsSync(config.warehousePath);
     await withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
@@ -152,14 +156,39 @@ export const syncCommand: Command = {
           clearStatusLine();
           summaries.push(summary);
         }
+        // the Chat API channels' history follows the Reporter data it is bounded by (not for a backfill)
+        if (from === undefined && to === undefined && !controller.signal.aborted)
+          channels.push(
+            ...(await syncChatApiHistory(
+              {
+                config,
+                warehouse,
+                log,
+                runId: summaries[0]?.runId ?? makeRunId(Date.now(), randomUUID()),
+                signal: controller.signal,
+                ...(values.full ? { full: true } : {}),
+              },
+              config.chatApi.channels.filter(
+                (c) =>
+                  values.project === undefined || c.project === undefined || c.project === values.project,
+              ),
+            )),
+          );
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
         io.signal?.removeEventListener('abort', stop);
       }
     });
-    if (values.json) io.out(JSON.stringify({ runs: summaries }, null, 2));
+    if (values.json)
+      io.out(
+        JSON.stringify({ runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) }, null, 2),
+      );
     else {
+      for (const c of channels) {
+        const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
+        io.out(c.error ? `${line} · ${c.error}` : line);
+      }
       for (const s of summaries) {
         io.out(
           `${s.project}: ${s.status} (${firstSync && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(config.historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
@@ -171,8 +200,8 @@ export const syncCommand: Command = {
           );
       }
     }
-    const failed = summaries.find((s) => s.status === 'failed');
+    const failed = [...summaries, ...channels].find((s) => s.status === 'failed');
     if (failed) return failed.exitCode;
-    return summaries.some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
+    return [...summaries, ...channels].some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
   },
 };

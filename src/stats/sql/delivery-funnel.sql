@@ -4,8 +4,10 @@
 -- read_ms_median: median time from when a sync first saw a READ message in any status to when it first saw it
 -- READ (messages.first_status_at / read_at, kept from message_status_history at every window commit).
 -- A message's channel is its own messages.channel_type: one scan of messages, no join.
+-- chatapi: the bot and agent messages of the Chat API channels' history (chatapi_messages, by message_time),
+-- whose statuses are SENT, DELIVERED, READ and NOT_SENT; its row is there when the window has any.
 WITH rules (channel, sent_allowed, read_allowed) AS (
-  VALUES ('telegram', true, false), ('viber', false, true), ('vk', true, true)
+  VALUES ('telegram', true, false), ('viber', false, true), ('vk', true, true), ('chatapi', true, true)
 ),
 status_counts AS (
   -- one scan of the window's messages: counts by latest status and the READ delays
@@ -24,6 +26,22 @@ status_counts AS (
     AND m.channel_type IN ('telegram', 'viber', 'vk')
     AND ($all_channels OR list_contains($channels, m.channel_type))
   GROUP BY m.channel_type
+  UNION ALL
+  SELECT 'chatapi' AS channel,
+    count(*) AS messages,
+    count(c.status) AS with_status,
+    count(*) FILTER (WHERE c.status = 'SENT') AS sent,
+    count(*) FILTER (WHERE c.status = 'DELIVERED') AS delivered,
+    count(*) FILTER (WHERE c.status = 'READ') AS read,
+    count(*) FILTER (WHERE c.status = 'NOT_SENT') AS not_sent,
+    count(*) FILTER (WHERE c.status = 'NOT_DELIVERED') AS not_delivered,
+    NULL AS read_ms_median,
+    0 AS read_timed
+  FROM chatapi_messages AS c
+  WHERE list_contains($projects, c.project) AND c.message_time >= $from AND c.message_time < $to
+    AND c.type IN ('bot', 'operator')
+    AND ($all_channels OR list_contains($channels, 'chatapi'))
+  HAVING count(*) > 0
 )
 SELECT
   r.channel,
@@ -40,5 +58,6 @@ SELECT
   CASE WHEN r.read_allowed THEN coalesce(c.read_timed, 0) END AS read_timed
 FROM rules AS r
 LEFT JOIN status_counts AS c ON c.channel = r.channel
-WHERE $all_channels OR list_contains($channels, r.channel)
+WHERE ($all_channels OR list_contains($channels, r.channel))
+  AND (r.channel <> 'chatapi' OR c.messages > 0)
 ORDER BY r.channel
