@@ -29,6 +29,11 @@ describe('reporter-etl demo', () => {
         { env },
       );
       expect(stdout).toMatch(/shop-bot: success/);
+      // the Chat API: the app's dialogues, the channel's history in the sync, its events, its funnel row
+      expect(stdout).toMatch(/demo-app-client-1: Привет → \S/);
+      expect(stdout).toMatch(/Chat API site: success · [\d,]+ clients · [\d,]+ messages/);
+      expect(stdout).toMatch(/site: [\d,]+ new events/);
+      expect(stdout).toMatch(/^\s+chatapi(\s+[\d,]+){6}\s+[\d.]+%\s+[\d.]+%\s+-$/m);
       expect(stdout).toMatch(/Totals/);
       expect(stdout).toMatch(/they agree/);
       expect(existsSync(join(dir, 'demo', 'warehouse.duckdb'))).toBe(true);

@@ -78,7 +78,7 @@ export const chatApiEventsCommand: Command = {
           signal: controller.signal,
           follow: values.follow ?? false,
           onPage: (channel, page) => {
-            if (page.stored > 0 && !values.json)
+            if (values.follow && page.stored > 0 && !values.json)
               io.err(
                 `${channel}: ${plural(page.stored, 'new event')} up to ${new Date(page.cursor).toISOString()}`,
               );

@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { defaultChatApiToken } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -21,6 +22,8 @@ import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-sign
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
+import { talkThroughChatApi } from '../demo-chat-dialogues.js';
+import { chatApiEventsCommand } from './chatapi-events.js';
 import { platformReportCommand } from './platform-report.js';
 import { runReport } from './report.js';
 import { statsCommand } from './stats.js';
@@ -35,13 +38,17 @@ export const DEMO_MARKER = '.reporter-etl-demo';
 const HELP = `reporter-etl demo [--sessions N] [--data-dir DIR] [--keep]
 
 Runs the whole flow against the built-in emulator, with no configuration:
-  1. starts the Reporter API emulator in this process (a seeded week of data, --sessions, default 3000)
-  2. reporter-etl sync        → DIR/warehouse.duckdb
-  3. reporter-etl stats       → the week's figures, by day in Europe/Moscow
-  4. reporter-etl report summary
+  1. starts the emulator in this process (a seeded week of data, --sessions, default 3000): the Reporter
+     API, and the Chat API of the same world (channel "site")
+  2. a customer's app talks to the bot through the Chat API: a few questions, one handed to an agent
+  3. reporter-etl sync        → DIR/warehouse.duckdb: the Reporter's data, then the channel's history
+  4. reporter-etl chatapi-events
+                              → the channel's events (bot answers, agent replies) in chatapi_events
+  5. reporter-etl stats       → the week's figures, by day in Europe/Moscow (the delivery funnel with chatapi)
+  6. reporter-etl report summary
                               → DIR/reports/summary_<first day>_<last day>.xlsx: the last 7 whole days in
                                 Europe/Moscow, with KPIs, tables and charts, for Excel or LibreOffice
-  5. reporter-etl platform-report messages --reconcile
+  7. reporter-etl platform-report messages --reconcile
                               → DIR/platform-reports/, compared with the warehouse
 and prints the paths of what it wrote. DIR defaults to ./data/demo.
 Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
@@ -335,7 +342,8 @@ async function runDemo(
   stoppedBy: () => NodeJS.Signals | undefined,
 ): Promise<number> {
   const started = Date.now();
-  const running = await startEmulator({ sessions, days: 7 });
+  const running = await startEmulator({ sessions, days: 7, chatApiEventsWaitMs: 1_000 });
+  const chatToken = defaultChatApiToken('shop-bot');
   io.out(
     `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
   );
@@ -348,11 +356,26 @@ async function runDemo(
     REPORTER_DATA_DIR: dataDir,
     REPORTER_HISTORY_DAYS: '8',
     REPORTER_CONCURRENCY: '8',
+    REPORTER_CHATAPI_CHANNELS: `site=${chatToken}`,
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
   });
   const sub = indented(io, signal);
   const steps: { title: string; writes: string[]; run: () => Promise<number> }[] = [
-    { title: 'sync', writes: ['warehouse.duckdb'], run: () => syncCommand.run([], sub) },
+    {
+      title: 'a customer app talks to the bot through the Chat API (channel "site")',
+      writes: [],
+      run: () => talkThroughChatApi(running.url, chatToken, sub),
+    },
+    {
+      title: "sync (the Reporter, then the Chat API channel's history)",
+      writes: ['warehouse.duckdb'],
+      run: () => syncCommand.run([], sub),
+    },
+    {
+      title: 'chatapi-events (bot answers and agent replies of the channel)',
+      writes: [],
+      run: () => chatApiEventsCommand.run([], sub),
+    },
     {
       title: `stats (${DEMO_ZONE}, by day)`,
       writes: [],

@@ -185,10 +185,6 @@ export const syncCommand: Command = {
         JSON.stringify({ runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) }, null, 2),
       );
     else {
-      for (const c of channels) {
-        const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
-        io.out(c.error ? `${line} · ${c.error}` : line);
-      }
       for (const s of summaries) {
         io.out(
           `${s.project}: ${s.status} (${firstSync && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(config.historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
@@ -200,6 +196,11 @@ export const syncCommand: Command = {
           );
       }
     }
+    if (!values.json)
+      for (const c of channels) {
+        const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
+        io.out(c.error ? `${line} · ${c.error}` : line);
+      }
     const failed = [...summaries, ...channels].find((s) => s.status === 'failed');
     if (failed) return failed.exitCode;
     return [...summaries, ...channels].some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
