@@ -105,7 +105,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     const served = service;
     service = undefined;
     const released = (async () => {
-      await served?.stop();
+      await served?.stop(lockWaitMs);
       await checkpointAndRelease(open, log);
     })();
     closing = released;
@@ -257,6 +257,13 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   let closed = false;
   const asQueryError = (cause: unknown): Error => {
     if (cause instanceof EtlError) return cause;
+    if (cause instanceof ReadServiceGone)
+      return new EtlError(
+        'warehouse.locked',
+        `The process that was writing the warehouse ${options.path} and serving this read let go of it midway ` +
+          '(it finished, was stopped, or a read of its ran too long); run the command again: it reads the file itself.',
+        { kind: 'transient', cause },
+      );
     if (isCorruptionError(cause)) return corruptWarehouseError(options.path, cause);
     return new EtlError('warehouse.query_failed', `Warehouse query failed: ${(cause as Error).message}`, {
       cause,

@@ -17,6 +17,9 @@ import {
 } from './read-service-protocol.js';
 import type { SqlParams, StreamedRows } from './warehouse.js';
 
+/** Chunks (about 2,048 rows each) a reader holds before it stops reading the socket. */
+const MAX_BUFFERED_ANSWERS = 8;
+
 /** The writer closed the connection before answering: nothing was read, the request can be made elsewhere. */
 export class ReadServiceGone extends Error {
   constructor() {
@@ -62,10 +65,16 @@ function createClient(socket: Socket): ReadServiceClient {
   });
   receiveMessages<WriterMessage>(socket, (message) => {
     if (waiter) waiter(message);
-    else answers.push(message);
+    else {
+      answers.push(message);
+      // a reader slower than the writer (an export writing XLSX): the socket stops reading, and the writer's
+      // stream waits for it (backpressure) instead of this process holding the whole result
+      if (answers.length >= MAX_BUFFERED_ANSWERS) socket.pause();
+    }
   });
   const next = (): Promise<WriterMessage> => {
     const ready = answers.shift();
+    if (answers.length < MAX_BUFFERED_ANSWERS / 2) socket.resume();
     if (ready) return Promise.resolve(ready);
     if (closed) return Promise.reject(new ReadServiceGone());
     return new Promise((resolve, reject) => {

@@ -44,6 +44,8 @@ export type WriterMessage =
 
 /** Writes one message; resolves once the socket can take more (backpressure for long streams). */
 export function sendMessage(socket: Socket, message: ReaderMessage | WriterMessage): Promise<void> {
+  // the other end has gone: nothing to send, nothing to wait for (its 'close' has been emitted already)
+  if (socket.destroyed) return Promise.resolve();
   const body = serialize(message);
   const head = Buffer.allocUnsafe(4);
   head.writeUInt32BE(body.length);

@@ -22,8 +22,11 @@ import { streamRows } from './stream-rows.js';
 export interface ReadService {
   /** A reader's request is running, or a reader holds a snapshot (between `begin` and `end`). */
   isBusy(): boolean;
-  /** Takes no more readers, lets the running requests finish, then closes every reader's connection. */
-  stop(): Promise<void>;
+  /**
+   * Takes no more readers, lets the running requests finish (at most `maxWaitMs`: a long export is cut
+   * there, and its reader told why), then closes every reader's connection.
+   */
+  stop(maxWaitMs: number): Promise<void>;
 }
 
 interface Reader {
@@ -159,15 +162,35 @@ export async function serveReads(options: {
 
   return {
     isBusy: () => [...readers].some((r) => r.working || r.holding),
-    async stop() {
+    async stop(maxWaitMs) {
       if (stopping) return;
       stopping = true;
       server.close();
       removeStaleSocket(socketPath);
-      await new Promise<void>((done) => {
-        idle = done;
-        settle();
-      });
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        new Promise<boolean>((done) => {
+          idle = () => done(true);
+          settle();
+        }),
+        new Promise<boolean>((done) => {
+          timer = setTimeout(() => done(false), maxWaitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) {
+        options.log?.warn(
+          { readers: [...readers].filter((r) => r.working).length, waitedMs: maxWaitMs },
+          'closing the warehouse: a read served to another process did not finish in time and is cut',
+        );
+        // a request still running on a connection must end before the connection closes: destroying the
+        // socket makes a stream stop at its next chunk; the connection closes when its request ends (work())
+        for (const reader of readers) reader.socket.destroy();
+        await new Promise<void>((done) => {
+          idle = done;
+          settle();
+        });
+      }
       for (const reader of [...readers]) drop(reader);
     },
   };

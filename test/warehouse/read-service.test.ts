@@ -171,4 +171,25 @@ describe('a writer serves the reads of other processes', () => {
       expect(await countState(reader)).toBe(1);
     });
   });
+
+  it('a writer closing cuts a served stream that runs too long, and its reader says what happened', async () => {
+    const path = `${temp.dir}/warehouse.duckdb`;
+    const writer = await openWarehouse({ path, lockWaitMs: 300 });
+    opened.push(writer);
+    const reader = await open('read', path);
+    const rows = reader.streamRows('SELECT range AS n FROM range(10000000)');
+    const iterator = rows[Symbol.asyncIterator]();
+    expect((await iterator.next()).done).toBe(false);
+    // the reader stops consuming; the writer closes and cuts the stream after its 300 ms
+    const closing = writer.close();
+    await closing;
+    const failure = await (async () => {
+      for (;;) if ((await iterator.next()).done) return undefined;
+    })().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(EtlError);
+    expect((failure as EtlError).code).toBe('warehouse.locked');
+    expect((failure as Error).message).toMatch(/let go of it midway.*run the command again/);
+    // and the reader reads the file itself afterwards
+    expect(await countState(reader)).toBe(0);
+  });
 });
