@@ -31,6 +31,9 @@ export const CONFIG_DEFAULTS = {
   REPORTER_SHUTDOWN_GRACE_SECONDS: 30,
   REPORTER_CHATAPI_PATH: '/chatapi',
   REPORTER_CHATAPI_TIMEZONE: 'UTC',
+  REPORTER_WEBHOOKS_HOST: '127.0.0.1',
+  REPORTER_WEBHOOKS_PORT: 8080,
+  REPORTER_WEBHOOKS_LOAD_SECONDS: 1,
 } as const;
 
 const D = CONFIG_DEFAULTS;
@@ -202,6 +205,10 @@ const ENV_KEYS = {
     .regex(/^(\/[A-Za-z0-9._-]+)+$/, 'expected a path like /chatapi or /chatadapter/chatapi')
     .default(D.REPORTER_CHATAPI_PATH),
   REPORTER_CHATAPI_TIMEZONE: timeZoneSetting.default(D.REPORTER_CHATAPI_TIMEZONE),
+  REPORTER_WEBHOOK_KEY: z.string().min(16, 'must be at least 16 characters (a random secret)').optional(),
+  REPORTER_WEBHOOKS_HOST: z.string().trim().min(1).default(D.REPORTER_WEBHOOKS_HOST),
+  REPORTER_WEBHOOKS_PORT: intFromEnv(0, 65_535).optional(),
+  REPORTER_WEBHOOKS_LOAD_SECONDS: numberFromEnv(0.05, 3600).default(D.REPORTER_WEBHOOKS_LOAD_SECONDS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -248,6 +255,19 @@ export interface Config {
   /** `daily-report` also writes the summary as HTML beside the XLSX (REPORTER_DAILY_REPORT_HTML). */
   dailyReportHtml: boolean;
   chatApi: ChatApiConfig;
+  webhooks: WebhooksConfig;
+}
+
+/** The webhook receiver (docs/webhooks.md). */
+export interface WebhooksConfig {
+  /** REPORTER_WEBHOOK_KEY: requests must carry ?key=<it>; never logged. */
+  key: string | undefined;
+  /** REPORTER_WEBHOOKS_HOST. */
+  host: string;
+  /** REPORTER_WEBHOOKS_PORT: `schedule` runs the receiver beside the jobs when it is set. */
+  port: number | undefined;
+  /** REPORTER_WEBHOOKS_LOAD_SECONDS: how often the spool is loaded into the warehouse, in ms. */
+  loadEveryMs: number;
 }
 
 /** The Chat API channels read by `chatapi-events` and the sync (docs/chatapi.md). */
@@ -478,6 +498,12 @@ export function loadConfig(
         e.REPORTER_CHATAPI_BASE_URL ?? projects[0]?.baseUrl ?? e.REPORTER_BASE_URL ?? D.REPORTER_BASE_URL,
       path: e.REPORTER_CHATAPI_PATH,
       timeZone: e.REPORTER_CHATAPI_TIMEZONE,
+    }),
+    webhooks: Object.freeze({
+      key: e.REPORTER_WEBHOOK_KEY,
+      host: e.REPORTER_WEBHOOKS_HOST,
+      port: e.REPORTER_WEBHOOKS_PORT,
+      loadEveryMs: e.REPORTER_WEBHOOKS_LOAD_SECONDS * 1000,
     }),
   });
 }

@@ -65,6 +65,14 @@ export const ERROR_CODES = {
     meaning:
       'A Chat API command or job runs with REPORTER_CHATAPI_CHANNELS empty (or without the channel named).',
   },
+  'webhooks.port_in_use': {
+    kinds: ['usage'],
+    meaning: 'webhooks --port (REPORTER_WEBHOOKS_PORT): another process listens on this port.',
+  },
+  'webhooks.listen_failed': {
+    kinds: ['usage'],
+    meaning: 'webhooks: the receiver cannot listen on --host / --port (no such address, a port not allowed).',
+  },
   'reporter.auth': { kinds: ['terminal'], meaning: 'The platform refused REPORTER_TOKEN (401/403).' },
   'reporter.not_found': { kinds: ['terminal'], meaning: 'The Reporter API answered 404.' },
   'reporter.bad_request': {

@@ -12,7 +12,11 @@ export function createCommandLogger(config: Config, options: { onTerminal?: 'inf
   const format = config.logFormat ?? defaultLogFormat();
   return createLogger({
     level: config.logLevel ?? (format === 'pretty' ? (options.onTerminal ?? 'warn') : 'info'),
-    secrets: [...config.projects.map((p) => p.token), ...config.chatApi.channels.map((c) => c.token)],
+    secrets: [
+      ...config.projects.map((p) => p.token),
+      ...config.chatApi.channels.map((c) => c.token),
+      ...(config.webhooks.key === undefined ? [] : [config.webhooks.key]),
+    ],
     format,
   });
 }

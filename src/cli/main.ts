@@ -46,6 +46,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/chatapi-events.js')).chatApiEventsCommand,
   },
   {
+    name: 'webhooks',
+    summary: "receive the platform's pushes (Chat API answers, Prompter options) into the warehouse",
+    load: async () => (await import('./commands/webhooks.js')).webhooksCommand,
+  },
+  {
     name: 'schedule',
     summary: 'run the jobs on their schedules (sync, daily reports, retention) until stopped',
     load: async () => (await import('./commands/schedule.js')).scheduleCommand,

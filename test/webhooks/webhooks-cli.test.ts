@@ -1,0 +1,121 @@
+// `reporter-etl webhooks` as the platform meets it: killed with -9 right after its 200s, the next start
+// loads what it acknowledged; SIGTERM loads everything and exits 0; read commands work while it runs; a
+// taken port is a usage error naming it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+let env: Record<string, string>;
+const children: ChildProcess[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'webhooks-cli-'));
+  env = { REPORTER_DATA_DIR: dir, REPORTER_LOCK_WAIT_SECONDS: '10' };
+});
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the receiver on a free port; resolves with its address once it listens. */
+async function startReceiver(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, ['bin/reporter-etl.js', 'webhooks', '--port', '0', '--json'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stderr?.on('data', (d) => (output += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+      const line = stdout.split('\n')[0];
+      if (stdout.includes('\n')) resolve(JSON.parse(line!).url);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.exitCode)
+      : child.once('exit', resolve),
+  );
+
+const payload = (i: number) => [
+  {
+    clientId: `c-${i}`,
+    questionId: `q-${i}`,
+    data: { answer: `a-${i}` },
+    timestamp: '2026-11-20T09:30:00.000',
+  },
+];
+
+async function send(url: string, from: number, to: number): Promise<void> {
+  for (let i = from; i < to; i++) {
+    const response = await fetch(`${url}/webhooks/chatapi`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload(i)),
+    });
+    expect(response.status).toBe(200);
+  }
+}
+
+async function storedIds(): Promise<string[]> {
+  const r = await runCli(
+    ['sql', '--format', 'json', 'select question_id from chatapi_webhook_events order by 1'],
+    env,
+  );
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).map((row: { question_id: string }) => row.question_id);
+}
+
+const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `q-${from + k}`).sort();
+
+describe('reporter-etl webhooks', () => {
+  it('killed with -9 right after its answers: the next start loads what it acknowledged', async () => {
+    // loads a minute apart: nothing is in the warehouse when it is killed, all of it in the spool
+    env['REPORTER_WEBHOOKS_LOAD_SECONDS'] = '60';
+    const first = await startReceiver();
+    await send(first.url, 0, 40);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    expect(await storedIds()).toEqual([]);
+    const second = await startReceiver();
+    await send(second.url, 40, 45);
+    // a reader works while the receiver runs
+    const runs = await runCli(['runs', '--json'], env);
+    expect(runs.code, runs.stderr).toBe(0);
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+    expect(await storedIds()).toEqual(ids(0, 45));
+  }, 60_000);
+
+  it('SIGTERM loads everything and exits 0; a taken port is a usage error', async () => {
+    const receiver = await startReceiver();
+    await send(receiver.url, 0, 20);
+    receiver.child.kill('SIGTERM');
+    expect(await exited(receiver.child)).toBe(0);
+    expect(await storedIds()).toEqual(ids(0, 20));
+
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const busy = await runCli(['webhooks', '--port', String(port)], env);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toMatch(new RegExp(`--port ${port}: another process listens on it`));
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
+});
