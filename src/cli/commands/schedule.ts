@@ -7,14 +7,16 @@ import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
-import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { configuredWarehouse, useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
 import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
+import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { readLastSuccesses } from '../../warehouse/run-history.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../webhooks/webhook-receiver.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -53,6 +55,8 @@ Configuration (environment, or "schedule" in the REPORTER_CONFIG file; the envir
                                   REPORTER_SCHEDULE_SYNC='*/5 * * * *', REPORTER_SCHEDULE_DAILY_REPORT='0 6 * * 1-5'
   REPORTER_RETENTION_DAYS         age after which retention deletes files and rejected records (default ${D.REPORTER_RETENTION_DAYS})
   REPORTER_SHUTDOWN_GRACE_SECONDS how long a stop waits for the run in flight (default ${D.REPORTER_SHUTDOWN_GRACE_SECONDS})
+  REPORTER_WEBHOOKS_PORT          when set, the webhook receiver runs beside the jobs on this port (see
+                                  reporter-etl webhooks --help); a stop loads what it acknowledged
   plus the sync's settings (REPORTER_TOKEN, REPORTER_DATA_DIR, ...: see reporter-etl sync --help).
 
 Exit codes: 0 stopped by a signal, 2 configuration (each message names the setting).
@@ -157,7 +161,30 @@ export const scheduleCommand: Command = {
         forced();
       },
     });
+    // REPORTER_WEBHOOKS_PORT: the webhook receiver runs beside the jobs, with a warehouse of its own (it holds
+    // the file only while it loads a batch; a job's open waits for that commit, as another process would)
+    const receiverWarehouse =
+      config.webhooks.port === undefined
+        ? undefined
+        : await openWarehouse({ ...configuredWarehouse(config, 'write', log), access: 'write' });
+    let receiver: WebhookReceiver | undefined;
     try {
+      if (receiverWarehouse && config.webhooks.port !== undefined) {
+        receiver = await startWebhookReceiver({
+          host: config.webhooks.host,
+          port: config.webhooks.port,
+          dataDir: config.dataDir,
+          warehouse: receiverWarehouse,
+          key: config.webhooks.key,
+          channels: config.chatApi.channels,
+          timeZone: config.chatApi.timeZone,
+          log: log.child({ component: 'webhooks' }),
+          loadEveryMs: config.webhooks.loadEveryMs,
+        });
+        io.out(
+          `reporter-etl schedule: receiving webhooks on ${receiver.url}/webhooks/chatapi and /webhooks/prompter`,
+        );
+      }
       io.out(
         `reporter-etl schedule: ${plural(enabled.length, 'job')} in ${config.timeZone} (SIGTERM or Ctrl-C stops it); logs on stderr`,
       );
@@ -173,9 +200,14 @@ export const scheduleCommand: Command = {
           'the run in flight did not stop in time: exiting anyway (the next run closes its row as failed)',
         );
       else log.info('scheduler stopped');
+      if (receiver) {
+        await receiver.close();
+        log.info({ ...receiver.counts }, 'webhook receiver stopped: everything it acknowledged is loaded');
+      }
       return EXIT.ok;
     } finally {
       dispose();
+      await receiverWarehouse?.close();
     }
   },
 };
