@@ -6,7 +6,7 @@ import type { BenchContext } from './bench-context.js';
 /** A measured value; `null` when the step could not measure it (the note says why). */
 export interface Figure {
   value: number | null;
-  unit: 's' | 'MB' | 'count' | 'per 1000' | 'ratio' | 'rows/s';
+  unit: 's' | 'ms' | 'MB' | 'count' | 'per 1000' | 'ratio' | 'rows/s';
   note?: string;
 }
 

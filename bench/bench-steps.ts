@@ -7,6 +7,7 @@ import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
+import { webhooksStep } from './steps/webhooks.js';
 import { xlsxExportStep } from './steps/xlsx-export.js';
 
 /** Every step, in the order they run. */
@@ -19,6 +20,7 @@ export const STEPS: readonly BenchStep[] = [
   incrementalSyncStep,
   statsQueriesStep,
   xlsxExportStep,
+  webhooksStep,
   concurrentReadersStep,
 ];
 

@@ -136,6 +136,23 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
       }),
     });
 
+  const webhookRatio = value(all, 'webhooks', 'p99Ratio');
+  if (webhookRatio !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: 'webhook receiver p99 ÷ bare HTTP server p99 (500 requests/s)',
+      value: webhookRatio,
+      unit: 'ratio',
+      note: 'the cost of the spool (a write and an fdatasync per burst) and the validation',
+    });
+  const webhookP99 = value(all, 'webhooks', 'p99Ms');
+  if (webhookP99 !== undefined)
+    rows.push({
+      group: 'absolute',
+      ...atMost('webhook receiver at 500 requests/s: latency p99', webhookP99, 50, 'ms', {
+        note: 'from the scheduled send to the 200, the request on disk (fdatasync) before it',
+      }),
+    });
   const absolute: [string, string, string, string?][] = [
     ['full-sync', 'seconds', 'full sync'],
     ['transfer-floor', 'seconds', 'transfer floor'],
@@ -163,6 +180,13 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['concurrent-readers', 'syncCpuRatio', "full sync's CPU seconds beside the readers ÷ alone"],
     ['concurrent-readers', 'readerCpuSeconds', 'CPU seconds of the stats --json runs beside the full sync'],
     ['concurrent-readers', 'readerFailures', 'stats --json runs that gave up waiting (exit 75)'],
+    ['webhooks', 'p50Ms', 'webhook receiver at 500 requests/s: latency p50'],
+    ['webhooks', 'maxMs', 'webhook receiver at 500 requests/s: latency max'],
+    ['webhooks', 'floorP50Ms', 'bare HTTP server (stores nothing), same load: latency p50'],
+    ['webhooks', 'floorP99Ms', 'bare HTTP server (stores nothing), same load: latency p99'],
+    ['webhooks', 'acknowledged', 'webhook requests answered 200'],
+    ['webhooks', 'failures', 'webhook requests not answered 200'],
+    ['webhooks', 'stored', 'webhook rows in the warehouse after SIGTERM (must equal the 200s)'],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);
@@ -227,6 +251,7 @@ export function formatFigure(v: number, unit: Figure['unit']): string {
   if (unit === 'ratio') return v.toFixed(2);
   if (unit === 'MB') return `${v.toFixed(0)} MB`;
   if (unit === 'per 1000') return v.toFixed(1);
+  if (unit === 'ms') return `${v.toFixed(1)} ms`;
   return `${v.toFixed(2)} s`;
 }
 

@@ -1,0 +1,138 @@
+// Step: the webhook receiver under the platform's load: `reporter-etl webhooks` (a child process) gets POST
+// /webhooks/chatapi at a steady rate (default 500 a second for 10 s, open loop: a request leaves on time
+// whatever the earlier ones do) and each answer's latency is taken; the floor is the same load against a
+// bare node:http server that stores nothing. Then SIGTERM: every acknowledged request must be in the
+// warehouse (counted with `reporter-etl sql`).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import type { BenchContext } from '../bench-context.js';
+import type { BenchStep, StepFigures } from '../bench-step.js';
+import { CLI, childScript, runChild } from '../run-child.js';
+
+const RATE_PER_SECOND = 500;
+const SECONDS = 10;
+
+interface LoadResult {
+  latenciesMs: number[];
+  failures: number;
+}
+
+function startServer(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve({ child, port: JSON.parse(out.split('\n')[0]!).port });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited ${code} before listening`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+/** Sends RATE_PER_SECOND × SECONDS requests on schedule; the latency of each, from its scheduled start. */
+async function load(port: number): Promise<LoadResult> {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 64, pipelining: 1 });
+  const total = RATE_PER_SECOND * SECONDS;
+  const latenciesMs: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / RATE_PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    // from the scheduled time when the loop is late (what the platform would wait), never before the send
+    const from = Math.min(due, performance.now());
+    const body = JSON.stringify([
+      {
+        token: 'bench',
+        clientId: `client-${i % 97}`,
+        questionId: `bench-${i}`,
+        data: { nlpClass: '/Delivery/Status', confidence: 0.8, answer: 'Ваш заказ в пути', replies: [] },
+        timestamp: '2026-11-20T09:30:00.123',
+        blockForm: false,
+      },
+    ]);
+    sends.push(
+      pool
+        .request({
+          path: '/webhooks/chatapi',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+        .then(async (response) => {
+          await response.body.dump();
+          if (response.statusCode === 200) latenciesMs.push(performance.now() - from);
+          else failures++;
+        })
+        .catch(() => {
+          failures++;
+        }),
+    );
+  }
+  await Promise.all(sends);
+  await pool.close();
+  return { latenciesMs: latenciesMs.sort((a, b) => a - b), failures };
+}
+
+const percentile = (sorted: readonly number[], p: number): number | null =>
+  sorted.length === 0
+    ? null
+    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null);
+
+export const webhooksStep: BenchStep = {
+  id: 'webhooks',
+  title: `Webhook receiver at ${RATE_PER_SECOND} requests/s for ${SECONDS} s vs a bare HTTP server`,
+  needs: [],
+  async run(ctx: BenchContext): Promise<StepFigures> {
+    const floorServer = await startServer(childScript('bare-http-server.js'), [], {});
+    const floor = await load(floorServer.port).finally(() => stop(floorServer.child));
+    const dataDir = join(ctx.dir, 'webhooks');
+    mkdirSync(dataDir, { recursive: true });
+    const env = { REPORTER_DATA_DIR: dataDir };
+    const receiver = await startServer(CLI, ['webhooks', '--port', '0', '--json'], env);
+    const measured = await load(receiver.port);
+    const exitCode = await stop(receiver.child);
+    const counted = await runChild(
+      CLI,
+      ['sql', '--format', 'json', 'select count(*) as n from chatapi_webhook_events'],
+      {
+        env,
+        resourcesFile: join(ctx.dir, 'resources-webhooks-sql.json'),
+      },
+    );
+    const stored = counted.exitCode === 0 ? Number(JSON.parse(counted.stdout)[0].n) : null;
+    const p99 = percentile(measured.latenciesMs, 99);
+    const floorP99 = percentile(floor.latenciesMs, 99);
+    ctx.say(
+      `bench: webhooks p50 ${percentile(measured.latenciesMs, 50)?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms (floor p99 ${floorP99?.toFixed(1)} ms); ${stored} of ${measured.latenciesMs.length} stored; receiver exit ${exitCode}`,
+    );
+    return {
+      p50Ms: { value: percentile(measured.latenciesMs, 50), unit: 'ms' },
+      p99Ms: { value: p99, unit: 'ms', note: 'target < 50 at 500 requests/s' },
+      maxMs: { value: measured.latenciesMs.at(-1) ?? null, unit: 'ms' },
+      floorP50Ms: { value: percentile(floor.latenciesMs, 50), unit: 'ms' },
+      floorP99Ms: { value: floorP99, unit: 'ms' },
+      p99Ratio: { value: p99 !== null && floorP99 ? p99 / floorP99 : null, unit: 'ratio' },
+      acknowledged: { value: measured.latenciesMs.length, unit: 'count' },
+      failures: { value: measured.failures, unit: 'count', note: 'not 200, or no answer' },
+      stored: { value: stored, unit: 'count', note: 'rows after SIGTERM: must equal acknowledged' },
+    };
+  },
+};
