@@ -33,6 +33,8 @@ describe('reporter-etl demo', () => {
       expect(stdout).toMatch(/demo-app-client-1: Привет → \S/);
       expect(stdout).toMatch(/Chat API site: success · [\d,]+ clients · [\d,]+ messages/);
       expect(stdout).toMatch(/site: [\d,]+ new events/);
+      expect(stdout).toMatch(/received \S+: \S.* \[\/Delivery\/Status\]/);
+      expect(stdout).toMatch(/2 pushes received and stored in chatapi_webhook_events/);
       expect(stdout).toMatch(/^\s+chatapi(\s+[\d,]+){6}\s+[\d.]+%\s+[\d.]+%\s+-$/m);
       expect(stdout).toMatch(/Totals/);
       expect(stdout).toMatch(/they agree/);

@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { loadConfig } from '../../config.js';
 import { defaultChatApiToken } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
@@ -22,7 +23,8 @@ import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-sign
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
-import { talkThroughChatApi } from '../demo-chat-dialogues.js';
+import { createCommandLogger } from '../create-command-logger.js';
+import { receiveDemoWebhooks, talkThroughChatApi } from '../demo-chat-api.js';
 import { chatApiEventsCommand } from './chatapi-events.js';
 import { platformReportCommand } from './platform-report.js';
 import { runReport } from './report.js';
@@ -42,13 +44,15 @@ Runs the whole flow against the built-in emulator, with no configuration:
      API, and the Chat API of the same world (channel "site")
   2. a customer's app talks to the bot through the Chat API: a few questions, one handed to an agent
   3. reporter-etl sync        → DIR/warehouse.duckdb: the Reporter's data, then the channel's history
-  4. reporter-etl chatapi-events
+  4. reporter-etl webhooks (in this process): two questions asked asynchronously, whose answers the platform
+     pushes to it → chatapi_webhook_events
+  5. reporter-etl chatapi-events
                               → the channel's events (bot answers, agent replies) in chatapi_events
-  5. reporter-etl stats       → the week's figures, by day in Europe/Moscow (the delivery funnel with chatapi)
-  6. reporter-etl report summary
+  6. reporter-etl stats       → the week's figures, by day in Europe/Moscow (the delivery funnel with chatapi)
+  7. reporter-etl report summary
                               → DIR/reports/summary_<first day>_<last day>.xlsx: the last 7 whole days in
                                 Europe/Moscow, with KPIs, tables and charts, for Excel or LibreOffice
-  7. reporter-etl platform-report messages --reconcile
+  8. reporter-etl platform-report messages --reconcile
                               → DIR/platform-reports/, compared with the warehouse
 and prints the paths of what it wrote. DIR defaults to ./data/demo.
 Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
@@ -370,6 +374,15 @@ async function runDemo(
       title: "sync (the Reporter, then the Chat API channel's history)",
       writes: ['warehouse.duckdb'],
       run: () => syncCommand.run([], sub),
+    },
+    {
+      title:
+        'webhooks: the app asks asynchronously, the platform pushes the answers to reporter-etl webhooks',
+      writes: ['webhooks/'],
+      run: () => {
+        const config = loadConfig(process.env);
+        return receiveDemoWebhooks(running, chatToken, config, createCommandLogger(config), sub);
+      },
     },
     {
       title: 'chatapi-events (bot answers and agent replies of the channel)',
