@@ -47,6 +47,11 @@ describe('reporter-etl demo', () => {
       await workbook.xlsx.readFile(join(dir, 'demo', 'reports', summary!));
       expect(workbook.worksheets.map((w) => w.name)).toContain('Summary');
       expect(workbook.worksheets.flatMap((w) => w.getImages())).toHaveLength(4);
+      // the report's delivery funnel has the Chat API's row too
+      const funnel = workbook.getWorksheet('Delivery funnel');
+      const channels: unknown[] = [];
+      funnel?.eachRow((row) => channels.push(row.getCell(1).value));
+      expect(channels).toContain('chatapi');
       expect(stdout).toContain(summary);
     } finally {
       rmSync(dir, { recursive: true, force: true });
