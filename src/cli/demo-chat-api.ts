@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import type { Logger } from '../log.js';
 import { withConfiguredWarehouse } from '../manage/use-warehouse.js';
-import { startWebhookReceiver } from '../webhooks/webhook-receiver.js';
+import { configuredReceiverOptions, startWebhookReceiver } from '../webhooks/webhook-receiver.js';
 import type { CommandIo } from './command.js';
 
 const DIALOGUES: readonly { clientId: string; queries: readonly string[] }[] = [
@@ -51,13 +51,10 @@ export async function receiveDemoWebhooks(
 ): Promise<number> {
   return withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
     const receiver = await startWebhookReceiver({
+      ...configuredReceiverOptions(config, warehouse, log),
       host: '127.0.0.1',
       port: 0,
-      dataDir: config.dataDir,
-      warehouse,
-      channels: config.chatApi.channels,
-      timeZone: config.chatApi.timeZone,
-      log,
+      key: undefined,
     });
     const channel = running.emulator.chatApi.channel(token);
     channel.webhookUrl = `${receiver.url}/webhooks/chatapi`;

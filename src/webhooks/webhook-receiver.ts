@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ChatApiChannel } from '../chatapi-channels.js';
+import { CONFIG_DEFAULTS, type Config } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -68,6 +69,25 @@ export interface WebhookReceiver {
   loadNow(): Promise<void>;
   /** Stops taking requests, answers those in flight, loads everything acknowledged, removes the spool. */
   close(): Promise<void>;
+}
+
+/** The receiver's options as the configuration gives them (host and port: override them for --host/--port). */
+export function configuredReceiverOptions(
+  config: Config,
+  warehouse: Warehouse,
+  log: Logger,
+): WebhookReceiverOptions {
+  return {
+    host: config.webhooks.host,
+    port: config.webhooks.port ?? CONFIG_DEFAULTS.REPORTER_WEBHOOKS_PORT,
+    dataDir: config.dataDir,
+    warehouse,
+    key: config.webhooks.key,
+    channels: config.chatApi.channels,
+    timeZone: config.chatApi.timeZone,
+    log,
+    loadEveryMs: config.webhooks.loadEveryMs,
+  };
 }
 
 export async function startWebhookReceiver(options: WebhookReceiverOptions): Promise<WebhookReceiver> {

@@ -16,7 +16,11 @@ import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { readLastSuccesses } from '../../warehouse/run-history.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../webhooks/webhook-receiver.js';
+import {
+  configuredReceiverOptions,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../webhooks/webhook-receiver.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -170,17 +174,9 @@ export const scheduleCommand: Command = {
     let receiver: WebhookReceiver | undefined;
     try {
       if (receiverWarehouse && config.webhooks.port !== undefined) {
-        receiver = await startWebhookReceiver({
-          host: config.webhooks.host,
-          port: config.webhooks.port,
-          dataDir: config.dataDir,
-          warehouse: receiverWarehouse,
-          key: config.webhooks.key,
-          channels: config.chatApi.channels,
-          timeZone: config.chatApi.timeZone,
-          log: log.child({ component: 'webhooks' }),
-          loadEveryMs: config.webhooks.loadEveryMs,
-        });
+        receiver = await startWebhookReceiver(
+          configuredReceiverOptions(config, receiverWarehouse, log.child({ component: 'webhooks' })),
+        );
         io.out(
           `reporter-etl schedule: receiving webhooks on ${receiver.url}/webhooks/chatapi and /webhooks/prompter`,
         );

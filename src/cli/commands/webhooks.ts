@@ -5,7 +5,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
-import { startWebhookReceiver } from '../../webhooks/webhook-receiver.js';
+import { configuredReceiverOptions, startWebhookReceiver } from '../../webhooks/webhook-receiver.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -68,15 +68,9 @@ export const webhooksCommand: Command = {
     const log = createCommandLogger(config, { onTerminal: 'info' });
     return withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
       const receiver = await startWebhookReceiver({
+        ...configuredReceiverOptions(config, warehouse, log),
         host,
         port,
-        dataDir: config.dataDir,
-        warehouse,
-        key: config.webhooks.key,
-        channels: config.chatApi.channels,
-        timeZone: config.chatApi.timeZone,
-        log,
-        loadEveryMs: config.webhooks.loadEveryMs,
       });
       if (values.json) io.out(JSON.stringify({ url: receiver.url, port: receiver.port }));
       else
