@@ -59,6 +59,8 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
         for (const b of batch) durable.push(b.record);
         for (const b of batch) b.done();
       } catch (error) {
+        // a full disk can leave part of the batch written: cut it off, so the next line starts clean
+        await handle.truncate(size).catch(() => undefined);
         for (const b of batch) b.failed(error);
       }
     }
@@ -133,7 +135,14 @@ export function readSpool(path: string, from = 0): { record: SpoolRecord; end: n
     const line = text.subarray(start, newline).toString('utf8');
     start = newline + 1;
     if (line.trim() === '') continue;
-    records.push({ record: JSON.parse(line) as SpoolRecord, end: start });
+    let record: SpoolRecord;
+    try {
+      record = JSON.parse(line) as SpoolRecord;
+    } catch {
+      // not a whole line (a write cut short and not truncated): it was never acknowledged
+      continue;
+    }
+    records.push({ record, end: start });
   }
   return records;
 }
