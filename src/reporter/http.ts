@@ -347,7 +347,7 @@ export class ReporterHttp {
               : {}),
             reason: this.redact(error.message),
           },
-          'retrying Reporter API request',
+          `retrying ${this.sibling ? this.sibling.name : 'Reporter API'} request`,
         );
         if (!shared) await this.sleep(wait);
       }
