@@ -57,9 +57,9 @@ export const syncJob: Job = {
             config,
             warehouse,
             log: ctx.log,
-            runId: ctx.runId,
             now: ctx.now,
             signal: ctx.signal,
+            trigger: ctx.trigger,
           })),
         );
       return done;

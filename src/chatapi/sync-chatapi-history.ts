@@ -4,10 +4,12 @@
 // has stored), every page of it, with each message's status, and each client's unread count as a dated
 // snapshot. Batches of clients commit with their rows; the last one moves the watermark with them, so a run
 // stopped midway is read again from the same watermark and stores nothing twice (rows replace by key).
+import { randomUUID } from 'node:crypto';
 import type { ChatApiChannel } from '../chatapi-channels.js';
 import type { Config } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { makeRunId } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { type ChatApiClient, createChatApiClient } from './chatapi-client.js';
 import { stateProjectOf } from './chatapi-events-sql.js';
@@ -29,6 +31,8 @@ const HISTORY_PAGE_SIZE = 100;
 const CLIENTS_PER_BATCH = 200;
 
 export interface ChatApiHistorySummary {
+  /** Its row in etl_runs (job sync, project chatapi:<channel>); rejects carry it. Empty when skipped. */
+  runId: string;
   channel: string;
   status: 'success' | 'partial' | 'failed' | 'skipped';
   from: string | null;
@@ -45,13 +49,14 @@ export interface ChatApiHistoryContext {
   config: Config;
   warehouse: Warehouse;
   log: Logger;
-  runId: string;
   now?: () => number;
   signal?: AbortSignal;
   /** Backoff base of the Chat API client's retries (tests make it small). */
   backoffBaseMs?: number;
   /** Re-read REPORTER_HISTORY_DAYS whatever the watermark (sync --full). */
   full?: boolean;
+  /** What started it, for etl_runs (`manual`, `schedule`). */
+  trigger?: string;
 }
 
 /** Syncs the history of every configured channel; a channel's failure does not stop the others. */
@@ -75,6 +80,7 @@ async function syncChannel(
   const now = ctx.now ?? Date.now;
   const log = ctx.log.child({ channel: channel.name });
   const summary: ChatApiHistorySummary = {
+    runId: '',
     channel: channel.name,
     status: 'success',
     from: null,
@@ -104,6 +110,16 @@ async function syncChannel(
   summary.from = new Date(from).toISOString();
   summary.to = new Date(to).toISOString();
   if (from >= to) return summary;
+  // a row in etl_runs per channel and run: `runs` shows how it ended, its rejects carry its id
+  const started = now();
+  const runId = makeRunId(started, randomUUID());
+  summary.runId = runId;
+  await warehouse.startRun({
+    runId,
+    project: stateProjectOf(channel.name),
+    job: 'sync',
+    trigger: ctx.trigger ?? 'manual',
+  });
   const clients = await warehouse.query(SELECT_CHATAPI_CLIENTS, {
     from: new Date(from),
     to: new Date(to),
@@ -132,7 +148,7 @@ async function syncChannel(
       await warehouse.execute(
         storeHistoryBatch({
           channel: channel.name,
-          runId: ctx.runId,
+          runId,
           ...read,
           now: now(),
           ...(last ? { watermark: to } : {}),
@@ -146,7 +162,7 @@ async function syncChannel(
       await warehouse.execute(
         storeHistoryBatch({
           channel: channel.name,
-          runId: ctx.runId,
+          runId,
           messages: [],
           unread: [],
           rejects: [],
@@ -167,6 +183,14 @@ async function syncChannel(
   } finally {
     summary.requests = client.requests;
     await client.close();
+    await warehouse
+      .finishRun(runId, {
+        status: summary.status === 'skipped' ? 'success' : summary.status,
+        error: summary.error,
+        durationMs: now() - started,
+        requests: summary.requests,
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'could not record the end of the Chat API run'));
   }
   return summary;
 }

@@ -40,7 +40,6 @@ function syncHistory(harness: Harness) {
       config,
       warehouse,
       log: silentLogger(),
-      runId: 'test-run',
       now: () => harness.running.emulator.now(),
       backoffBaseMs: 5,
     }),

@@ -1,5 +1,4 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { type ChatApiHistorySummary, syncChatApiHistory } from '../../chatapi/sync-chatapi-history.js';
 import {
@@ -15,7 +14,6 @@ import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
-import { makeRunId } from '../../warehouse/run-history.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -164,7 +162,6 @@ export const syncCommand: Command = {
                 config,
                 warehouse,
                 log,
-                runId: summaries[0]?.runId ?? makeRunId(Date.now(), randomUUID()),
                 signal: controller.signal,
                 ...(values.full ? { full: true } : {}),
               },
