@@ -3,6 +3,7 @@
 import type { Job } from '../src/schedule/job.js';
 import { chatApiEventsJob } from './chatapi-events.js';
 import { dailyReportJob } from './daily-report.js';
+import { exportParquetJob } from './export-parquet.js';
 import { platformDailyJob } from './platform-daily.js';
 import { retentionJob } from './retention.js';
 import { syncJob } from './sync.js';
@@ -12,6 +13,7 @@ export const JOBS: readonly Job[] = [
   chatApiEventsJob,
   dailyReportJob,
   platformDailyJob,
+  exportParquetJob,
   retentionJob,
 ];
 

@@ -209,6 +209,7 @@ const ENV_KEYS = {
   REPORTER_WEBHOOKS_HOST: z.string().trim().min(1).default(D.REPORTER_WEBHOOKS_HOST),
   REPORTER_WEBHOOKS_PORT: intFromEnv(0, 65_535).optional(),
   REPORTER_WEBHOOKS_LOAD_SECONDS: numberFromEnv(0.05, 3600).default(D.REPORTER_WEBHOOKS_LOAD_SECONDS),
+  REPORTER_LAKE_DIR: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -256,6 +257,8 @@ export interface Config {
   dailyReportHtml: boolean;
   chatApi: ChatApiConfig;
   webhooks: WebhooksConfig;
+  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: it does nothing. */
+  lakeDir: string | undefined;
 }
 
 /** The webhook receiver (docs/webhooks.md). */
@@ -505,5 +508,6 @@ export function loadConfig(
       port: e.REPORTER_WEBHOOKS_PORT,
       loadEveryMs: e.REPORTER_WEBHOOKS_LOAD_SECONDS * 1000,
     }),
+    lakeDir: e.REPORTER_LAKE_DIR === undefined ? undefined : resolve(e.REPORTER_LAKE_DIR),
   });
 }

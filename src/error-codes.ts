@@ -73,6 +73,11 @@ export const ERROR_CODES = {
     kinds: ['usage'],
     meaning: 'webhooks: the receiver cannot listen on --host / --port (no such address, a port not allowed).',
   },
+  'export.no_warehouse': { kinds: ['usage'], meaning: 'export: there is no warehouse yet (run sync first).' },
+  'lake.write_failed': {
+    kinds: ['terminal'],
+    meaning: 'export parquet: a partition file of the lake could not be written (the message names it).',
+  },
   'reporter.auth': { kinds: ['terminal'], meaning: 'The platform refused REPORTER_TOKEN (401/403).' },
   'reporter.not_found': { kinds: ['terminal'], meaning: 'The Reporter API answered 404.' },
   'reporter.bad_request': {

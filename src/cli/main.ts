@@ -51,6 +51,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/webhooks.js')).webhooksCommand,
   },
   {
+    name: 'export',
+    summary: 'export parquet: the warehouse as a Hive-partitioned Parquet lake, incremental',
+    load: async () => (await import('./commands/export.js')).exportCommand,
+  },
+  {
     name: 'schedule',
     summary: 'run the jobs on their schedules (sync, daily reports, retention) until stopped',
     load: async () => (await import('./commands/schedule.js')).scheduleCommand,
@@ -58,7 +63,7 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'run',
     summary:
-      'run one scheduled job once, now (sync, chatapi-events, daily-report, platform-daily, retention)',
+      'run one scheduled job once, now (sync, chatapi-events, daily-report, platform-daily, export-parquet, retention)',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   {

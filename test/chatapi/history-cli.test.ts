@@ -63,8 +63,15 @@ describe('reporter-etl sync with a Chat API channel', () => {
     expect(stored.code, stored.stderr).toBe(0);
     expect(JSON.parse(stored.stdout).map((r: { row: string }) => r.row)).toEqual(expected);
     // the channel's run is in the run history, as the projects' are
-    const runs = JSON.parse((await runCli(['runs', '--json', '--project', 'chatapi:site'], h.env)).stdout).runs;
-    expect(runs[0]).toMatchObject({ runId: channel.runId, job: 'sync', project: 'chatapi:site', status: 'success' });
+    const runs = JSON.parse(
+      (await runCli(['runs', '--json', '--project', 'chatapi:site'], h.env)).stdout,
+    ).runs;
+    expect(runs[0]).toMatchObject({
+      runId: channel.runId,
+      job: 'sync',
+      project: 'chatapi:site',
+      status: 'success',
+    });
     const human = await runCli(['sync'], { ...h.env, LOG_LEVEL: 'debug' });
     expect(human.stdout).toMatch(/Chat API site: success · [\d,]+ clients?/);
     // the channel token is a secret: not in any log line, even at debug

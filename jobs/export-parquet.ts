@@ -1,0 +1,33 @@
+// Job `export-parquet`: the warehouse into the Parquet lake at REPORTER_LAKE_DIR (src/lake/), every hour at
+// :40, after the quarter-hourly syncs; incremental, so a run rewrites the days the syncs touched. Without
+// REPORTER_LAKE_DIR a scheduled run has nothing to do; `run export-parquet` says which setting is missing.
+
+import { EtlError, EXIT } from '../src/errors.js';
+import { exportParquet } from '../src/lake/export-parquet.js';
+import { plural } from '../src/plural.js';
+import type { Job, JobResult } from '../src/schedule/job.js';
+
+export const exportParquetJob: Job = {
+  id: 'export-parquet',
+  description:
+    'writes the warehouse into the Parquet lake at REPORTER_LAKE_DIR (the partitions that changed)',
+  defaultSchedule: '40 * * * *',
+  needsApi: false,
+  async run(ctx): Promise<JobResult> {
+    const dir = ctx.config.lakeDir;
+    if (dir === undefined) {
+      if (ctx.trigger === 'schedule')
+        return { status: 'success', summary: 'no lake configured (REPORTER_LAKE_DIR)', exitCode: EXIT.ok };
+      throw new EtlError('usage', 'REPORTER_LAKE_DIR: is not set; name the folder of the Parquet lake', {
+        kind: 'usage',
+      });
+    }
+    const result = await ctx.useWarehouse((warehouse) => exportParquet(warehouse, dir, { now: ctx.now }));
+    return {
+      status: 'success',
+      summary: `${dir}: ${plural(result.written.length, 'partition')} written (${plural(result.rows, 'row')}), ${result.removed.length} removed, ${result.unchanged} unchanged`,
+      exitCode: EXIT.ok,
+      details: result,
+    };
+  },
+};

@@ -1,0 +1,205 @@
+// Exports the warehouse into a Parquet lake: DIR/<table>/project=<p>/date=<yyyy-mm-dd>/data.parquet for the
+// tables of events in time, DIR/<table>/project=<p>/data.parquet for the others (Hive partitioning: DuckDB,
+// Spark, Trino and ClickHouse read it as is). Incremental: each partition's row count and fingerprint (the
+// XOR of its rows' hashes) is kept in the project's manifest; a run rewrites only the partitions whose
+// figures changed, and removes those that no longer have rows. Each file is written beside its place and
+// renamed over it (readers see the old file or the new one). Projects are separate partitions with separate
+// manifests (DIR/_manifests/<project>.json), so warehouses on several machines export into one lake; the
+// combined DIR/_manifest.json is rebuilt from them after each run.
+
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EtlError } from '../errors.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+import { LAKE_TABLES, type LakeTable } from './lake-tables.js';
+
+export interface LakePartition {
+  /** Relative to the lake: `sessions/project=shop-bot/date=2026-11-20`. */
+  path: string;
+  rows: number;
+  fingerprint: string;
+}
+
+export interface ProjectManifest {
+  project: string;
+  exportedAt: string;
+  /** The project's sync watermark the lake reflects (ISO), or null before the first sync. */
+  watermark: string | null;
+  tables: Record<string, { columns: { name: string; type: string }[]; partitions: LakePartition[] }>;
+}
+
+export interface ExportResult {
+  dir: string;
+  projects: string[];
+  written: string[];
+  removed: string[];
+  unchanged: number;
+  rows: number;
+}
+
+const MANIFESTS = '_manifests';
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const quote = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
+/** Exports every project of the warehouse (or those given) into the lake at `dir`. */
+export async function exportParquet(
+  warehouse: Warehouse,
+  dir: string,
+  options: { projects?: readonly string[]; full?: boolean; now?: () => number } = {},
+): Promise<ExportResult> {
+  const now = options.now ?? Date.now;
+  mkdirSync(join(dir, MANIFESTS), { recursive: true });
+  const result: ExportResult = { dir, projects: [], written: [], removed: [], unchanged: 0, rows: 0 };
+  await warehouse.hold(async () => {
+    const present = await existingTables(warehouse);
+    const tables = LAKE_TABLES.filter((t) => present.has(t.table));
+    const projects = options.projects ?? (await projectsOf(warehouse, tables));
+    for (const project of projects) {
+      const previous = options.full ? undefined : readManifest(dir, project);
+      const manifest: ProjectManifest = {
+        project,
+        exportedAt: new Date(now()).toISOString(),
+        watermark: await watermarkOf(warehouse, project),
+        tables: {},
+      };
+      for (const table of tables) {
+        const partitions = await partitionsOf(warehouse, table, project);
+        const before = new Map((previous?.tables[table.table]?.partitions ?? []).map((p) => [p.path, p]));
+        for (const partition of partitions) {
+          const old = before.get(partition.path);
+          before.delete(partition.path);
+          if (old && old.rows === partition.rows && old.fingerprint === partition.fingerprint) {
+            result.unchanged++;
+            continue;
+          }
+          await writePartition(warehouse, dir, table, project, partition);
+          result.written.push(partition.path);
+          result.rows += partition.rows;
+        }
+        // partitions whose rows are all gone from the warehouse
+        for (const gone of before.keys()) {
+          rmSync(join(dir, gone), { recursive: true, force: true });
+          result.removed.push(gone);
+        }
+        manifest.tables[table.table] = { columns: await columnsOf(warehouse, table.table), partitions };
+      }
+      writeAtomically(join(dir, MANIFESTS, `${project}.json`), JSON.stringify(manifest, null, 2));
+      result.projects.push(project);
+    }
+  });
+  writeAtomically(join(dir, '_manifest.json'), JSON.stringify(combinedManifest(dir), null, 2));
+  return result;
+}
+
+async function existingTables(warehouse: Warehouse): Promise<Set<string>> {
+  const rows = await warehouse.query('SELECT table_name FROM information_schema.tables');
+  return new Set(rows.map((r) => String(r['table_name'])));
+}
+
+async function projectsOf(warehouse: Warehouse, tables: readonly LakeTable[]): Promise<string[]> {
+  const union = tables.map((t) => `SELECT DISTINCT project FROM ${t.table}`).join(' UNION ');
+  return (await warehouse.query(`SELECT project FROM (${union}) ORDER BY project`)).map((r) =>
+    String(r['project']),
+  );
+}
+
+async function watermarkOf(warehouse: Warehouse, project: string): Promise<string | null> {
+  const at = await warehouse.getWatermark(project);
+  return at === undefined ? null : new Date(at).toISOString();
+}
+
+async function columnsOf(warehouse: Warehouse, table: string): Promise<{ name: string; type: string }[]> {
+  const rows = await warehouse.query(
+    'SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
+    [table],
+  );
+  return rows.map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
+}
+
+/** The project's partitions of a table with their row counts and fingerprints. */
+async function partitionsOf(
+  warehouse: Warehouse,
+  table: LakeTable,
+  project: string,
+): Promise<LakePartition[]> {
+  const date = table.time ? `strftime(t.${table.time} AT TIME ZONE 'UTC', '%Y-%m-%d')` : 'NULL';
+  const rows = await warehouse.query(
+    `SELECT ${date} AS date, count(*) AS n, bit_xor(hash(t::VARCHAR))::VARCHAR AS fp
+     FROM ${table.table} AS t WHERE t.project = $1 GROUP BY ALL ORDER BY 1`,
+    [project],
+  );
+  return rows.map((r) => ({
+    path: partitionPath(table.table, project, r['date'] === null ? undefined : String(r['date'])),
+    rows: Number(r['n']),
+    fingerprint: String(r['fp']),
+  }));
+}
+
+function partitionPath(table: string, project: string, date: string | undefined): string {
+  const base = `${table}/project=${encodeURIComponent(project)}`;
+  return date === undefined ? base : `${base}/date=${date}`;
+}
+
+/** Writes a partition's rows to a file beside its place, then renames it over data.parquet. */
+async function writePartition(
+  warehouse: Warehouse,
+  dir: string,
+  table: LakeTable,
+  project: string,
+  partition: LakePartition,
+): Promise<void> {
+  const folder = join(dir, partition.path);
+  mkdirSync(folder, { recursive: true });
+  // not *.parquet: a reader's glob never picks up a file being written, or one a killed run left
+  for (const name of readdirSync(folder))
+    if (name.startsWith('data.parquet.tmp-')) rmSync(join(folder, name), { force: true });
+  const temporary = join(folder, `data.parquet.tmp-${process.pid}-${randomUUID().slice(0, 8)}`);
+  const date = /date=(\d{4}-\d{2}-\d{2})$/.exec(partition.path)?.[1];
+  let where = `project = ${quote(project)}`;
+  if (table.time && date && DATE.test(date)) {
+    const from = `${date}T00:00:00Z`;
+    const to = new Date(Date.parse(from) + 86_400_000).toISOString();
+    where += ` AND ${table.time} >= ${quote(from)}::TIMESTAMPTZ AND ${table.time} < ${quote(to)}::TIMESTAMPTZ`;
+  }
+  try {
+    // the partition columns are the folders' names: the file holds the other columns (Hive layout)
+    await warehouse.query(
+      `COPY (SELECT * EXCLUDE (project) FROM ${table.table} WHERE ${where}) TO ${quote(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    renameSync(temporary, join(folder, 'data.parquet'));
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new EtlError(
+      'lake.write_failed',
+      `cannot write ${folder}/data.parquet: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function readManifest(dir: string, project: string): ProjectManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, MANIFESTS, `${project}.json`), 'utf8')) as ProjectManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every project's manifest of the lake, written by this machine or another. */
+function combinedManifest(dir: string) {
+  const projects = readdirSync(join(dir, MANIFESTS))
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(dir, MANIFESTS, name), 'utf8')) as ProjectManifest);
+  return { format: 'reporter-etl parquet lake', version: 1, projects };
+}
+
+function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.tmp-${process.pid}`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
