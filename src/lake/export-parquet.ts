@@ -13,13 +13,9 @@ import { join } from 'node:path';
 import { EtlError } from '../errors.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { LAKE_TABLES, type LakeTable } from './lake-tables.js';
+import { type LakePartition, partitionsOf, partitionWhere, quote } from './partitions.js';
 
-export interface LakePartition {
-  /** Relative to the lake: `sessions/project=shop-bot/date=2026-11-20`. */
-  path: string;
-  rows: number;
-  fingerprint: string;
-}
+export type { LakePartition } from './partitions.js';
 
 export interface ProjectManifest {
   project: string;
@@ -39,9 +35,6 @@ export interface ExportResult {
 }
 
 const MANIFESTS = '_manifests';
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-const quote = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 /** Exports every project of the warehouse (or those given) into the lake at `dir`. */
 export async function exportParquet(
@@ -118,30 +111,6 @@ async function columnsOf(warehouse: Warehouse, table: string): Promise<{ name: s
   return rows.map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
 }
 
-/** The project's partitions of a table with their row counts and fingerprints. */
-async function partitionsOf(
-  warehouse: Warehouse,
-  table: LakeTable,
-  project: string,
-): Promise<LakePartition[]> {
-  const date = table.time ? `strftime(t.${table.time} AT TIME ZONE 'UTC', '%Y-%m-%d')` : 'NULL';
-  const rows = await warehouse.query(
-    `SELECT ${date} AS date, count(*) AS n, bit_xor(hash(t::VARCHAR))::VARCHAR AS fp
-     FROM ${table.table} AS t WHERE t.project = $1 GROUP BY ALL ORDER BY 1`,
-    [project],
-  );
-  return rows.map((r) => ({
-    path: partitionPath(table.table, project, r['date'] === null ? undefined : String(r['date'])),
-    rows: Number(r['n']),
-    fingerprint: String(r['fp']),
-  }));
-}
-
-function partitionPath(table: string, project: string, date: string | undefined): string {
-  const base = `${table}/project=${encodeURIComponent(project)}`;
-  return date === undefined ? base : `${base}/date=${date}`;
-}
-
 /** Writes a partition's rows to a file beside its place, then renames it over data.parquet. */
 async function writePartition(
   warehouse: Warehouse,
@@ -156,13 +125,7 @@ async function writePartition(
   for (const name of readdirSync(folder))
     if (name.startsWith('data.parquet.tmp-')) rmSync(join(folder, name), { force: true });
   const temporary = join(folder, `data.parquet.tmp-${process.pid}-${randomUUID().slice(0, 8)}`);
-  const date = /date=(\d{4}-\d{2}-\d{2})$/.exec(partition.path)?.[1];
-  let where = `project = ${quote(project)}`;
-  if (table.time && date && DATE.test(date)) {
-    const from = `${date}T00:00:00Z`;
-    const to = new Date(Date.parse(from) + 86_400_000).toISOString();
-    where += ` AND ${table.time} >= ${quote(from)}::TIMESTAMPTZ AND ${table.time} < ${quote(to)}::TIMESTAMPTZ`;
-  }
+  const where = partitionWhere(table, project, partition);
   try {
     // the partition columns are the folders' names: the file holds the other columns (Hive layout)
     await warehouse.query(
