@@ -3,7 +3,9 @@
 // whose sync failed before its row existed (unreachable API, refused token) gets a failed row here.
 
 import { type ChatApiHistorySummary, syncChatApiHistory } from '../src/chatapi/sync-chatapi-history.js';
-import { EXIT, UsageError } from '../src/errors.js';
+import { createClickHouse } from '../src/clickhouse/clickhouse-http.js';
+import { type ClickHouseExportResult, exportClickHouse } from '../src/clickhouse/export-clickhouse.js';
+import { EtlError, EXIT, UsageError } from '../src/errors.js';
 import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
@@ -27,6 +29,8 @@ export const syncJob: Job = {
       );
     // the warehouse stays open for the whole sync: its windows commit one after another
     const channels: ChatApiHistorySummary[] = [];
+    let replicated: ClickHouseExportResult | undefined;
+    let replicationError: EtlError | undefined;
     const summaries = await ctx.useWarehouse(async (warehouse) => {
       const done: SyncSummary[] = [];
       for (const project of config.projects) {
@@ -62,10 +66,29 @@ export const syncJob: Job = {
             trigger: ctx.trigger,
           })),
         );
+      // then the ClickHouse destination, when there is one: what the syncs changed
+      if (!ctx.signal.aborted && config.clickhouse) {
+        const clickhouse = createClickHouse(config.clickhouse);
+        try {
+          replicated = await exportClickHouse(warehouse, clickhouse, { now: ctx.now });
+        } catch (error) {
+          if (!(error instanceof EtlError)) throw error;
+          replicationError = error;
+          ctx.log.error({ code: error.code }, error.message);
+        } finally {
+          await clickhouse.close();
+        }
+      }
       return done;
     });
     const failedChannel = channels.find((c) => c.status === 'failed');
-    const failed = summaries.find((s) => s.status === 'failed') ?? failedChannel;
+    const failed =
+      summaries.find((s) => s.status === 'failed') ??
+      failedChannel ??
+      (replicationError && {
+        error: `ClickHouse: ${replicationError.message}`,
+        exitCode: replicationError.exitCode,
+      });
     const skipped = config.projects.length - summaries.length;
     const status =
       failed || skipped > 0
@@ -81,6 +104,11 @@ export const syncJob: Job = {
       ),
     ];
     if (skipped > 0) lines.push(`${plural(skipped, 'project')} not synced: stopped by a signal`);
+    if (replicated)
+      lines.push(
+        `ClickHouse: ${plural(replicated.sent.length, 'partition')} sent (${plural(replicated.rows, 'row')}), ${replicated.removed.length} removed`,
+      );
+    if (replicationError) lines.push(`ClickHouse: failed · ${replicationError.message}`);
     return {
       status,
       summary: lines.join('; '),
@@ -94,7 +122,11 @@ export const syncJob: Job = {
           : status === 'partial'
             ? EXIT.partial
             : EXIT.ok,
-      details: { runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) },
+      details: {
+        runs: summaries,
+        ...(channels.length > 0 ? { chatApi: channels } : {}),
+        ...(replicated ? { clickhouse: replicated } : {}),
+      },
       recordedRunIds: summaries.map((s) => s.runId),
     };
   },

@@ -34,6 +34,8 @@ export const CONFIG_DEFAULTS = {
   REPORTER_WEBHOOKS_HOST: '127.0.0.1',
   REPORTER_WEBHOOKS_PORT: 8080,
   REPORTER_WEBHOOKS_LOAD_SECONDS: 1,
+  REPORTER_CLICKHOUSE_USER: 'default',
+  REPORTER_CLICKHOUSE_DATABASE: 'reporter_etl',
 } as const;
 
 const D = CONFIG_DEFAULTS;
@@ -210,6 +212,14 @@ const ENV_KEYS = {
   REPORTER_WEBHOOKS_PORT: intFromEnv(0, 65_535).optional(),
   REPORTER_WEBHOOKS_LOAD_SECONDS: numberFromEnv(0.05, 3600).default(D.REPORTER_WEBHOOKS_LOAD_SECONDS),
   REPORTER_LAKE_DIR: z.string().trim().min(1).optional(),
+  REPORTER_CLICKHOUSE_URL: urlSetting.optional(),
+  REPORTER_CLICKHOUSE_USER: z.string().trim().min(1).default(D.REPORTER_CLICKHOUSE_USER),
+  REPORTER_CLICKHOUSE_PASSWORD: z.string().default(''),
+  REPORTER_CLICKHOUSE_DATABASE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'expected a database name: letters, digits and _')
+    .default(D.REPORTER_CLICKHOUSE_DATABASE),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -259,6 +269,8 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: it does nothing. */
   lakeDir: string | undefined;
+  /** The ClickHouse destination (REPORTER_CLICKHOUSE_*); undefined without REPORTER_CLICKHOUSE_URL. */
+  clickhouse: { url: string; user: string; password: string; database: string } | undefined;
 }
 
 /** The webhook receiver (docs/webhooks.md). */
@@ -509,5 +521,14 @@ export function loadConfig(
       loadEveryMs: e.REPORTER_WEBHOOKS_LOAD_SECONDS * 1000,
     }),
     lakeDir: e.REPORTER_LAKE_DIR === undefined ? undefined : resolve(e.REPORTER_LAKE_DIR),
+    clickhouse:
+      e.REPORTER_CLICKHOUSE_URL === undefined
+        ? undefined
+        : Object.freeze({
+            url: e.REPORTER_CLICKHOUSE_URL,
+            user: e.REPORTER_CLICKHOUSE_USER,
+            password: e.REPORTER_CLICKHOUSE_PASSWORD,
+            database: e.REPORTER_CLICKHOUSE_DATABASE,
+          }),
   });
 }

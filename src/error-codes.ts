@@ -73,6 +73,22 @@ export const ERROR_CODES = {
     kinds: ['usage'],
     meaning: 'webhooks: the receiver cannot listen on --host / --port (no such address, a port not allowed).',
   },
+  'clickhouse.unavailable': {
+    kinds: ['transient'],
+    meaning: 'ClickHouse at REPORTER_CLICKHOUSE_URL did not answer.',
+  },
+  'clickhouse.auth': {
+    kinds: ['terminal'],
+    meaning: 'ClickHouse refused REPORTER_CLICKHOUSE_USER / _PASSWORD.',
+  },
+  'clickhouse.failed': {
+    kinds: ['terminal', 'transient'],
+    meaning: "A ClickHouse statement failed (ClickHouse's reason is in the message).",
+  },
+  'clickhouse.not_configured': {
+    kinds: ['usage'],
+    meaning: 'export clickhouse: REPORTER_CLICKHOUSE_URL is not set.',
+  },
   'export.no_warehouse': { kinds: ['usage'], meaning: 'export: there is no warehouse yet (run sync first).' },
   'lake.write_failed': {
     kinds: ['terminal'],

@@ -1,16 +1,19 @@
 // `reporter-etl export parquet`: the warehouse as a Hive-partitioned Parquet lake (src/lake/), incremental.
 import { resolve } from 'node:path';
-import { loadConfig } from '../../config.js';
-import { UsageError } from '../../errors.js';
+import { createClickHouse } from '../../clickhouse/clickhouse-http.js';
+import { exportClickHouse } from '../../clickhouse/export-clickhouse.js';
+import { type Config, loadConfig } from '../../config.js';
+import { EtlError, UsageError } from '../../errors.js';
 import { exportParquet } from '../../lake/export-parquet.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
 import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
 const HELP = `reporter-etl export parquet --out DIR [--project NAME] [--full] [--json]
+reporter-etl export clickhouse [--project NAME] [--full] [--json]
 
 Writes the warehouse's data tables as a Parquet lake that DuckDB, Spark, Trino, ClickHouse or pandas read as
 is (Hive partitioning):
@@ -26,6 +29,12 @@ fingerprint of their rows, kept in the manifest), and removes those whose rows a
 written beside its place and renamed over it: a reader sees the old partition or the new one, never half.
 Projects are separate partitions with separate manifests: warehouses on several machines export into one
 lake. It reads the warehouse (beside a running sync, like stats).
+
+ClickHouse: the same tables replicated into ClickHouse over its HTTP interface (REPORTER_CLICKHOUSE_URL,
+_USER, _PASSWORD, _DATABASE), created on first use as ReplacingMergeTree tables keyed like the warehouse.
+A partition that changed is sent again whole with a new _version, and its older rows deleted, so after
+SELECT … FINAL the rows equal the warehouse's; what was sent is kept in etl_state (a run killed midway
+sends those partitions again). The sync job runs it after each sync when REPORTER_CLICKHOUSE_URL is set.
 
 Options:
   --out DIR        the lake (created when missing)
@@ -55,14 +64,16 @@ export const exportCommand: Command = {
       },
       'allow',
     );
-    if (positionals[0] !== 'parquet')
+    const target = positionals[0];
+    if (target !== 'parquet' && target !== 'clickhouse')
       throw new UsageError(
-        positionals.length === 0
-          ? 'name what to export: reporter-etl export parquet --out DIR'
-          : `export ${positionals[0]}: unknown target (known: parquet)`,
+        target === undefined
+          ? 'name what to export: reporter-etl export parquet --out DIR, or reporter-etl export clickhouse'
+          : `export ${target}: unknown target (known: parquet, clickhouse)`,
       );
-    if (!values.out) throw new UsageError('--out DIR: where the lake is (created when missing)');
     const config = loadConfig(process.env, { requireToken: false });
+    if (target === 'clickhouse') return exportToClickHouse(config, values, io);
+    if (!values.out) throw new UsageError('--out DIR: where the lake is (created when missing)');
     requireWarehouse(config, 'export');
     const log = createCommandLogger(config);
     const dir = resolve(values.out);
@@ -80,3 +91,35 @@ export const exportCommand: Command = {
     return 0;
   },
 };
+
+async function exportToClickHouse(
+  config: Config,
+  values: { project?: string | undefined; full?: boolean | undefined; json?: boolean | undefined },
+  io: CommandIo,
+): Promise<number> {
+  if (!config.clickhouse)
+    throw new EtlError(
+      'clickhouse.not_configured',
+      'REPORTER_CLICKHOUSE_URL: is not set; give the HTTP interface of your ClickHouse (http://host:8123)',
+      { kind: 'usage' },
+    );
+  requireWarehouse(config, 'export');
+  const log = createCommandLogger(config);
+  const clickhouse = createClickHouse(config.clickhouse);
+  try {
+    const result = await withConfiguredWarehouse(config, 'write', log, (warehouse) =>
+      exportClickHouse(warehouse, clickhouse, {
+        ...(values.project ? { projects: [values.project] } : {}),
+        ...(values.full ? { full: true } : {}),
+      }),
+    );
+    if (values.json) io.out(JSON.stringify(result, null, 2));
+    else
+      io.out(
+        `ClickHouse ${config.clickhouse.database}: ${plural(result.projects.length, 'project')} · ${plural(result.sent.length, 'partition')} sent (${plural(result.rows, 'row')}) · ${result.removed.length} removed · ${result.unchanged} unchanged`,
+      );
+    return 0;
+  } finally {
+    await clickhouse.close();
+  }
+}
