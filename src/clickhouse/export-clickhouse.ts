@@ -11,6 +11,7 @@ import { type LakePartition, partitionsOf, partitionWhere } from '../lake/partit
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { ClickHouse } from './clickhouse-http.js';
 import { type ClickHouseColumn, clickHouseColumns, createTableSql, TABLE_KEYS } from './clickhouse-tables.js';
+import { statsViewsSql } from './clickhouse-views.js';
 
 /** Rows per INSERT. */
 const INSERT_ROWS = 20_000;
@@ -66,6 +67,8 @@ export async function exportClickHouse(
     columnsOf.set(table.table, columns);
     await clickhouse.run(createTableSql(db, table, columns));
   }
+  // the statistics views read every table: created once they all exist (again each run: a newer definition wins)
+  if (tables.length === LAKE_TABLES.length) for (const sql of statsViewsSql(db)) await clickhouse.run(sql);
   const projects =
     options.projects ??
     (
