@@ -43,6 +43,8 @@ Steps (--only full-sync,incremental; prerequisites run too):
   incremental     incremental sync right after, nothing changed (cost must follow the look-back)
   stats           each statistics query on a synthetic 10,000,000-message warehouse, best of 3
   xlsx-export     the messages XLSX export of the synced warehouse vs a bare exceljs streaming writer
+  exports         the Parquet lake of the synced warehouse (full, then incremental after a sync) and, where
+                  clickhouse-server is installed, the replication into ClickHouse
   concurrent-readers  the full sync again while another process runs stats --json in a loop (and a control
                   loop reading a copy): the readers' wait, the sync's time against alone
   webhooks        reporter-etl webhooks at 500 requests/s for 10 s vs a bare HTTP server: latency p50/p99

@@ -2,6 +2,7 @@
 // prerequisites are always added). Adding a measurement = one file in steps/ and one entry here.
 import type { BenchStep } from './bench-step.js';
 import { concurrentReadersStep } from './steps/concurrent-readers.js';
+import { exportsStep } from './steps/exports.js';
 import { cappedFullSyncStep, fullSyncStep } from './steps/full-sync.js';
 import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
@@ -20,6 +21,7 @@ export const STEPS: readonly BenchStep[] = [
   incrementalSyncStep,
   statsQueriesStep,
   xlsxExportStep,
+  exportsStep,
   webhooksStep,
   concurrentReadersStep,
 ];

@@ -25,7 +25,9 @@ describe('reporter-etl export parquet', () => {
     const noTarget = await runCli(['export'], h.env);
     expect(noTarget.code).toBe(2);
     expect(noTarget.stderr).toMatch(/export parquet --out DIR/);
-    expect((await runCli(['export', 'csv'], h.env)).stderr).toMatch(/unknown target \(known: parquet, clickhouse\)/);
+    expect((await runCli(['export', 'csv'], h.env)).stderr).toMatch(
+      /unknown target \(known: parquet, clickhouse\)/,
+    );
     expect((await runCli(['export', 'parquet'], h.env)).stderr).toMatch(/--out DIR/);
 
     const run = await runCli(['export', 'parquet', '--out', join(lake, 'a'), '--json'], h.env);
