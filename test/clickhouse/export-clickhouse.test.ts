@@ -3,6 +3,7 @@
 // nothing changed sends nothing; after a sync only the changed partitions are sent and the rows still
 // match; rows deleted from the warehouse go; an export killed between sending and recording is exact after
 // the next one; the password never appears in an error.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClickHouse, createClickHouse } from '../../src/clickhouse/clickhouse-http.js';
 import { TABLE_KEYS } from '../../src/clickhouse/clickhouse-tables.js';
@@ -163,4 +164,52 @@ describe.skipIf(missing !== undefined)('export clickhouse (a real ClickHouse ser
       await h.close();
     }
   }, 120_000);
+
+  it('export clickhouse killed with -9 midway, then again: the rows equal the warehouse’s', async () => {
+    const h = await createHarness({ realClock: true, emulator: { sessions: 3000, days: 3 } });
+    const clickhouse = createClickHouse({
+      url: server!.url,
+      user: 'default',
+      password: '',
+      database: 'reporter_kill',
+    });
+    try {
+      const env = {
+        ...h.env,
+        REPORTER_CLICKHOUSE_URL: server!.url,
+        REPORTER_CLICKHOUSE_DATABASE: 'reporter_kill',
+      };
+      expect((await runCli(['sync'], h.env)).code).toBe(0);
+      const child = spawn(process.execPath, ['bin/reporter-etl.js', 'export', 'clickhouse'], {
+        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+        stdio: 'ignore',
+      });
+      // killed once ClickHouse has some rows and before the export ends
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const tables = await clickhouse.select<{ name: string }>(
+          "SELECT name FROM system.tables WHERE database = 'reporter_kill' AND name = 'messages' FORMAT JSONEachRow",
+        );
+        const [row] = tables.length
+          ? await clickhouse.select<{ n: string }>(
+              'SELECT count() AS n FROM reporter_kill.messages FORMAT JSONEachRow',
+            )
+          : [];
+        if (Number(row?.n ?? 0) > 0 || child.exitCode !== null || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(child.exitCode, 'the export ended before it could be killed').toBeNull();
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const again = await runCli(['export', 'clickhouse'], env);
+      expect(again.code, again.stderr).toBe(0);
+      for (const [table, c] of Object.entries(await h.withWarehouse((w) => compare(w, clickhouse))))
+        expect(c.clickhouse, table).toEqual(c.warehouse);
+      const aggregates = await h.withWarehouse((w) => messageAggregates(w, clickhouse));
+      expect(aggregates.clickhouse).toEqual(aggregates.warehouse);
+    } finally {
+      await clickhouse.close();
+      await h.close();
+    }
+  }, 180_000);
 });

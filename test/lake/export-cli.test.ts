@@ -1,18 +1,21 @@
 // `reporter-etl export parquet` and the export-parquet job from the command line: usage errors name what is
 // missing; a run writes the lake and its manifest; the job writes to REPORTER_LAKE_DIR.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
 let h: Harness | undefined;
-const lake = mkdtempSync(join(tmpdir(), 'lake-cli-'));
+let lake = mkdtempSync(join(tmpdir(), 'lake-cli-'));
 afterEach(async () => {
   await h?.close();
   h = undefined;
   rmSync(lake, { recursive: true, force: true });
+  lake = mkdtempSync(join(tmpdir(), 'lake-cli-'));
 });
 
 describe('reporter-etl export parquet', () => {
@@ -44,4 +47,42 @@ describe('reporter-etl export parquet', () => {
     expect(job.code, job.stderr).toBe(0);
     expect(existsSync(join(lake, 'b', 'sessions', 'project=shop-bot'))).toBe(true);
   }, 120_000);
+});
+
+describe('reporter-etl export parquet killed midway', () => {
+  it('the next run makes the lake exact, and a glob never reads a file being written', async () => {
+    h = await createHarness({
+      realClock: true,
+      emulator: { sessions: 3000, days: 20 },
+      env: { REPORTER_HISTORY_DAYS: '21' },
+    });
+    expect((await runCli(['sync'], h.env)).code).toBe(0);
+    const out = join(lake, 'killed');
+    const child = spawn(process.execPath, ['bin/reporter-etl.js', 'export', 'parquet', '--out', out], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...h.env },
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(join(out, 'sessions')) && child.exitCode === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(child.exitCode, 'the export ended before it could be killed').toBeNull();
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const again = await runCli(['export', 'parquet', '--out', out, '--json'], h.env);
+    expect(again.code, again.stderr).toBe(0);
+    // every session of the warehouse once in the lake, read with a plain glob
+    const counted = await runCli(['sql', '--format', 'json', 'select count(*) as n from sessions'], h.env);
+    // read with DuckDB directly (the sql command's sandbox reads no file)
+    const instance = await DuckDBInstance.create(':memory:');
+    const c = await instance.connect();
+    try {
+      const rows = (
+        await c.runAndReadAll(`select count(*) from read_parquet('${out}/sessions/**/*.parquet')`)
+      ).getRowsJS();
+      expect(Number(rows[0]?.[0])).toBe(JSON.parse(counted.stdout)[0].n);
+    } finally {
+      c.closeSync();
+      instance.closeSync();
+    }
+  }, 180_000);
 });
