@@ -17,7 +17,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'sync',
-    summary: 'sync the Reporter API into the DuckDB warehouse',
+    summary: "sync the Reporter API (and the Chat API channels' history) into the DuckDB warehouse",
     load: async () => (await import('./commands/sync.js')).syncCommand,
   },
   {
@@ -52,12 +52,13 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'export',
-    summary: 'export parquet: the warehouse as a Hive-partitioned Parquet lake, incremental',
+    summary: 'export parquet | clickhouse: the warehouse as a Parquet lake, or into ClickHouse, incremental',
     load: async () => (await import('./commands/export.js')).exportCommand,
   },
   {
     name: 'schedule',
-    summary: 'run the jobs on their schedules (sync, daily reports, retention) until stopped',
+    summary:
+      'run the jobs on their schedules (sync, exports, daily reports, retention; webhooks) until stopped',
     load: async () => (await import('./commands/schedule.js')).scheduleCommand,
   },
   {
@@ -98,7 +99,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'emulator',
-    summary: 'serve the local Reporter API emulator',
+    summary: 'serve the local emulator of the platform (the Reporter API and the Chat API)',
     load: async () => (await import('./commands/emulator.js')).emulatorCommand,
   },
 ];
@@ -106,7 +107,7 @@ const COMMANDS: readonly CommandEntry[] = [
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'reporter-etl: sync the platform Reporter API into DuckDB, compute statistics, write XLSX reports.',
+    'reporter-etl: sync the platform (Reporter and Chat API) into DuckDB, compute statistics, write reports, export.',
     '',
     'Usage: reporter-etl <command> [options]',
     '       reporter-etl help <command>    (or: reporter-etl <command> --help) every option of a command',
@@ -120,6 +121,8 @@ function usage(): string {
     `  REPORTER_BASE_URL   the platform's address (default ${D.REPORTER_BASE_URL})`,
     `  REPORTER_DATA_DIR   the folder of warehouse.duckdb and the reports (default ${D.REPORTER_DATA_DIR})`,
     '  REPORTER_CONFIG     a JSON file with several projects instead of the token and address',
+    '  REPORTER_CHATAPI_CHANNELS  the Chat API channels to read too (name=token, comma-separated)',
+    '  REPORTER_LAKE_DIR, REPORTER_CLICKHOUSE_URL  where the export jobs write (a Parquet lake, ClickHouse)',
     '',
     'Exit codes: 0 ok, 1 failed, 2 usage or configuration error, 3 partial (some records rejected),',
     '75 try again later (the platform was unavailable, or the warehouse was busy).',
