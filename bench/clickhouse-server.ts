@@ -24,7 +24,8 @@ export function clickHouseMissing(): string | undefined {
   return `${BINARY} is not installed (apt-get install clickhouse-server): the ClickHouse tests are skipped`;
 }
 
-async function freePort(): Promise<number> {
+/** A free loopback port (asked of the system, then released). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as { port: number };
