@@ -29,6 +29,8 @@ const REFUSED: [string, string][] = [
   ['src/warehouse/probe-2.ts', '../chatapi/follow-events.js'],
   ['src/chatapi/probe-2.ts', '../webhooks/spool.js'],
   ['src/webhooks/probe.ts', '../schedule/job.js'],
+  ['src/prompter/probe.ts', '../webhooks/spool.js'],
+  ['src/warehouse/probe-3.ts', '../prompter/ask-prompter.js'],
   ['jobs/probe.ts', '../src/cli/main.js'],
   ['reports/probe/report.ts', '../../jobs/registry.js'],
 ];
@@ -38,6 +40,7 @@ const ALLOWED: [string, string][] = [
   ['src/sync/allowed.ts', '../reporter/http.js'],
   ['src/sync/allowed-2.ts', '../warehouse/warehouse.js'],
   ['src/chatapi/allowed.ts', '../reporter/http.js'],
+  ['src/prompter/allowed.ts', '../reporter/http.js'],
   ['src/webhooks/allowed.ts', '../chatapi/parse-chatapi-time.js'],
   ['jobs/allowed-2.ts', '../src/chatapi/follow-events.js'],
   ['src/report/allowed.ts', '../stats/compute-stats.js'],

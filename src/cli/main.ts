@@ -51,6 +51,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/webhooks.js')).webhooksCommand,
   },
   {
+    name: 'prompter',
+    summary: 'prompter ask: send questions to the Prompter API and record them, to measure its suggestions',
+    load: async () => (await import('./commands/prompter.js')).prompterCommand,
+  },
+  {
     name: 'schedule',
     summary: 'run the jobs on their schedules (sync, daily reports, retention) until stopped',
     load: async () => (await import('./commands/schedule.js')).scheduleCommand,
