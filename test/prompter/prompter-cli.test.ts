@@ -11,12 +11,15 @@ import { prompterTruth } from '../../src/emulator/chatapi/chat-truth.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import { runCli } from '../helpers/run-cli.js';
+import { column, readWorkbook, sheetNamed } from '../report/read-workbook.js';
 
 const TOKEN = defaultChatApiToken('shop-bot');
 let dir: string;
 let port: number;
 let running: RunningEmulator;
 let env: Record<string, string>;
+/** Wall time of the ask run: no latency can exceed it. */
+let askMs = 0;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -61,6 +64,7 @@ afterAll(async () => {
 
 describe('prompter ask (CLI)', () => {
   it('sends the file, receives the answers in-process and records every question', async () => {
+    const started = Date.now();
     const r = await runCli(
       [
         'prompter',
@@ -78,6 +82,7 @@ describe('prompter ask (CLI)', () => {
       ],
       env,
     );
+    askMs = Date.now() - started;
     expect(r.stderr).not.toContain(TOKEN);
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
@@ -109,5 +114,62 @@ describe('prompter ask (CLI)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no "text" column/);
     expect(prompterTruth(running.emulator, TOKEN).length).toBe(before);
+  });
+
+  it('measures the suggestions as the emulator made them: stats --json key prompter and report prompter', async () => {
+    // the figures, computed here from the emulator's truth and the expected intents of the file
+    const truth = prompterTruth(running.emulator, TOKEN).slice(0, QUESTIONS.length);
+    const withOptions = truth.filter((t) => t.options.length > 0);
+    const expected = truth
+      .map((t, n) => ({ paths: t.options.map((o) => o.intent.path), intent: QUESTIONS[n]![1] }))
+      .filter((q) => q.intent !== '');
+    const top1 = expected.filter((q) => q.paths[0] === q.intent).length;
+    const top3 = expected.filter((q) => q.paths.slice(0, 3).includes(q.intent)).length;
+    const tenths = Array(10).fill(0);
+    for (const t of withOptions) tenths[Math.min(9, Math.floor(t.options[0]!.intent.confidence * 10))]++;
+    const firsts = new Map<string, number>();
+    for (const t of withOptions)
+      firsts.set(t.options[0]!.intent.path, (firsts.get(t.options[0]!.intent.path) ?? 0) + 1);
+
+    const stats = await runCli(['stats', '--json'], env);
+    expect(stats.code, stats.stderr).toBe(0);
+    const p = JSON.parse(stats.stdout).prompter;
+    expect(p).toMatchObject({
+      questions: 6,
+      sent: 6,
+      failed: 0,
+      answered: 6,
+      withOptions: withOptions.length,
+      accuracy: { questions: expected.length, top1, top3 },
+    });
+    expect(withOptions.length).toBeLessThan(6); // q3 has none
+    expect(top1).toBeLessThan(top3); // the mixed question's expected intent comes second
+    expect(p.meanOptions).toBeCloseTo(truth.reduce((n, t) => n + t.options.length, 0) / 6, 9);
+    expect(p.accuracy.top1Rate).toBeCloseTo(top1 / expected.length, 9);
+    expect(p.top1Confidence.buckets.map((b: any) => b.questions)).toEqual(tenths);
+    expect(p.top1Confidence.mean).toBeCloseTo(
+      withOptions.reduce((n, t) => n + t.options[0]!.intent.confidence, 0) / withOptions.length,
+      9,
+    );
+    expect(Object.fromEntries(p.topIntents.map((i: any) => [i.intentPath, i.questions]))).toEqual(
+      Object.fromEntries(firsts),
+    );
+    expect(p.latencyMs.p50).toBeGreaterThanOrEqual(0);
+    expect(p.latencyMs.max).toBeLessThanOrEqual(askMs);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await runCli(
+      ['report', 'prompter', '--from', today, '--to', `${today}T23:59`, '--out', dir, '--json'],
+      env,
+    );
+    expect(report.code, report.stderr).toBe(0);
+    const { sheets } = await readWorkbook(JSON.parse(report.stdout).path);
+    const figures = sheetNamed(sheets, 'Prompter');
+    const value = (name: string) => figures.rows.find((r) => r[0] === name)?.[1];
+    expect(value('Answered')).toBe(6);
+    expect(value('With at least one option')).toBe(withOptions.length);
+    expect(value('Top-1 accuracy')).toBeCloseTo(top1 / expected.length, 9);
+    expect(value('Top-3 accuracy')).toBeCloseTo(top3 / expected.length, 9);
+    expect(column(sheetNamed(sheets, 'Top-1 confidence'), 'Questions')).toEqual(tenths);
   });
 });
