@@ -172,4 +172,56 @@ describe('prompter ask (CLI)', () => {
     expect(value('Top-3 accuracy')).toBeCloseTo(top3 / expected.length, 9);
     expect(column(sheetNamed(sheets, 'Top-1 confidence'), 'Questions')).toEqual(tenths);
   });
+
+  it('--sql asks the questions a SELECT over the warehouse returns; a query without a text column asks none', async () => {
+    const before = prompterTruth(running.emulator, TOKEN).length;
+    const bad = await runCli(
+      ['prompter', 'ask', '--channel', 'site', '--sql', 'select question from prompter_requests'],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/column named text/);
+    expect(prompterTruth(running.emulator, TOKEN).length).toBe(before);
+    const sql =
+      "select distinct question as text, expected_intent from prompter_requests where expected_intent = '/Payment/Methods'";
+    const r = await runCli(
+      [
+        'prompter',
+        'ask',
+        '--channel',
+        'site',
+        '--sql',
+        sql,
+        '--receive',
+        '--port',
+        String(port),
+        '--wait',
+        '15',
+        '--json',
+      ],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const asked = prompterTruth(running.emulator, TOKEN).slice(before);
+    expect(asked.map((t) => t.text).sort()).toEqual(
+      QUESTIONS.filter(([, e]) => e === '/Payment/Methods')
+        .map(([t]) => t)
+        .sort(),
+    );
+    const warehouse = await openWarehouse({ path: join(dir, 'warehouse.duckdb') });
+    try {
+      const rows = await warehouse.query(
+        "select question_id, expected_intent, outcome from prompter_requests where source = 'sql' order by seq",
+      );
+      expect(rows).toEqual(
+        asked.map((t) => ({
+          question_id: t.questionId,
+          expected_intent: '/Payment/Methods',
+          outcome: 'answered',
+        })),
+      );
+    } finally {
+      await warehouse.close();
+    }
+  });
 });
