@@ -62,39 +62,35 @@ export async function askPrompter(options: AskPrompterOptions): Promise<AskPromp
     const sentAt = now();
     let questionId: string | undefined;
     let reason: string | undefined;
+    let refused: unknown;
     try {
       questionId = await options.client.ask({ clientId: options.clientId, chatId, text: question.text });
     } catch (error) {
       const code = (error as Partial<EtlError>).code;
       reason = `${code ? `${code}: ` : ''}${(error as Error).message}`;
-      // a refused token fails every question alike: stop, after recording this one
-      if (code === 'chatapi.auth') {
-        await record();
-        throw error;
-      }
-      options.log.warn({ seq, reason }, 'prompter question failed');
+      // a refused token fails every question alike: the run stops once this one is recorded
+      if (code === 'chatapi.auth') refused = error;
+      else options.log.warn({ seq, reason }, 'prompter question failed');
     }
-    await record();
-    async function record() {
-      await options.useWarehouse((warehouse) =>
-        warehouse.execute([
-          insertPrompterRequest({
-            batchId: options.batchId,
-            seq,
-            channel: options.client.channel,
-            source: options.source,
-            question: question.text,
-            expectedIntent: question.expectedIntent,
-            clientId: options.clientId,
-            chatId,
-            questionId,
-            sentAt,
-            outcome: questionId === undefined ? 'failed' : 'sent',
-            reason,
-          }),
-        ]),
-      );
-    }
+    await options.useWarehouse((warehouse) =>
+      warehouse.execute([
+        insertPrompterRequest({
+          batchId: options.batchId,
+          seq,
+          channel: options.client.channel,
+          source: options.source,
+          question: question.text,
+          expectedIntent: question.expectedIntent,
+          clientId: options.clientId,
+          chatId,
+          questionId,
+          sentAt,
+          outcome: questionId === undefined ? 'failed' : 'sent',
+          reason,
+        }),
+      ]),
+    );
+    if (refused !== undefined) throw refused;
     if (questionId === undefined) summary.failed++;
     else summary.sent++;
   }

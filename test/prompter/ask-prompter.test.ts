@@ -196,4 +196,15 @@ describe('prompter ask', () => {
     );
     expect(summary).toMatchObject({ sent: 2, answered: 0, noAnswer: 2 });
   });
+
+  it('stops at a refused token (chatapi.auth), the question recorded failed, the token nowhere', async () => {
+    const unknown = `unknown9:${'f'.repeat(40)}`;
+    await expect(ask(unknown, 'gone', 'b-4', ['Привет', 'Пока'], 1_000)).rejects.toMatchObject({
+      code: 'chatapi.auth',
+    });
+    const rows = await requests('b-4');
+    expect(rows.map((r) => [r['seq'], r['outcome'], r['question_id']])).toEqual([[1, 'failed', null]]);
+    expect(String(rows[0]!['reason'])).toMatch(/^chatapi\.auth: .*channel gone/);
+    expect(JSON.stringify(rows)).not.toContain(unknown);
+  });
 });
