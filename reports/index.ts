@@ -5,6 +5,7 @@ import { UsageError } from '../src/errors.js';
 import type { ReportDefinition, ReportFormat } from '../src/report/report-definition.js';
 import { labelsReport } from './labels/report.js';
 import { messagesReport } from './messages/report.js';
+import { prompterReport } from './prompter/report.js';
 import { sessionsReport } from './sessions/report.js';
 import { summaryReport } from './summary/report.js';
 
@@ -13,6 +14,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   sessionsReport,
   messagesReport,
   labelsReport,
+  prompterReport,
 ];
 
 export function listReports(): { id: string; title: string; description: string }[] {

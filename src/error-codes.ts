@@ -65,6 +65,15 @@ export const ERROR_CODES = {
     meaning:
       'A Chat API command or job runs with REPORTER_CHATAPI_CHANNELS empty (or without the channel named).',
   },
+  'prompter.bad_answer': {
+    kinds: ['terminal'],
+    meaning: 'The Prompter API answered a question without a questionId.',
+  },
+  'prompter.bad_questions': {
+    kinds: ['usage'],
+    meaning:
+      'prompter ask: the questions file (CSV or JSONL) or --sql result does not give a text per question.',
+  },
   'webhooks.port_in_use': {
     kinds: ['usage'],
     meaning: 'webhooks --port (REPORTER_WEBHOOKS_PORT): another process listens on this port.',

@@ -32,6 +32,8 @@ const REFUSED: [string, string][] = [
   ['src/lake/probe.ts', '../cli/main.js'],
   ['src/lake/probe-2.ts', '../clickhouse/export-clickhouse.js'],
   ['src/warehouse/probe-3.ts', '../lake/export-parquet.js'],
+  ['src/prompter/probe.ts', '../webhooks/spool.js'],
+  ['src/warehouse/probe-4.ts', '../prompter/ask-prompter.js'],
   ['jobs/probe.ts', '../src/cli/main.js'],
   ['reports/probe/report.ts', '../../jobs/registry.js'],
 ];
@@ -41,6 +43,7 @@ const ALLOWED: [string, string][] = [
   ['src/sync/allowed.ts', '../reporter/http.js'],
   ['src/sync/allowed-2.ts', '../warehouse/warehouse.js'],
   ['src/chatapi/allowed.ts', '../reporter/http.js'],
+  ['src/prompter/allowed.ts', '../reporter/http.js'],
   ['src/webhooks/allowed.ts', '../chatapi/parse-chatapi-time.js'],
   ['src/lake/allowed.ts', '../warehouse/warehouse.js'],
   ['src/clickhouse/allowed.ts', '../lake/partitions.js'],

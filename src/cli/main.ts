@@ -56,6 +56,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/export.js')).exportCommand,
   },
   {
+    name: 'prompter',
+    summary: 'prompter ask: send questions to the Prompter API and record them, to measure its suggestions',
+    load: async () => (await import('./commands/prompter.js')).prompterCommand,
+  },
+  {
     name: 'schedule',
     summary:
       'run the jobs on their schedules (sync, exports, daily reports, retention; webhooks) until stopped',

@@ -26,6 +26,7 @@ export function controlRoutes(): Route[] {
           token: c.token,
           project: c.project.name,
           webhookUrl: c.webhookUrl ?? null,
+          prompterWebhookUrl: c.prompterWebhookUrl ?? null,
         }));
         return {
           body: {
@@ -83,12 +84,25 @@ export function controlRoutes(): Route[] {
         const body = requireObject(ctx.body ?? {});
         if (typeof body['token'] !== 'string') throw badParameter('token', 'expected a channel token');
         const channel = ctx.emulator.chatApi.channel(body['token']);
-        const url = body['url'];
-        if (url !== null && (typeof url !== 'string' || !/^https?:\/\//.test(url)))
-          throw badParameter('url', 'expected an http(s) URL, or null for none');
-        if (url === null) delete channel.webhookUrl;
-        else channel.webhookUrl = url;
-        return { body: { token: channel.token, webhookUrl: channel.webhookUrl ?? null } };
+        // `url`: the Chat API's asynchronous answers; `prompterUrl`: the Prompter's answer options
+        for (const [name, key] of [
+          ['url', 'webhookUrl'],
+          ['prompterUrl', 'prompterWebhookUrl'],
+        ] as const) {
+          const url = body[name];
+          if (url === undefined) continue;
+          if (url !== null && (typeof url !== 'string' || !/^https?:\/\//.test(url)))
+            throw badParameter(name, 'expected an http(s) URL, or null for none');
+          if (url === null) delete channel[key];
+          else channel[key] = url;
+        }
+        return {
+          body: {
+            token: channel.token,
+            webhookUrl: channel.webhookUrl ?? null,
+            prompterWebhookUrl: channel.prompterWebhookUrl ?? null,
+          },
+        };
       },
     },
     {

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from './api-error.js';
+import { prompterRoutes } from './chatapi/prompter-routes.js';
 import { chatApiRoutes } from './chatapi/routes.js';
 import { controlRoutes } from './control.js';
 import { Emulator, type EmulatorOptions, type V1Token } from './emulator.js';
@@ -26,7 +27,7 @@ interface CompiledRoute {
   params: number;
 }
 
-type Scope = 'reporter' | 'async' | 'control' | 'chatapi';
+type Scope = 'reporter' | 'async' | 'control' | 'chatapi' | 'prompter';
 
 function compile(routes: Route[]): CompiledRoute[] {
   return routes.map((route) => {
@@ -80,6 +81,19 @@ function locate(
   if (m) return { scope: 'async', generation: 'v1', rest: m[1]!, prefix: '/api/v1/async' };
   m = /^\/reporter\/(.+)$/.exec(pathname);
   if (m) return { scope: 'reporter', generation: 'v1', rest: m[1]!, prefix: '/api/v1/reporter' };
+  // the Prompter API: the token comes last; its one path is `webhook/prompter_api` (faults match
+  // `chatapi/webhook/prompter_api`)
+  m = /^(\/chatadapter)?\/chatapi\/webhook\/prompter_api\/([^/]+)$/.exec(pathname);
+  if (m) {
+    const token = decodeURIComponent(m[2]!);
+    return {
+      scope: 'prompter',
+      generation: 'v1',
+      token,
+      rest: 'webhook/prompter_api',
+      prefix: `${m[1] ?? ''}/chatapi/webhook/prompter_api/${m[2]}`,
+    };
+  }
   m = /^(\/chatadapter)?\/chatapi\/([^/]+)(?:\/(.*))?$/.exec(pathname);
   if (m) {
     const token = decodeURIComponent(m[2]!);
@@ -171,6 +185,7 @@ class EmulatorServer {
   private readonly async: CompiledRoute[];
   private readonly control: CompiledRoute[];
   private readonly chatapi: CompiledRoute[];
+  private readonly prompter: CompiledRoute[];
   baseUrl = '';
 
   constructor(emulator: Emulator) {
@@ -187,6 +202,7 @@ class EmulatorServer {
     );
     this.control = compile(controlRoutes());
     this.chatapi = compile(chatApiRoutes());
+    this.prompter = compile(prompterRoutes());
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -214,6 +230,7 @@ class EmulatorServer {
       async: this.async,
       control: this.control,
       chatapi: this.chatapi,
+      prompter: this.prompter,
     }[where.scope];
     const { route, params, pathKnown } = match(table, where.rest, method);
     if (!route) {
@@ -237,7 +254,8 @@ class EmulatorServer {
     if (where.scope !== 'control') {
       this.emulator.requestCount++;
       // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`
-      const faultPath = where.scope === 'chatapi' ? `chatapi/${where.rest}` : where.rest;
+      const faultPath =
+        where.scope === 'chatapi' || where.scope === 'prompter' ? `chatapi/${where.rest}` : where.rest;
       const fault = this.emulator.faults.take(REQUEST_FAULTS, { path: faultPath, method });
       if (fault) {
         if (fault.type === 'slow') slowed = fault;
@@ -377,7 +395,7 @@ class EmulatorServer {
         tokenProjects: [...e.projects.keys()],
       };
     }
-    if (where.scope === 'chatapi') {
+    if (where.scope === 'chatapi' || where.scope === 'prompter') {
       const channel = e.chatApi.channel(where.token ?? '');
       return {
         ...base,

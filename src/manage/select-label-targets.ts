@@ -80,14 +80,27 @@ function refuseUnavailableFunction(error: unknown, hint: string): void {
  * Refuses (UsageError) a query that is not exactly one SELECT, reaches outside the warehouse, does not run on
  * it, or does not return the target's id column as text. Returns the cleaned query. Run on the sandbox.
  */
-export async function checkTargetQuery(
+export function checkTargetQuery(sandbox: QuerySandbox, query: string, target: LabelTarget): Promise<string> {
+  return checkSelectQuery(sandbox, query, {
+    column: TARGET_COLUMN[target],
+    example: EXAMPLE[target],
+    table: target === 'session' ? 'sessions' : 'messages',
+    meaning: 'the ids to label',
+  });
+}
+
+/**
+ * The checks of checkTargetQuery for any --sql that must return a text `column` (e.g. `text` for the Prompter's
+ * questions): one SELECT, inside the warehouse, runs on it, the column present once and VARCHAR.
+ */
+export async function checkSelectQuery(
   sandbox: QuerySandbox,
   query: string,
-  target: LabelTarget,
+  expect: { column: string; example: string; table: string; meaning: string },
 ): Promise<string> {
-  const column = TARGET_COLUMN[target];
+  const { column } = expect;
   const sql = cleanQuery(query);
-  const hint = `e.g. --sql "${EXAMPLE[target]}"`;
+  const hint = `e.g. --sql "${expect.example}"`;
   if (sql === '') throw new UsageError(`--sql is empty: give a SELECT returning ${column}, ${hint}`);
   let statements: number;
   try {
@@ -137,7 +150,7 @@ export async function checkTargetQuery(
   const matching = columns.filter((c) => c.name.toLowerCase() === column);
   if (matching.length === 0)
     throw new UsageError(
-      `--sql returns ${columns.map((c) => c.name).join(', ') || 'no column'}; it must return a column named ${column} (the ids to label), ${hint}`,
+      `--sql returns ${columns.map((c) => c.name).join(', ') || 'no column'}; it must return a column named ${column} (${expect.meaning}), ${hint}`,
       'manage.bad_query',
     );
   if (matching.length > 1)
@@ -148,7 +161,7 @@ export async function checkTargetQuery(
   const type = matching[0]!.type;
   if (type !== 'VARCHAR')
     throw new UsageError(
-      `--sql returns ${column} as ${type}; ids are text (VARCHAR): select ${column} from ${target === 'session' ? 'sessions' : 'messages'}`,
+      `--sql returns ${column} as ${type}; it must be text (VARCHAR): select ${column} from ${expect.table}`,
       'manage.bad_query',
     );
   return sql;

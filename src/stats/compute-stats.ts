@@ -6,6 +6,7 @@ import { normaliseChannel } from '../reporter/normalise-channel.js';
 import { requireTimeZone, unknownTimeZone } from '../time/time-zone.js';
 import type { PlainRow, PlainValue, SqlParam, Warehouse } from '../warehouse/warehouse.js';
 import { loadStatsSql, paramsFor, type StatsQueryName } from './load-stats-sql.js';
+import { computePrompterStats } from './prompter-stats.js';
 import {
   type ChannelRow,
   type Distribution,
@@ -139,6 +140,8 @@ export async function computeStats(
     );
 
   const report = emptyReport(query, projects, channels, now(), from, to);
+  // the Prompter's questions are not sessions: bounded by --from/--to only
+  report.prompter = await computePrompterStats(warehouse, { from: query.from, to: query.to, top: query.top });
   if (from === null || to === null || from >= to || projects.length === 0) return report;
 
   const params: Record<string, SqlParam> = {
@@ -256,6 +259,20 @@ function emptyReport(
     sessionData: [],
     experiments: [],
     firstQuestions: [],
+    prompter: {
+      questions: 0,
+      sent: 0,
+      failed: 0,
+      answered: 0,
+      answeredRate: null,
+      withOptions: 0,
+      withOptionsRate: null,
+      meanOptions: null,
+      top1Confidence: null,
+      topIntents: [],
+      accuracy: { questions: 0, top1: 0, top3: 0, top1Rate: null, top3Rate: null },
+      latencyMs: null,
+    },
   };
 }
 

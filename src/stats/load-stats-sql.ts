@@ -16,6 +16,8 @@ export const STATS_QUERIES = [
   'first-questions',
   'intents',
   'message-labels',
+  'prompter',
+  'prompter-intents',
   'session-data',
   'session-labels',
   'totals',

@@ -271,6 +271,32 @@ export function renderStatsText(report: StatsReport): string {
       report.firstQuestions.map((q) => [q.question, formatCount(q.sessions), formatShare(q.share)]),
     ),
   );
+  const p = report.prompter;
+  if (p.questions > 0) {
+    const a = p.accuracy;
+    out.push(
+      '',
+      'Prompter suggestions (reporter-etl prompter ask)',
+      `  questions ${formatCount(p.questions)} · sent ${formatCount(p.sent)} · failed ${formatCount(p.failed)} · answered ${formatCount(p.answered)} (${formatShare(p.answeredRate)}) · with an option ${formatCount(p.withOptions)} (${formatShare(p.withOptionsRate)}) · options per answer ${formatNumber(p.meanOptions, 2)}`,
+      `  top-1 confidence: ${p.top1Confidence ? `mean ${formatNumber(p.top1Confidence.mean, 3)} · p50 ${formatNumber(p.top1Confidence.p50, 3)} · p90 ${formatNumber(p.top1Confidence.p90, 3)}` : '-'}`,
+      `  accuracy over ${formatCount(a.questions)} questions with an expected intent: top-1 ${formatShare(a.top1Rate)} · top-3 ${formatShare(a.top3Rate)}`,
+      `  latency send → webhook: ${p.latencyMs ? `mean ${formatCount(p.latencyMs.mean)} ms · p50 ${formatCount(p.latencyMs.p50)} ms · p90 ${formatCount(p.latencyMs.p90)} ms · max ${formatCount(p.latencyMs.max)} ms` : '-'}`,
+      ...renderTable(
+        [
+          ['top intent', 'left'],
+          ['questions', 'right'],
+          ['share', 'right'],
+          ['mean confidence', 'right'],
+        ],
+        p.topIntents.map((i) => [
+          i.intentPath ?? i.intentName ?? '-',
+          formatCount(i.questions),
+          formatShare(i.share),
+          formatNumber(i.meanConfidence, 3),
+        ]),
+      ),
+    );
+  }
   return out.join('\n');
 }
 

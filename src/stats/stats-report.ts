@@ -153,6 +153,48 @@ export interface FirstQuestionRow {
   share: number | null;
 }
 
+/** The Prompter's suggestions for the questions `prompter ask` sent (docs/prompter.md, docs/statistics.md). */
+export interface PrompterStats {
+  /** Questions recorded in prompter_requests with sent_at in the window (--from/--to; all time without). */
+  questions: number;
+  /** Of them, accepted by the Prompter (a questionId). */
+  sent: number;
+  failed: number;
+  /** With an answer stored (whenever it arrived). */
+  answered: number;
+  answeredRate: number | null;
+  /** Answered with at least one option. */
+  withOptions: number;
+  withOptionsRate: number | null;
+  /** Options per answered question. */
+  meanOptions: number | null;
+  /** The best option's confidence, over the answers with an option; buckets of tenths [0, 0.1) .. [0.9, 1]. */
+  top1Confidence: {
+    mean: number;
+    p50: number;
+    p90: number;
+    buckets: { from: number; to: number; questions: number }[];
+  } | null;
+  /** The intents suggested first, most often first (top --top). */
+  topIntents: {
+    intentPath: string | null;
+    intentName: string | null;
+    questions: number;
+    share: number | null;
+    meanConfidence: number | null;
+  }[];
+  /** Over the answered questions with an expected intent (no option counts as a miss). */
+  accuracy: {
+    questions: number;
+    top1: number;
+    top3: number;
+    top1Rate: number | null;
+    top3Rate: number | null;
+  };
+  /** From sending the question to the answer reaching the receiver (ms), over the answered ones. */
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number } | null;
+}
+
 export interface StatsReport {
   schemaVersion: number;
   generatedAt: string;
@@ -181,4 +223,5 @@ export interface StatsReport {
   sessionData: SessionDataKeyRow[];
   experiments: ExperimentRow[];
   firstQuestions: FirstQuestionRow[];
+  prompter: PrompterStats;
 }

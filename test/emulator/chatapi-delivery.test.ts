@@ -132,7 +132,11 @@ describe('the webhook set at run time', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ token: NO_HOOK, url: receiver.url }),
       });
-      expect(await set.json()).toEqual({ token: NO_HOOK, webhookUrl: receiver.url });
+      expect(await set.json()).toEqual({
+        token: NO_HOOK,
+        webhookUrl: receiver.url,
+        prompterWebhookUrl: null,
+      });
       const r = await makeChatCaller(running.url, NO_HOOK)('async', {
         body: { clientId: 'async-4', query: 'bye' },
       });

@@ -73,6 +73,7 @@ describe('reporter-etl report', () => {
       'sessions',
       'messages',
       'labels',
+      'prompter',
     ]);
   });
 

@@ -39,12 +39,14 @@ Options:
                              (default the first); repeat for more channels (default: one per project,
                              emuchat1:<40 hex of its name>, printed at start)
   --chatapi-webhook URL      where every channel POSTs its asynchronous answers (default none)
+  --prompter-webhook URL     where every channel POSTs its Prompter answer options (default none; e.g.
+                             http://127.0.0.1:8790/webhooks/prompter for reporter-etl webhooks)
   --chatapi-events-wait S    the longest a Chat API events call blocks, in seconds (default 30)
   --json                     print the address and tokens as one JSON line
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
-GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url}.
+GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
 
@@ -95,15 +97,21 @@ function rateLimit(value: string | undefined): { rateLimit?: { requests: number;
 
 const UUID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** --chatapi-token T[@P] (repeated) and --chatapi-webhook URL: the Chat API channels, or the default ones. */
+/**
+ * --chatapi-token T[@P] (repeated), --chatapi-webhook URL and --prompter-webhook URL: the Chat API channels,
+ * or the default ones.
+ */
 function chatApiChannels(
   tokens: string[] | undefined,
   webhook: string | undefined,
+  prompterWebhook: string | undefined,
   projects: string[] | undefined,
 ): { chatApiChannels?: ChatApiChannelOptions[] } {
   const names = projects && projects.length > 0 ? projects : ['shop-bot'];
   if (webhook !== undefined && !/^https?:\/\/\S+$/.test(webhook))
     throw new UsageError(`--chatapi-webhook expects an http(s) URL, got "${webhook}"`);
+  if (prompterWebhook !== undefined && !/^https?:\/\/\S+$/.test(prompterWebhook))
+    throw new UsageError(`--prompter-webhook expects an http(s) URL, got "${prompterWebhook}"`);
   const entries =
     tokens && tokens.length > 0
       ? tokens.map((value) => {
@@ -118,7 +126,7 @@ function chatApiChannels(
             throw new UsageError(`--chatapi-token ${value}: no project ${project} (see --projects)`);
           return { token, project };
         })
-      : tokens === undefined && webhook === undefined
+      : tokens === undefined && webhook === undefined && prompterWebhook === undefined
         ? undefined
         : names.map((project) => ({ token: defaultChatApiToken(project), project }));
   if (!entries) return {};
@@ -126,6 +134,7 @@ function chatApiChannels(
     chatApiChannels: entries.map((e) => ({
       ...e,
       ...(webhook === undefined ? {} : { webhookUrl: webhook }),
+      ...(prompterWebhook === undefined ? {} : { prompterWebhookUrl: prompterWebhook }),
     })),
   };
 }
@@ -154,6 +163,7 @@ export const emulatorCommand: Command = {
       'duration-unit': { type: 'string' },
       'chatapi-token': { type: 'string', multiple: true },
       'chatapi-webhook': { type: 'string' },
+      'prompter-webhook': { type: 'string' },
       'chatapi-events-wait': { type: 'string' },
       json: { type: 'boolean' },
     });
@@ -182,7 +192,12 @@ export const emulatorCommand: Command = {
       maxPageSize: maxPageSize(values),
       ...rateLimit(values['rate-limit']),
       durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
-      ...chatApiChannels(values['chatapi-token'], values['chatapi-webhook'], projects),
+      ...chatApiChannels(
+        values['chatapi-token'],
+        values['chatapi-webhook'],
+        values['prompter-webhook'],
+        projects,
+      ),
       chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
       ...(projects && projects.length > 0 ? { projects } : {}),
       ...(now === undefined ? {} : { now }),
@@ -200,6 +215,7 @@ export const emulatorCommand: Command = {
         project: c.project.name,
         url: `${running.url}/chatapi/${c.token}`,
         webhookUrl: c.webhookUrl ?? null,
+        prompterWebhookUrl: c.prompterWebhookUrl ?? null,
       })),
       projects: [...e.projects.values()].map((p) => ({
         name: p.name,
@@ -229,7 +245,9 @@ export const emulatorCommand: Command = {
       for (const [p, t] of Object.entries(summary.legacyTokens))
         io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
       for (const c of summary.chatApiChannels)
-        io.out(`  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'})`);
+        io.out(
+          `  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'}; Prompter webhook ${c.prompterWebhookUrl ?? 'none'})`,
+        );
       io.out('Press Ctrl-C to stop.');
     }
     await new Promise<void>((resolve) => {

@@ -32,6 +32,8 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
   sessions   every session of the period, one row each; sessionData keys as columns, labels joined
   messages   every message of the period with its session's channel and client, and its labels
   labels     session and message labels: totals and day by day
+  prompter   the Prompter's suggestions for the questions prompter ask sent in the period: answered, with
+             an option, top-1 confidence by tenths, top intents, top-1/top-3 accuracy, latency
 
 Options:
   --from T, --to T   the period, --from inclusive, --to exclusive: a local date or date-time read in --tz

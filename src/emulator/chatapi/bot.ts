@@ -32,6 +32,14 @@ const KEYWORDS: readonly [RegExp, string][] = [
   [/пока|свидания|bye/i, '/Goodbye'],
 ];
 
+/** The intents a keyword of the text names (several when it mentions several topics), in KEYWORDS order. */
+export function keywordIntents(text: string): Intent[] {
+  const t = text.trim().toLowerCase();
+  return KEYWORDS.filter(([pattern]) => pattern.test(t)).flatMap(
+    ([, nlpClass]) => INTENTS.find((intent) => intent.nlpClass === nlpClass) ?? [],
+  );
+}
+
 function intentOf(text: string): Intent | undefined {
   const t = text.trim().toLowerCase();
   const exact = INTENTS.find((intent) => intent.questions.some((q) => q.toLowerCase() === t));

@@ -1,6 +1,7 @@
 // Chat API channels of the emulated platform: a token (`<8 alphanumerics>:<40 hex>`), the project whose
-// sessions its dialogues become, and the webhook its asynchronous answers go to. Every project has one
-// channel by default, with a deterministic token (defaultChatApiToken) so demos and tests can use it.
+// sessions its dialogues become, the webhook its asynchronous answers go to and the one its Prompter answer
+// options go to. Every project has one channel by default, with a deterministic token (defaultChatApiToken)
+// so demos and tests can use it.
 import { createHash } from 'node:crypto';
 
 export interface ChatApiChannelOptions {
@@ -9,6 +10,8 @@ export interface ChatApiChannelOptions {
   project?: string;
   /** Where asynchronous answers are POSTed (none: they are only recorded as failed deliveries). */
   webhookUrl?: string;
+  /** Where the Prompter API's answer options are POSTed (none: only recorded as failed deliveries). */
+  prompterWebhookUrl?: string;
 }
 
 /** The token form the platform issues. */

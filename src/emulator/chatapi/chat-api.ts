@@ -11,6 +11,7 @@ import { CHANNELS } from '../vocabulary.js';
 import { agentReply, answerEvent, answerQuery } from './bot.js';
 import { type ChatApiChannelOptions, defaultChatApiToken } from './channels.js';
 import { answerTime, type ChatStatus, ChatStatusOverrides, chatStatusAt } from './chat-statuses.js';
+import { Prompter } from './prompter.js';
 import { WebhookSender, type WebhookSettings } from './webhook.js';
 
 const CHATAPI_CHANNEL = CHANNELS.indexOf('chatapi');
@@ -25,6 +26,8 @@ export interface ChatChannel {
   /** The project's first channel: the generated `chatapi` sessions are its history. */
   primary: boolean;
   webhookUrl?: string;
+  /** Where the Prompter's answer options are POSTed (none: recorded as failed deliveries). */
+  prompterWebhookUrl?: string;
   /** Clients that first spoke through this channel, by their id. */
   readonly clients: Map<string, number>;
   /** Saved application states by client id. */
@@ -89,6 +92,8 @@ export class ChatApi {
   readonly channels = new Map<string, ChatChannel>();
   readonly statuses = new ChatStatusOverrides();
   readonly webhooks: WebhookSender;
+  /** The Prompter API on the same channels (its own deliveries and ground truth). */
+  readonly prompter: Prompter;
   readonly settings: ChatApiSettings;
   private readonly emulator: Emulator;
   private wake: (() => void) | undefined;
@@ -98,6 +103,7 @@ export class ChatApi {
     this.emulator = emulator;
     this.settings = settings;
     this.webhooks = new WebhookSender(settings);
+    this.prompter = new Prompter(settings);
     this.changed = this.nextChange();
     const start = emulator.options.now;
     for (const options of channels) {
@@ -108,6 +114,9 @@ export class ChatApi {
         project,
         primary,
         ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl }),
+        ...(options.prompterWebhookUrl === undefined
+          ? {}
+          : { prompterWebhookUrl: options.prompterWebhookUrl }),
         clients: new Map(),
         states: new Map(),
         cursor: { at: start, seq: 0, i: Number.POSITIVE_INFINITY, k: Number.POSITIVE_INFINITY },
@@ -420,6 +429,7 @@ export class ChatApi {
   async close(): Promise<void> {
     this.notify();
     await this.webhooks.close();
+    await this.prompter.close();
   }
 
   private nextChange(): Promise<void> {

@@ -1,9 +1,10 @@
 // Ground truth of the Chat API, for tests of a client that reads it (a sync source, an events job, a
 // webhook receiver): per channel and client, every message with its status as of the clock, the not-read
-// counts, the events and the webhook deliveries; read from the emulator's data without the HTTP layer.
+// counts, the events, the webhook deliveries and the Prompter's questions and deliveries; read from the emulator's data without the HTTP layer.
 import type { Emulator } from '../emulator.js';
 import { MAX_SESSION_MS } from '../skeleton.js';
 import type { ChatChannel } from './chat-api.js';
+import type { PrompterAsked } from './prompter.js';
 import type { WebhookAttempt } from './webhook.js';
 
 export interface ChatMessageTruth {
@@ -141,4 +142,14 @@ export function chatEventsTruth(
 /** Every webhook delivery attempt of the channel so far (resends included), in the order sent. */
 export function webhookAttempts(emulator: Emulator, token: string): WebhookAttempt[] {
   return emulator.chatApi.webhooks.attempts.filter((a) => a.token === token).map((a) => ({ ...a }));
+}
+
+/** Every Prompter question asked on the channel so far, with the options the emulator answered, in order. */
+export function prompterTruth(emulator: Emulator, token: string): PrompterAsked[] {
+  return emulator.chatApi.prompter.asked.filter((a) => a.token === token).map((a) => structuredClone(a));
+}
+
+/** Every Prompter webhook delivery attempt of the channel so far (resends included), in the order sent. */
+export function prompterWebhookAttempts(emulator: Emulator, token: string): WebhookAttempt[] {
+  return emulator.chatApi.prompter.webhooks.attempts.filter((a) => a.token === token).map((a) => ({ ...a }));
 }

@@ -1,4 +1,5 @@
-// Delivery of asynchronous Chat API answers to a channel's webhook: POST of a JSON array of one payload;
+// Delivery of asynchronous Chat API answers to a channel's webhook: POST of a JSON array of one payload (the
+// Prompter's answer options: the payload object itself, `asArray: false`);
 // a delivery that gets no answer within the timeout (3 s) or a non-2xx answer is sent again, up to 3 more
 // times, so a receiver can see the same questionId up to 4 times. Every attempt is recorded (ground truth).
 export interface WebhookSettings {
@@ -32,8 +33,16 @@ export class WebhookSender {
   }
 
   /** Starts delivering `payload` (in the background); `url` undefined records one failed attempt. */
-  send(token: string, url: string | undefined, payload: Record<string, unknown>): void {
-    const run = this.deliver(token, url, payload).finally(() => this.pending.delete(run));
+  send(
+    token: string,
+    url: string | undefined,
+    payload: Record<string, unknown>,
+    options: { asArray?: boolean } = {},
+  ): void {
+    const body = JSON.stringify(options.asArray === false ? payload : [payload]);
+    const run = this.deliver(token, url, String(payload['questionId']), body).finally(() =>
+      this.pending.delete(run),
+    );
     this.pending.add(run);
   }
 
@@ -61,9 +70,7 @@ export class WebhookSender {
     });
   }
 
-  private async deliver(token: string, url: string | undefined, payload: Record<string, unknown>) {
-    const questionId = String(payload['questionId']);
-    const body = JSON.stringify([payload]);
+  private async deliver(token: string, url: string | undefined, questionId: string, body: string) {
     for (let attempt = 1; attempt <= 1 + this.settings.resends; attempt++) {
       if (this.closing.signal.aborted) return;
       const record: WebhookAttempt = {
