@@ -10,6 +10,7 @@ import { controlRoutes } from './control.js';
 import { Emulator, type EmulatorOptions, type V1Token } from './emulator.js';
 import { type FaultState, REQUEST_FAULTS } from './faults.js';
 import type { Generation, Route, RouteContext, RouteResult } from './route.js';
+import { pushgateRoutes } from './pushgate/routes.js';
 import { reporterRoutes } from './routes/index.js';
 
 export interface RunningEmulator {
@@ -26,7 +27,7 @@ interface CompiledRoute {
   params: number;
 }
 
-type Scope = 'reporter' | 'async' | 'control' | 'chatapi';
+type Scope = 'reporter' | 'async' | 'control' | 'chatapi' | 'pushgate';
 
 function compile(routes: Route[]): CompiledRoute[] {
   return routes.map((route) => {
@@ -90,6 +91,11 @@ function locate(
       rest: m[3] ?? '',
       prefix: `${m[1] ?? ''}/chatapi/${m[2]}`,
     };
+  }
+  m = /^\/pushgate\/push_([^/]+)$/.exec(pathname);
+  if (m) {
+    const token = decodeURIComponent(m[1]!);
+    return { scope: 'pushgate', generation: 'v1', token, rest: '', prefix: `/pushgate/push_${m[1]}` };
   }
   m = /^\/__emulator\/(.+)$/.exec(pathname);
   if (m) return { scope: 'control', generation: 'v1', rest: m[1]!, prefix: '/__emulator' };
@@ -155,14 +161,17 @@ export function corruptRecord(body: unknown, rule: FaultState): boolean {
   return false;
 }
 
-/** A request to the Chat API (its errors answer `{error, message}` only). */
-function isChatApi(req: IncomingMessage): boolean {
-  return /^(\/chatadapter)?\/chatapi\//.test(req.url ?? '');
+/** The service of a request to the Chat API or Pushgate (their errors answer `{error, message}` only). */
+function siblingService(req: IncomingMessage): 'chatapi' | 'pushgate' | undefined {
+  const url = req.url ?? '';
+  if (/^(\/chatadapter)?\/chatapi\//.test(url)) return 'chatapi';
+  if (/^\/pushgate\//.test(url)) return 'pushgate';
+  return undefined;
 }
 
-/** The Chat API's error body: `{error, message}`, the error named in the Chat API's own service. */
-function chatApiErrorBody(error: ApiError): { error: string; message: string } {
-  return { error: error.error.replace(/^reporter\./, 'chatapi.'), message: error.message };
+/** The error body of the Chat API or Pushgate: `{error, message}`, the error named in their own service. */
+function siblingErrorBody(error: ApiError, service: string): { error: string; message: string } {
+  return { error: error.error.replace(/^reporter\./, `${service}.`), message: error.message };
 }
 
 class EmulatorServer {
@@ -171,6 +180,7 @@ class EmulatorServer {
   private readonly async: CompiledRoute[];
   private readonly control: CompiledRoute[];
   private readonly chatapi: CompiledRoute[];
+  private readonly pushgate: CompiledRoute[];
   baseUrl = '';
 
   constructor(emulator: Emulator) {
@@ -187,6 +197,7 @@ class EmulatorServer {
     );
     this.control = compile(controlRoutes());
     this.chatapi = compile(chatApiRoutes());
+    this.pushgate = compile(pushgateRoutes());
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -196,7 +207,13 @@ class EmulatorServer {
         return;
       }
       if (error instanceof ApiError) {
-        sendJson(res, error.status, isChatApi(req) ? chatApiErrorBody(error) : error.toDto(), error.headers);
+        const service = siblingService(req);
+        sendJson(
+          res,
+          error.status,
+          service ? siblingErrorBody(error, service) : error.toDto(),
+          error.headers,
+        );
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
@@ -214,6 +231,7 @@ class EmulatorServer {
       async: this.async,
       control: this.control,
       chatapi: this.chatapi,
+      pushgate: this.pushgate,
     }[where.scope];
     const { route, params, pathKnown } = match(table, where.rest, method);
     if (!route) {
@@ -236,8 +254,13 @@ class EmulatorServer {
     let slowed: FaultState | undefined;
     if (where.scope !== 'control') {
       this.emulator.requestCount++;
-      // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`
-      const faultPath = where.scope === 'chatapi' ? `chatapi/${where.rest}` : where.rest;
+      // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`; Pushgate's `pushgate`
+      const faultPath =
+        where.scope === 'chatapi'
+          ? `chatapi/${where.rest}`
+          : where.scope === 'pushgate'
+            ? 'pushgate/push'
+            : where.rest;
       const fault = this.emulator.faults.take(REQUEST_FAULTS, { path: faultPath, method });
       if (fault) {
         if (fault.type === 'slow') slowed = fault;
@@ -375,6 +398,16 @@ class EmulatorServer {
         projectNamed: false,
         token: '',
         tokenProjects: [...e.projects.keys()],
+      };
+    }
+    if (where.scope === 'pushgate') {
+      const first = e.projects.values().next().value!;
+      return {
+        ...base,
+        project: first,
+        projectNamed: false,
+        token: where.token ?? '',
+        tokenProjects: [],
       };
     }
     if (where.scope === 'chatapi') {

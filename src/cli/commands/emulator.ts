@@ -6,6 +6,7 @@ import {
 } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
+import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
 import { UsageError } from '../../errors.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -40,11 +41,14 @@ Options:
                              emuchat1:<40 hex of its name>, printed at start)
   --chatapi-webhook URL      where every channel POSTs its asynchronous answers (default none)
   --chatapi-events-wait S    the longest a Chat API events call blocks, in seconds (default 30)
+  --pushback-share X         share of sessions whose bot stored a Pushgate pushback id in sessionData
+                             pushbackId (0..1, default 0)
   --json                     print the address and tokens as one JSON line
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
-GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url}.
+GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url},
+GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?}.
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
 
@@ -74,6 +78,13 @@ function explainListenError(error: unknown, port: number, host: string): unknown
       'emulator.bad_host',
     );
   return error;
+}
+
+/** --pushback-share X: a share from 0 to 1. */
+function shareOption(value: string | undefined): number {
+  const share = numberOption(value, 'pushback-share', 0);
+  if (share < 0 || share > 1) throw new UsageError('--pushback-share: expected a share from 0 to 1');
+  return share;
 }
 
 /** --max-page-size N, or its older name --page-size-cap N (not both). */
@@ -155,6 +166,7 @@ export const emulatorCommand: Command = {
       'chatapi-token': { type: 'string', multiple: true },
       'chatapi-webhook': { type: 'string' },
       'chatapi-events-wait': { type: 'string' },
+      'pushback-share': { type: 'string' },
       json: { type: 'boolean' },
     });
     const projects = values.projects
@@ -184,6 +196,7 @@ export const emulatorCommand: Command = {
       durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
       ...chatApiChannels(values['chatapi-token'], values['chatapi-webhook'], projects),
       chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
+      pushbackShare: shareOption(values['pushback-share']),
       ...(projects && projects.length > 0 ? { projects } : {}),
       ...(now === undefined ? {} : { now }),
     }).catch((error: unknown) => {
@@ -201,6 +214,7 @@ export const emulatorCommand: Command = {
         url: `${running.url}/chatapi/${c.token}`,
         webhookUrl: c.webhookUrl ?? null,
       })),
+      pushgateUrl: `${running.url}/pushgate/push_${DEFAULT_PUSHBACK_ID}`,
       projects: [...e.projects.values()].map((p) => ({
         name: p.name,
         sessions: p.skeleton.sessionCount,
@@ -230,6 +244,7 @@ export const emulatorCommand: Command = {
         io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
       for (const c of summary.chatApiChannels)
         io.out(`  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'})`);
+      io.out(`  Pushgate:     ${summary.pushgateUrl}   (the ops pushback: REPORTER_PUSHGATE_URL)`);
       io.out('Press Ctrl-C to stop.');
     }
     await new Promise<void>((resolve) => {
