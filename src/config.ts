@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
+import { ALERT_RULE_KEYS, type AlertRule, alertRulesSchema, alertRulesSetting } from './alert-rules.js';
 import { type ChatApiChannel, chatApiChannelsSetting } from './chatapi-channels.js';
+import { type PushgateTarget, pushgateUrlSetting } from './pushgate-url.js';
 import { UsageError } from './errors.js';
 import { isTimeZone } from './time/time-zone.js';
 
@@ -209,6 +211,9 @@ const ENV_KEYS = {
   REPORTER_WEBHOOKS_HOST: z.string().trim().min(1).default(D.REPORTER_WEBHOOKS_HOST),
   REPORTER_WEBHOOKS_PORT: intFromEnv(0, 65_535).optional(),
   REPORTER_WEBHOOKS_LOAD_SECONDS: numberFromEnv(0.05, 3600).default(D.REPORTER_WEBHOOKS_LOAD_SECONDS),
+  REPORTER_PUSHGATE_URL: pushgateUrlSetting.optional(),
+  REPORTER_PUSHGATE_BASE_URL: urlSetting.optional(),
+  REPORTER_ALERTS: alertRulesSetting.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -256,6 +261,17 @@ export interface Config {
   dailyReportHtml: boolean;
   chatApi: ChatApiConfig;
   webhooks: WebhooksConfig;
+  pushgate: PushgateConfig;
+  /** Alert rules evaluated after each sync (REPORTER_ALERTS, else "alerts" of the REPORTER_CONFIG file). */
+  alerts: readonly AlertRule[];
+}
+
+/** Pushgate (docs/pushgate.md). */
+export interface PushgateConfig {
+  /** REPORTER_PUSHGATE_URL: where run notifications go; undefined: none are sent. A secret. */
+  notify: PushgateTarget | undefined;
+  /** REPORTER_PUSHGATE_BASE_URL, else the notify URL's base, else the first project's base URL. */
+  baseUrl: string;
 }
 
 /** The webhook receiver (docs/webhooks.md). */
@@ -329,6 +345,7 @@ const configFileSchema = z
   .object({
     projects: z.array(projectSchema).min(1, 'list at least one project'),
     schedule: scheduleFileSchema.optional(),
+    alerts: alertRulesSchema.optional(),
   })
   .strict();
 
@@ -337,6 +354,7 @@ function keysAllowedAt(path: readonly PropertyKey[]): readonly string[] {
   if (path.length === 0) return Object.keys(configFileSchema.shape);
   if (path[0] === 'projects' && path.length === 2) return Object.keys(projectSchema.shape);
   if (path[0] === 'schedule' && path.length === 1) return Object.keys(scheduleFileSchema.shape);
+  if (path[0] === 'alerts' && path.length === 2) return ALERT_RULE_KEYS;
   return [];
 }
 
@@ -407,6 +425,7 @@ export function loadConfig(
 
   let projects: ProjectConfig[];
   let scheduleFile: z.infer<typeof scheduleFileSchema> | undefined;
+  let fileAlerts: AlertRule[] | undefined;
   let fileName: string | undefined;
   if (e.REPORTER_CONFIG !== undefined) {
     const file = resolve(e.REPORTER_CONFIG);
@@ -428,6 +447,7 @@ export function loadConfig(
     }
     projects = result.data.projects;
     scheduleFile = result.data.schedule;
+    fileAlerts = result.data.alerts;
     fileName = file;
   } else if (e.REPORTER_TOKEN !== undefined) {
     projects = [
@@ -505,5 +525,16 @@ export function loadConfig(
       port: e.REPORTER_WEBHOOKS_PORT,
       loadEveryMs: e.REPORTER_WEBHOOKS_LOAD_SECONDS * 1000,
     }),
+    pushgate: Object.freeze({
+      notify: e.REPORTER_PUSHGATE_URL === undefined ? undefined : Object.freeze(e.REPORTER_PUSHGATE_URL),
+      baseUrl: (
+        e.REPORTER_PUSHGATE_BASE_URL ??
+        e.REPORTER_PUSHGATE_URL?.baseUrl ??
+        projects[0]?.baseUrl ??
+        e.REPORTER_BASE_URL ??
+        D.REPORTER_BASE_URL
+      ).replace(/\/+$/, ''),
+    }),
+    alerts: Object.freeze((e.REPORTER_ALERTS ?? fileAlerts ?? []).map((r) => Object.freeze(r))),
   });
 }

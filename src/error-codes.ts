@@ -73,6 +73,14 @@ export const ERROR_CODES = {
     kinds: ['usage'],
     meaning: 'webhooks: the receiver cannot listen on --host / --port (no such address, a port not allowed).',
   },
+  'pushgate.not_found': {
+    kinds: ['terminal'],
+    meaning: 'Pushgate answered 404: the pushback does not exist or was deleted.',
+  },
+  'pushgate.refused': {
+    kinds: ['terminal'],
+    meaning: 'Pushgate refused a push with another 4xx status (the body, its content type).',
+  },
   'reporter.auth': { kinds: ['terminal'], meaning: 'The platform refused REPORTER_TOKEN (401/403).' },
   'reporter.not_found': { kinds: ['terminal'], meaning: 'The Reporter API answered 404.' },
   'reporter.bad_request': {

@@ -16,6 +16,7 @@ export function createCommandLogger(config: Config, options: { onTerminal?: 'inf
       ...config.projects.map((p) => p.token),
       ...config.chatApi.channels.map((c) => c.token),
       ...(config.webhooks.key === undefined ? [] : [config.webhooks.key]),
+      ...(config.pushgate.notify === undefined ? [] : [config.pushgate.notify.pushbackId]),
     ],
     format,
   });

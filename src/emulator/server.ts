@@ -252,15 +252,15 @@ class EmulatorServer {
     }
 
     let slowed: FaultState | undefined;
+    // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`; Pushgate's `pushgate/push`
+    const faultPath =
+      where.scope === 'chatapi'
+        ? `chatapi/${where.rest}`
+        : where.scope === 'pushgate'
+          ? 'pushgate/push'
+          : where.rest;
     if (where.scope !== 'control') {
       this.emulator.requestCount++;
-      // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`; Pushgate's `pushgate`
-      const faultPath =
-        where.scope === 'chatapi'
-          ? `chatapi/${where.rest}`
-          : where.scope === 'pushgate'
-            ? 'pushgate/push'
-            : where.rest;
       const fault = this.emulator.faults.take(REQUEST_FAULTS, { path: faultPath, method });
       if (fault) {
         if (fault.type === 'slow') slowed = fault;
@@ -292,6 +292,11 @@ class EmulatorServer {
     const now = this.emulator.now();
     const ctx = this.context(where, route, params, url, method, body, now, req, res);
     const result: RouteResult | undefined = await route.handler(ctx);
+    // the request was handled (and its effect kept) but its answer is lost on the way back
+    if (where.scope !== 'control' && this.emulator.faults.take(['dropAnswer'], { path: faultPath, method })) {
+      req.socket.destroy();
+      return;
+    }
     if (result?.raw) return;
     const status = result?.status ?? 200;
     let payload = result?.body;

@@ -12,8 +12,8 @@ import { requireDataDir } from '../require-warehouse.js';
 const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--json]
 
 Shows the run history recorded in the warehouse (table etl_runs), newest first: what ran, when, how it
-ended, what it moved (windows, sessions, messages, requests, rejected records) and the error of a failed
-run. A run still "running" whose process died is closed as failed by the next run on the same host.
+ended, what it moved (windows, sessions, messages, requests, rejected records), the error of a failed
+run and its Pushgate notification (sent, or failed: why; REPORTER_PUSHGATE_URL). A run still "running" whose process died is closed as failed by the next run on the same host.
 
 Options:
   --job NAME       only this job (e.g. sync)
@@ -80,6 +80,7 @@ export const runsCommand: Command = {
         ['requests', 'Requests'],
         ['rejects', 'Rejected'],
         ['error', 'Error'],
+        ['notification', 'Notification'],
       ];
       const rows = runs.map((run) => ({
         ...run,
