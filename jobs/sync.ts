@@ -1,9 +1,12 @@
 // Job `sync`: the incremental sync of every configured project (what `reporter-etl sync` does), every 15
 // minutes. It records its own etl_runs rows, one per project, with job "sync" and the run's trigger; a project
-// whose sync failed before its row existed (unreachable API, refused token) gets a failed row here.
+// whose sync failed before its row existed (unreachable API, refused token) gets a failed row here. Then the
+// alert rules (REPORTER_ALERTS) are evaluated over the projects synced; their changes go into the run's notification.
 
+import { evaluateAlerts } from '../src/alerts/evaluate-alerts.js';
 import { type ChatApiHistorySummary, syncChatApiHistory } from '../src/chatapi/sync-chatapi-history.js';
 import { EXIT, UsageError } from '../src/errors.js';
+import type { AlertChange } from '../src/pushgate/notification-event.js';
 import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
@@ -27,6 +30,7 @@ export const syncJob: Job = {
       );
     // the warehouse stays open for the whole sync: its windows commit one after another
     const channels: ChatApiHistorySummary[] = [];
+    const alerts: AlertChange[] = [];
     const summaries = await ctx.useWarehouse(async (warehouse) => {
       const done: SyncSummary[] = [];
       for (const project of config.projects) {
@@ -62,6 +66,28 @@ export const syncJob: Job = {
             signal: ctx.signal,
           })),
         );
+      // then the alert rules over the projects just synced (REPORTER_ALERTS): a failed alert check never fails the sync
+      const synced = done.filter((s) => s.status !== 'failed').map((s) => s.project);
+      if (!ctx.signal.aborted && config.alerts.length > 0 && synced.length > 0) {
+        try {
+          alerts.push(
+            ...(await evaluateAlerts({
+              warehouse,
+              rules: config.alerts,
+              projects: synced,
+              now: ctx.now(),
+              timeZone: config.timeZone,
+              runId: done[0]?.runId ?? ctx.runId,
+            })),
+          );
+        } catch (error) {
+          ctx.log.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'alert rules not evaluated',
+          );
+        }
+        for (const alert of alerts) ctx.log.warn({ alert }, `alert ${alert.state}: ${alert.message}`);
+      }
       return done;
     });
     const failedChannel = channels.find((c) => c.status === 'failed');
@@ -81,6 +107,7 @@ export const syncJob: Job = {
       ),
     ];
     if (skipped > 0) lines.push(`${plural(skipped, 'project')} not synced: stopped by a signal`);
+    for (const alert of alerts) lines.push(`alert ${alert.state}: ${alert.message}`);
     return {
       status,
       summary: lines.join('; '),
@@ -96,6 +123,7 @@ export const syncJob: Job = {
             : EXIT.ok,
       details: { runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) },
       recordedRunIds: summaries.map((s) => s.runId),
+      ...(alerts.length > 0 ? { alerts } : {}),
     };
   },
 };
