@@ -9,9 +9,10 @@ export const describePushQuery = (query: string): string =>
 export const selectPushRows = (query: string): string => `SELECT * FROM (\n${query}\n) AS q`;
 
 export const PUSHGATE_SENDS_SQL = {
-  /** The latest status of each of these event ids. */
+  /** Each of these event ids: 'sent' when any run sent it, else its latest status. */
   statuses:
-    'SELECT event_id, arg_max(status, started_at) AS status FROM pushgate_sends ' +
+    "SELECT event_id, CASE WHEN bool_or(status = 'sent') THEN 'sent' ELSE arg_max(status, started_at) END AS status " +
+    'FROM pushgate_sends ' +
     'WHERE event_id IN (SELECT unnest($event_ids::VARCHAR[])) GROUP BY event_id',
   insertSending:
     'INSERT INTO pushgate_sends (event_id, run_id, pushback_id, body, query, batch, batches, status, started_at) ' +

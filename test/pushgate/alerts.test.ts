@@ -3,6 +3,7 @@
 // every change is in the alerts table and in the run's notification as the emulated Pushgate received it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncJob } from '../../jobs/sync.js';
+import { evaluateAlerts } from '../../src/alerts/evaluate-alerts.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { DEFAULT_PUSHBACK_ID } from '../../src/emulator/pushgate/pushgate.js';
 import { silentLogger } from '../../src/log.js';
@@ -12,6 +13,7 @@ import { type FinishedJobRun, JobRunner } from '../../src/schedule/job-runner.js
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { makeTempDir } from '../warehouse/fixtures.js';
 
 const HOUR = 3_600_000;
 const PERIOD_HOURS = 2;
@@ -119,5 +121,32 @@ describe('alerts', () => {
     const text = (await runCli(['runs'], h.env)).stdout;
     expect(text).toContain('Alerts (newest first):');
     expect(text).toMatch(/resolved\s+transfers\s+shop-bot\s+shop-bot: transferShare/);
+  });
+
+  it('hoursSinceLastSession: no session at all holds (fires once); a session within the hours resolves it', async () => {
+    const temp = makeTempDir();
+    const now = Date.UTC(2026, 10, 21, 12);
+    const w = await openWarehouse({ path: `${temp.dir}/warehouse.duckdb`, lockWaitMs: 1000, now: () => now });
+    try {
+      const rules = [
+        { name: 'silence', metric: 'hoursSinceLastSession' as const, above: 3, periodHours: 24 },
+      ];
+      const evaluate = () =>
+        evaluateAlerts({ warehouse: w, rules, projects: ['quiet-bot'], now, timeZone: 'UTC', runId: 'r' });
+      expect(await evaluate()).toEqual([
+        expect.objectContaining({ rule: 'silence', state: 'firing', value: null, threshold: 3 }),
+      ]);
+      expect(await evaluate()).toEqual([]);
+      await w.query(
+        'INSERT INTO sessions (project, session_id, start_time, synced_at) VALUES ($p, $s, $t, $t)',
+        { p: 'quiet-bot', s: 'S1', t: new Date(now - 90 * 60_000) },
+      );
+      const [resolved] = await evaluate();
+      expect(resolved).toMatchObject({ state: 'resolved', value: 1.5 });
+      expect(await evaluate()).toEqual([]);
+    } finally {
+      await w.close();
+      temp.cleanup();
+    }
   });
 });

@@ -110,6 +110,27 @@ describe('pushgate send', () => {
     ).toEqual(expected);
   });
 
+  it('a push an earlier run left unsettled (sending) is sent again, with the same eventId', async () => {
+    const dry = await send(['--key', 'third', '--sample', '1']);
+    const eventId = dry.summary.sample[0].eventId as string;
+    // a run killed between its record and its settle
+    await h.withWarehouse((w) =>
+      w.query(
+        "insert into pushgate_sends (event_id, run_id, pushback_id, body, query, batch, batches, status, started_at) values ($e, 'killed', 'x', '{}', 'q', 1, 1, 'sending', now())",
+        { e: eventId },
+      ),
+    );
+    const before = received().length;
+    const r = await send(['--apply', '--key', 'third']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.summary).toMatchObject({ unsettled: 1, sent: expected.length });
+    const ids = received()
+      .slice(before)
+      .map((g) => (g.body as { eventId: string }).eventId);
+    expect(ids).toContain(eventId);
+    expect(new Set(ids).size).toBe(expected.length);
+  });
+
   it('a query without pushback_id is refused before anything is sent (exit 2)', async () => {
     const r = await runCli(['pushgate', 'send', '--sql', 'select session_id from sessions'], env);
     expect(r.code).toBe(2);
