@@ -6,8 +6,8 @@
 import { evaluateAlerts } from '../src/alerts/evaluate-alerts.js';
 import { type ChatApiHistorySummary, syncChatApiHistory } from '../src/chatapi/sync-chatapi-history.js';
 import { EXIT, UsageError } from '../src/errors.js';
-import type { AlertChange } from '../src/pushgate/notification-event.js';
 import { plural } from '../src/plural.js';
+import type { AlertChange } from '../src/pushgate/notification-event.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
 import { hasRun, insertFinishedRun } from '../src/warehouse/run-history.js';

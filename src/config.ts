@@ -6,8 +6,8 @@ import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 import { ALERT_RULE_KEYS, type AlertRule, alertRulesSchema, alertRulesSetting } from './alert-rules.js';
 import { type ChatApiChannel, chatApiChannelsSetting } from './chatapi-channels.js';
-import { type PushgateTarget, pushgateUrlSetting } from './pushgate-url.js';
 import { UsageError } from './errors.js';
+import { type PushgateTarget, pushgateUrlSetting } from './pushgate-url.js';
 import { isTimeZone } from './time/time-zone.js';
 
 /**

@@ -9,8 +9,8 @@ import { chatApiRoutes } from './chatapi/routes.js';
 import { controlRoutes } from './control.js';
 import { Emulator, type EmulatorOptions, type V1Token } from './emulator.js';
 import { type FaultState, REQUEST_FAULTS } from './faults.js';
-import type { Generation, Route, RouteContext, RouteResult } from './route.js';
 import { pushgateRoutes } from './pushgate/routes.js';
+import type { Generation, Route, RouteContext, RouteResult } from './route.js';
 import { reporterRoutes } from './routes/index.js';
 
 export interface RunningEmulator {

@@ -5,8 +5,8 @@ import {
   defaultChatApiToken,
 } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
-import { startEmulator } from '../../emulator/server.js';
 import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
+import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
