@@ -41,6 +41,7 @@ export function createDailyReportJob(write: typeof writeReport = writeReport): J
         summary: `${DAILY_REPORT_ID} ${day.date} (${config.timeZone}): ${result.path} · ${plural(result.sheets.length, 'sheet')} · ${plural(rows, 'row')} · ${formatSize(result.bytes)}${html ? ` · ${html.path}` : ''}`,
         exitCode: EXIT.ok,
         details: { day: day.date, ...result },
+        reportPath: result.path,
       };
     },
   };

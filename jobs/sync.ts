@@ -1,12 +1,15 @@
 // Job `sync`: the incremental sync of every configured project (what `reporter-etl sync` does), every 15
 // minutes. It records its own etl_runs rows, one per project, with job "sync" and the run's trigger; a project
-// whose sync failed before its row existed (unreachable API, refused token) gets a failed row here.
+// whose sync failed before its row existed (unreachable API, refused token) gets a failed row here. Then the
+// alert rules (REPORTER_ALERTS) are evaluated over the projects synced; their changes go into the run's notification.
 
+import { evaluateAlerts } from '../src/alerts/evaluate-alerts.js';
 import { type ChatApiHistorySummary, syncChatApiHistory } from '../src/chatapi/sync-chatapi-history.js';
 import { createClickHouse } from '../src/clickhouse/clickhouse-http.js';
 import { type ClickHouseExportResult, exportClickHouse } from '../src/clickhouse/export-clickhouse.js';
 import { EtlError, EXIT, UsageError } from '../src/errors.js';
 import { plural } from '../src/plural.js';
+import type { AlertChange } from '../src/pushgate/notification-event.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
 import { hasRun, insertFinishedRun } from '../src/warehouse/run-history.js';
@@ -31,6 +34,7 @@ export const syncJob: Job = {
     const channels: ChatApiHistorySummary[] = [];
     let replicated: ClickHouseExportResult | undefined;
     let replicationError: EtlError | undefined;
+    const alerts: AlertChange[] = [];
     const summaries = await ctx.useWarehouse(async (warehouse) => {
       const done: SyncSummary[] = [];
       for (const project of config.projects) {
@@ -79,6 +83,28 @@ export const syncJob: Job = {
           await clickhouse.close();
         }
       }
+      // then the alert rules over the projects just synced (REPORTER_ALERTS): a failed alert check never fails the sync
+      const synced = done.filter((s) => s.status !== 'failed').map((s) => s.project);
+      if (!ctx.signal.aborted && config.alerts.length > 0 && synced.length > 0) {
+        try {
+          alerts.push(
+            ...(await evaluateAlerts({
+              warehouse,
+              rules: config.alerts,
+              projects: synced,
+              now: ctx.now(),
+              timeZone: config.timeZone,
+              runId: done[0]?.runId ?? ctx.runId,
+            })),
+          );
+        } catch (error) {
+          ctx.log.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'alert rules not evaluated',
+          );
+        }
+        for (const alert of alerts) ctx.log.warn({ alert }, `alert ${alert.state}: ${alert.message}`);
+      }
       return done;
     });
     const failedChannel = channels.find((c) => c.status === 'failed');
@@ -109,6 +135,7 @@ export const syncJob: Job = {
         `ClickHouse: ${plural(replicated.sent.length, 'partition')} sent (${plural(replicated.rows, 'row')}), ${replicated.removed.length} removed`,
       );
     if (replicationError) lines.push(`ClickHouse: failed · ${replicationError.message}`);
+    for (const alert of alerts) lines.push(`alert ${alert.state}: ${alert.message}`);
     return {
       status,
       summary: lines.join('; '),
@@ -128,6 +155,7 @@ export const syncJob: Job = {
         ...(replicated ? { clickhouse: replicated } : {}),
       },
       recordedRunIds: summaries.map((s) => s.runId),
+      ...(alerts.length > 0 ? { alerts } : {}),
     };
   },
 };

@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
+import { ALERT_RULE_KEYS, type AlertRule, alertRulesSchema, alertRulesSetting } from './alert-rules.js';
 import { type ChatApiChannel, chatApiChannelsSetting } from './chatapi-channels.js';
 import { UsageError } from './errors.js';
+import { type PushgateTarget, pushgateUrlSetting } from './pushgate-url.js';
 import { isTimeZone } from './time/time-zone.js';
 
 /**
@@ -220,6 +222,9 @@ const ENV_KEYS = {
     .trim()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'expected a database name: letters, digits and _')
     .default(D.REPORTER_CLICKHOUSE_DATABASE),
+  REPORTER_PUSHGATE_URL: pushgateUrlSetting.optional(),
+  REPORTER_PUSHGATE_BASE_URL: urlSetting.optional(),
+  REPORTER_ALERTS: alertRulesSetting.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -271,6 +276,17 @@ export interface Config {
   lakeDir: string | undefined;
   /** The ClickHouse destination (REPORTER_CLICKHOUSE_*); undefined without REPORTER_CLICKHOUSE_URL. */
   clickhouse: { url: string; user: string; password: string; database: string } | undefined;
+  pushgate: PushgateConfig;
+  /** Alert rules evaluated after each sync (REPORTER_ALERTS, else "alerts" of the REPORTER_CONFIG file). */
+  alerts: readonly AlertRule[];
+}
+
+/** Pushgate (docs/pushgate.md). */
+export interface PushgateConfig {
+  /** REPORTER_PUSHGATE_URL: where run notifications go; undefined: none are sent. A secret. */
+  notify: PushgateTarget | undefined;
+  /** REPORTER_PUSHGATE_BASE_URL, else the notify URL's base, else the first project's base URL. */
+  baseUrl: string;
 }
 
 /** The webhook receiver (docs/webhooks.md). */
@@ -344,6 +360,7 @@ const configFileSchema = z
   .object({
     projects: z.array(projectSchema).min(1, 'list at least one project'),
     schedule: scheduleFileSchema.optional(),
+    alerts: alertRulesSchema.optional(),
   })
   .strict();
 
@@ -352,6 +369,7 @@ function keysAllowedAt(path: readonly PropertyKey[]): readonly string[] {
   if (path.length === 0) return Object.keys(configFileSchema.shape);
   if (path[0] === 'projects' && path.length === 2) return Object.keys(projectSchema.shape);
   if (path[0] === 'schedule' && path.length === 1) return Object.keys(scheduleFileSchema.shape);
+  if (path[0] === 'alerts' && path.length === 2) return ALERT_RULE_KEYS;
   return [];
 }
 
@@ -422,6 +440,7 @@ export function loadConfig(
 
   let projects: ProjectConfig[];
   let scheduleFile: z.infer<typeof scheduleFileSchema> | undefined;
+  let fileAlerts: AlertRule[] | undefined;
   let fileName: string | undefined;
   if (e.REPORTER_CONFIG !== undefined) {
     const file = resolve(e.REPORTER_CONFIG);
@@ -443,6 +462,7 @@ export function loadConfig(
     }
     projects = result.data.projects;
     scheduleFile = result.data.schedule;
+    fileAlerts = result.data.alerts;
     fileName = file;
   } else if (e.REPORTER_TOKEN !== undefined) {
     projects = [
@@ -530,5 +550,16 @@ export function loadConfig(
             password: e.REPORTER_CLICKHOUSE_PASSWORD,
             database: e.REPORTER_CLICKHOUSE_DATABASE,
           }),
+    pushgate: Object.freeze({
+      notify: e.REPORTER_PUSHGATE_URL === undefined ? undefined : Object.freeze(e.REPORTER_PUSHGATE_URL),
+      baseUrl: (
+        e.REPORTER_PUSHGATE_BASE_URL ??
+        e.REPORTER_PUSHGATE_URL?.baseUrl ??
+        projects[0]?.baseUrl ??
+        e.REPORTER_BASE_URL ??
+        D.REPORTER_BASE_URL
+      ).replace(/\/+$/, ''),
+    }),
+    alerts: Object.freeze((e.REPORTER_ALERTS ?? fileAlerts ?? []).map((r) => Object.freeze(r))),
   });
 }

@@ -103,6 +103,22 @@ export const ERROR_CODES = {
     kinds: ['terminal'],
     meaning: 'export parquet: a partition file of the lake could not be written (the message names it).',
   },
+  'pushgate.not_found': {
+    kinds: ['terminal'],
+    meaning: 'Pushgate answered 404: the pushback does not exist or was deleted.',
+  },
+  'pushgate.refused': {
+    kinds: ['terminal'],
+    meaning: 'Pushgate refused a push with another 4xx status (the body, its content type).',
+  },
+  'pushgate.bad_selection': {
+    kinds: ['usage'],
+    meaning: 'pushgate send --sql: the query has no pushback_id column, or a row has no pushback id.',
+  },
+  'pushgate.no_warehouse': {
+    kinds: ['usage'],
+    meaning: 'pushgate send: there is no warehouse yet (run sync first).',
+  },
   'reporter.auth': { kinds: ['terminal'], meaning: 'The platform refused REPORTER_TOKEN (401/403).' },
   'reporter.not_found': { kinds: ['terminal'], meaning: 'The Reporter API answered 404.' },
   'reporter.bad_request': {

@@ -17,6 +17,7 @@ export function createCommandLogger(config: Config, options: { onTerminal?: 'inf
       ...config.chatApi.channels.map((c) => c.token),
       ...(config.webhooks.key === undefined ? [] : [config.webhooks.key]),
       ...(config.clickhouse?.password ? [config.clickhouse.password] : []),
+      ...(config.pushgate.notify === undefined ? [] : [config.pushgate.notify.pushbackId]),
     ],
     format,
   });

@@ -93,6 +93,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/label-messages.js')).labelMessagesCommand,
   },
   {
+    name: 'pushgate',
+    summary: 'fire Pushgate pushbacks of the dialogs a SQL query picks from the warehouse (pushgate send)',
+    load: async () => (await import('./commands/pushgate.js')).pushgateCommand,
+  },
+  {
     name: 'clients',
     summary: 'show, block and unblock a client of a bot',
     load: async () => (await import('./commands/clients.js')).clientsCommand,

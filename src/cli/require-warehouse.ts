@@ -43,6 +43,7 @@ const NO_WAREHOUSE = {
   'label-sessions': 'label-sessions.no_warehouse',
   'label-messages': 'label-messages.no_warehouse',
   export: 'export.no_warehouse',
+  pushgate: 'pushgate.no_warehouse',
 } as const satisfies Record<string, ErrorCode>;
 
 /** Throws `<command>.no_warehouse` (exit 2) when config.warehousePath does not exist yet. */

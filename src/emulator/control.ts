@@ -1,5 +1,5 @@
 // The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
-// the clock, faults, and the Chat API's truth and webhooks. Tests in other processes and the demo drive the
+// the clock, faults, the Chat API's truth and webhooks, and what Pushgate received. Tests in other processes and the demo drive the
 // emulator through them.
 import { badParameter } from './api-error.js';
 import { chatChannelTruth } from './chatapi/chat-truth.js';
@@ -103,6 +103,34 @@ export function controlRoutes(): Route[] {
             prompterWebhookUrl: channel.prompterWebhookUrl ?? null,
           },
         };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'pushgate/received',
+      op: 'pushgateReceived',
+      handler(ctx) {
+        const pushbackId = queryString(ctx.query, 'pushbackId');
+        return { body: { received: ctx.emulator.pushgate.receipts(pushbackId) } };
+      },
+    },
+    {
+      method: 'POST',
+      path: 'pushgate/pushbacks',
+      op: 'setPushback',
+      handler(ctx) {
+        const body = requireObject(ctx.body ?? {});
+        const id = body['pushbackId'];
+        if (typeof id !== 'string' || !/^[A-Za-z0-9_-]+$/.test(id))
+          throw badParameter('pushbackId', 'expected letters, digits, - and _');
+        if (body['delete'] === true) {
+          ctx.emulator.pushgate.delete(id);
+          return { body: { pushbackId: id, deleted: true } };
+        }
+        const project = body['project'];
+        if (project !== undefined && typeof project !== 'string')
+          throw badParameter('project', 'expected a project name');
+        return { body: ctx.emulator.pushgate.create(id, project) };
       },
     },
     {

@@ -1,4 +1,5 @@
-// The emulated platform: projects with their data, the clock, tokens, faults, report tasks and the Chat API.
+// The emulated platform: projects with their data, the clock, tokens, faults, report tasks, the Chat API and
+// Pushgate.
 // Independent of HTTP (the server in server.ts exposes it), so tests can read ground truth and script
 // faults in-process. It never imports src/reporter: a bug in the client cannot be copied into it.
 import { ApiError } from './api-error.js';
@@ -8,6 +9,7 @@ import { EmulatorClock } from './clock.js';
 import { Faults } from './faults.js';
 import { hashString } from './prng.js';
 import { ProjectData, type TextLengths } from './project-data.js';
+import { DEFAULT_PUSHBACK_ID, Pushgate } from './pushgate/pushgate.js';
 import { type RateLimitOptions, ServerRateLimit } from './rate-limit.js';
 import { ReportTasks } from './reports/report-tasks.js';
 
@@ -63,6 +65,10 @@ export interface EmulatorOptions {
   chatApiWebhookResends: number;
   /** Pause before a webhook resend, in real ms (default 1000). */
   chatApiWebhookRetryDelayMs: number;
+  /** Share of sessions whose bot stored a Pushgate pushback id in sessionData `pushbackId` (default 0). */
+  pushbackShare: number;
+  /** Standalone Pushgate pushbacks (default: DEFAULT_PUSHBACK_ID in the first project). */
+  pushbacks: { pushbackId: string; project?: string }[];
 }
 
 /** One API request as received: method, path with query string, raw body (undefined when empty). */
@@ -105,6 +111,8 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     chatApiWebhookTimeoutMs: partial.chatApiWebhookTimeoutMs ?? 3_000,
     chatApiWebhookResends: partial.chatApiWebhookResends ?? 3,
     chatApiWebhookRetryDelayMs: partial.chatApiWebhookRetryDelayMs ?? 1_000,
+    pushbackShare: partial.pushbackShare ?? 0,
+    pushbacks: partial.pushbacks ?? [{ pushbackId: DEFAULT_PUSHBACK_ID }],
     ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
     ...(partial.rateLimit === undefined ? {} : { rateLimit: partial.rateLimit }),
   };
@@ -118,6 +126,8 @@ export class Emulator {
   readonly reports: ReportTasks;
   /** The Chat API channels and what only the Chat API keeps (states, set statuses, cursors, webhooks). */
   readonly chatApi: ChatApi;
+  /** Pushgate: the pushbacks and every push received. */
+  readonly pushgate: Pushgate;
   readonly ApiError = ApiError;
   /** Requests received on the API (control endpoints excluded). */
   requestCount = 0;
@@ -148,6 +158,7 @@ export class Emulator {
           now: o.now,
           messagesPerSession: o.messagesPerSession,
           texts: o.texts,
+          pushbackShare: o.pushbackShare,
         }),
       );
     });
@@ -158,6 +169,7 @@ export class Emulator {
       resends: o.chatApiWebhookResends,
       retryDelayMs: o.chatApiWebhookRetryDelayMs,
     });
+    this.pushgate = new Pushgate(this, o.pushbacks);
   }
 
   /** The clock now; grows every project's data up to it. */

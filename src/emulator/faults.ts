@@ -17,6 +17,7 @@ export const FAULT_TYPES = [
   'duplicateEvent',
   'expiredUrl',
   'reportFail',
+  'dropAnswer',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 

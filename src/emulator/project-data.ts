@@ -3,7 +3,7 @@
 // here, so the HTTP answers, the statistics, the report files and the ground truth agree by construction.
 import { clientIdOf, parseQuestionId, parseSessionId, questionIdOf, sessionIdOf } from './ids.js';
 import { LiveSessions } from './live-sessions.js';
-import { hashString, pick, pickIndex, pickWeighted, unit } from './prng.js';
+import { hashString, hex, pick, pickIndex, pickWeighted, unit } from './prng.js';
 import { Skeleton, type SkeletonOptions } from './skeleton.js';
 import {
   type Block,
@@ -38,6 +38,8 @@ export interface ProjectOptions extends SkeletonOptions {
   accountId: number;
   /** Lengthened question and answer texts (none by default). */
   texts?: TextLengths;
+  /** Share of sessions (with messages) whose bot stored a Pushgate pushback id in sessionData (`pushbackId`). */
+  pushbackShare?: number;
 }
 
 /**
@@ -108,6 +110,7 @@ export class ProjectData {
   /** Sessions held back from every answer for a while (scripted page drift). */
   readonly withheld = new Set<number>();
   readonly texts: TextLengths;
+  readonly pushbackShare: number;
   /** Sessions that came from outside (Chat API dialogues), with their messages as they were said. */
   readonly live = new LiveSessions();
   private clientIndexById = new Map<string, number>();
@@ -116,6 +119,7 @@ export class ProjectData {
   constructor(options: ProjectOptions) {
     this.name = options.name;
     this.texts = options.texts ?? { length: 0, longEvery: 0, longLength: 0 };
+    this.pushbackShare = options.pushbackShare ?? 0;
     this.accountId = options.accountId;
     this.seed = options.seed;
     this.skeleton = new Skeleton(options);
@@ -130,6 +134,17 @@ export class ProjectData {
 
   sessionId(i: number): string {
     return sessionIdOf(this.seed, i);
+  }
+  /** The Pushgate pushback of session i's dialog (the bot stores it in sessionData when pushbackShare says so). */
+  pushbackId(i: number): string {
+    return `pb-${this.sessionId(i)}-${hex(8, this.seed, i, 4242)}`;
+  }
+  /** The session of a pushback id of this project (pushbackId's inverse), if it is one. */
+  pushbackSession(id: string): number | undefined {
+    const m = /^pb-(.+)-([0-9a-f]{8})$/.exec(id);
+    if (!m) return undefined;
+    const i = this.sessionIndex(m[1]!);
+    return i !== undefined && this.pushbackId(i) === id ? i : undefined;
   }
   /** The session index of an id, if the id is one of this project's sessions. */
   sessionIndex(id: string): number | undefined {
@@ -367,6 +382,8 @@ export class ProjectData {
       if (unit(s, i, 100) < 0.6) data['city'] = pick(CITIES, s, i, 101);
       if (unit(s, i, 102) < 0.5) data['plan'] = pick(PLANS, s, i, 103);
       if (unit(s, i, 104) < 0.4) data['utm_source'] = pick(SOURCES, s, i, 105);
+      if (this.pushbackShare > 0 && unit(s, i, 106) < this.pushbackShare)
+        data['pushbackId'] = this.pushbackId(i);
     }
     for (const experiment of this.state.experiments.values()) {
       const branch = this.experimentBranch(experiment, i);

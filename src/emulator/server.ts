@@ -10,6 +10,7 @@ import { chatApiRoutes } from './chatapi/routes.js';
 import { controlRoutes } from './control.js';
 import { Emulator, type EmulatorOptions, type V1Token } from './emulator.js';
 import { type FaultState, REQUEST_FAULTS } from './faults.js';
+import { pushgateRoutes } from './pushgate/routes.js';
 import type { Generation, Route, RouteContext, RouteResult } from './route.js';
 import { reporterRoutes } from './routes/index.js';
 
@@ -27,7 +28,7 @@ interface CompiledRoute {
   params: number;
 }
 
-type Scope = 'reporter' | 'async' | 'control' | 'chatapi' | 'prompter';
+type Scope = 'reporter' | 'async' | 'control' | 'chatapi' | 'prompter' | 'pushgate';
 
 function compile(routes: Route[]): CompiledRoute[] {
   return routes.map((route) => {
@@ -105,6 +106,11 @@ function locate(
       prefix: `${m[1] ?? ''}/chatapi/${m[2]}`,
     };
   }
+  m = /^\/pushgate\/push_([^/]+)$/.exec(pathname);
+  if (m) {
+    const token = decodeURIComponent(m[1]!);
+    return { scope: 'pushgate', generation: 'v1', token, rest: '', prefix: `/pushgate/push_${m[1]}` };
+  }
   m = /^\/__emulator\/(.+)$/.exec(pathname);
   if (m) return { scope: 'control', generation: 'v1', rest: m[1]!, prefix: '/__emulator' };
   return undefined;
@@ -169,14 +175,17 @@ export function corruptRecord(body: unknown, rule: FaultState): boolean {
   return false;
 }
 
-/** A request to the Chat API (its errors answer `{error, message}` only). */
-function isChatApi(req: IncomingMessage): boolean {
-  return /^(\/chatadapter)?\/chatapi\//.test(req.url ?? '');
+/** The service of a request to the Chat API or Pushgate (their errors answer `{error, message}` only). */
+function siblingService(req: IncomingMessage): 'chatapi' | 'pushgate' | undefined {
+  const url = req.url ?? '';
+  if (/^(\/chatadapter)?\/chatapi\//.test(url)) return 'chatapi';
+  if (/^\/pushgate\//.test(url)) return 'pushgate';
+  return undefined;
 }
 
-/** The Chat API's error body: `{error, message}`, the error named in the Chat API's own service. */
-function chatApiErrorBody(error: ApiError): { error: string; message: string } {
-  return { error: error.error.replace(/^reporter\./, 'chatapi.'), message: error.message };
+/** The error body of the Chat API or Pushgate: `{error, message}`, the error named in their own service. */
+function siblingErrorBody(error: ApiError, service: string): { error: string; message: string } {
+  return { error: error.error.replace(/^reporter\./, `${service}.`), message: error.message };
 }
 
 class EmulatorServer {
@@ -186,6 +195,7 @@ class EmulatorServer {
   private readonly control: CompiledRoute[];
   private readonly chatapi: CompiledRoute[];
   private readonly prompter: CompiledRoute[];
+  private readonly pushgate: CompiledRoute[];
   baseUrl = '';
 
   constructor(emulator: Emulator) {
@@ -203,6 +213,7 @@ class EmulatorServer {
     this.control = compile(controlRoutes());
     this.chatapi = compile(chatApiRoutes());
     this.prompter = compile(prompterRoutes());
+    this.pushgate = compile(pushgateRoutes());
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -212,7 +223,13 @@ class EmulatorServer {
         return;
       }
       if (error instanceof ApiError) {
-        sendJson(res, error.status, isChatApi(req) ? chatApiErrorBody(error) : error.toDto(), error.headers);
+        const service = siblingService(req);
+        sendJson(
+          res,
+          error.status,
+          service ? siblingErrorBody(error, service) : error.toDto(),
+          error.headers,
+        );
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
@@ -231,6 +248,7 @@ class EmulatorServer {
       control: this.control,
       chatapi: this.chatapi,
       prompter: this.prompter,
+      pushgate: this.pushgate,
     }[where.scope];
     const { route, params, pathKnown } = match(table, where.rest, method);
     if (!route) {
@@ -251,11 +269,15 @@ class EmulatorServer {
     }
 
     let slowed: FaultState | undefined;
+    // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`; Pushgate's `pushgate/push`
+    const faultPath =
+      where.scope === 'chatapi' || where.scope === 'prompter'
+        ? `chatapi/${where.rest}`
+        : where.scope === 'pushgate'
+          ? 'pushgate/push'
+          : where.rest;
     if (where.scope !== 'control') {
       this.emulator.requestCount++;
-      // Chat API faults match `chatapi/<path after the token>`, e.g. `chatapi/events`
-      const faultPath =
-        where.scope === 'chatapi' || where.scope === 'prompter' ? `chatapi/${where.rest}` : where.rest;
       const fault = this.emulator.faults.take(REQUEST_FAULTS, { path: faultPath, method });
       if (fault) {
         if (fault.type === 'slow') slowed = fault;
@@ -287,6 +309,11 @@ class EmulatorServer {
     const now = this.emulator.now();
     const ctx = this.context(where, route, params, url, method, body, now, req, res);
     const result: RouteResult | undefined = await route.handler(ctx);
+    // the request was handled (and its effect kept) but its answer is lost on the way back
+    if (where.scope !== 'control' && this.emulator.faults.take(['dropAnswer'], { path: faultPath, method })) {
+      req.socket.destroy();
+      return;
+    }
     if (result?.raw) return;
     const status = result?.status ?? 200;
     let payload = result?.body;
@@ -393,6 +420,16 @@ class EmulatorServer {
         projectNamed: false,
         token: '',
         tokenProjects: [...e.projects.keys()],
+      };
+    }
+    if (where.scope === 'pushgate') {
+      const first = e.projects.values().next().value!;
+      return {
+        ...base,
+        project: first,
+        projectNamed: false,
+        token: where.token ?? '',
+        tokenProjects: [],
       };
     }
     if (where.scope === 'chatapi' || where.scope === 'prompter') {

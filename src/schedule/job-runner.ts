@@ -2,14 +2,24 @@
 // already running or waiting is skipped and logged (schedule ticks, catch-up and manual runs alike); other
 // jobs wait their turn, so two jobs of one process never compete for the warehouse file. A failed run is
 // logged and recorded with its error, and the runner goes on. stop() starts no new run and aborts the current one.
+// After a run that failed, a daily-report that completed or a run whose alerts changed, it sends the run's
+// notification to REPORTER_PUSHGATE_URL and records its outcome in etl_runs.notification (never the run's status).
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { EtlError, EXIT } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
+import { notificationOf } from '../pushgate/notification-event.js';
+import { type NotificationOutcome, sendNotification } from '../pushgate/send-notification.js';
 import { beatRun } from '../warehouse/etl-runs.js';
 import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
-import { type FinishedRun, insertFinishedRun, makeRunId, RUN_HISTORY_SQL } from '../warehouse/run-history.js';
+import {
+  type FinishedRun,
+  insertFinishedRun,
+  makeRunId,
+  RUN_HISTORY_SQL,
+  recordNotification,
+} from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { Job, JobResult, JobTrigger } from './job.js';
 
@@ -20,6 +30,8 @@ export interface JobRunnerOptions {
   now?: () => number;
   /** Test hook: the heartbeat interval of the runs it records (default LEASE, src/warehouse/lease.ts). */
   lease?: Partial<LeaseTiming>;
+  /** Test hook: the backoff base of a notification's retries (ms). */
+  notifyBackoffBaseMs?: number;
 }
 
 export interface SkippedRun {
@@ -44,6 +56,8 @@ export interface FinishedJobRun {
   interrupted: boolean;
   /** Written to etl_runs now (false: kept in memory and written by the next run that opens the warehouse). */
   recorded: boolean;
+  /** Its Pushgate notification (REPORTER_PUSHGATE_URL): `sent`, `failed: <reason>`; absent when none was due. */
+  notification?: NotificationOutcome;
   details?: unknown;
 }
 
@@ -226,6 +240,8 @@ export class JobRunner {
         recorded,
         ...(result.details === undefined ? {} : { details: result.details }),
       };
+      const notification = await this.notify(log, outcome, finishedAt, result, recorded);
+      if (notification !== undefined) outcome.notification = notification;
       const fields = {
         ...(job.recordsOwnRuns ? { runIds: result.recordedRunIds ?? [] } : {}),
         status: outcome.status,
@@ -239,6 +255,49 @@ export class JobRunner {
     } finally {
       this.current = undefined;
     }
+  }
+
+  /**
+   * Sends the run's notification when one is due and REPORTER_PUSHGATE_URL is set, and records its outcome
+   * in etl_runs (of every row of the run). A notification that cannot be delivered never changes the run.
+   */
+  private async notify(
+    log: Logger,
+    outcome: FinishedJobRun,
+    finishedAt: number,
+    result: JobResult,
+    recorded: boolean,
+  ): Promise<NotificationOutcome | undefined> {
+    const { config } = this.options;
+    if (!config.pushgate.notify) return undefined;
+    const event = notificationOf({
+      runId: outcome.runId,
+      job: outcome.job,
+      status: outcome.status,
+      startedAt: outcome.startedAt,
+      finishedAt,
+      summary: outcome.summary,
+      reportPath: result.reportPath,
+      alerts: result.alerts,
+    });
+    if (!event) return undefined;
+    const sent = await sendNotification(config, event, log, {
+      ...(this.options.notifyBackoffBaseMs === undefined
+        ? {}
+        : { backoffBaseMs: this.options.notifyBackoffBaseMs }),
+    });
+    if (sent === undefined) return undefined;
+    const runIds = result.recordedRunIds?.length ? [...result.recordedRunIds] : [outcome.runId];
+    const write = (w: Warehouse) => recordNotification(w, runIds, sent);
+    if (recorded)
+      await this.record(log, {
+        describe: `notification of run ${outcome.runId}`,
+        now: write,
+        later: write,
+        deferAtOnce: false,
+      });
+    else this.deferred.push({ describe: `notification of run ${outcome.runId}`, write });
+    return sent;
   }
 
   /** Writes now, or (when the warehouse is locked) keeps the write for the next run. */

@@ -4,6 +4,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
+import type { AlertChange } from '../pushgate/notification-event.js';
 
 export type JobTrigger = 'schedule' | 'manual';
 
@@ -34,6 +35,10 @@ export interface JobResult {
   details?: unknown;
   /** Rows the job wrote to etl_runs itself (jobs with recordsOwnRuns); the runner writes none for them. */
   recordedRunIds?: readonly string[];
+  /** The report the run wrote (daily-report): in its notification. */
+  reportPath?: string;
+  /** Alert rules that changed state after the run (sync): in its notification, and `runs` shows them. */
+  alerts?: readonly AlertChange[];
 }
 
 export interface Job {

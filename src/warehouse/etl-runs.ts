@@ -150,5 +150,6 @@ function readRunRecord(row: PlainRow): RunRecord {
     error: text('error'),
     pid: maybe('pid'),
     host: text('host'),
+    notification: text('notification'),
   };
 }

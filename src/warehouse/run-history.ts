@@ -14,7 +14,18 @@ export const RUN_HISTORY_SQL = {
     'UPDATE etl_runs SET status = $status, error = $error, duration_ms = $duration_ms, finished_at = $finished_at ' +
     'WHERE run_id = $run_id',
   countRun: 'SELECT count(*) AS n FROM etl_runs WHERE run_id = $run_id',
+  setNotification:
+    'UPDATE etl_runs SET notification = $notification WHERE run_id IN (SELECT unnest($run_ids::VARCHAR[]))',
 } as const;
+
+/** Records the outcome of the runs' notification (`sent` or `failed: <reason>`) in etl_runs. */
+export async function recordNotification(
+  warehouse: Warehouse,
+  runIds: readonly string[],
+  notification: string,
+): Promise<void> {
+  await warehouse.query(RUN_HISTORY_SQL.setNotification, { run_ids: [...runIds], notification });
+}
 
 /** job id -> start (epoch ms) of its latest run that ended success or partial (any trigger). */
 export async function readLastSuccesses(warehouse: Warehouse): Promise<Map<string, number>> {

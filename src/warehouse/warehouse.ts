@@ -72,6 +72,8 @@ export interface RunRecord {
   error: string | null;
   pid: number | null;
   host: string | null;
+  /** The run's Pushgate notification: null none was due, `sent`, or `failed: <reason>` (migration 012). */
+  notification: string | null;
 }
 
 export interface ListRunsOptions {

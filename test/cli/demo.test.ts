@@ -38,6 +38,11 @@ describe('reporter-etl demo', () => {
       expect(stdout).toMatch(/^\s+chatapi(\s+[\d,]+){6}\s+[\d.]+%\s+[\d.]+%\s+-$/m);
       expect(stdout).toMatch(/Totals/);
       expect(stdout).toMatch(/they agree/);
+      // the notification of the sync run whose alert rule fired, as the emulated Pushgate received it
+      expect(stdout).toMatch(/alert firing: shop-bot: transferShare [\d.]+ above 0/);
+      expect(stdout).toMatch(/Pushgate received 1 push on the ops pushback \(ops-…\):/);
+      expect(stdout).toMatch(/"state": "firing"/);
+      expect(stdout).not.toContain('ops-7f3c9a1e5b2d4c68e0a1');
       expect(existsSync(join(dir, 'demo', 'warehouse.duckdb'))).toBe(true);
       expect(readdirSync(join(dir, 'demo', 'platform-reports')).some((f) => f.endsWith('.xlsx'))).toBe(true);
       const [summary, ...others] = readdirSync(join(dir, 'demo', 'reports'));

@@ -58,6 +58,7 @@ describe('human output', () => {
       'Requests',
       'Rejected',
       'Error',
+      'Notification',
     ]);
     expect(row).toContain(run.runId);
     expect(row).toContain(` ${(run.durationMs / 1000).toFixed(1)} `);

@@ -118,6 +118,7 @@ const EXPECTED: Record<string, string[]> = {
     'pid',
     'host',
     'heartbeat_at',
+    'notification',
   ],
   etl_state: ['project', 'key', 'value', 'updated_at'],
   etl_rejects: ['run_id', 'project', 'endpoint', 'record_id', 'raw_json', 'error', 'rejected_at'],

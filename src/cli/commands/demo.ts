@@ -25,6 +25,7 @@ import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { receiveDemoWebhooks, talkThroughChatApi } from '../demo-chat-api.js';
+import { showDemoNotification } from '../demo-pushgate.js';
 import { chatApiEventsCommand } from './chatapi-events.js';
 import { platformReportCommand } from './platform-report.js';
 import { runReport } from './report.js';
@@ -54,6 +55,9 @@ Runs the whole flow against the built-in emulator, with no configuration:
                                 Europe/Moscow, with KPIs, tables and charts, for Excel or LibreOffice
   8. reporter-etl platform-report messages --reconcile
                               → DIR/platform-reports/, compared with the warehouse
+  9. reporter-etl run sync with REPORTER_PUSHGATE_URL and an alert rule that holds (any transfer in the
+     last 24 h): the rule fires and the run's notification arrives at the emulated Pushgate, shown as
+     received
 and prints the paths of what it wrote. DIR defaults to ./data/demo.
 Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
 (reporter-etl schedule --list; reporter-etl run sync).
@@ -416,6 +420,11 @@ async function runDemo(
       title: 'platform-report messages --reconcile (yesterday)',
       writes: ['platform-reports/'],
       run: () => platformReportCommand.run(['messages', '--reconcile'], sub),
+    },
+    {
+      title: 'run sync with an alert rule: the notification arrives through Pushgate',
+      writes: [],
+      run: () => showDemoNotification(running, sub),
     },
   ];
   try {

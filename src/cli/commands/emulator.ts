@@ -5,6 +5,7 @@ import {
   defaultChatApiToken,
 } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
+import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
@@ -42,11 +43,14 @@ Options:
   --prompter-webhook URL     where every channel POSTs its Prompter answer options (default none; e.g.
                              http://127.0.0.1:8790/webhooks/prompter for reporter-etl webhooks)
   --chatapi-events-wait S    the longest a Chat API events call blocks, in seconds (default 30)
+  --pushback-share X         share of sessions whose bot stored a Pushgate pushback id in sessionData
+                             pushbackId (0..1, default 0)
   --json                     print the address and tokens as one JSON line
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
 GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
+GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?}.
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
 
@@ -76,6 +80,13 @@ function explainListenError(error: unknown, port: number, host: string): unknown
       'emulator.bad_host',
     );
   return error;
+}
+
+/** --pushback-share X: a share from 0 to 1. */
+function shareOption(value: string | undefined): number {
+  const share = numberOption(value, 'pushback-share', 0);
+  if (share < 0 || share > 1) throw new UsageError('--pushback-share: expected a share from 0 to 1');
+  return share;
 }
 
 /** --max-page-size N, or its older name --page-size-cap N (not both). */
@@ -165,6 +176,7 @@ export const emulatorCommand: Command = {
       'chatapi-webhook': { type: 'string' },
       'prompter-webhook': { type: 'string' },
       'chatapi-events-wait': { type: 'string' },
+      'pushback-share': { type: 'string' },
       json: { type: 'boolean' },
     });
     const projects = values.projects
@@ -199,6 +211,7 @@ export const emulatorCommand: Command = {
         projects,
       ),
       chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
+      pushbackShare: shareOption(values['pushback-share']),
       ...(projects && projects.length > 0 ? { projects } : {}),
       ...(now === undefined ? {} : { now }),
     }).catch((error: unknown) => {
@@ -217,6 +230,7 @@ export const emulatorCommand: Command = {
         webhookUrl: c.webhookUrl ?? null,
         prompterWebhookUrl: c.prompterWebhookUrl ?? null,
       })),
+      pushgateUrl: `${running.url}/pushgate/push_${DEFAULT_PUSHBACK_ID}`,
       projects: [...e.projects.values()].map((p) => ({
         name: p.name,
         sessions: p.skeleton.sessionCount,
@@ -248,6 +262,7 @@ export const emulatorCommand: Command = {
         io.out(
           `  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'}; Prompter webhook ${c.prompterWebhookUrl ?? 'none'})`,
         );
+      io.out(`  Pushgate:     ${summary.pushgateUrl}   (the ops pushback: REPORTER_PUSHGATE_URL)`);
       io.out('Press Ctrl-C to stop.');
     }
     await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 // `reporter-etl runs`: the run history of the jobs (etl_runs), newest first, as a table or JSON.
 import { existsSync } from 'node:fs';
+import { ALERTS_SQL } from '../../alerts/alerts-sql.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
@@ -12,8 +13,9 @@ import { requireDataDir } from '../require-warehouse.js';
 const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--json]
 
 Shows the run history recorded in the warehouse (table etl_runs), newest first: what ran, when, how it
-ended, what it moved (windows, sessions, messages, requests, rejected records) and the error of a failed
-run. A run still "running" whose process died is closed as failed by the next run on the same host.
+ended, what it moved (windows, sessions, messages, requests, rejected records), the error of a failed
+run and its Pushgate notification (sent, or failed: why; REPORTER_PUSHGATE_URL). Below, the latest alert
+changes (a rule of REPORTER_ALERTS firing or resolved after a sync), newest first. A run still "running" whose process died is closed as failed by the next run on the same host.
 
 Options:
   --job NAME       only this job (e.g. sync)
@@ -57,8 +59,19 @@ export const runsCommand: Command = {
         ...(values.job === undefined ? {} : { job: values.job }),
         ...(values.project === undefined ? {} : { project: values.project }),
       });
+      const alerts = (await warehouse.query(ALERTS_SQL.recentAlerts, { limit })).map((row) => ({
+        alertId: String(row['alert_id']),
+        project: String(row['project']),
+        rule: String(row['rule']),
+        state: String(row['state']),
+        value: row['value'] === null ? null : Number(row['value']),
+        threshold: Number(row['threshold']),
+        message: String(row['message']),
+        runId: row['run_id'] === null ? null : String(row['run_id']),
+        alertedAt: Number(row['alerted_at']),
+      }));
       if (values.json) {
-        io.out(JSON.stringify({ runs }, null, 2));
+        io.out(JSON.stringify({ runs, alerts }, null, 2));
         return 0;
       }
       if (runs.length === 0) {
@@ -80,6 +93,7 @@ export const runsCommand: Command = {
         ['requests', 'Requests'],
         ['rejects', 'Rejected'],
         ['error', 'Error'],
+        ['notification', 'Notification'],
       ];
       const rows = runs.map((run) => ({
         ...run,
@@ -92,6 +106,17 @@ export const runsCommand: Command = {
         indent: '',
       }))
         io.out(line);
+      if (alerts.length > 0) {
+        io.out('');
+        io.out('Alerts (newest first):');
+        for (const line of formatTable(alerts as unknown as Record<string, unknown>[], {
+          columns: ['alertedAt', 'state', 'rule', 'project', 'message', 'runId'],
+          headers: ['At', 'State', 'Rule', 'Project', 'Message', 'Run'],
+          times: ['alertedAt'],
+          indent: '',
+        }))
+          io.out(line);
+      }
       return 0;
     });
   },

@@ -1,0 +1,56 @@
+// Fires one Pushgate pushback: `POST <base>/pushgate/push_<pushbackId>` with a JSON body. The transport is
+// the Reporter's (retries on 429, 5xx and network faults with Retry-After and backoff, timeouts); the pushback
+// id is the request's secret, redacted from every message and log line. A 404 (no such pushback) and other
+// 4xx are not retried. Pushgate does not deduplicate: callers put an event id in the body.
+import { EtlError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { ReporterHttp } from '../reporter/http.js';
+
+export interface PushOptions {
+  /** Everything before `/pushgate/`, e.g. `https://bot.example.com`. */
+  baseUrl: string;
+  timeoutMs?: number;
+  retries?: number;
+  log?: Logger;
+  backoffBaseMs?: number;
+}
+
+/** The pushback id as messages show it: its first 4 characters. */
+export const shortPushbackId = (pushbackId: string): string => `${pushbackId.slice(0, 4)}…`;
+
+/** Fires the pushback with `body`; throws an EtlError (its message without the pushback id) when it fails. */
+export async function pushToPushgate(options: PushOptions, pushbackId: string, body: unknown): Promise<void> {
+  const name = `Pushgate (pushback ${shortPushbackId(pushbackId)})`;
+  const http = new ReporterHttp({
+    baseUrl: options.baseUrl,
+    token: pushbackId,
+    api: 'legacy',
+    concurrency: 1,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.backoffBaseMs === undefined
+      ? {}
+      : { backoffBaseMs: options.backoffBaseMs, backoffCapMs: options.backoffBaseMs * 20 }),
+    sibling: {
+      urlPrefix: `${options.baseUrl}/pushgate/push_${encodeURIComponent(pushbackId)}`,
+      name,
+      authError: (status, detail) =>
+        new EtlError('pushgate.refused', `${name} refused the push with ${status}${detail}`),
+    },
+  });
+  try {
+    await http.json({ method: 'POST', op: '', body });
+  } catch (error) {
+    if (error instanceof EtlError && error.code === 'reporter.not_found')
+      throw new EtlError(
+        'pushgate.not_found',
+        `${error.message}: the pushback does not exist or was deleted`,
+      );
+    if (error instanceof EtlError && error.code === 'reporter.bad_request')
+      throw new EtlError('pushgate.refused', error.message);
+    throw error;
+  } finally {
+    await http.close();
+  }
+}
