@@ -44,6 +44,7 @@ describe('etl runs', () => {
         error: null,
         pid: process.pid,
         host: hostname(),
+        notification: null,
       },
     ]);
     await warehouse.commitWindow(
