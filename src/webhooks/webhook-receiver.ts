@@ -20,16 +20,22 @@ import {
   spoolStateKey,
   WEBHOOKS_STATE_PROJECT,
 } from './load-spool-sql.js';
+import { redactTokens } from './redact-tokens.js';
 import {
   createSpool,
+  isLeftBehind,
   listSpools,
   readSpool,
   removeSpool,
   type Spool,
   spoolDirOf,
-  spoolPid,
 } from './spool.js';
-import { chatApiPayload, describeProblems, prompterPayload } from './webhook-payloads.js';
+import {
+  type ChatApiPayload,
+  chatApiPayload,
+  describeProblems,
+  prompterPayload,
+} from './webhook-payloads.js';
 
 /** A body larger than this is refused (413): a payload of the platform is a few kilobytes. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -97,7 +103,14 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   const runId = `webhooks-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
   let spool: Spool = await createSpool(dir, now());
   /** Spools of earlier processes (a kill -9), and of this one before a rotation: loaded, then removed. */
-  const leftovers = new Set(listSpools(dir, spool.name).filter((name) => !isAlive(spoolPid(name))));
+  const leftovers = new Set(listSpools(dir, spool.name).filter((name) => isLeftBehind(dir, name)));
+  /** Spools of receivers that end while this one runs (several share a data directory) join at a load. */
+  const findLeftovers = (): void => {
+    for (const name of listSpools(dir, spool.name))
+      if (!leftovers.has(name) && isLeftBehind(dir, name)) leftovers.add(name);
+  };
+  const channelOf = new Map(options.channels.map((c) => [c.token, c.name]));
+  const knownTokens = options.channels.map((c) => c.token);
   const counts: ReceiverCounts = { accepted: 0, rejected: 0, unauthorized: 0, loaded: 0 };
   const keyDigest = options.key === undefined ? undefined : digest(options.key);
   let inFlight = 0;
@@ -122,7 +135,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     await spool.append({
       route: 'reject',
       receivedAt: now(),
-      body: raw.slice(0, MAX_KEPT_BYTES),
+      // a malformed Chat API body may still carry the channel token: it is kept without it
+      body: redactTokens(raw, knownTokens).slice(0, MAX_KEPT_BYTES),
       reason,
       endpoint,
     });
@@ -172,7 +186,16 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
         body.text,
         `not a ${route === 'chatapi' ? 'Chat API' : 'Prompter'} payload: ${describeProblems(result.error)}`,
       );
-    await spool.append({ route, receivedAt: now(), body: result.data });
+    if (route === 'chatapi') {
+      // the token is a secret, never on disk: the spool keeps the channel it names instead
+      const objects = result.data as ChatApiPayload;
+      await spool.append({
+        route,
+        receivedAt: now(),
+        body: objects.map(({ token: _token, ...object }) => object),
+        channels: objects.map((o) => (o.token === undefined ? null : (channelOf.get(o.token) ?? null))),
+      });
+    } else await spool.append({ route, receivedAt: now(), body: result.data });
     counts.accepted++;
     answer(response, 200, {});
   };
@@ -214,6 +237,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   let loading: Promise<void> | undefined;
   let warnedAt = 0;
   const loadOnce = async (): Promise<void> => {
+    findLeftovers();
     // spools of earlier processes first: their rows came first
     for (const name of [...leftovers]) {
       const [row] = await warehouse.query(SELECT_SPOOL_OFFSET, {
@@ -316,14 +340,4 @@ async function readBody(
     else chunks.push(chunk);
   }
   return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
-}
-
-function isAlive(pid: number): boolean {
-  if (!pid || pid === process.pid) return pid === process.pid;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
