@@ -75,7 +75,12 @@ const REJECT_COLUMNS = { endpoint: 'VARCHAR', raw_json: 'VARCHAR', error: 'VARCH
 const INSERT_REJECTS = `
 INSERT INTO etl_rejects (run_id, project, endpoint, record_id, raw_json, error, rejected_at)
 SELECT $run_id, '${WEBHOOKS_STATE_PROJECT}', b.endpoint, NULL, b.raw_json, b.error, make_timestamptz(b.received_ms * 1000)
-FROM (${rowsOf(REJECT_COLUMNS)}) b`;
+FROM (${rowsOf(REJECT_COLUMNS)}) b
+WHERE NOT EXISTS (
+  SELECT 1 FROM etl_rejects r
+  WHERE r.project = '${WEBHOOKS_STATE_PROJECT}' AND r.endpoint = b.endpoint
+    AND r.rejected_at = make_timestamptz(b.received_ms * 1000) AND r.error = b.error
+    AND r.raw_json IS NOT DISTINCT FROM b.raw_json)`;
 
 export interface LoadContext {
   channels: readonly ChatApiChannel[];
@@ -85,11 +90,11 @@ export interface LoadContext {
   now: number;
 }
 
-/** The statements storing `records` of spool `spoolName` up to byte `offset`. */
+/** The statements storing `records` of spool `spoolName` up to byte `offset` (undefined: the rows alone). */
 export function loadSpoolStatements(
   spoolName: string,
   records: readonly SpoolRecord[],
-  offset: number,
+  offset: number | undefined,
   ctx: LoadContext,
 ): SqlStatement[] {
   const channelOf = new Map(ctx.channels.map((c) => [c.token, c.name]));
@@ -159,6 +164,7 @@ export function loadSpoolStatements(
   if (answers.length > 0) statements.push({ sql: INSERT_ANSWERS, params: { rows: json(answers) } });
   if (rejects.length > 0)
     statements.push({ sql: INSERT_REJECTS, params: { rows: json(rejects), run_id: ctx.runId } });
+  if (offset === undefined) return statements;
   const state = { project: WEBHOOKS_STATE_PROJECT, key: spoolStateKey(spoolName) };
   statements.push(
     { sql: 'DELETE FROM etl_state WHERE project = $project AND key = $key', params: state },

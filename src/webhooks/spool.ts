@@ -131,7 +131,8 @@ export function listSpools(dir: string, except?: string): string[] {
     .sort((a, b) => spoolStart(a) - spoolStart(b));
 }
 
-function spoolStart(name: string): number {
+/** When a spool file's receiver started (epoch ms, from its name). */
+export function spoolStart(name: string): number {
   return Number(/^spool-(\d+)-/.exec(name)?.[1] ?? 0);
 }
 

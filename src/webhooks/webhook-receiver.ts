@@ -28,13 +28,16 @@ import {
   readSpool,
   removeSpool,
   type Spool,
+  type SpoolRecord,
   spoolDirOf,
+  spoolStart,
 } from './spool.js';
 import {
   type ChatApiPayload,
   chatApiPayload,
   describeProblems,
   prompterPayload,
+  wellFormed,
 } from './webhook-payloads.js';
 
 /** A body larger than this is refused (413): a payload of the platform is a few kilobytes. */
@@ -173,7 +176,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       return reject(response, 413, endpoint, body.text, `the body is larger than ${MAX_BODY_BYTES} bytes`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.text);
+      parsed = wellFormed(JSON.parse(body.text));
     } catch (error) {
       return reject(response, 400, endpoint, body.text, `the body is not JSON: ${(error as Error).message}`);
     }
@@ -248,14 +251,10 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       const path = join(dir, name);
       const rest = readSpool(path, from);
       if (rest.length > 0) {
-        const offset = rest.at(-1)!.end;
-        await warehouse.execute(
-          loadSpoolStatements(
-            name,
-            rest.map((r) => r.record),
-            offset,
-            context(),
-          ),
+        await commit(
+          name,
+          rest.map((r) => r.record),
+          rest.at(-1)!.end,
         );
         counts.loaded += rest.length;
         log.info({ spool: name, records: rest.length }, 'loaded the spool of an earlier receiver');
@@ -267,7 +266,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const taken = spool.takeDurable();
     if (taken.records.length > 0) {
       try {
-        await warehouse.execute(loadSpoolStatements(spool.name, taken.records, taken.offset, context()));
+        await commit(spool.name, taken.records, taken.offset);
       } catch (error) {
         spool.giveBack(taken);
         throw error;
@@ -283,6 +282,31 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     }
   };
   const context = () => ({ channels: options.channels, timeZone: options.timeZone, runId, now: now() });
+  /**
+   * Stores spooled records and the offset they reach in one transaction. When the warehouse refuses the
+   * batch's statements (not a lock: a value it cannot take), one record must not hold back the others
+   * forever: each is stored alone, a refused one is kept in etl_rejects with the reason, then the offset.
+   * A crash in between loads the batch again: rows are skipped by question_id, rejects as already kept.
+   */
+  const commit = async (name: string, records: SpoolRecord[], offset: number): Promise<void> => {
+    try {
+      await warehouse.execute(loadSpoolStatements(name, records, offset, context()));
+      return;
+    } catch (error) {
+      if (!isRefusedStatement(error)) throw error;
+      log.warn({ err: error, spool: name, records: records.length }, 'loading the batch record by record');
+    }
+    const refused: SpoolRecord[] = [];
+    for (const record of records) {
+      try {
+        await warehouse.execute(loadSpoolStatements(name, [record], undefined, context()));
+      } catch (error) {
+        if (!isRefusedStatement(error)) throw error;
+        refused.push(asUnstorable(record, (error as Error).message, spoolStart(name)));
+      }
+    }
+    await warehouse.execute(loadSpoolStatements(name, refused, offset, context()));
+  };
   const load = (): Promise<void> => {
     loading ??= loadOnce().finally(() => {
       loading = undefined;
@@ -340,4 +364,22 @@ async function readBody(
     else chunks.push(chunk);
   }
   return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
+}
+
+/** The statements themselves failed (a value the warehouse cannot take), not the warehouse (a lock, a closed file). */
+function isRefusedStatement(error: unknown): boolean {
+  return error instanceof EtlError && error.code === 'warehouse.query_failed';
+}
+
+/** A spooled record the warehouse refused, as a reject: its body as JSON (cut at 64 KiB) and the reason. */
+function asUnstorable(record: SpoolRecord, reason: string, spoolStartedAt: number): SpoolRecord {
+  // a receive time the warehouse cannot hold is replaced by its spool's start: the same on every reload
+  const valid = Number.isFinite(record.receivedAt) && Math.abs(record.receivedAt) <= 8.64e15;
+  return {
+    route: 'reject',
+    receivedAt: valid ? record.receivedAt : spoolStartedAt,
+    body: JSON.stringify(wellFormed(record.body) ?? null).slice(0, MAX_KEPT_BYTES),
+    reason: `could not be stored: ${String(wellFormed(reason)).slice(0, 1000)}`,
+    endpoint: record.route === 'reject' ? (record.endpoint ?? 'webhooks') : `webhooks/${record.route}`,
+  };
 }
