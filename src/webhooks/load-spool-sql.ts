@@ -1,7 +1,8 @@
 // Spooled webhook requests as warehouse statements, for one transaction (Warehouse.execute): the rows of a
 // batch (Chat API objects, Prompter answers and options, rejected bodies) and the spool offset they reach.
-// A question_id already stored is skipped, so the platform's resends, and a batch loaded again after a
-// crash between its commit and the spool's removal, are stored once.
+// A question_id already stored, or met earlier in the batch, is skipped (the first delivery is kept), so the
+// platform's resends, and a batch loaded again after a crash between its commit and the spool's removal, are
+// stored once.
 
 import { parseChatApiTime } from '../chatapi/parse-chatapi-time.js';
 import type { ChatApiChannel } from '../chatapi-channels.js';
@@ -74,7 +75,12 @@ const REJECT_COLUMNS = { endpoint: 'VARCHAR', raw_json: 'VARCHAR', error: 'VARCH
 const INSERT_REJECTS = `
 INSERT INTO etl_rejects (run_id, project, endpoint, record_id, raw_json, error, rejected_at)
 SELECT $run_id, '${WEBHOOKS_STATE_PROJECT}', b.endpoint, NULL, b.raw_json, b.error, make_timestamptz(b.received_ms * 1000)
-FROM (${rowsOf(REJECT_COLUMNS)}) b`;
+FROM (${rowsOf(REJECT_COLUMNS)}) b
+WHERE NOT EXISTS (
+  SELECT 1 FROM etl_rejects r
+  WHERE r.project = '${WEBHOOKS_STATE_PROJECT}' AND r.endpoint = b.endpoint
+    AND r.rejected_at = make_timestamptz(b.received_ms * 1000) AND r.error = b.error
+    AND r.raw_json IS NOT DISTINCT FROM b.raw_json)`;
 
 export interface LoadContext {
   channels: readonly ChatApiChannel[];
@@ -84,11 +90,11 @@ export interface LoadContext {
   now: number;
 }
 
-/** The statements storing `records` of spool `spoolName` up to byte `offset`. */
+/** The statements storing `records` of spool `spoolName` up to byte `offset` (undefined: the rows alone). */
 export function loadSpoolStatements(
   spoolName: string,
   records: readonly SpoolRecord[],
-  offset: number,
+  offset: number | undefined,
   ctx: LoadContext,
 ): SqlStatement[] {
   const channelOf = new Map(ctx.channels.map((c) => [c.token, c.name]));
@@ -96,14 +102,21 @@ export function loadSpoolStatements(
   const answers: Record<string, unknown>[] = [];
   const options: Record<string, unknown>[] = [];
   const rejects: Record<string, unknown>[] = [];
+  // a resend in the same batch as its first delivery is left out here: the first one is stored
+  const seenEvents = new Set<string>();
+  const seenAnswers = new Set<string>();
   for (const record of records) {
     if (record.route === 'chatapi') {
-      for (const object of record.body as ChatApiPayload) {
-        const { token, data, ...rest } = object;
-        void rest;
+      for (const [index, object] of (record.body as ChatApiPayload).entries()) {
+        // the receiver spools the channel and drops the token; a spool of an older receiver has the token
+        const { token, data } = object;
+        const channel =
+          record.channels?.[index] ?? (token === undefined ? null : (channelOf.get(token) ?? null));
+        if (seenEvents.has(object.questionId)) continue;
+        seenEvents.add(object.questionId);
         events.push({
           question_id: object.questionId,
-          channel: token === undefined ? null : (channelOf.get(token) ?? null),
+          channel,
           client_id: object.clientId,
           time_ms: parseChatApiTime(object.timestamp, ctx.timeZone) ?? null,
           received_ms: record.receivedAt,
@@ -116,6 +129,8 @@ export function loadSpoolStatements(
       }
     } else if (record.route === 'prompter') {
       const p = record.body as PrompterPayload;
+      if (seenAnswers.has(p.questionId)) continue;
+      seenAnswers.add(p.questionId);
       const common = { question_id: p.questionId, chat_id: p.chatId, client_id: p.clientInfo.id };
       answers.push({ ...common, options: p.answerOptions.length, received_ms: record.receivedAt });
       for (const [index, option] of p.answerOptions.entries()) {
@@ -149,6 +164,7 @@ export function loadSpoolStatements(
   if (answers.length > 0) statements.push({ sql: INSERT_ANSWERS, params: { rows: json(answers) } });
   if (rejects.length > 0)
     statements.push({ sql: INSERT_REJECTS, params: { rows: json(rejects), run_id: ctx.runId } });
+  if (offset === undefined) return statements;
   const state = { project: WEBHOOKS_STATE_PROJECT, key: spoolStateKey(spoolName) };
   statements.push(
     { sql: 'DELETE FROM etl_state WHERE project = $project AND key = $key', params: state },

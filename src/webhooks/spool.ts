@@ -1,9 +1,12 @@
 // The receiver's spool: every acknowledged request is first a line in an append-only file, on disk before
 // the answer (a kill -9 right after the 200 loses nothing). Requests arriving together share one write and
 // one fdatasync (group commit), so durability costs one disk flush per burst, not per request. A spool file
-// is named after its process (spool-<start ms>-<pid>.jsonl) in <REPORTER_DATA_DIR>/webhooks/.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+// is named after its process (spool-<start ms>-<pid>.jsonl) in <REPORTER_DATA_DIR>/webhooks/, and its
+// modification time is its owner's heartbeat: a spool is left behind (to be loaded and removed by another
+// receiver) when no spool of this process is open under its name and its pid is this process's, or is not
+// running, or has not touched it for SPOOL_STALE_MS (a pid reused by an unrelated process, after a restart).
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { type FileHandle, open, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** One spooled request: a payload that fits (route chatapi or prompter), or a rejected body with its reason. */
@@ -11,14 +14,22 @@ export interface SpoolRecord {
   route: 'chatapi' | 'prompter' | 'reject';
   /** Epoch ms. */
   receivedAt: number;
-  /** The parsed body (chatapi, prompter); the raw text, cut at 64 KiB (reject). */
+  /** The parsed body (chatapi: without the objects' tokens; prompter); the raw text, redacted, cut at 64 KiB (reject). */
   body: unknown;
+  /** chatapi: the channel of each object (its token's name in REPORTER_CHATAPI_CHANNELS, else null). */
+  channels?: (string | null)[];
   /** Why the body was rejected, and on which route it came. */
   reason?: string;
   endpoint?: string;
 }
 
 export const SPOOL_PREFIX = 'spool-';
+/** How often an open spool's modification time is refreshed, written to or not. */
+const SPOOL_HEARTBEAT_MS = 5_000;
+/** A spool nobody touched for this long is left behind, whoever has its pid now. */
+export const SPOOL_STALE_MS = 60_000;
+/** The paths of the spools this process has open (a process may run several receivers, on other folders). */
+const openSpools = new Set<string>();
 
 export function spoolDirOf(dataDir: string): string {
   return join(dataDir, 'webhooks');
@@ -43,6 +54,12 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
   const name = `${SPOOL_PREFIX}${now}-${process.pid}.jsonl`;
   const path = join(dir, name);
   const handle: FileHandle = await open(path, 'a');
+  openSpools.add(path);
+  const heartbeat = setInterval(() => {
+    const at = new Date();
+    utimes(path, at, at).catch(() => undefined);
+  }, SPOOL_HEARTBEAT_MS);
+  heartbeat.unref();
   let size = 0;
   let queue: { record: SpoolRecord; line: string; done: () => void; failed: (e: unknown) => void }[] = [];
   let durable: SpoolRecord[] = [];
@@ -93,8 +110,10 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
       durable = [...taken.records, ...durable];
     },
     async close() {
-      await flushing;
+      clearInterval(heartbeat);
+      while (flushing) await flushing;
       await handle.close();
+      openSpools.delete(path);
     },
   };
 }
@@ -112,8 +131,32 @@ export function listSpools(dir: string, except?: string): string[] {
     .sort((a, b) => spoolStart(a) - spoolStart(b));
 }
 
-function spoolStart(name: string): number {
+/** When a spool file's receiver started (epoch ms, from its name). */
+export function spoolStart(name: string): number {
   return Number(/^spool-(\d+)-/.exec(name)?.[1] ?? 0);
+}
+
+/** Whether the spool `name` in `dir` is left behind by its receiver (see the header): to load and remove. */
+export function isLeftBehind(dir: string, name: string, now = Date.now()): boolean {
+  const path = join(dir, name);
+  if (openSpools.has(path)) return false;
+  const pid = spoolPid(name);
+  if (pid === process.pid || !isRunning(pid)) return true;
+  try {
+    return now - statSync(path).mtimeMs > SPOOL_STALE_MS;
+  } catch {
+    return false;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The pid that wrote a spool file. */

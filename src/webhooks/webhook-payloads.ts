@@ -2,8 +2,22 @@
 // token, clientId, questionId, data {nlpClass, confidence, replies, answer, ...}, timestamp without a zone,
 // blockForm) and the Prompter's (clientInfo {id}, chatId, questionId, answerOptions [{messages [{type, text,
 // markup}], intent {id, confidence, name, path}}]). Unknown members are kept (passthrough): the platform adds
-// fields, a bot script adds members to `data`, and message types other than TEXT exist.
+// fields, a bot script adds members to `data`, and message types other than TEXT exist. A string holding a
+// lone UTF-16 surrogate (`"\ud800"`: valid JSON, refused by DuckDB's JSON reader) gets U+FFFD in its place.
 import { z } from 'zod';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A parsed JSON value with every string (keys too) well-formed: a lone surrogate becomes U+FFFD. */
+export function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [wellFormed(k) as string, wellFormed(v)]),
+    );
+  return value;
+}
 
 const chatApiPayloadObject = z
   .object({

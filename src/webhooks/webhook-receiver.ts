@@ -20,16 +20,25 @@ import {
   spoolStateKey,
   WEBHOOKS_STATE_PROJECT,
 } from './load-spool-sql.js';
+import { redactTokens } from './redact-tokens.js';
 import {
   createSpool,
+  isLeftBehind,
   listSpools,
   readSpool,
   removeSpool,
   type Spool,
+  type SpoolRecord,
   spoolDirOf,
-  spoolPid,
+  spoolStart,
 } from './spool.js';
-import { chatApiPayload, describeProblems, prompterPayload } from './webhook-payloads.js';
+import {
+  type ChatApiPayload,
+  chatApiPayload,
+  describeProblems,
+  prompterPayload,
+  wellFormed,
+} from './webhook-payloads.js';
 
 /** A body larger than this is refused (413): a payload of the platform is a few kilobytes. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -97,7 +106,14 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   const runId = `webhooks-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
   let spool: Spool = await createSpool(dir, now());
   /** Spools of earlier processes (a kill -9), and of this one before a rotation: loaded, then removed. */
-  const leftovers = new Set(listSpools(dir, spool.name).filter((name) => !isAlive(spoolPid(name))));
+  const leftovers = new Set(listSpools(dir, spool.name).filter((name) => isLeftBehind(dir, name)));
+  /** Spools of receivers that end while this one runs (several share a data directory) join at a load. */
+  const findLeftovers = (): void => {
+    for (const name of listSpools(dir, spool.name))
+      if (!leftovers.has(name) && isLeftBehind(dir, name)) leftovers.add(name);
+  };
+  const channelOf = new Map(options.channels.map((c) => [c.token, c.name]));
+  const knownTokens = options.channels.map((c) => c.token);
   const counts: ReceiverCounts = { accepted: 0, rejected: 0, unauthorized: 0, loaded: 0 };
   const keyDigest = options.key === undefined ? undefined : digest(options.key);
   let inFlight = 0;
@@ -122,7 +138,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     await spool.append({
       route: 'reject',
       receivedAt: now(),
-      body: raw.slice(0, MAX_KEPT_BYTES),
+      // a malformed Chat API body may still carry the channel token: it is kept without it
+      body: redactTokens(raw, knownTokens).slice(0, MAX_KEPT_BYTES),
       reason,
       endpoint,
     });
@@ -159,7 +176,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       return reject(response, 413, endpoint, body.text, `the body is larger than ${MAX_BODY_BYTES} bytes`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.text);
+      parsed = wellFormed(JSON.parse(body.text));
     } catch (error) {
       return reject(response, 400, endpoint, body.text, `the body is not JSON: ${(error as Error).message}`);
     }
@@ -172,7 +189,16 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
         body.text,
         `not a ${route === 'chatapi' ? 'Chat API' : 'Prompter'} payload: ${describeProblems(result.error)}`,
       );
-    await spool.append({ route, receivedAt: now(), body: result.data });
+    if (route === 'chatapi') {
+      // the token is a secret, never on disk: the spool keeps the channel it names instead
+      const objects = result.data as ChatApiPayload;
+      await spool.append({
+        route,
+        receivedAt: now(),
+        body: objects.map(({ token: _token, ...object }) => object),
+        channels: objects.map((o) => (o.token === undefined ? null : (channelOf.get(o.token) ?? null))),
+      });
+    } else await spool.append({ route, receivedAt: now(), body: result.data });
     counts.accepted++;
     answer(response, 200, {});
   };
@@ -214,6 +240,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   let loading: Promise<void> | undefined;
   let warnedAt = 0;
   const loadOnce = async (): Promise<void> => {
+    findLeftovers();
     // spools of earlier processes first: their rows came first
     for (const name of [...leftovers]) {
       const [row] = await warehouse.query(SELECT_SPOOL_OFFSET, {
@@ -224,14 +251,10 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       const path = join(dir, name);
       const rest = readSpool(path, from);
       if (rest.length > 0) {
-        const offset = rest.at(-1)!.end;
-        await warehouse.execute(
-          loadSpoolStatements(
-            name,
-            rest.map((r) => r.record),
-            offset,
-            context(),
-          ),
+        await commit(
+          name,
+          rest.map((r) => r.record),
+          rest.at(-1)!.end,
         );
         counts.loaded += rest.length;
         log.info({ spool: name, records: rest.length }, 'loaded the spool of an earlier receiver');
@@ -243,7 +266,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const taken = spool.takeDurable();
     if (taken.records.length > 0) {
       try {
-        await warehouse.execute(loadSpoolStatements(spool.name, taken.records, taken.offset, context()));
+        await commit(spool.name, taken.records, taken.offset);
       } catch (error) {
         spool.giveBack(taken);
         throw error;
@@ -259,6 +282,31 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     }
   };
   const context = () => ({ channels: options.channels, timeZone: options.timeZone, runId, now: now() });
+  /**
+   * Stores spooled records and the offset they reach in one transaction. When the warehouse refuses the
+   * batch's statements (not a lock: a value it cannot take), one record must not hold back the others
+   * forever: each is stored alone, a refused one is kept in etl_rejects with the reason, then the offset.
+   * A crash in between loads the batch again: rows are skipped by question_id, rejects as already kept.
+   */
+  const commit = async (name: string, records: SpoolRecord[], offset: number): Promise<void> => {
+    try {
+      await warehouse.execute(loadSpoolStatements(name, records, offset, context()));
+      return;
+    } catch (error) {
+      if (!isRefusedStatement(error)) throw error;
+      log.warn({ err: error, spool: name, records: records.length }, 'loading the batch record by record');
+    }
+    const refused: SpoolRecord[] = [];
+    for (const record of records) {
+      try {
+        await warehouse.execute(loadSpoolStatements(name, [record], undefined, context()));
+      } catch (error) {
+        if (!isRefusedStatement(error)) throw error;
+        refused.push(asUnstorable(record, (error as Error).message, spoolStart(name)));
+      }
+    }
+    await warehouse.execute(loadSpoolStatements(name, refused, offset, context()));
+  };
   const load = (): Promise<void> => {
     loading ??= loadOnce().finally(() => {
       loading = undefined;
@@ -318,12 +366,20 @@ async function readBody(
   return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
 }
 
-function isAlive(pid: number): boolean {
-  if (!pid || pid === process.pid) return pid === process.pid;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The statements themselves failed (a value the warehouse cannot take), not the warehouse (a lock, a closed file). */
+function isRefusedStatement(error: unknown): boolean {
+  return error instanceof EtlError && error.code === 'warehouse.query_failed';
+}
+
+/** A spooled record the warehouse refused, as a reject: its body as JSON (cut at 64 KiB) and the reason. */
+function asUnstorable(record: SpoolRecord, reason: string, spoolStartedAt: number): SpoolRecord {
+  // a receive time the warehouse cannot hold is replaced by its spool's start: the same on every reload
+  const valid = Number.isFinite(record.receivedAt) && Math.abs(record.receivedAt) <= 8.64e15;
+  return {
+    route: 'reject',
+    receivedAt: valid ? record.receivedAt : spoolStartedAt,
+    body: JSON.stringify(wellFormed(record.body) ?? null).slice(0, MAX_KEPT_BYTES),
+    reason: `could not be stored: ${String(wellFormed(reason)).slice(0, 1000)}`,
+    endpoint: record.route === 'reject' ? (record.endpoint ?? 'webhooks') : `webhooks/${record.route}`,
+  };
 }

@@ -1,6 +1,6 @@
 // `reporter-etl webhooks` as the platform meets it: killed with -9 right after its 200s, the next start
-// loads what it acknowledged; SIGTERM loads everything and exits 0; read commands work while it runs; a
-// taken port is a usage error naming it.
+// loads what it acknowledged; SIGTERM loads everything and exits 0; read commands (sql, stats) work while it
+// loads batch after batch under steady traffic; a taken port is a usage error naming it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -99,6 +99,53 @@ describe('reporter-etl webhooks', () => {
     expect(await exited(second.child)).toBe(0);
     expect(await storedIds()).toEqual(ids(0, 45));
   }, 60_000);
+
+  it('readers run while it loads batch after batch under steady traffic, and see the rows grow', async () => {
+    env['REPORTER_WEBHOOKS_LOAD_SECONDS'] = '0.2';
+    const receiver = await startReceiver();
+    let acknowledged = 0;
+    let stop = false;
+    // about 100 requests a second, 5 at a time, until the readers are done
+    const traffic = (async () => {
+      for (let next = 0; !stop; next += 5) {
+        await Promise.all(
+          Array.from({ length: 5 }, async (_, k) => {
+            const response = await fetch(`${receiver.url}/webhooks/chatapi`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(payload(next + k)),
+            });
+            await response.arrayBuffer();
+            expect(response.status).toBe(200);
+            acknowledged++;
+          }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const seen: number[] = [];
+    for (let read = 0; read < 4; read++) {
+      const r = await runCli(
+        ['sql', '--format', 'json', 'select count(*) as n from chatapi_webhook_events'],
+        env,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const n = JSON.parse(r.stdout)[0].n as number;
+      expect(n).toBeLessThanOrEqual(acknowledged);
+      seen.push(n);
+      const stats = await runCli(['stats', '--json'], env);
+      expect(stats.code, stats.stderr).toBe(0);
+    }
+    stop = true;
+    await traffic;
+    expect(seen[0]).toBeGreaterThan(0);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBeGreaterThan(seen[0]!);
+    receiver.child.kill('SIGTERM');
+    expect(await exited(receiver.child)).toBe(0);
+    expect(await storedIds()).toEqual(ids(0, acknowledged));
+  }, 90_000);
 
   it('SIGTERM loads everything and exits 0; a taken port is a usage error', async () => {
     const receiver = await startReceiver();
