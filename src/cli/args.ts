@@ -1,5 +1,6 @@
 // Command-line parsing helpers over node:util parseArgs: every command's strict parse, and numbers and enums
 // checked with messages that name the option, so `--sessions abc` says what is wrong and what is expected.
+import { readFileSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { parseZonedTime } from '../time/parse-zoned-time.js';
@@ -54,4 +55,27 @@ export function enumOption<T extends string>(
 export function dateTimeOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   return parseZonedTime(value, name, 'UTC', 'UTC');
+}
+
+/**
+ * The query of a `--sql TEXT | --sql-file PATH` pair (label-sessions, label-messages, pushgate send); a usage
+ * error when both or neither are given (`required` says what the query chooses) or the file cannot be read.
+ */
+export function sqlOrSqlFile(
+  values: { sql?: string | undefined; 'sql-file'?: string | undefined },
+  required: string,
+): string {
+  if (values.sql !== undefined && values['sql-file'] !== undefined)
+    throw new UsageError('give the query with --sql or with --sql-file, not both');
+  if (values['sql-file'] !== undefined) {
+    try {
+      return readFileSync(values['sql-file'], 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `--sql-file ${values['sql-file']}: cannot read it (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
+  if (values.sql === undefined) throw new UsageError(`--sql is required: ${required}`);
+  return values.sql;
 }

@@ -2,7 +2,6 @@
 // session label on them (bulk labeling in batches). Dry run unless --apply; idempotent; every applied batch
 // is recorded in label_writes before its request and settled after; the query runs in a read-only sandbox.
 // The same factory builds `label-messages` (see label-messages.ts).
-import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject } from '../../manage/connect-project.js';
@@ -11,7 +10,7 @@ import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-ta
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -107,23 +106,6 @@ Examples:
 `;
 }
 
-function readQuery(values: { sql?: string | undefined; 'sql-file'?: string | undefined }): string {
-  if (values.sql !== undefined && values['sql-file'] !== undefined)
-    throw new UsageError('give the query with --sql or with --sql-file, not both');
-  if (values['sql-file'] !== undefined) {
-    try {
-      return readFileSync(values['sql-file'], 'utf8');
-    } catch (error) {
-      throw new UsageError(
-        `--sql-file ${values['sql-file']}: cannot read it (${error instanceof Error ? error.message : String(error)})`,
-      );
-    }
-  }
-  if (values.sql === undefined)
-    throw new UsageError('--sql is required: the SELECT choosing the rows to label');
-  return values.sql;
-}
-
 function printSummary(target: LabelTarget, s: LabelWriteSummary, io: CommandIo): void {
   const t = TEXT[target];
   const label = `${target} label ${JSON.stringify(s.label.name)}${s.label.group ? ` of group ${JSON.stringify(s.label.group)}` : ''} (id ${s.label.id})`;
@@ -200,7 +182,7 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
       );
       if (values.label === undefined || values.label.trim() === '')
         throw new UsageError(`--label is required: the ${target} label to put (reporter-etl labels list)`);
-      const query = readQuery(values);
+      const query = sqlOrSqlFile(values, 'the SELECT choosing the rows to label');
       const batchSize = intOption(values['batch-size'], 'batch-size', DEFAULT_BATCH_SIZE, 1);
       if (batchSize > 5000) throw new UsageError(`--batch-size expects at most 5000, got ${batchSize}`);
       const sampleSize = intOption(values.sample, 'sample', 10, 0);

@@ -1,7 +1,6 @@
 // `reporter-etl pushgate send`: fires the Pushgate pushbacks of the rows a SQL query picks from the warehouse
 // (dry run unless --apply; batches; idempotent by eventId; every push recorded in pushgate_sends). The query
 // runs in the read-only sandbox, as label-sessions' does.
-import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
@@ -12,7 +11,7 @@ import {
 } from '../../manage/send-pushbacks.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
@@ -59,22 +58,6 @@ Examples:
   npx reporter-etl pushgate send --sql-file survey.sql --apply
   npx reporter-etl sql "select status, count(*) from pushgate_sends group by all"
 `;
-
-function readQuery(values: { sql?: string | undefined; 'sql-file'?: string | undefined }): string {
-  if (values.sql !== undefined && values['sql-file'] !== undefined)
-    throw new UsageError('give the query with --sql or with --sql-file, not both');
-  if (values['sql-file'] !== undefined) {
-    try {
-      return readFileSync(values['sql-file'], 'utf8');
-    } catch (error) {
-      throw new UsageError(
-        `--sql-file ${values['sql-file']}: cannot read it (${error instanceof Error ? error.message : String(error)})`,
-      );
-    }
-  }
-  if (values.sql === undefined) throw new UsageError('--sql is required: the SELECT choosing the pushes');
-  return values.sql;
-}
 
 function printSummary(s: SendPushbacksSummary, io: CommandIo): void {
   io.out(
@@ -130,7 +113,7 @@ export const pushgateCommand: Command = {
         refuse: `: quote the query, --sql "select value as pushback_id from session_data where key = 'pushbackId'"`,
       },
     );
-    const query = readQuery(values);
+    const query = sqlOrSqlFile(values, 'the SELECT choosing the pushes');
     const batchSize = intOption(values['batch-size'], 'batch-size', DEFAULT_PUSH_BATCH_SIZE, 1);
     const sampleSize = intOption(values.sample, 'sample', 10, 0);
     const config = loadConfig(process.env, { requireToken: false });
