@@ -4,10 +4,12 @@
 // full-sync-capped does the same against an emulator capping pages at --max-page-size rows (as some real
 // servers do), so the sync ÷ transfer floor ratio exists at both caps.
 import { join } from 'node:path';
+import { CONFIG_DEFAULTS } from '../../src/config.js';
 import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { saveRequests } from './replay-recorded.js';
 import { runSyncChild } from './run-sync-child.js';
+import { statusRequestLevers } from './status-request-levers.js';
 
 async function runFullSync(ctx: BenchContext, capped: boolean): Promise<StepFigures> {
   const maxPageSize = capped ? ctx.options.maxPageSize : undefined;
@@ -20,6 +22,12 @@ async function runFullSync(ctx: BenchContext, capped: boolean): Promise<StepFigu
     const requestsFile = saveRequests(ctx, log, label);
     if (log.length !== sync.requests)
       ctx.say(`note: the emulator saw ${log.length} requests, the sync counted ${sync.requests}`);
+    const pageSize = Math.min(CONFIG_DEFAULTS.REPORTER_PAGE_SIZE, running.emulator.options.maxPageSize);
+    const levers = await statusRequestLevers(join(dataDir, 'warehouse.duckdb'), log, {
+      pageSize,
+      windowHours: CONFIG_DEFAULTS.REPORTER_WINDOW_HOURS,
+    });
+    const per1000 = (requests: number) => (requests / Math.max(1, sync.messages)) * 1000;
     if (capped) ctx.cappedSync = { ...sync, dataDir, requestsFile };
     else ctx.fullSync = { ...sync, dataDir, requestsFile };
     return {
@@ -30,6 +38,21 @@ async function runFullSync(ctx: BenchContext, capped: boolean): Promise<StepFigu
       requestsPer1000Messages: {
         value: (sync.requests / Math.max(1, sync.messages)) * 1000,
         unit: 'per 1000',
+      },
+      statusRequests: {
+        value: levers.byClient + levers.bySession,
+        unit: 'count',
+        note: `messages/by-client ${levers.byClient}, messages/by-session ${levers.bySession}`,
+      },
+      requestsPer1000IfStatusesPerSession: {
+        value: per1000(levers.other + levers.ifPerSession),
+        unit: 'per 1000',
+        note: 'the same sync with one messages/by-session read per status session (the design before)',
+      },
+      requestsPer1000IfStatusesPerClientPerWindow: {
+        value: per1000(levers.other + levers.ifPerClientPerWindow),
+        unit: 'per 1000',
+        note: 'one messages/by-client read per client and window, without the look-ahead',
       },
       peakRssMb: { value: sync.maxRssMb, unit: 'MB' },
       cpuSeconds: { value: sync.cpuSeconds, unit: 's', note: 'user + system CPU of the sync process' },

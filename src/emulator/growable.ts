@@ -1,6 +1,6 @@
 // Typed arrays that grow by doubling: the emulator's columnar storage of session and message skeletons,
 // compact enough to hold millions of messages (a few bytes each) without materialising records.
-type TypedArray = Float64Array | Uint32Array | Uint16Array | Uint8Array | Int16Array;
+type TypedArray = Float64Array | Uint32Array | Uint16Array | Uint8Array | Int16Array | Int32Array;
 type TypedArrayCtor<T extends TypedArray> = new (length: number) => T;
 
 export class Growable<T extends TypedArray> {

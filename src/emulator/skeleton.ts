@@ -75,6 +75,8 @@ export class Skeleton {
   readonly clientCreator = new Growable(Uint32Array);
   readonly clientLastSession = new Growable(Uint32Array);
   readonly clientSessionCount = new Growable(Uint32Array);
+  /** The same client's previous session of session i, or -1 (messages/by-client walks a client's sessions back). */
+  readonly previousOfClient = new Growable(Int32Array);
   /** Clients created by live sessions (addLiveClient): generated sessions never return to them. */
   private readonly liveClients = new Set<number>();
   /** Message slots reserved by live sessions and not used yet (not counted in messageCount). */
@@ -126,6 +128,7 @@ export class Skeleton {
       clientIndex = this.client.get(i - back);
       if (this.liveClients.has(clientIndex)) clientIndex = this.newClient(i, s);
     } else clientIndex = this.newClient(i, s);
+    this.linkToPreviousOfClient(clientIndex, i);
     this.clientLastSession.set(clientIndex, i);
     this.clientSessionCount.set(clientIndex, this.clientSessionCount.get(clientIndex) + 1);
     const channelIndex = this.clientChannel.get(clientIndex);
@@ -158,6 +161,12 @@ export class Skeleton {
     }
   }
 
+  /** Links session i (not pushed yet) to its client's latest session, unless i is the client's first. */
+  private linkToPreviousOfClient(clientIndex: number, i: number): void {
+    const last = this.clientLastSession.get(clientIndex);
+    this.previousOfClient.push(last === i ? -1 : last);
+  }
+
   private newClient(i: number, s: number): number {
     const channelIndex = CHANNELS.indexOf(pickWeighted(CHANNELS, CHANNEL_WEIGHTS, unit(s, i, 6)));
     return this.pushClient(channelIndex, i);
@@ -187,6 +196,7 @@ export class Skeleton {
     const prev = i > 0 ? this.start.get(i - 1) : Number.NEGATIVE_INFINITY;
     const client = clientIndex ?? this.pushClient(channelIndex, i);
     this.liveClients.add(client);
+    this.linkToPreviousOfClient(client, i);
     this.clientLastSession.set(client, i);
     this.clientSessionCount.set(client, this.clientSessionCount.get(client) + 1);
     this.start.push(Math.max(prev + 1, time - 1000));

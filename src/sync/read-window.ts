@@ -1,6 +1,6 @@
 // Reads one time window [from, to) of one project: sessions by start time (with labels and, on v1,
-// sessionData), messages by timestamp (messages/filter), delivery statuses from messages/by-session for
-// the status channels only, and clients last active in the window. Re-reads the window when paging
+// sessionData), messages by timestamp (messages/filter), delivery statuses for the status channels only
+// (read-statuses.ts: per client, read ahead), and clients last active in the window. Re-reads the window when paging
 // drifted; asks the caller to split it when it holds too many sessions or its rows too many bytes. Each record becomes its rows as
 // its page arrives: a window holds compact rows, never all its wire records at once.
 import { EtlError } from '../errors.js';
@@ -8,12 +8,10 @@ import { clientActivityFilter, messageTimeFilter, sessionStartFilter } from '../
 import type { ReporterHttp } from '../reporter/http.js';
 import { normaliseChannel } from '../reporter/normalise-channel.js';
 import { type PagedRead, readAllPages } from '../reporter/paging.js';
-import { messageStatus } from '../reporter/schemas.js';
 import type { MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import { estimateRowsBytes } from './estimate-rows-bytes.js';
 import {
   type Parsed,
-  parseAll,
   parseClients,
   parseExtendedMessages,
   parseSessions,
@@ -22,6 +20,7 @@ import {
   toMessageRows,
   toSessionRows,
 } from './map-records.js';
+import { type ClientStatusCache, readStatuses, type StatusSession } from './read-statuses.js';
 
 export interface ReadWindowOptions {
   project: string;
@@ -38,6 +37,10 @@ export interface ReadWindowOptions {
    * are final); only ids of messages read in the window are looked up.
    */
   knownStatuses(sessionIds: string[]): Promise<Map<string, string | null>>;
+  /** The run's end: statuses are read ahead up to it (read-statuses.ts). */
+  rangeTo: number;
+  /** Statuses read ahead by earlier windows of the run. */
+  statusCache: ClientStatusCache;
   maxAttempts?: number;
   now: () => number;
 }
@@ -83,6 +86,9 @@ interface WindowMessage {
   labels: MessageLabelRow[];
   /** Normalised channel of the message. */
   channel: string;
+  /** The session's client and bot (statuses are asked for per client). */
+  clientId: string | undefined;
+  botId: string | undefined;
 }
 
 /** A status that will not change any more on that channel. */
@@ -158,6 +164,8 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
             (m): WindowMessage => ({
               ...toMessageRows(o.project, m, m.sessionId, null),
               channel: normaliseChannel(m.channelType),
+              clientId: m.client.id || undefined,
+              botId: m.botId || undefined,
             }),
           ),
         }),
@@ -191,46 +199,38 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
     estimateRowsBytes(rejects);
   if (bytes > o.maxBytes) return { tooLarge: true, sessions: sessions.ok.length, bytes };
 
-  // statuses: only messages/by-session has them, and only the status channels need them
-  const windowMessagesBySession = new Map<string, { channel: string; ids: string[] }>();
+  // statuses: only the status channels have them (read-statuses.ts says how they are asked for)
+  const windowMessagesBySession = new Map<string, StatusSession>();
   for (const m of messages.ok) {
     if (!STATUS_CHANNELS.has(m.channel)) continue;
-    const entry = windowMessagesBySession.get(m.row.session_id) ?? { channel: m.channel, ids: [] };
-    entry.ids.push(m.row.question_id);
-    windowMessagesBySession.set(m.row.session_id, entry);
+    const entry = windowMessagesBySession.get(m.row.session_id);
+    if (entry) entry.ids.push(m.row.question_id);
+    else
+      windowMessagesBySession.set(m.row.session_id, {
+        sessionId: m.row.session_id,
+        channel: m.channel,
+        clientId: m.clientId,
+        botId: m.botId,
+        ids: [m.row.question_id],
+      });
   }
   const known =
     windowMessagesBySession.size > 0
       ? await o.knownStatuses([...windowMessagesBySession.keys()])
       : new Map<string, string | null>();
-  const toFetch = [...windowMessagesBySession.entries()].filter(
-    ([, e]) => !e.ids.every((id) => isFinalStatus(e.channel, known.get(id))),
+  const toFetch = [...windowMessagesBySession.values()].filter(
+    (e) => !e.ids.every((id) => isFinalStatus(e.channel, known.get(id))),
   );
-  const fetched = new Map<string, string | null>();
-  await Promise.all(
-    toFetch.map(async ([sessionId]) => {
-      for (let page = 0; ; page++) {
-        const answer = await http.json<{
-          paging?: { totalCount?: number; pageSize?: number };
-          messages?: unknown[];
-        }>({
-          method: 'GET',
-          op: 'messages/by-session',
-          query: { sessionId, page, size: o.pageSize },
-        });
-        const parsed = parseAll(answer?.messages ?? [], messageStatus, {
-          ...ctx,
-          endpoint: 'messages/by-session',
-          idField: 'questionId',
-        });
-        rejects.push(...parsed.rejects);
-        for (const m of parsed.ok) fetched.set(m.questionId, m.status ?? null);
-        const total = answer?.paging?.totalCount ?? 0;
-        const size = answer?.paging?.pageSize ?? o.pageSize;
-        if ((answer?.messages?.length ?? 0) === 0 || (page + 1) * size >= total) break;
-      }
-    }),
-  );
+  const statusRead = await readStatuses(http, toFetch, {
+    project: o.project,
+    runId: o.runId,
+    pageSize: o.pageSize,
+    from: o.from,
+    rangeTo: o.rangeTo,
+    cache: o.statusCache,
+  });
+  rejects.push(...statusRead.rejects);
+  const fetched = statusRead.statuses;
 
   const batch: Omit<WindowBatch, 'watermark'> = {
     project: o.project,

@@ -24,6 +24,7 @@ import type { WindowBatch } from '../warehouse/rows.js';
 import { insertFinishedRun } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
+import { ClientStatusCache } from './read-statuses.js';
 import { readWindow } from './read-window.js';
 
 export interface SyncOptions {
@@ -177,6 +178,7 @@ async function syncProjectRange(
     );
 
     const queue = planWindows(range.from, range.to, config.windowMs);
+    const statusCache = new ClientStatusCache();
     let planned = queue.length;
     let highWater: number = watermark ?? Number.NEGATIVE_INFINITY;
     // The commit of window N runs while window N+1 is read (DuckDB works while the requests wait); a
@@ -265,6 +267,8 @@ async function syncProjectRange(
         durationUnit: projectConfig.durationUnit,
         // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
         knownStatuses: (ids) => warehouse.latestStatuses(project, ids, window),
+        rangeTo: range.to,
+        statusCache,
         now,
       });
       if (read.tooLarge) {

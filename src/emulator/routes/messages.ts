@@ -61,9 +61,12 @@ function clientMessages(
   const out: MessageRef[] = [];
   if (channelType !== undefined && normaliseChannel(channelType) !== p.channelOf(sk.clientCreator.get(c)))
     return out;
-  const last = p.lastSessionOf(c, ctx.now);
-  for (let i = sk.clientCreator.get(c); i <= last; i++) {
-    if (sk.client.get(i) !== c || p.withheld.has(i)) continue;
+  // the client's sessions, oldest first, from the links of each session to the client's previous one
+  const sessions: number[] = [];
+  for (let i = p.lastSessionOf(c, ctx.now); i >= 0; i = sk.previousOfClient.get(i)) sessions.push(i);
+  sessions.reverse();
+  for (const i of sessions) {
+    if (p.withheld.has(i)) continue;
     const visible = sk.visibleMessageCount(i, ctx.now);
     for (let k = 0; k < visible; k++) {
       const t = sk.messageTime(i, k);
