@@ -22,6 +22,7 @@ export const CONFIG_DEFAULTS = {
   REPORTER_RETRIES: 6,
   REPORTER_PAGE_SIZE: 500,
   REPORTER_LOOKBACK_HOURS: 48,
+  REPORTER_LOOKBACK_READ: 'changes',
   REPORTER_SAFETY_LAG_MINUTES: 5,
   REPORTER_WINDOW_HOURS: 24,
   REPORTER_WINDOW_MAX_SESSIONS: 1500,
@@ -187,6 +188,9 @@ const ENV_KEYS = {
   REPORTER_RETRIES: intFromEnv(0, 20).default(D.REPORTER_RETRIES),
   REPORTER_PAGE_SIZE: intFromEnv(1, 10_000).default(D.REPORTER_PAGE_SIZE),
   REPORTER_LOOKBACK_HOURS: numberFromEnv(0, 24 * 365).default(D.REPORTER_LOOKBACK_HOURS),
+  REPORTER_LOOKBACK_READ: z
+    .enum(['changes', 'whole'], 'expected changes or whole')
+    .default(D.REPORTER_LOOKBACK_READ as 'changes'),
   REPORTER_SAFETY_LAG_MINUTES: numberFromEnv(0, 24 * 60).default(D.REPORTER_SAFETY_LAG_MINUTES),
   REPORTER_WINDOW_HOURS: numberFromEnv(0.01, 24 * 31).default(D.REPORTER_WINDOW_HOURS),
   REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(D.REPORTER_WINDOW_MAX_SESSIONS),
@@ -242,6 +246,8 @@ export interface Config {
   retries: number;
   pageSize: number;
   lookbackMs: number;
+  /** How an incremental run reads its look-back: only what can have changed, or every record again. */
+  lookbackRead: 'changes' | 'whole';
   safetyLagMs: number;
   windowMs: number;
   windowMaxSessions: number;
@@ -509,6 +515,7 @@ export function loadConfig(
     retries: e.REPORTER_RETRIES,
     pageSize: e.REPORTER_PAGE_SIZE,
     lookbackMs: e.REPORTER_LOOKBACK_HOURS * 3_600_000,
+    lookbackRead: e.REPORTER_LOOKBACK_READ,
     safetyLagMs: e.REPORTER_SAFETY_LAG_MINUTES * 60_000,
     windowMs: e.REPORTER_WINDOW_HOURS * 3_600_000,
     windowMaxSessions: e.REPORTER_WINDOW_MAX_SESSIONS,

@@ -3,6 +3,8 @@
 export interface TimeWindow {
   from: number;
   to: number;
+  /** A window of an incremental run's look-back, before its watermark: read by its changes (read-lookback-window.ts). */
+  lookback?: boolean;
 }
 
 export function planWindows(from: number, to: number, windowMs: number): TimeWindow[] {
@@ -21,7 +23,7 @@ export function planWindows(from: number, to: number, windowMs: number): TimeWin
 export function splitWindow(w: TimeWindow): [TimeWindow, TimeWindow] {
   const mid = w.from + Math.floor((w.to - w.from) / 2);
   return [
-    { from: w.from, to: mid },
-    { from: mid, to: w.to },
+    { ...w, from: w.from, to: mid },
+    { ...w, from: mid, to: w.to },
   ];
 }

@@ -4,11 +4,16 @@
 // drifted; asks the caller to split it when it holds too many sessions or its rows too many bytes. Each record becomes its rows as
 // its page arrives: a window holds compact rows, never all its wire records at once.
 import { EtlError } from '../errors.js';
-import { clientActivityFilter, messageTimeFilter, sessionStartFilter } from '../reporter/filters.js';
+import {
+  clientActivityFilter,
+  messageTimeFilter,
+  type ReporterFilter,
+  sessionStartFilter,
+} from '../reporter/filters.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import { normaliseChannel } from '../reporter/normalise-channel.js';
-import { type PagedRead, readAllPages } from '../reporter/paging.js';
-import type { MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
+import { type PagedRead, type PagedRequest, readAllPages } from '../reporter/paging.js';
+import type { ClientRow, MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import { estimateRowsBytes } from './estimate-rows-bytes.js';
 import {
   type Parsed,
@@ -56,7 +61,7 @@ const idField = (field: string) => (record: unknown) => {
 };
 
 /** A record validated and mapped to its rows, or quarantined. */
-type Mapped<T> = { ok: T; reject?: undefined } | { ok?: undefined; reject: RejectRow };
+export type Mapped<T> = { ok: T; reject?: undefined } | { ok?: undefined; reject: RejectRow };
 
 /** Validates one record with `parse` and maps it with `map`, right as its page arrives. */
 function mapRecord<S, T>(
@@ -81,7 +86,7 @@ function splitMapped<T>(records: readonly Mapped<T>[]): { ok: T[]; rejects: Reje
   return { ok, rejects };
 }
 
-interface WindowMessage {
+export interface WindowMessage {
   row: MessageRow;
   labels: MessageLabelRow[];
   /** Normalised channel of the message. */
@@ -97,7 +102,7 @@ export function isFinalStatus(channel: string, status: string | null | undefined
   return status === 'DELIVERED' && channel === 'telegram';
 }
 
-async function readConsistent<T>(
+export async function readConsistent<T>(
   read: () => Promise<PagedRead<T>>,
   what: string,
   attempts: number,
@@ -114,86 +119,143 @@ async function readConsistent<T>(
   );
 }
 
+/** A session record mapped to its rows (and its id, for sessionData replacement). */
+export type MappedSession = ReturnType<typeof toSessionRows> & { sessionId: string };
+
+/** What a window's reads brought, each record mapped or quarantined. */
+export interface WindowRecords {
+  sessions: Mapped<MappedSession>[];
+  messages: Mapped<WindowMessage>[];
+  clients: Mapped<ClientRow>[];
+}
+
+type ReadContext = Pick<ReadWindowOptions, 'project' | 'runId' | 'pageSize' | 'durationUnit'>;
+
+/** A paged sessions/filter read (labels, and sessionData on v1) with `filters` ANDed. */
+export function sessionsRequest(
+  http: ReporterHttp,
+  o: ReadContext,
+  filters: ReporterFilter[],
+  stopAbove?: number,
+): PagedRequest<Mapped<MappedSession>> {
+  const ctx = { runId: o.runId, project: o.project };
+  return {
+    op: 'sessions/filter',
+    key: 'sessions',
+    body: { filters },
+    query: {
+      needToReturnSessionLabels: true,
+      ...(http.api === 'v1' ? { needToReturnSessionData: true } : {}),
+    },
+    pageSize: o.pageSize,
+    idOf: idField('sessionId'),
+    ...(stopAbove !== undefined ? { stopAbove } : {}),
+    transform: mapRecord(parseSessions, ctx, (s) => ({
+      ...toSessionRows(o.project, s, o.durationUnit),
+      sessionId: s.sessionId,
+    })),
+  };
+}
+
+/** A paged messages/filter read with `filters` ANDed. */
+export function messagesRequest(
+  o: ReadContext,
+  filters: ReporterFilter[],
+): PagedRequest<Mapped<WindowMessage>> {
+  const ctx = { runId: o.runId, project: o.project };
+  return {
+    op: 'messages/filter',
+    key: 'messages',
+    body: { filters },
+    pageSize: o.pageSize,
+    idOf: idField('questionId'),
+    transform: mapRecord(
+      parseExtendedMessages,
+      ctx,
+      (m): WindowMessage => ({
+        ...toMessageRows(o.project, m, m.sessionId, null),
+        channel: normaliseChannel(m.channelType),
+        clientId: m.client.id || undefined,
+        botId: m.botId || undefined,
+      }),
+    ),
+  };
+}
+
+/** A paged clients/filter read with `filters` ANDed. */
+export function clientsRequest(o: ReadContext, filters: ReporterFilter[]): PagedRequest<Mapped<ClientRow>> {
+  const ctx = { runId: o.runId, project: o.project };
+  return {
+    op: 'clients/filter',
+    key: 'clients',
+    body: { filters },
+    pageSize: o.pageSize,
+    idOf: idField('id'),
+    transform: mapRecord(parseClients, ctx, (c) => toClientRow(o.project, c)),
+  };
+}
+
+/** Rows of the mapped sessions, for the size estimate. */
+export function sessionsBytesOf(sessions: readonly Mapped<MappedSession>[]): number {
+  return estimateRowsBytes(sessions.flatMap((r) => (r.ok ? [r.ok.row, ...r.ok.labels, ...r.ok.data] : [])));
+}
+
 export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Promise<WindowRead> {
   const startRequests = http.requests;
   const attempts = o.maxAttempts ?? 4;
-  const label = `window ${new Date(o.from).toISOString()} – ${new Date(o.to).toISOString()}`;
-  const ctx = { runId: o.runId, project: o.project };
+  const label = windowLabel(o);
 
   const sessionsRead = await readConsistent(
-    () =>
-      readAllPages(http, {
-        op: 'sessions/filter',
-        key: 'sessions',
-        body: { filters: [sessionStartFilter(o.from, o.to)] },
-        query: {
-          needToReturnSessionLabels: true,
-          ...(http.api === 'v1' ? { needToReturnSessionData: true } : {}),
-        },
-        pageSize: o.pageSize,
-        idOf: idField('sessionId'),
-        stopAbove: o.maxSessions,
-        transform: mapRecord(parseSessions, ctx, (s) => ({
-          ...toSessionRows(o.project, s, o.durationUnit),
-          sessionId: s.sessionId,
-        })),
-      }),
+    () => readAllPages(http, sessionsRequest(http, o, [sessionStartFilter(o.from, o.to)], o.maxSessions)),
     `sessions of ${label}`,
     attempts,
   );
   if (sessionsRead.tooLarge) return { tooLarge: true, sessions: sessionsRead.totalCount };
   // the sessions alone (their first and last questions) may already be too large: no need to read messages
-  const sessionsBytes = estimateRowsBytes(
-    sessionsRead.records.flatMap((r) => (r.ok ? [r.ok.row, ...r.ok.labels, ...r.ok.data] : [])),
-  );
+  const sessionsBytes = sessionsBytesOf(sessionsRead.records);
   if (sessionsBytes > o.maxBytes)
     return { tooLarge: true, sessions: sessionsRead.records.length, bytes: sessionsBytes };
 
   const [messagesRead, clientsRead] = await Promise.all([
     readConsistent(
-      () =>
-        readAllPages(http, {
-          op: 'messages/filter',
-          key: 'messages',
-          body: { filters: [messageTimeFilter(o.from, o.to)] },
-          pageSize: o.pageSize,
-          idOf: idField('questionId'),
-          transform: mapRecord(
-            parseExtendedMessages,
-            ctx,
-            (m): WindowMessage => ({
-              ...toMessageRows(o.project, m, m.sessionId, null),
-              channel: normaliseChannel(m.channelType),
-              clientId: m.client.id || undefined,
-              botId: m.botId || undefined,
-            }),
-          ),
-        }),
+      () => readAllPages(http, messagesRequest(o, [messageTimeFilter(o.from, o.to)])),
       `messages of ${label}`,
       attempts,
     ),
     readConsistent(
-      () =>
-        readAllPages(http, {
-          op: 'clients/filter',
-          key: 'clients',
-          body: { filters: [clientActivityFilter(o.from, o.to)] },
-          pageSize: o.pageSize,
-          idOf: idField('id'),
-          transform: mapRecord(parseClients, ctx, (c) => toClientRow(o.project, c)),
-        }),
+      () => readAllPages(http, clientsRequest(o, [clientActivityFilter(o.from, o.to)])),
       `clients of ${label}`,
       attempts,
     ),
   ]);
+  return assembleWindow(
+    http,
+    o,
+    { sessions: sessionsRead.records, messages: messagesRead.records, clients: clientsRead.records },
+    startRequests,
+  );
+}
 
-  const sessions = splitMapped(sessionsRead.records);
-  const messages = splitMapped(messagesRead.records);
-  const clients = splitMapped(clientsRead.records);
+export const windowLabel = (o: { from: number; to: number }) =>
+  `window ${new Date(o.from).toISOString()} – ${new Date(o.to).toISOString()}`;
+
+/**
+ * The window's batch from what its reads brought: too large by size, or the rows with the delivery statuses
+ * of the status channels (read-statuses.ts says how they are asked for).
+ */
+export async function assembleWindow(
+  http: ReporterHttp,
+  o: ReadWindowOptions,
+  records: WindowRecords,
+  startRequests: number,
+): Promise<WindowRead> {
+  const sessions = splitMapped(records.sessions);
+  const messages = splitMapped(records.messages);
+  const clients = splitMapped(records.clients);
   const rejects = [...sessions.rejects, ...messages.rejects, ...clients.rejects];
   // too large by size: split before the statuses are asked for
   const bytes =
-    sessionsBytes +
+    sessionsBytesOf(records.sessions) +
     estimateRowsBytes(messages.ok.flatMap((m) => [m.row, ...m.labels])) +
     estimateRowsBytes(clients.ok) +
     estimateRowsBytes(rejects);

@@ -24,8 +24,10 @@ import type { WindowBatch } from '../warehouse/rows.js';
 import { insertFinishedRun } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
+import { readLookbackWindow } from './read-lookback-window.js';
 import { ClientStatusCache } from './read-statuses.js';
-import { readWindow } from './read-window.js';
+import { readWindow, type WindowRead } from './read-window.js';
+import { readStoredWindow } from './stored-window.js';
 
 export interface SyncOptions {
   /** Backfill [from, to): the watermark does not move. */
@@ -177,7 +179,16 @@ async function syncProjectRange(
       'sync started',
     );
 
-    const queue = planWindows(range.from, range.to, config.windowMs);
+    // an incremental run reads its look-back (before the watermark) by its changes, the rest whole
+    const lookbackUntil =
+      !backfill && mode !== 'full' && watermark !== undefined
+        ? Math.max(range.from, Math.min(watermark, range.to))
+        : range.from;
+    let lookbackByChanges = config.lookbackRead === 'changes';
+    const queue: TimeWindow[] = [
+      ...planWindows(range.from, lookbackUntil, config.windowMs).map((w) => ({ ...w, lookback: true })),
+      ...planWindows(lookbackUntil, range.to, config.windowMs),
+    ];
     const statusCache = new ClientStatusCache();
     let planned = queue.length;
     let highWater: number = watermark ?? Number.NEGATIVE_INFINITY;
@@ -255,7 +266,7 @@ async function syncProjectRange(
         );
       }
       const window = queue.shift()!;
-      const read = await readWindow(http, {
+      const readOptions = {
         project,
         runId,
         from: window.from,
@@ -266,11 +277,24 @@ async function syncProjectRange(
         maxBytes: window.to - window.from > MIN_WINDOW_MS ? config.windowMaxBytes : Number.POSITIVE_INFINITY,
         durationUnit: projectConfig.durationUnit,
         // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
-        knownStatuses: (ids) => warehouse.latestStatuses(project, ids, window),
+        knownStatuses: (ids: string[]) => warehouse.latestStatuses(project, ids, window),
         rangeTo: range.to,
         statusCache,
         now,
-      });
+      };
+      let read: WindowRead | undefined;
+      if (window.lookback && lookbackByChanges) {
+        const stored = await readStoredWindow(warehouse, project, window);
+        const changes = await readLookbackWindow(http, { ...readOptions, since: lookbackUntil, stored });
+        if ('wholeWindow' in changes) {
+          log.info(
+            { from: new Date(window.from).toISOString(), why: changes.wholeWindow },
+            'look-back window read whole',
+          );
+          if (changes.refused) lookbackByChanges = false;
+        } else read = changes;
+      }
+      read ??= await readWindow(http, readOptions);
       if (read.tooLarge) {
         queue.unshift(...splitWindow(window));
         planned++;

@@ -29,7 +29,8 @@ watermark in one transaction, so an interrupted run loses nothing and duplicates
 Modes:
   (default)        incremental: from the watermark minus the look-back (REPORTER_LOOKBACK_HOURS, ${D.REPORTER_LOOKBACK_HOURS})
                    up to now minus the safety lag (REPORTER_SAFETY_LAG_MINUTES, ${D.REPORTER_SAFETY_LAG_MINUTES}); the first run reads
-                   REPORTER_HISTORY_DAYS (${D.REPORTER_HISTORY_DAYS}) of history
+                   REPORTER_HISTORY_DAYS (${D.REPORTER_HISTORY_DAYS}) of history; the look-back is read by its changes only
+                   (REPORTER_LOOKBACK_READ, ${D.REPORTER_LOOKBACK_READ}; whole: every record again)
   --full           re-read the whole history and move the watermark
   --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
                    2026-11-20T00:00+03:00) or a date or date-time without offset, read in UTC (2026-11-20)

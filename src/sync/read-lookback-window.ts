@@ -1,0 +1,191 @@
+// Reads a look-back window of an incremental run (one the previous runs already stored, before the
+// watermark) by asking only for what can have changed there, instead of every record again:
+//   1. the platform's counts of the window's sessions and messages against the warehouse's: a difference
+//      (something arrived late, a record was quarantined) means the whole window is read as before;
+//   2. sessions: those labelled now (SESSION_LABELS EXISTS), those with messages since the watermark (their
+//      counts, last question and duration moved on), and those stored with labels that the first read did not
+//      return (their labels were removed);
+//   3. messages: those labelled now (LOG_LABELS EXISTS), those with a comment now (COMMENT_TEXT contains ""),
+//      and every message of the window of the sessions stored with a status that can still change or with a
+//      label or comment the first two reads did not return (removed);
+//   4. clients last active in the window, as before;
+// then the statuses and the batch as for any window (read-window.ts). Rows are replaced by key, so a partial
+// batch leaves the window's other rows as they are. A server that refuses one of these filters (400) gets
+// the whole window read instead, and the rest of the run does the same.
+import { EtlError } from '../errors.js';
+import {
+  clientActivityFilter,
+  messageTimeFilter,
+  type ReporterFilter,
+  sessionStartFilter,
+} from '../reporter/filters.js';
+import type { ReporterHttp } from '../reporter/http.js';
+import { type PagedRequest, readAllPages } from '../reporter/paging.js';
+import {
+  assembleWindow,
+  clientsRequest,
+  type Mapped,
+  type MappedSession,
+  messagesRequest,
+  type ReadWindowOptions,
+  readConsistent,
+  sessionsRequest,
+  type WindowMessage,
+  type WindowRead,
+  windowLabel,
+} from './read-window.js';
+import type { StoredWindow } from './stored-window.js';
+
+export interface LookbackWindowOptions extends ReadWindowOptions {
+  /** The watermark the run started from: sessions with messages after it have changed. */
+  since: number;
+  stored: StoredWindow;
+}
+
+/** The window's read, or why it must be read whole. */
+export type LookbackRead = WindowRead | { wholeWindow: string; refused?: true };
+
+/** Session ids per SESSION_ID filter: a request body of a few kilobytes. */
+const IDS_PER_REQUEST = 200;
+
+const labelsExist = (key: 'SESSION_LABELS' | 'LOG_LABELS'): ReporterFilter => ({
+  key,
+  type: 'CHECKBOX',
+  options: [],
+  comparisonType: 'EXISTS',
+});
+
+/** Every message with a comment: any comment contains the empty string. */
+const commentExists: ReporterFilter = {
+  key: 'COMMENT_TEXT',
+  type: 'TEXT',
+  values: [''],
+  comparisonType: 'CONTAINS',
+  isCaseSensitive: true,
+};
+
+const sessionIdIn = (ids: readonly string[]): ReporterFilter => ({
+  key: 'SESSION_ID',
+  type: 'TEXT',
+  values: [...ids],
+  comparisonType: 'EQUALS',
+  isCaseSensitive: true,
+});
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The records of several reads, one per id (records without one, the rejects, are all kept). */
+function union<T>(reads: readonly Mapped<T>[][], idOf: (row: T) => string): Mapped<T>[] {
+  const byId = new Map<string, Mapped<T>>();
+  const rejects: Mapped<T>[] = [];
+  for (const records of reads)
+    for (const r of records) {
+      if (r.ok === undefined) rejects.push(r);
+      else byId.set(idOf(r.ok), r);
+    }
+  return [...byId.values(), ...rejects];
+}
+
+async function totalCount(
+  http: ReporterHttp,
+  op: 'sessions/filter' | 'messages/filter',
+  filters: ReporterFilter[],
+): Promise<number | undefined> {
+  const answer = await http.json<{ paging?: { totalCount?: unknown } }>({
+    method: 'POST',
+    op,
+    query: { page: 0, size: 1 },
+    body: { filters },
+  });
+  const total = answer?.paging?.totalCount;
+  return typeof total === 'number' ? total : undefined;
+}
+
+export async function readLookbackWindow(
+  http: ReporterHttp,
+  o: LookbackWindowOptions,
+): Promise<LookbackRead> {
+  const startRequests = http.requests;
+  const attempts = o.maxAttempts ?? 4;
+  const label = windowLabel(o);
+  const window = { from: o.from, to: o.to };
+  const read = <T>(request: PagedRequest<Mapped<T>>, what: string) =>
+    readConsistent(() => readAllPages(http, request), `${what} of ${label}`, attempts).then((r) => r.records);
+
+  try {
+    const [sessionsTotal, messagesTotal] = await Promise.all([
+      totalCount(http, 'sessions/filter', [sessionStartFilter(window.from, window.to)]),
+      totalCount(http, 'messages/filter', [messageTimeFilter(window.from, window.to)]),
+    ]);
+    if (sessionsTotal !== o.stored.sessions || messagesTotal !== o.stored.messages)
+      return {
+        wholeWindow:
+          `the platform has ${sessionsTotal} sessions and ${messagesTotal} messages in it, ` +
+          `the warehouse ${o.stored.sessions} and ${o.stored.messages}`,
+      };
+
+    const inWindow = sessionStartFilter(window.from, window.to);
+    const [labelledSessions, grownSessions] = await Promise.all([
+      read(sessionsRequest(http, o, [inWindow, labelsExist('SESSION_LABELS')]), 'labelled sessions'),
+      o.since < o.rangeTo
+        ? read(
+            sessionsRequest(http, o, [inWindow, messageTimeFilter(o.since, o.rangeTo)]),
+            'sessions with new messages',
+          )
+        : Promise.resolve([] as Mapped<MappedSession>[]),
+    ]);
+    const labelledNow = new Set(labelledSessions.flatMap((r) => (r.ok ? [r.ok.sessionId] : [])));
+    const unlabelled = [...o.stored.labelledSessions].filter((id) => !labelledNow.has(id));
+    const unlabelledSessions = await Promise.all(
+      chunks(unlabelled, IDS_PER_REQUEST).map((ids) =>
+        read(sessionsRequest(http, o, [inWindow, sessionIdIn(ids)]), 'sessions whose labels were removed'),
+      ),
+    );
+
+    const messageTime = messageTimeFilter(window.from, window.to);
+    const [labelledMessages, commentedMessages, clients] = await Promise.all([
+      read(messagesRequest(o, [messageTime, labelsExist('LOG_LABELS')]), 'labelled messages'),
+      read(messagesRequest(o, [messageTime, commentExists]), 'commented messages'),
+      read(clientsRequest(o, [clientActivityFilter(window.from, window.to)]), 'clients'),
+    ]);
+    const annotatedNow = new Set(
+      [...labelledMessages, ...commentedMessages].flatMap((r) => (r.ok ? [r.ok.row.question_id] : [])),
+    );
+    const toReread = new Set(o.stored.unsettledSessions);
+    for (const [questionId, sessionId] of o.stored.annotatedMessages)
+      if (!annotatedNow.has(questionId)) toReread.add(sessionId);
+    const rereadMessages = await Promise.all(
+      chunks([...toReread], IDS_PER_REQUEST).map((ids) =>
+        read(messagesRequest(o, [messageTime, sessionIdIn(ids)]), 'messages of sessions that can change'),
+      ),
+    );
+
+    return await assembleWindow(
+      http,
+      o,
+      {
+        sessions: union<MappedSession>(
+          [labelledSessions, grownSessions, ...unlabelledSessions],
+          (s) => s.sessionId,
+        ),
+        messages: union<WindowMessage>(
+          [labelledMessages, commentedMessages, ...rereadMessages],
+          (m) => m.row.question_id,
+        ),
+        clients,
+      },
+      startRequests,
+    );
+  } catch (error) {
+    if (error instanceof EtlError && error.code === 'reporter.bad_request')
+      return {
+        wholeWindow: `the platform refused a filter of the look-back read: ${error.message}`,
+        refused: true,
+      };
+    throw error;
+  }
+}
