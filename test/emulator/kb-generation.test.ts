@@ -15,7 +15,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/server.j
 import { TEST_NOW } from '../helpers/emulator-client.js';
 import { makeKbCaller, readStream } from '../helpers/kb-client.js';
 
-const PROCESSING_MS = 1200;
+const PROCESSING_MS = 1500;
 let running: RunningEmulator;
 let call: ReturnType<typeof makeKbCaller>;
 
@@ -97,19 +97,19 @@ describe('generation', () => {
     const id = submitted.body.id;
     let t = Date.now();
     const now = await call(`query/${id}?waitTimeSeconds=0`);
-    expect(Date.now() - t).toBeLessThan(500);
+    expect(Date.now() - t).toBeLessThan(1000);
     expect(['READY_TO_PROCESS', 'PROCESSING']).toContain(now.body.status);
     t = Date.now();
     const done = await call(`query/${id}?waitTimeSeconds=10`);
     const held = Date.now() - t;
     expect(done.body.status).toBe('FINISHED');
-    expect(held).toBeLessThan(PROCESSING_MS + 800);
+    expect(held).toBeLessThan(PROCESSING_MS + 2000);
     expect(held).toBeGreaterThan(PROCESSING_MS / 3);
     expect(done.body.response).toContain(q.expectedAnswerContains);
   });
 
   it('a wait shorter than the processing answers PROCESSING after the wait', async () => {
-    running.emulator.kb.options.queryProcessingMs = 2500;
+    running.emulator.kb.options.queryProcessingMs = 4000;
     try {
       const submitted = await call('async/query', { body: { query: 'warranty kettle' } });
       const t = Date.now();
@@ -117,7 +117,7 @@ describe('generation', () => {
       const held = Date.now() - t;
       expect(r.body.status).toBe('PROCESSING');
       expect(held).toBeGreaterThanOrEqual(950);
-      expect(held).toBeLessThan(2000);
+      expect(held).toBeLessThan(3000);
     } finally {
       running.emulator.kb.options.queryProcessingMs = PROCESSING_MS;
     }
@@ -132,7 +132,7 @@ describe('generation', () => {
     const canceled = await call(`query/${id}/cancel`, { method: 'POST' });
     expect(canceled.body.status).toBe('CANCELED');
     expect((await poll).body.status).toBe('CANCELED');
-    expect(Date.now() - t).toBeLessThan(1000);
+    expect(Date.now() - t).toBeLessThan(2000);
   });
 
   it('a queryFail fault makes a generation FAIL', async () => {
