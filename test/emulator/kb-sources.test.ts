@@ -142,6 +142,14 @@ describe('sources added and replaced', () => {
     });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body).toMatchObject({ name: 'plants.md', type: 'FILE', sizeBytes: Buffer.byteLength(content) });
+    expect(ok.body.hash).toBe(`sha256:${createHash('sha256').update(content).digest('hex')}`);
+    // a binary file: size and hash are those of its bytes, not of a text reading
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x80]);
+    const binary = await call('sources/files', {
+      form: { file: { blob: new Blob([bytes]), filename: 'blob.pdf' } },
+    });
+    expect(binary.body.sizeBytes).toBe(5);
+    expect(binary.body.hash).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
     expect(ok.body.segments).toEqual(['office', 'faq']);
     const bad = await call('sources/files', {
       form: { file: { blob: new Blob(['MZ binary']), filename: 'setup.exe' } },

@@ -39,7 +39,8 @@ export interface NewSource {
   type: SourceType;
   name?: string;
   text: string;
-  bytes?: number;
+  /** An uploaded file's bytes (its size and hash are the bytes', its text their UTF-8 reading). */
+  content?: Buffer;
   link?: string;
   segments?: string[];
   accessControlAttributes?: string[];
@@ -205,8 +206,9 @@ export class KbService {
       createdAt: now,
       version: 1,
       text: input.text,
-      sizeBytes: input.bytes ?? Buffer.byteLength(input.text),
-      hash: sha256(input.text),
+      sizeBytes: input.content?.length ?? Buffer.byteLength(input.text),
+      hash: sha256(input.content ?? input.text),
+      ...(input.content === undefined ? {} : { content: input.content }),
       ...(input.link === undefined ? {} : { link: input.link }),
       indexing: apiIndexingRun(now, indexingProblem(name, input.text, input.link)),
     };
@@ -225,8 +227,10 @@ export class KbService {
     const segments = input.segments?.map((s, n) => checkSegmentName(s, `segments[${n}]`));
     source.type = input.type;
     source.text = input.text;
-    source.sizeBytes = input.bytes ?? Buffer.byteLength(input.text);
-    source.hash = sha256(input.text);
+    source.sizeBytes = input.content?.length ?? Buffer.byteLength(input.text);
+    source.hash = sha256(input.content ?? input.text);
+    if (input.content === undefined) delete source.content;
+    else source.content = input.content;
     source.version++;
     if (input.link === undefined) delete source.link;
     else source.link = input.link;
