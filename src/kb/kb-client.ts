@@ -131,6 +131,7 @@ function createTransport(
       urlPrefix: `${config.baseUrl}${KB_API_PATH}`,
       name: 'knowledge base',
       bearer: true,
+      baseUrlSetting: 'REPORTER_KB_BASE_URL',
       authError: (status, detail) =>
         new EtlError(
           'kb.auth',
