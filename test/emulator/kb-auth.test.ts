@@ -106,6 +106,7 @@ describe('knowledge base keys', () => {
     expectError(await call('sources/99999999'), 404, 'kb.not_found.source');
     expectError(await call('sources/abc'), 400, 'kb.bad_request.invalid_parameter');
     expectError(await call('no/such/operation'), 404, 'kb.not_found.path');
+    expectError(await call('info', { method: 'DELETE' }), 404, 'kb.not_found.path');
     expectError(await call('retrieve', { body: { history: [] } }), 400, 'kb.bad_request.invalid_parameter');
     expectError(await call('query/123', {}), 404, 'kb.not_found.query');
     expectError(await call('query/123?waitTimeSeconds=31'), 400, 'kb.bad_request.invalid_parameter');

@@ -170,6 +170,21 @@ describe('sources added and replaced', () => {
   });
 });
 
+describe('the truth over HTTP', () => {
+  it('GET /__emulator/kb/truth answers the in-process truth at the clock (or at ?at=)', async () => {
+    const e = running.emulator;
+    const r = await fetch(`${running.url}/__emulator/kb/truth`);
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    expect(body.sources).toEqual(JSON.parse(JSON.stringify(kbSourcesTruth(e))));
+    expect(body.keys).toEqual(kbKeys(e));
+    const later = new Date(e.now() + 3_600_000).toISOString();
+    const at = await (await fetch(`${running.url}/__emulator/kb/truth?at=${later}`)).json();
+    expect(at.asOf).toBe(later);
+    expect(at.statusCounts).toEqual(kbStatusCounts(e, Date.parse(later)));
+  });
+});
+
 describe('segments', () => {
   it('counts as the truth has them, with the segment that lost its sources at 0', async () => {
     const truth = kbSegmentsTruth(running.emulator);
