@@ -1,7 +1,8 @@
 // The knowledge base client against a scripted server whose answers the test writes (the emulator never
 // returns a key value in a list, nor records that break the contract): Authorization: Bearer, paging to the
 // last page, an API key's `key` value parsed away (also from a quarantined record), unknown statuses kept,
-// `{code, description}` in messages, 404/400 codes, and the admin operations refused without the admin key.
+// `{code, description}` in messages, 404/400 codes, and the admin operations refused without the admin key;
+// then retrieval and generation against the emulator's questions (the source first, the expected text).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
