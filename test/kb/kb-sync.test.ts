@@ -371,4 +371,19 @@ describe('kb sync against the emulator', () => {
     }
     expect(hours.length).toBe(rows.length);
   });
+  it('report kb-health before any snapshot says so on every sheet', async () => {
+    const [first] = await warehouse.query('SELECT min(taken_at) AS t FROM kb_snapshots');
+    const to = Number(first!['t']);
+    const result = await writeReport({
+      warehouse,
+      report: kbHealthReport,
+      from: to - DAY,
+      to,
+      tz: 'UTC',
+      outDir: join(dir, 'reports-empty'),
+    });
+    const { sheets } = await readWorkbook(result.path);
+    expect(sheetNamed(sheets, 'Health').rows[0]![0]).toMatch(/No knowledge base snapshot before the end/);
+    expect(sheetNamed(sheets, 'Failures').rows[0]![0]).toMatch(/No source failed/);
+  });
 });
