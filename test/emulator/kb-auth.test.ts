@@ -117,7 +117,7 @@ describe('knowledge base keys', () => {
       body: '{not json',
     });
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).code).toBe('kb.bad_request.malformed_json');
+    expect(((await malformed.json()) as { code: string }).code).toBe('kb.bad_request.malformed_json');
   });
 
   it('a deleted project: its keys stop working, its id is 404', async () => {

@@ -175,11 +175,11 @@ describe('the truth over HTTP', () => {
     const e = running.emulator;
     const r = await fetch(`${running.url}/__emulator/kb/truth`);
     expect(r.status).toBe(200);
-    const body = await r.json();
+    const body = (await r.json()) as any;
     expect(body.sources).toEqual(JSON.parse(JSON.stringify(kbSourcesTruth(e))));
     expect(body.keys).toEqual(kbKeys(e));
     const later = new Date(e.now() + 3_600_000).toISOString();
-    const at = await (await fetch(`${running.url}/__emulator/kb/truth?at=${later}`)).json();
+    const at = (await (await fetch(`${running.url}/__emulator/kb/truth?at=${later}`)).json()) as any;
     expect(at.asOf).toBe(later);
     expect(at.statusCounts).toEqual(kbStatusCounts(e, Date.parse(later)));
   });
