@@ -5,6 +5,7 @@
 // lowers the client's rate, which recovers gradually (the limiter's AIMD; no fixed rate by default).
 // Invariant: the token never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
+import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
 import { type Logger, redactSecrets, silentLogger } from '../log.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
@@ -44,6 +45,15 @@ export interface SiblingInterface {
   name: string;
   /** The error of a 401/403: it names the setting that holds the token (never the token). */
   authError: (status: number, detail: string) => EtlError;
+  /** The token goes in `Authorization: Bearer` instead of the URL (the knowledge base service). */
+  bearer?: boolean;
+  /** The setting of its base URL, for the warning about http:// (default REPORTER_BASE_URL). */
+  baseUrlSetting?: string;
+  /**
+   * The codes of its other failures (default: the Reporter API's `reporter.*`): another 4xx, a 404, retries
+   * used up, a Retry-After longer than a request waits.
+   */
+  codes?: Partial<Record<'notFound' | 'badRequest' | 'unavailable' | 'retryAfterTooLong', ErrorCode>>;
 }
 
 export interface ReporterRequest {
@@ -115,7 +125,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Warns (once per base URL) when the token would cross the network unencrypted. */
-function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger): void {
+function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger, sibling?: SiblingInterface): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -126,7 +136,7 @@ function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger): void {
   warnedPlainHttp.add(baseUrl);
   log.warn(
     { baseUrl: url.origin },
-    `REPORTER_BASE_URL is http:// to ${url.hostname}, not a loopback address: the token is sent in clear text (${api === 'v1' ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
+    `${sibling?.baseUrlSetting ?? 'REPORTER_BASE_URL'} is http:// to ${url.hostname}, not a loopback address: the ${sibling?.bearer ? 'key' : 'token'} is sent in clear text (${api === 'v1' || sibling?.bearer ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
   );
 }
 
@@ -171,7 +181,7 @@ export class ReporterHttp {
     this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
     this.log = options.log ?? silentLogger();
-    warnIfPlainHttp(this.baseUrl, this.api, this.log);
+    warnIfPlainHttp(this.baseUrl, this.api, this.log, this.sibling);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
@@ -217,7 +227,8 @@ export class ReporterHttp {
   private headers(hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (hasBody) headers['content-type'] = 'application/json';
-    if (this.api === 'v1' && !this.sibling) headers['authorization'] = `Bearer ${this.token}`;
+    if ((this.api === 'v1' && !this.sibling) || this.sibling?.bearer)
+      headers['authorization'] = `Bearer ${this.token}`;
     return headers;
   }
 
@@ -323,7 +334,7 @@ export class ReporterHttp {
         if (retryAfter !== undefined && retryAfterWaited + retryAfter > MAX_RETRY_WAIT_MS) {
           const left = Math.max(0, MAX_RETRY_WAIT_MS - retryAfterWaited);
           throw new EtlError(
-            'reporter.retry_after_too_long',
+            this.sibling?.codes?.retryAfterTooLong ?? 'reporter.retry_after_too_long',
             `${this.redact(error.message)}: the server asks to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), more than the ${Math.floor(left / 1000)} s left of the ${MAX_RETRY_WAIT_MS / 1000} s a request waits for it; try again later`,
             { kind: 'transient' },
           );
@@ -354,7 +365,7 @@ export class ReporterHttp {
     }
     const reason = lastError instanceof Error ? this.redact(lastError.message) : 'unknown error';
     throw new EtlError(
-      'reporter.unavailable',
+      this.sibling?.codes?.unavailable ?? 'reporter.unavailable',
       `${this.describe(req)} failed after ${this.retries + 1} attempts: ${reason}`,
       { kind: 'transient' },
     );
@@ -384,9 +395,17 @@ export class ReporterHttp {
   ): Error {
     let detail = '';
     try {
-      const dto = JSON.parse(text) as { error?: unknown; message?: unknown };
+      const dto = JSON.parse(text) as {
+        error?: unknown;
+        message?: unknown;
+        code?: unknown;
+        description?: unknown;
+      };
       if (typeof dto.message === 'string')
         detail = `: ${dto.error ?? ''} ${dto.message}`.replace(/\s+/g, ' ');
+      // the knowledge base service's shape: {code, description}
+      else if (typeof dto.description === 'string' || typeof dto.code === 'string')
+        detail = `: ${dto.code ?? ''} ${dto.description ?? ''}`.replace(/\s+/g, ' ').trimEnd();
     } catch {
       detail = text.trim().startsWith('<') ? ' (an HTML page)' : '';
     }
@@ -407,7 +426,9 @@ export class ReporterHttp {
       );
     }
     return new EtlError(
-      status === 404 ? 'reporter.not_found' : 'reporter.bad_request',
+      status === 404
+        ? (this.sibling?.codes?.notFound ?? 'reporter.not_found')
+        : (this.sibling?.codes?.badRequest ?? 'reporter.bad_request'),
       `${this.describe(req)} answered ${status}${detail}`,
     );
   }

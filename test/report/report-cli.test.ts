@@ -74,6 +74,7 @@ describe('reporter-etl report', () => {
       'messages',
       'labels',
       'prompter',
+      'kb-health',
     ]);
   });
 
