@@ -65,6 +65,11 @@ export const ERROR_CODES = {
     meaning:
       'A Chat API command or job runs with REPORTER_CHATAPI_CHANNELS empty (or without the channel named).',
   },
+  'kb.bad_questions': {
+    kinds: ['usage'],
+    meaning:
+      'kb eval: the questions file (CSV or JSONL) or --sql result is not a list of questions (the line and column are named).',
+  },
   'prompter.bad_answer': {
     kinds: ['terminal'],
     meaning: 'The Prompter API answered a question without a questionId.',
