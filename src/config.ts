@@ -38,6 +38,7 @@ export const CONFIG_DEFAULTS = {
   REPORTER_WEBHOOKS_LOAD_SECONDS: 1,
   REPORTER_CLICKHOUSE_USER: 'default',
   REPORTER_CLICKHOUSE_DATABASE: 'reporter_etl',
+  REPORTER_KB_BASE_URL: 'https://khub.just-ai.com',
 } as const;
 
 const D = CONFIG_DEFAULTS;
@@ -225,6 +226,9 @@ const ENV_KEYS = {
   REPORTER_PUSHGATE_URL: pushgateUrlSetting.optional(),
   REPORTER_PUSHGATE_BASE_URL: urlSetting.optional(),
   REPORTER_ALERTS: alertRulesSetting.optional(),
+  REPORTER_KB_BASE_URL: urlSetting.default(D.REPORTER_KB_BASE_URL),
+  REPORTER_KB_KEY: z.string().trim().min(1, 'must not be empty').optional(),
+  REPORTER_KB_ADMIN_KEY: z.string().trim().min(1, 'must not be empty').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -279,6 +283,17 @@ export interface Config {
   pushgate: PushgateConfig;
   /** Alert rules evaluated after each sync (REPORTER_ALERTS, else "alerts" of the REPORTER_CONFIG file). */
   alerts: readonly AlertRule[];
+  kb: KbConfig;
+}
+
+/** The knowledge base service (docs/kb.md). Its keys are secrets: never logged or stored. */
+export interface KbConfig {
+  /** REPORTER_KB_BASE_URL: the service's address; its operations live under `<it>/api/knowledge-hub`. */
+  baseUrl: string;
+  /** REPORTER_KB_KEY: the project key; undefined: `kb sync` refuses and the kb-sync job is not scheduled. */
+  key: string | undefined;
+  /** REPORTER_KB_ADMIN_KEY: the account key for API keys, access groups and projects; undefined: skipped. */
+  adminKey: string | undefined;
 }
 
 /** Pushgate (docs/pushgate.md). */
@@ -561,5 +576,10 @@ export function loadConfig(
       ).replace(/\/+$/, ''),
     }),
     alerts: Object.freeze((e.REPORTER_ALERTS ?? fileAlerts ?? []).map((r) => Object.freeze(r))),
+    kb: Object.freeze({
+      baseUrl: e.REPORTER_KB_BASE_URL,
+      key: e.REPORTER_KB_KEY,
+      adminKey: e.REPORTER_KB_ADMIN_KEY,
+    }),
   });
 }

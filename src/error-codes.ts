@@ -65,6 +65,34 @@ export const ERROR_CODES = {
     meaning:
       'A Chat API command or job runs with REPORTER_CHATAPI_CHANNELS empty (or without the channel named).',
   },
+  'kb.not_configured': {
+    kinds: ['usage'],
+    meaning: 'kb sync (or the kb-sync job) runs without REPORTER_KB_KEY, the knowledge base project key.',
+  },
+  'kb.auth': {
+    kinds: ['terminal'],
+    meaning:
+      'The knowledge base service refused REPORTER_KB_KEY or REPORTER_KB_ADMIN_KEY (401/403: wrong, expired or revoked).',
+  },
+  'kb.not_found': { kinds: ['terminal'], meaning: 'The knowledge base service answered 404.' },
+  'kb.bad_request': {
+    kinds: ['terminal'],
+    meaning: 'The knowledge base service answered another 4xx status that trying again does not fix.',
+  },
+  'kb.unavailable': {
+    kinds: ['transient'],
+    meaning:
+      'The knowledge base service kept failing (5xx, 429, network) through every retry: try again later.',
+  },
+  'kb.retry_after_too_long': {
+    kinds: ['transient'],
+    meaning: 'The knowledge base service asks to wait (Retry-After) longer than a request waits.',
+  },
+  'kb.bad_answer': {
+    kinds: ['terminal'],
+    meaning:
+      'A knowledge base answer does not fit its contract as a whole (its records are quarantined one by one).',
+  },
   'kb.bad_questions': {
     kinds: ['usage'],
     meaning:

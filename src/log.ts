@@ -15,6 +15,10 @@ const REDACT_PATHS = [
   'headers.authorization',
   '*.headers.authorization',
   'config.token',
+  // a knowledge base API key's value (its metadata is logged, never the key)
+  'key',
+  '*.key',
+  'apiKey.key',
 ];
 
 /** Replaces every occurrence of the given secrets in a string with `***`. */

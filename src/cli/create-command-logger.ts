@@ -18,6 +18,8 @@ export function createCommandLogger(config: Config, options: { onTerminal?: 'inf
       ...(config.webhooks.key === undefined ? [] : [config.webhooks.key]),
       ...(config.clickhouse?.password ? [config.clickhouse.password] : []),
       ...(config.pushgate.notify === undefined ? [] : [config.pushgate.notify.pushbackId]),
+      ...(config.kb.key === undefined ? [] : [config.kb.key]),
+      ...(config.kb.adminKey === undefined ? [] : [config.kb.adminKey]),
     ],
     format,
   });

@@ -5,6 +5,7 @@
 // lowers the client's rate, which recovers gradually (the limiter's AIMD; no fixed rate by default).
 // Invariant: the token never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
+import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
 import { type Logger, redactSecrets, silentLogger } from '../log.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
@@ -44,6 +45,13 @@ export interface SiblingInterface {
   name: string;
   /** The error of a 401/403: it names the setting that holds the token (never the token). */
   authError: (status: number, detail: string) => EtlError;
+  /** The token goes in `Authorization: Bearer` instead of the URL (the knowledge base service). */
+  bearer?: boolean;
+  /**
+   * The codes of its other failures (default: the Reporter API's `reporter.*`): another 4xx, a 404, retries
+   * used up, a Retry-After longer than a request waits.
+   */
+  codes?: Partial<Record<'notFound' | 'badRequest' | 'unavailable' | 'retryAfterTooLong', ErrorCode>>;
 }
 
 export interface ReporterRequest {
@@ -217,7 +225,8 @@ export class ReporterHttp {
   private headers(hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (hasBody) headers['content-type'] = 'application/json';
-    if (this.api === 'v1' && !this.sibling) headers['authorization'] = `Bearer ${this.token}`;
+    if ((this.api === 'v1' && !this.sibling) || this.sibling?.bearer)
+      headers['authorization'] = `Bearer ${this.token}`;
     return headers;
   }
 
@@ -323,7 +332,7 @@ export class ReporterHttp {
         if (retryAfter !== undefined && retryAfterWaited + retryAfter > MAX_RETRY_WAIT_MS) {
           const left = Math.max(0, MAX_RETRY_WAIT_MS - retryAfterWaited);
           throw new EtlError(
-            'reporter.retry_after_too_long',
+            this.sibling?.codes?.retryAfterTooLong ?? 'reporter.retry_after_too_long',
             `${this.redact(error.message)}: the server asks to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), more than the ${Math.floor(left / 1000)} s left of the ${MAX_RETRY_WAIT_MS / 1000} s a request waits for it; try again later`,
             { kind: 'transient' },
           );
@@ -354,7 +363,7 @@ export class ReporterHttp {
     }
     const reason = lastError instanceof Error ? this.redact(lastError.message) : 'unknown error';
     throw new EtlError(
-      'reporter.unavailable',
+      this.sibling?.codes?.unavailable ?? 'reporter.unavailable',
       `${this.describe(req)} failed after ${this.retries + 1} attempts: ${reason}`,
       { kind: 'transient' },
     );
@@ -384,9 +393,17 @@ export class ReporterHttp {
   ): Error {
     let detail = '';
     try {
-      const dto = JSON.parse(text) as { error?: unknown; message?: unknown };
+      const dto = JSON.parse(text) as {
+        error?: unknown;
+        message?: unknown;
+        code?: unknown;
+        description?: unknown;
+      };
       if (typeof dto.message === 'string')
         detail = `: ${dto.error ?? ''} ${dto.message}`.replace(/\s+/g, ' ');
+      // the knowledge base service's shape: {code, description}
+      else if (typeof dto.description === 'string' || typeof dto.code === 'string')
+        detail = `: ${dto.code ?? ''} ${dto.description ?? ''}`.replace(/\s+/g, ' ').trimEnd();
     } catch {
       detail = text.trim().startsWith('<') ? ' (an HTML page)' : '';
     }
@@ -407,7 +424,9 @@ export class ReporterHttp {
       );
     }
     return new EtlError(
-      status === 404 ? 'reporter.not_found' : 'reporter.bad_request',
+      status === 404
+        ? (this.sibling?.codes?.notFound ?? 'reporter.not_found')
+        : (this.sibling?.codes?.badRequest ?? 'reporter.bad_request'),
       `${this.describe(req)} answered ${status}${detail}`,
     );
   }
