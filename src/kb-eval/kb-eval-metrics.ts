@@ -73,7 +73,8 @@ export function findHitRank(chunks: readonly RankedChunk[], expected: readonly s
   if (expected.length === 0) return null;
   let best: number | null = null;
   for (const chunk of chunks)
-    if (expected.some((e) => chunkMatches(chunk, e)) && (best === null || chunk.rank < best)) best = chunk.rank;
+    if (expected.some((e) => chunkMatches(chunk, e)) && (best === null || chunk.rank < best))
+      best = chunk.rank;
   return best;
 }
 

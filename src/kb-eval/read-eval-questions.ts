@@ -42,7 +42,8 @@ export function splitSourceList(cell: string): string[] {
 /** A list field of JSONL: an array of strings or numbers, or one string (split like a CSV cell). */
 function listField(value: unknown, where: string, field: string, split: boolean): string[] {
   if (value === undefined || value === null) return [];
-  if (typeof value === 'string') return split ? splitSourceList(value) : value.trim() === '' ? [] : [value.trim()];
+  if (typeof value === 'string')
+    return split ? splitSourceList(value) : value.trim() === '' ? [] : [value.trim()];
   if (typeof value === 'number' && Number.isInteger(value) && split) return [String(value)];
   if (Array.isArray(value)) {
     const out: string[] = [];
@@ -127,7 +128,8 @@ export function parseEvalQuestionsCsv(content: string, name: string): KbEvalQues
       const key = Object.keys(record).find((k) => k.trim() === column);
       return key === undefined ? '' : (record[key] ?? '');
     };
-    if (cell('question').trim() === '') throw bad(`${where}, column question: empty (every row asks a question)`);
+    if (cell('question').trim() === '')
+      throw bad(`${where}, column question: empty (every row asks a question)`);
     const contains = cell('expected_answer_contains').trim();
     return makeQuestion({
       question: cell('question'),
@@ -151,7 +153,10 @@ function parseHeader(header: string, name: string): string[] {
 /** The questions of a JSONL text (one object per line, blank lines skipped); errors name `name line N, field F`. */
 export function parseEvalQuestionsJsonl(content: string, name: string): KbEvalQuestion[] {
   const out: KbEvalQuestion[] = [];
-  for (const [n, line] of content.replace(/^\uFEFF/, '').split(/\r?\n/).entries()) {
+  for (const [n, line] of content
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .entries()) {
     if (line.trim() === '') continue;
     const where = `${name} line ${n + 1}`;
     let value: unknown;
