@@ -4,6 +4,7 @@ import type { Job } from '../src/schedule/job.js';
 import { chatApiEventsJob } from './chatapi-events.js';
 import { dailyReportJob } from './daily-report.js';
 import { exportParquetJob } from './export-parquet.js';
+import { kbSyncJob } from './kb-sync.js';
 import { platformDailyJob } from './platform-daily.js';
 import { retentionJob } from './retention.js';
 import { syncJob } from './sync.js';
@@ -14,6 +15,7 @@ export const JOBS: readonly Job[] = [
   dailyReportJob,
   platformDailyJob,
   exportParquetJob,
+  kbSyncJob,
   retentionJob,
 ];
 

@@ -61,6 +61,12 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/prompter.js')).prompterCommand,
   },
   {
+    name: 'kb',
+    summary:
+      'the knowledge base service: kb sync (a dated snapshot of its project: sources, integrations, keys)',
+    load: async () => (await import('./commands/kb.js')).kbCommand,
+  },
+  {
     name: 'schedule',
     summary:
       'run the jobs on their schedules (sync, exports, daily reports, retention; webhooks) until stopped',
@@ -69,7 +75,7 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'run',
     summary:
-      'run one scheduled job once, now (sync, chatapi-events, daily-report, platform-daily, export-parquet, retention)',
+      'run one scheduled job once, now (sync, chatapi-events, daily-report, platform-daily, export-parquet, kb-sync, retention)',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   {

@@ -7,6 +7,7 @@ import { clientsCommand } from '../../src/cli/commands/clients.js';
 import { demoCommand } from '../../src/cli/commands/demo.js';
 import { emulatorCommand } from '../../src/cli/commands/emulator.js';
 import { experimentsCommand } from '../../src/cli/commands/experiments.js';
+import { kbCommand } from '../../src/cli/commands/kb.js';
 import { labelMessagesCommand } from '../../src/cli/commands/label-messages.js';
 import { labelSessionsCommand } from '../../src/cli/commands/label-sessions.js';
 import { labelsCommand } from '../../src/cli/commands/labels.js';
@@ -24,6 +25,7 @@ const COMMANDS: Command[] = [
   demoCommand,
   emulatorCommand,
   experimentsCommand,
+  kbCommand,
   labelMessagesCommand,
   labelSessionsCommand,
   labelsCommand,
@@ -61,6 +63,7 @@ function configDefaults(): Record<string, string | number> {
     REPORTER_SHUTDOWN_GRACE_SECONDS: c.shutdownGraceMs / 1000,
     REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: c.syncMemoryLimit,
     REPORTER_WINDOW_MAX_BYTES: c.windowMaxBytes,
+    REPORTER_KB_BASE_URL: c.kb.baseUrl,
   };
 }
 

@@ -1,0 +1,49 @@
+// Job `kb-sync`: one dated snapshot of the knowledge base project of REPORTER_KB_KEY (src/kb/sync-kb.ts),
+// every hour at :50. Without REPORTER_KB_KEY a scheduled run has nothing to do and says so;
+// `run kb-sync` says which setting is missing. It records its own etl_runs row (project kb:<project>).
+import { EtlError, EXIT } from '../src/errors.js';
+import { syncKb } from '../src/kb/sync-kb.js';
+import { plural } from '../src/plural.js';
+import type { Job, JobResult } from '../src/schedule/job.js';
+
+export const kbSyncJob: Job = {
+  id: 'kb-sync',
+  description:
+    'stores a dated snapshot of the knowledge base project of REPORTER_KB_KEY (sources, integrations, keys)',
+  defaultSchedule: '50 * * * *',
+  needsApi: false,
+  recordsOwnRuns: true,
+  async run(ctx): Promise<JobResult> {
+    const { config } = ctx;
+    if (config.kb.key === undefined) {
+      if (ctx.trigger === 'schedule')
+        return {
+          status: 'success',
+          summary: 'no knowledge base configured (REPORTER_KB_KEY)',
+          exitCode: EXIT.ok,
+        };
+      throw new EtlError(
+        'kb.not_configured',
+        'REPORTER_KB_KEY: is not set (the knowledge base project key)',
+        {
+          kind: 'usage',
+        },
+      );
+    }
+    const summary = await ctx.useWarehouse((warehouse) =>
+      syncKb({ config, warehouse, log: ctx.log, now: ctx.now, signal: ctx.signal, trigger: ctx.trigger }),
+    );
+    const what =
+      summary.status === 'failed'
+        ? `no snapshot: ${summary.error}`
+        : `snapshot ${summary.snapshotId} of ${summary.project?.name}: ${plural(summary.sources, 'source')}, ${plural(summary.integrations, 'integration')}, ${plural(summary.segments, 'segment')}${summary.rejects > 0 ? `, ${plural(summary.rejects, 'record')} quarantined` : ''}${summary.notes.length > 0 ? ` (${summary.notes.join('; ')})` : ''}`;
+    return {
+      status: summary.status,
+      summary: what,
+      ...(summary.error === null ? {} : { error: summary.error }),
+      exitCode: summary.exitCode,
+      details: summary,
+      recordedRunIds: [summary.snapshotId],
+    };
+  },
+};
