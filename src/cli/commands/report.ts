@@ -34,6 +34,8 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
   labels     session and message labels: totals and day by day
   prompter   the Prompter's suggestions for the questions prompter ask sent in the period: answered, with
              an option, top-1 confidence by tenths, top intents, top-1/top-3 accuracy, latency
+  kb-eval    the latest kb eval run started in the period: hit@1, hit@5, MRR, answers with the expected
+             text, failures, latency; compared with the previous run; worst questions; runs side by side
 
 Options:
   --from T, --to T   the period, --from inclusive, --to exclusive: a local date or date-time read in --tz
