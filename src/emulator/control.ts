@@ -1,10 +1,11 @@
 // The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
-// the clock, faults, the Chat API's truth and webhooks, and what Pushgate received. Tests in other processes and the demo drive the
-// emulator through them.
+// the clock, faults, the Chat API's truth and webhooks, what Pushgate received, the knowledge base's truth
+// (`kb/truth?at=`). Tests in other processes and the demo drive the emulator through them.
 import { badParameter } from './api-error.js';
 import { chatChannelTruth } from './chatapi/chat-truth.js';
 import { FAULT_TYPES, type FaultRule, type FaultType } from './faults.js';
 import { parseDateTime } from './filters.js';
+import { kbTruth } from './kb/kb-truth.js';
 import { queryDateTime, queryString, requireObject } from './params.js';
 import type { Route } from './route.js';
 import { groundTruth } from './truth.js';
@@ -131,6 +132,15 @@ export function controlRoutes(): Route[] {
         if (project !== undefined && typeof project !== 'string')
           throw badParameter('project', 'expected a project name');
         return { body: ctx.emulator.pushgate.create(id, project) };
+      },
+    },
+    {
+      method: 'GET',
+      path: 'kb/truth',
+      op: 'kbTruth',
+      handler(ctx) {
+        const at = queryDateTime(ctx.query, 'at');
+        return { body: kbTruth(ctx.emulator, at ?? ctx.now) };
       },
     },
     {

@@ -1,5 +1,5 @@
-// The emulated platform: projects with their data, the clock, tokens, faults, report tasks, the Chat API and
-// Pushgate.
+// The emulated platform: projects with their data, the clock, tokens, faults, report tasks, the Chat API,
+// Pushgate and the knowledge base service.
 // Independent of HTTP (the server in server.ts exposes it), so tests can read ground truth and script
 // faults in-process. It never imports src/reporter: a bug in the client cannot be copied into it.
 import { ApiError } from './api-error.js';
@@ -7,6 +7,8 @@ import type { ChatApiChannelOptions } from './chatapi/channels.js';
 import { ChatApi } from './chatapi/chat-api.js';
 import { EmulatorClock } from './clock.js';
 import { Faults } from './faults.js';
+import { type KbOptions, resolveKbOptions } from './kb/kb-options.js';
+import { KbService } from './kb/kb-service.js';
 import { hashString } from './prng.js';
 import { ProjectData, type TextLengths } from './project-data.js';
 import { DEFAULT_PUSHBACK_ID, Pushgate } from './pushgate/pushgate.js';
@@ -69,6 +71,8 @@ export interface EmulatorOptions {
   pushbackShare: number;
   /** Standalone Pushgate pushbacks (default: DEFAULT_PUSHBACK_ID in the first project). */
   pushbacks: { pushbackId: string; project?: string }[];
+  /** The knowledge base service at `/kb` (sources, keys, generation pace; see kb/kb-options.ts). */
+  kb: Partial<KbOptions>;
 }
 
 /** One API request as received: method, path with query string, raw body (undefined when empty). */
@@ -113,6 +117,7 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     chatApiWebhookRetryDelayMs: partial.chatApiWebhookRetryDelayMs ?? 1_000,
     pushbackShare: partial.pushbackShare ?? 0,
     pushbacks: partial.pushbacks ?? [{ pushbackId: DEFAULT_PUSHBACK_ID }],
+    kb: partial.kb ?? {},
     ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
     ...(partial.rateLimit === undefined ? {} : { rateLimit: partial.rateLimit }),
   };
@@ -128,6 +133,8 @@ export class Emulator {
   readonly chatApi: ChatApi;
   /** Pushgate: the pushbacks and every push received. */
   readonly pushgate: Pushgate;
+  /** The knowledge base service (its own projects, sources, keys and generations; served at `/kb`). */
+  readonly kb: KbService;
   readonly ApiError = ApiError;
   /** Requests received on the API (control endpoints excluded). */
   requestCount = 0;
@@ -170,6 +177,7 @@ export class Emulator {
       retryDelayMs: o.chatApiWebhookRetryDelayMs,
     });
     this.pushgate = new Pushgate(this, o.pushbacks);
+    this.kb = new KbService(o.seed, o.now, resolveKbOptions(o.kb));
   }
 
   /** The clock now; grows every project's data up to it. */
@@ -189,6 +197,7 @@ export class Emulator {
   }
 
   async close(): Promise<void> {
+    this.kb.close();
     await this.chatApi.close();
     await this.reports.close();
   }

@@ -18,6 +18,10 @@ export const FAULT_TYPES = [
   'expiredUrl',
   'reportFail',
   'dropAnswer',
+  /** The knowledge base: a submitted generation FAILS. */
+  'queryFail',
+  /** The knowledge base: an SSE generation stream is cut after `count` chunks (default 1). */
+  'streamCut',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
@@ -53,7 +57,7 @@ export interface FaultRule {
   /** invalidRecord: which record of the page (default 0) and how to break it. */
   recordIndex?: number;
   variant?: 'wrongType' | 'missingField';
-  /** pageDrift: how many sessions arrive while the client pages (default 3). */
+  /** pageDrift: how many sessions arrive while the client pages (default 3); streamCut: chunks sent before the cut (default 1). */
   count?: number;
 }
 

@@ -1,7 +1,7 @@
 // The emulator over HTTP: routes both generations (v1 with a bearer token, legacy with the token in the
 // path), the seed documents' short aliases, the async operations and the /__emulator control endpoints;
-// applies auth, scripted faults, the optional server-side rate limit (429 with Retry-After) and ErrorDto
-// answers. startEmulator() is the one entry point.
+// hands `/kb` to the knowledge base service (kb/kb-http.ts); applies auth, scripted faults, the optional
+// server-side rate limit (429 with Retry-After) and ErrorDto answers. startEmulator() is the one entry point.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from './api-error.js';
@@ -10,12 +10,16 @@ import { chatApiRoutes } from './chatapi/routes.js';
 import { controlRoutes } from './control.js';
 import { Emulator, type EmulatorOptions, type V1Token } from './emulator.js';
 import { type FaultState, REQUEST_FAULTS } from './faults.js';
+import { KbHttp } from './kb/kb-http.js';
+import { KB_BASE_PATH } from './kb/kb-options.js';
 import { pushgateRoutes } from './pushgate/routes.js';
 import type { Generation, Route, RouteContext, RouteResult } from './route.js';
 import { reporterRoutes } from './routes/index.js';
 
 export interface RunningEmulator {
   url: string;
+  /** The knowledge base service's base URL (`{url}/kb`; operations under `{kbUrl}/api/knowledge-hub`). */
+  kbUrl: string;
   port: number;
   emulator: Emulator;
   server: Server;
@@ -196,6 +200,7 @@ class EmulatorServer {
   private readonly chatapi: CompiledRoute[];
   private readonly prompter: CompiledRoute[];
   private readonly pushgate: CompiledRoute[];
+  private readonly kb: KbHttp;
   baseUrl = '';
 
   constructor(emulator: Emulator) {
@@ -214,6 +219,7 @@ class EmulatorServer {
     this.chatapi = compile(chatApiRoutes());
     this.prompter = compile(prompterRoutes());
     this.pushgate = compile(pushgateRoutes());
+    this.kb = new KbHttp(emulator);
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -240,6 +246,9 @@ class EmulatorServer {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://emulator.local');
     const method = (req.method ?? 'GET').toUpperCase();
+    // the knowledge base is a separate service with its own keys and error bodies
+    if (url.pathname === KB_BASE_PATH || url.pathname.startsWith(`${KB_BASE_PATH}/`))
+      return this.kb.serve(req, res, url);
     const where = locate(url.pathname);
     if (!where) throw new ApiError(404, 'reporter.not_found.path', `no operation at ${url.pathname}`);
     const table = {
@@ -540,6 +549,7 @@ export async function startEmulator(
   handler.baseUrl = url;
   return {
     url,
+    kbUrl: `${url}${KB_BASE_PATH}`,
     port: address.port,
     emulator,
     server,
