@@ -4,6 +4,7 @@
 import { UsageError } from '../src/errors.js';
 import type { ReportDefinition, ReportFormat } from '../src/report/report-definition.js';
 import { kbEvalReport } from './kb-eval/report.js';
+import { kbHealthReport } from './kb-health/report.js';
 import { labelsReport } from './labels/report.js';
 import { messagesReport } from './messages/report.js';
 import { prompterReport } from './prompter/report.js';
@@ -16,6 +17,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   messagesReport,
   labelsReport,
   prompterReport,
+  kbHealthReport,
   kbEvalReport,
 ];
 

@@ -89,7 +89,7 @@ export interface KbRejectRow {
 }
 
 const ts = (column: string) => `make_timestamptz(x.${column} * 1000)`;
-const rowsOf = (type: Record<string, string>) =>
+const rowsOf = (type: Record<string, string | string[]>) =>
   `(SELECT unnest(from_json($rows, '${JSON.stringify([type])}')) AS x)`;
 
 const INSERT_SNAPSHOT = `
@@ -104,7 +104,7 @@ FROM ${rowsOf({
   project_id: 'BIGINT',
   project_name: 'VARCHAR',
   project_status: 'VARCHAR',
-  llm_models: '["VARCHAR"]',
+  llm_models: ['VARCHAR'],
   indexing_model: 'VARCHAR',
   indexing_llm_model: 'VARCHAR',
   chunking_method: 'VARCHAR',
@@ -134,8 +134,8 @@ FROM ${rowsOf({
   last_error: 'VARCHAR',
   size_bytes: 'BIGINT',
   size_chars: 'BIGINT',
-  segments: '["VARCHAR"]',
-  access_groups: '["VARCHAR"]',
+  segments: ['VARCHAR'],
+  access_groups: ['VARCHAR'],
   version: 'VARCHAR',
   hash: 'VARCHAR',
   created_at_ms: 'BIGINT',
@@ -154,7 +154,7 @@ FROM ${rowsOf({
   sync_interval_minutes: 'INTEGER',
   last_successful_sync_at_ms: 'BIGINT',
   settings_base_url: 'VARCHAR',
-  access_groups: '["VARCHAR"]',
+  access_groups: ['VARCHAR'],
 })} t`;
 
 const INSERT_SEGMENTS = `

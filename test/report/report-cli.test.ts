@@ -74,6 +74,8 @@ describe('reporter-etl report', () => {
       'messages',
       'labels',
       'prompter',
+      'kb-health',
+      'kb-eval',
     ]);
   });
 

@@ -34,6 +34,8 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
   labels     session and message labels: totals and day by day
   prompter   the Prompter's suggestions for the questions prompter ask sent in the period: answered, with
              an option, top-1 confidence by tenths, top intents, top-1/top-3 accuracy, latency
+  kb-health  the knowledge base's latest snapshot before --to (kb sync) against the one before: sources by
+             status, failures, stale integrations, keys expiring in 14 days, changes (--project: n/a)
   kb-eval    the latest kb eval run started in the period: hit@1, hit@5, MRR, answers with the expected
              text, failures, latency; compared with the previous run; worst questions; runs side by side
 
@@ -44,7 +46,7 @@ Options:
   --project NAME     only this projectShortName (repeat it for several; default: every project)
   --tz ZONE          IANA time zone of the days and of the date-time cells (default UTC)
   --out DIR          where the file goes (default REPORTER_DATA_DIR/reports)
-  --format F         xlsx (default), or html for summary: one self-contained page (KPIs, the charts
+  --format F         xlsx (default), or html for summary and kb-health: one self-contained page (KPIs, the charts
                      as inline SVG, the tables; no external request) that opens in any browser and can be
                      mailed or printed
   --json             print the result (path, bytes, sheets and their rows) as JSON
@@ -58,7 +60,7 @@ files a killed run left are removed by the next report run). Sheets past Excel's
 An empty period gives a workbook that says so.
 
 Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz/--format, unknown
---project, --format html for a report other than summary, no warehouse yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
+--project, --format html for a report other than summary or kb-health, no warehouse yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
 
 Examples:
   npx reporter-etl report --list
