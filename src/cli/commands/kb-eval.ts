@@ -178,7 +178,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   const streamer = values.stream
     ? createKbStreamer({ config: config.kb, concurrency, retries: config.retries, log })
     : undefined;
-  const showProgress = !values.json;
   const started = Date.now();
   try {
     const summary = await withConfiguredWarehouse(config, 'write', log, (warehouse) =>
@@ -197,19 +196,17 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         timeoutMs,
         signal: controller.signal,
         log,
-        onQuestion: showProgress
-          ? ({ done, total, failed, row }) => {
-              const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
-              if (io.isTty) showStatusLine(line);
-              else if (row.status !== 'answered' || row.retrievalStatus !== 'ok')
-                io.err(
-                  escapeForTerminal(
-                    `${line}: question ${row.seq} ${row.status}: ${row.error ?? row.retrievalError ?? ''}`,
-                  ),
-                );
-              else if (done === total || done % 10 === 0) io.err(line);
-            }
-          : undefined,
+        onQuestion: ({ done, total, failed, row }) => {
+          const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
+          if (io.isTty) showStatusLine(line);
+          else if (row.status !== 'answered' || row.retrievalStatus !== 'ok')
+            io.err(
+              escapeForTerminal(
+                `${line}: question ${row.seq} ${row.status}: ${row.error ?? row.retrievalError ?? ''}`,
+              ),
+            );
+          else if (done === total || done % 10 === 0) io.err(line);
+        },
       }),
     );
     clearStatusLine();
