@@ -1,7 +1,11 @@
 // `reporter-etl emulator` on a port another server holds: a clean usage error that names the port and
-// suggests --port, exit 2, instead of an EADDRINUSE stack.
+// suggests --port, exit 2, instead of an EADDRINUSE stack; `--json` prints the knowledge base's base URL
+// and keys, and they work.
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_KB_ADMIN_KEY, DEFAULT_KB_PROJECT_KEY } from '../../src/emulator/kb/kb-options.js';
 import { runCli } from '../helpers/run-cli.js';
 
 describe('reporter-etl emulator', () => {
@@ -30,5 +34,40 @@ describe('reporter-etl emulator', () => {
     const r = await runCli(['emulator', '--port', '0', '--chatapi-token', 'not-a-token'], {});
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('--chatapi-token expects <8 alphanumerics>:<40 hex>');
+  }, 90_000);
+
+  it('--json prints the knowledge base base URL and keys, and the project key reaches its project', async () => {
+    const child = spawn(
+      process.execPath,
+      [resolve('bin/reporter-etl.js'), 'emulator', '--port', '0', '--json', '--sessions', '50'],
+      {
+        env: { ...process.env, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      const line = await new Promise<string>((done, fail) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          if (out.includes('\n')) done(out.slice(0, out.indexOf('\n')));
+        });
+        child.once('exit', (code) => fail(new Error(`the emulator exited ${code} before printing`)));
+      });
+      const summary = JSON.parse(line);
+      expect(summary.kb).toEqual({
+        baseUrl: `${summary.url}/kb`,
+        projectId: expect.any(Number),
+        projectKey: DEFAULT_KB_PROJECT_KEY,
+        adminKey: DEFAULT_KB_ADMIN_KEY,
+      });
+      const info = await fetch(`${summary.kb.baseUrl}/api/knowledge-hub/info`, {
+        headers: { authorization: `Bearer ${summary.kb.projectKey}` },
+      });
+      expect(info.status).toBe(200);
+      expect((await info.json()).id).toBe(summary.kb.projectId);
+    } finally {
+      child.kill('SIGTERM');
+    }
   }, 90_000);
 });

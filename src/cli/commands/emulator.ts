@@ -5,6 +5,8 @@ import {
   defaultChatApiToken,
 } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../emulator/emulator.js';
+import { DEFAULT_KB_PROJECT_KEY } from '../../emulator/kb/kb-options.js';
+import { kbKeys } from '../../emulator/kb/kb-truth.js';
 import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
@@ -15,7 +17,8 @@ const HELP = `reporter-etl emulator [options]
 
 Serves a faithful local emulator of the platform's Reporter API (both generations, async reports,
 long-polled events, faults) and Chat API (channels at /chatapi/{token}; their dialogues are chatapi
-sessions of the Reporter) with deterministic data, until you press Ctrl-C.
+sessions of the Reporter), Pushgate and the knowledge base service (at /kb, its own keys) with
+deterministic data, until you press Ctrl-C.
 
 Options:
   --port N                   port to listen on (default 4010; 0 picks a free one)
@@ -50,7 +53,8 @@ Options:
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
 GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
-GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?}.
+GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?},
+GET /__emulator/kb/truth?at (the knowledge base's sources, keys, questions; advance the clock to move indexing).
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
 
@@ -58,6 +62,7 @@ Examples:
   reporter-etl emulator --sessions 100000 --port 4010
   curl -s -X POST -H 'Authorization: Bearer ${DEFAULT_V1_TOKEN}' -H 'content-type: application/json' \\
     'http://127.0.0.1:4010/api/v1/reporter/sessions/filter?size=2' -d '{"filters":[]}'
+  curl -s -H 'Authorization: Bearer ${DEFAULT_KB_PROJECT_KEY}' 'http://127.0.0.1:4010/kb/api/knowledge-hub/sources'
 `;
 
 /** The server could not listen: a usage error naming the option to change, else the error as it came. */
@@ -231,6 +236,12 @@ export const emulatorCommand: Command = {
         prompterWebhookUrl: c.prompterWebhookUrl ?? null,
       })),
       pushgateUrl: `${running.url}/pushgate/push_${DEFAULT_PUSHBACK_ID}`,
+      kb: {
+        baseUrl: running.kbUrl,
+        projectId: kbKeys(e).projectId,
+        projectKey: kbKeys(e).projectKey,
+        adminKey: kbKeys(e).adminKey,
+      },
       projects: [...e.projects.values()].map((p) => ({
         name: p.name,
         sessions: p.skeleton.sessionCount,
@@ -263,6 +274,12 @@ export const emulatorCommand: Command = {
           `  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'}; Prompter webhook ${c.prompterWebhookUrl ?? 'none'})`,
         );
       io.out(`  Pushgate:     ${summary.pushgateUrl}   (the ops pushback: REPORTER_PUSHGATE_URL)`);
+      io.out(
+        `  knowledge base: ${summary.kb.baseUrl}   (operations under /api/knowledge-hub; project ${summary.kb.projectId})`,
+      );
+      io.out(
+        `  KB keys:      project Authorization: Bearer ${summary.kb.projectKey}   (administrative: ${summary.kb.adminKey})`,
+      );
       io.out('Press Ctrl-C to stop.');
     }
     await new Promise<void>((resolve) => {

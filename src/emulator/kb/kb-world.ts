@@ -77,14 +77,15 @@ function generatedRun(
   type: SourceType,
 ): IndexingRun {
   const u = unit(seed, i, 0x1d3);
-  const fails = unit(seed, i, 0xfa11) < 0.08;
+  // a seeded share, plus every 25th source, so even the smallest world has failures and sources in flight
+  const fails = i % 25 === 3 || unit(seed, i, 0xfa11) < 0.06;
   const error = fails
     ? type === 'LINK' && unit(seed, i, 0x404) < 0.5
       ? 'download failed: the page answered HTTP 404'
       : pick(INDEXING_ERRORS, seed, i, 0xe77)
     : undefined;
   const withError = error === undefined ? {} : { error };
-  if (u < 0.12) {
+  if (i % 16 === 9 || u < 0.08) {
     // (re)uploaded in the last ten minutes: queued or processing at the clock's start, done within the hour
     const queuedAt = now - (1 + pickIndex(10, seed, i, 1)) * MINUTE;
     const processingAt = queuedAt + (2 + pickIndex(14, seed, i, 2)) * MINUTE;

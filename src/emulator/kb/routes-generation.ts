@@ -40,8 +40,10 @@ async function answerWhenDone(ctx: KbContext, q: KbQuery): Promise<{ body: unkno
   return { body: queryWire(q) };
 }
 
-async function longPoll(ctx: KbContext, q: KbQuery): Promise<{ body: unknown }> {
+/** The status call: the parameters checked first, then the record, held up to waitTimeSeconds. */
+async function longPoll(ctx: KbContext, find: () => KbQuery): Promise<{ body: unknown }> {
   const seconds = waitSeconds(ctx.query);
+  const q = find();
   await ctx.kb.waits.wait(q, seconds * 1000);
   return { body: queryWire(q) };
 }
@@ -93,7 +95,7 @@ export function generationRoutes(): KbRoute[] {
       path: 'query/{queryId}',
       op: 'getQueryStatus',
       access: 'project',
-      handler: (ctx) => longPoll(ctx, queryOf(ctx)),
+      handler: (ctx) => longPoll(ctx, () => queryOf(ctx)),
     },
     {
       method: 'POST',
@@ -188,7 +190,7 @@ export function generationRoutes(): KbRoute[] {
       path: 'chat/{chatId}/query/{queryId}',
       op: 'getChatQueryStatus',
       access: 'project',
-      handler: (ctx) => longPoll(ctx, queryOf(ctx, chatOf(ctx))),
+      handler: (ctx) => longPoll(ctx, () => queryOf(ctx, chatOf(ctx))),
     },
     {
       method: 'POST',

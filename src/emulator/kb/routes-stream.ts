@@ -43,16 +43,18 @@ export function streamRoutes(): KbRoute[] {
         const pieces = q.outcome.failure === undefined ? responsePieces(q.outcome.response ?? '') : [];
         const pace = q.processingMs / (pieces.length + 1);
         for (let n = 0; n < pieces.length; n++) {
+          await ctx.kb.waits.sleep(pace);
+          // cut after a pause, so the chunks already written reach the client first
           if (cut && n >= (cut.count ?? 1)) {
             res.destroy();
             return { raw: true };
           }
-          await ctx.kb.waits.sleep(pace);
           if (res.destroyed) return { raw: true };
           if (queryStatus(q) === 'CANCELED') break;
           sendEvent(res, 'chunk', { text: pieces[n] });
         }
         if (cut && pieces.length <= (cut.count ?? 1) && q.outcome.failure === undefined) {
+          await ctx.kb.waits.sleep(pace);
           res.destroy();
           return { raw: true };
         }
