@@ -131,6 +131,7 @@ function createTransport(
       urlPrefix: `${config.baseUrl}${KB_API_PATH}`,
       name: 'knowledge base',
       bearer: true,
+      baseUrlSetting: 'REPORTER_KB_BASE_URL',
       authError: (status, detail) =>
         new EtlError(
           'kb.auth',
@@ -287,9 +288,9 @@ export function createKbClient(options: KbClientOptions): KbClient {
       return splitRecords('integrations', answer.integrations, kbIntegrationSchema);
     },
     segments: () => allPages(project, 'segments', 'segments', kbSegmentSchema),
-    apiKeys: (projectId) =>
+    apiKeys: async (projectId) =>
       allPages(needAdmin('the API keys'), `projects/${projectId}/api-keys`, 'content', kbApiKeySchema),
-    accessGroups: (projectIds) =>
+    accessGroups: async (projectIds) =>
       allPages(
         needAdmin('the access groups'),
         'access-groups',
@@ -297,7 +298,7 @@ export function createKbClient(options: KbClientOptions): KbClient {
         kbAccessGroupSchema,
         projectIds && projectIds.length > 0 ? { projectIds: projectIds.join(',') } : {},
       ),
-    projects: () => allPages(needAdmin('the list of projects'), 'projects', 'content', kbProjectSchema),
+    projects: async () => allPages(needAdmin('the list of projects'), 'projects', 'content', kbProjectSchema),
     async retrieve(request) {
       const answer = await project.json({ method: 'POST', op: 'retrieve', body: request });
       return parseWhole('retrieve', retrieveAnswerSchema, answer).chunks;

@@ -47,6 +47,8 @@ export interface SiblingInterface {
   authError: (status: number, detail: string) => EtlError;
   /** The token goes in `Authorization: Bearer` instead of the URL (the knowledge base service). */
   bearer?: boolean;
+  /** The setting of its base URL, for the warning about http:// (default REPORTER_BASE_URL). */
+  baseUrlSetting?: string;
   /**
    * The codes of its other failures (default: the Reporter API's `reporter.*`): another 4xx, a 404, retries
    * used up, a Retry-After longer than a request waits.
@@ -123,7 +125,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Warns (once per base URL) when the token would cross the network unencrypted. */
-function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger): void {
+function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger, sibling?: SiblingInterface): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -134,7 +136,7 @@ function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger): void {
   warnedPlainHttp.add(baseUrl);
   log.warn(
     { baseUrl: url.origin },
-    `REPORTER_BASE_URL is http:// to ${url.hostname}, not a loopback address: the token is sent in clear text (${api === 'v1' ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
+    `${sibling?.baseUrlSetting ?? 'REPORTER_BASE_URL'} is http:// to ${url.hostname}, not a loopback address: the ${sibling?.bearer ? 'key' : 'token'} is sent in clear text (${api === 'v1' || sibling?.bearer ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
   );
 }
 
@@ -179,7 +181,7 @@ export class ReporterHttp {
     this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
     this.log = options.log ?? silentLogger();
-    warnIfPlainHttp(this.baseUrl, this.api, this.log);
+    warnIfPlainHttp(this.baseUrl, this.api, this.log, this.sibling);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;

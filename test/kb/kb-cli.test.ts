@@ -47,7 +47,7 @@ describe('reporter-etl kb', () => {
     const text = await runCli(['kb', 'sync'], env);
     outputs.push(text.stdout, text.stderr);
     expect(text.code, text.stderr).toBe(0);
-    const truth = kbTruth(running.emulator, KB_MAIN_PROJECT_ID);
+    const truth = kbTruth(running.emulator);
     expect(text.stdout).toMatch(/Knowledge base project support-kb \(id 7001\): snapshot /);
     expect(text.stdout).toContain(`${truth.sources.length} sources`);
     expect(text.stdout).toContain(`API keys ${truth.apiKeys.length}`);
@@ -118,7 +118,7 @@ describe('reporter-etl kb', () => {
     expect(report.code, report.stderr).toBe(0);
     const { sheets } = await readWorkbook(JSON.parse(report.stdout).path);
     const health = sheetNamed(sheets, 'Health');
-    const truth = kbTruth(running.emulator, KB_MAIN_PROJECT_ID);
+    const truth = kbTruth(running.emulator);
     expect(health.rows[0]![health.header.indexOf('Sources')]).toBe(truth.sources.length);
     expect(health.rows[0]![health.header.indexOf('Failed to ingest')]).toBe(
       truth.sources.filter((s) => s['status'] === 'FAILED_TO_INGEST').length,

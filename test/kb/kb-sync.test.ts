@@ -86,7 +86,7 @@ describe('kb sync against the emulator', () => {
     expect(first.status, first.error ?? '').toBe('success');
     expect(first.exitCode).toBe(0);
     expect(first.project).toEqual({ id: KB_MAIN_PROJECT_ID, name: 'support-kb' });
-    const truth = kbTruth(e, KB_MAIN_PROJECT_ID);
+    const truth = kbTruth(e);
     expect(await snapshotRows(warehouse, first.snapshotId)).toEqual(truth);
     // the generated world has every kind the report looks for
     expect(truth.sources.some((s) => s['status'] === 'FAILED_TO_INGEST')).toBe(true);
@@ -137,11 +137,11 @@ describe('kb sync against the emulator', () => {
       { name: 'partner-bot', expiredAt: new Date(now + 5 * DAY).toISOString() },
       now,
     );
-    const before = kbTruth(e, KB_MAIN_PROJECT_ID, first ? Date.parse(first.takenAt) : now);
+    const before = kbTruth(e, first ? Date.parse(first.takenAt) : now);
     e.clock.advance(3 * HOUR);
     const second = await sync();
     expect(second.status, second.error ?? '').toBe('success');
-    const truth = kbTruth(e, KB_MAIN_PROJECT_ID);
+    const truth = kbTruth(e);
     expect(await snapshotRows(warehouse, second.snapshotId)).toEqual(truth);
     // the queued and processing sources finished; the expiring key expired
     expect(truth.sources.every((s) => s['status'] === 'INGESTED' || s['status'] === 'FAILED_TO_INGEST')).toBe(
@@ -241,7 +241,7 @@ describe('kb sync against the emulator', () => {
     const summary = await sync();
     expect(summary.status, summary.error ?? '').toBe('success');
     expect(Date.now() - started).toBeGreaterThanOrEqual(900); // the Retry-After was honoured
-    expect(await snapshotRows(warehouse, summary.snapshotId)).toEqual(kbTruth(e, KB_MAIN_PROJECT_ID));
+    expect(await snapshotRows(warehouse, summary.snapshotId)).toEqual(kbTruth(e));
   });
 
   it('a service that keeps failing gives kb.unavailable (exit 75) quoting its {code, description}, no snapshot', async () => {
@@ -283,7 +283,7 @@ describe('kb sync against the emulator', () => {
       });
       expect(rejects[0]!['error']).toMatch(/sizeBytes/);
       expect(JSON.parse(String(rejects[0]!['raw_json']))).toMatchObject({ id: source.id, sizeBytes: -5 });
-      const truth = kbTruth(e, KB_MAIN_PROJECT_ID);
+      const truth = kbTruth(e);
       const rows = await snapshotRows(warehouse, summary.snapshotId);
       expect(rows.sources).toEqual(truth.sources.filter((s) => s['source_id'] !== source.id));
       expect(rows.integrations.find((i) => i['integration_id'] === integration.id)!['status']).toBe(
@@ -315,7 +315,7 @@ describe('kb sync against the emulator', () => {
     expect(snapshot).toEqual({ with_admin: false, api_keys: null, access_groups: null });
     const rows = await snapshotRows(warehouse, summary.snapshotId);
     expect(rows.apiKeys).toEqual([]);
-    expect(rows.sources).toEqual(kbTruth(e, KB_MAIN_PROJECT_ID).sources);
+    expect(rows.sources).toEqual(kbTruth(e).sources);
   });
 
   it('a key that expires while the run reads gives kb.auth naming the setting, and no snapshot', async () => {

@@ -1,9 +1,15 @@
-// Test helper: the knowledge base emulator's ground truth of one project at its clock, read from the
-// service's state (never through HTTP or the client), in the shape of the warehouse's snapshot rows, and
+// Test helper: the knowledge base emulator's ground truth of its main project at its clock (the emulator's
+// truth accessors: never through HTTP or the client), in the shape of the warehouse's snapshot rows, and
 // the snapshot's rows read back from the warehouse in the same shape, so a test compares them whole.
 import type { Emulator } from '../../src/emulator/emulator.js';
-import { apiKeyStatus, lastSuccessfulSyncAt } from '../../src/emulator/kb/kb-model.js';
-import { indexingStatusAt } from '../../src/emulator/kb/source-indexing.js';
+import {
+  kbAccessGroupsTruth,
+  kbApiKeysTruth,
+  kbIntegrationsTruth,
+  kbSegmentsTruth,
+  kbSourcesTruth,
+} from '../../src/emulator/kb/kb-truth.js';
+import { KB_MAIN_PROJECT_ID } from '../../src/emulator/kb/kb-world.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 
 export interface KbTruth {
@@ -14,63 +20,67 @@ export interface KbTruth {
   accessGroups: Record<string, unknown>[];
 }
 
-const opt = (t: number | undefined): number | null => (t === undefined ? null : t);
+const ms = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export function kbTruth(e: Emulator, projectId: number, at: number = e.now()): KbTruth {
+/**
+ * The main project's truth at `at` (the emulator's accessors in src/emulator/kb/kb-truth.ts), plus the few
+ * fields they leave out read from the service's records (integration base URL, key owner and last use).
+ */
+export function kbTruth(e: Emulator, at: number = e.now()): KbTruth {
   const kb = e.kb;
-  const sources = kb.sourcesOf(projectId).map((s) => {
-    const status = indexingStatusAt(s.indexing, at);
-    return {
-      source_id: s.id,
-      name: s.name,
-      type: s.type,
-      status,
-      last_error: status === 'FAILED_TO_INGEST' ? (s.indexing.error ?? null) : null,
-      size_bytes: s.sizeBytes,
-      size_chars: s.text.length,
-      segments: [...s.segments],
-      access_groups: [...s.accessControlAttributes],
-      version: String(s.version),
-      hash: s.hash,
-      created_at: s.createdAt,
-    };
-  });
-  const integrations = kb
-    .integrationsOf(projectId)
+  const sources = kbSourcesTruth(e, at).map((s) => ({
+    source_id: s.id,
+    name: s.name,
+    type: s.type,
+    status: s.status,
+    last_error: s.lastError ?? null,
+    size_bytes: s.sizeBytes,
+    size_chars: s.sizeChars,
+    segments: s.segments,
+    access_groups: s.accessControlAttributes,
+    version: s.version,
+    hash: s.hash,
+    created_at: ms(s.createdAt),
+  }));
+  const integrations = kbIntegrationsTruth(e, at)
     .map((i) => ({
       integration_id: i.id,
       name: i.name,
-      status: i.state,
+      status: i.status,
       last_error: i.lastError ?? null,
       auto_sync: i.autoSync,
       sync_interval_minutes: i.syncIntervalMinutes,
-      last_successful_sync_at: opt(lastSuccessfulSyncAt(i, at)),
-      settings_base_url: i.settings.baseUrl,
+      last_successful_sync_at: ms(i.lastSuccessfulSyncAt),
+      settings_base_url: kb.integration(KB_MAIN_PROJECT_ID, i.id).settings.baseUrl,
     }))
     .sort((a, b) => a.integration_id - b.integration_id);
-  const segments = kb
-    .segmentsOf(projectId)
-    .map((s) => ({ name: s.name, sources_count: s.sourcesCount }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const apiKeys = kb
-    .keysOf(projectId)
-    .map((k) => ({
-      api_key_id: k.id,
-      name: k.name,
-      status: apiKeyStatus(k, at),
-      owner_login: k.ownerLogin,
-      expires_at: opt(k.expiredAt),
-      last_used_at: opt(k.lastUsedAt),
-    }))
+  const segments = kbSegmentsTruth(e)
+    .segments.map((s) => ({ name: s.name, sources_count: s.sourcesCount }))
+    .sort(byName);
+  const apiKeys = kbApiKeysTruth(e, at)
+    .map((k) => {
+      const record = kb.keys.find((r) => r.id === k.id)!;
+      return {
+        api_key_id: k.id,
+        name: k.name,
+        status: k.status,
+        owner_login: record.ownerLogin,
+        expires_at: ms(k.expiredAt),
+        last_used_at: record.lastUsedAt ?? null,
+      };
+    })
     .sort((a, b) => a.api_key_id - b.api_key_id);
-  const accessGroups = [...kb.groups.values()]
+  // the snapshot asks for the groups of the project's sources and integrations (projectIds): the one every
+  // source left is not among them; the generated world's other projects have no sources
+  const accessGroups = kbAccessGroupsTruth(e)
+    .groups.filter((g) => g.filesCount + g.integrationsCount > 0)
     .map((g) => ({
       access_group_id: g.id,
       name: g.name,
-      files_count: kb.groupSources(g.name, [projectId]).length,
-      integrations_count: kb.groupIntegrations(g.name, [projectId]).length,
+      files_count: g.filesCount,
+      integrations_count: g.integrationsCount,
     }))
-    .filter((g) => g.files_count + g.integrations_count > 0)
     .sort((a, b) => a.access_group_id - b.access_group_id);
   return { sources, integrations, segments, apiKeys, accessGroups };
 }
