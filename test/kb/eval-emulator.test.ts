@@ -99,6 +99,7 @@ async function evaluate(
     mode?: 'async' | 'stream';
     key?: string;
     concurrency?: number;
+    timeoutMs?: number;
     onQuestion?: (done: number) => void;
   } = {},
 ): Promise<KbEvalSummary> {
@@ -130,7 +131,7 @@ async function evaluate(
       mode: options.mode ?? 'async',
       concurrency: options.concurrency ?? 4,
       waitTimeSeconds: 10,
-      timeoutMs: 30_000,
+      timeoutMs: options.timeoutMs ?? 30_000,
       log: silentLogger(),
       ...(options.onQuestion ? { onQuestion: ({ done }) => options.onQuestion!(done) } : {}),
     });
@@ -314,5 +315,26 @@ describe('kb eval against the emulator', () => {
     expect((await questionRows(summary.runId)).map((r) => r['hit_rank'])).toEqual(truth.ranks);
     // the retried requests are counted: 6 retrievals, 6 submissions, 6 long polls, /info, and the 6 faults
     expect(summary.requests).toBe(1 + 3 * questions.length + 6);
+  });
+
+  it('records a generation the service fails, and one that outlasts --timeout, as failures', async () => {
+    const questions = truthQuestions(3);
+    running.emulator.faults.script({ type: 'queryFail', path: 'kb/async/query' });
+    const failed = await evaluate(questions, { concurrency: 1 });
+    const rows = await questionRows(failed.runId);
+    expect(rows[0]!['status']).toBe('failed');
+    expect(rows[0]!['error_code']).toBe('kb.generation_failed');
+    expect(String(rows[0]!['error'])).toMatch(/ended FAILED/);
+    expect(rows.slice(1).map((r) => r['status'])).toEqual(['answered', 'answered']);
+    expect((await runRow(failed.runId))['status']).toBe('partial');
+    running.emulator.faults.assertAllFired();
+
+    // a timeout of 1 ms: every generation is still pending when it is looked at
+    const late = await evaluate(questions, { timeoutMs: 1 });
+    const lateRows = await questionRows(late.runId);
+    expect(lateRows.map((r) => r['error_code'])).toEqual(['kb.timeout', 'kb.timeout', 'kb.timeout']);
+    expect(lateRows.every((r) => r['retrieval_status'] === 'ok')).toBe(true);
+    expect(late.status).toBe('failed');
+    expect(late.metrics.hitAt1).toBeCloseTo(truthFigures(questions).hitAt1, 12);
   });
 });
