@@ -34,7 +34,7 @@ export const STREAM_RETRIES = 1;
 
 export interface RunKbEvalOptions {
   client: KbClient;
-  /** Required for mode `stream`. */
+  /** Given: each answer is generated through the SSE stream (mode `stream`); else async + long poll. */
   streamer?: KbStreamer;
   useWarehouse: UseKbEvalWarehouse;
   questions: readonly KbEvalQuestion[];
@@ -44,7 +44,6 @@ export interface RunKbEvalOptions {
   /** The file's name, or `sql`. */
   questionSource: string;
   questionQuery?: string;
-  mode: 'async' | 'stream';
   concurrency: number;
   /** The long poll of each status call (0..30 s). */
   waitTimeSeconds: number;
@@ -128,8 +127,8 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   const now = options.now ?? Date.now;
   const started = now();
   const { client, log } = options;
-  if (options.mode === 'stream' && !options.streamer)
-    throw new Error('runKbEval: mode stream needs a streamer');
+  const streamer = options.streamer;
+  const mode = streamer ? 'stream' : 'async';
   const requestsAtStart = client.requests + (options.streamer?.requests ?? 0);
   /** Set by the first kb.auth: nothing more is asked. */
   let refused: { seq: number; message: string } | undefined;
@@ -160,12 +159,12 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
         projectName,
         questionSource: options.questionSource,
         questionQuery: options.questionQuery ?? null,
-        mode: options.mode,
+        mode,
         settings: {
           concurrency: options.concurrency,
           waitTimeSeconds: options.waitTimeSeconds,
           timeoutSeconds: options.timeoutMs / 1000,
-          ...(options.mode === 'stream' ? { streamRetries: STREAM_RETRIES } : {}),
+          ...(streamer ? { streamRetries: STREAM_RETRIES } : {}),
         },
         questions: options.questions.length,
       }),
@@ -212,7 +211,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     return out;
   }
 
-  async function generateStreamed(query: string, seq: number): Promise<Generated> {
+  async function generateStreamed(streamer: KbStreamer, query: string, seq: number): Promise<Generated> {
     const out: Generated = {
       status: 'error',
       answer: null,
@@ -227,7 +226,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
       out.attempts++;
       const submitted = now();
       try {
-        const result = await options.streamer!.stream({ query });
+        const result = await streamer.stream({ query });
         if (result.cut) {
           cuts.push(result.cut.reason);
           log.warn({ seq, attempt: attempt + 1, reason: result.cut.reason }, 'kb eval: stream cut');
@@ -312,10 +311,9 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
       if (refused) {
         generated = { ...generated, errorCode: 'kb.auth', error: retrieval.error ?? refusedReason(refused) };
       } else {
-        generated =
-          options.mode === 'stream'
-            ? await generateStreamed(question.question, seq)
-            : await generateAsync(question.question, seq);
+        generated = streamer
+          ? await generateStreamed(streamer, question.question, seq)
+          : await generateAsync(question.question, seq);
       }
     }
     const { ranked, rows } = chunkRows(retrieval.chunks, question.expectedSources);
@@ -400,7 +398,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     status: options.questions.length === 0 ? 'success' : status,
     projectId,
     projectName,
-    mode: options.mode,
+    mode,
     metrics,
     requests: client.requests + (options.streamer?.requests ?? 0) - requestsAtStart,
     statusRequests,

@@ -128,7 +128,6 @@ async function evaluate(
       runId: `run-${++runs}`,
       kbBaseUrl: config.baseUrl,
       questionSource: 'test.csv',
-      mode: options.mode ?? 'async',
       concurrency: options.concurrency ?? 4,
       waitTimeSeconds: 10,
       timeoutMs: options.timeoutMs ?? 30_000,

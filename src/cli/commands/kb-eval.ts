@@ -190,7 +190,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         kbBaseUrl: config.kb.baseUrl,
         questionSource: source,
         ...(query === undefined ? {} : { questionQuery: query }),
-        mode: values.stream ? 'stream' : 'async',
         concurrency,
         waitTimeSeconds,
         timeoutMs,
