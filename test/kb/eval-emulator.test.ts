@@ -100,6 +100,7 @@ async function evaluate(
     key?: string;
     concurrency?: number;
     timeoutMs?: number;
+    signal?: AbortSignal;
     onQuestion?: (done: number) => void;
   } = {},
 ): Promise<KbEvalSummary> {
@@ -131,6 +132,7 @@ async function evaluate(
       concurrency: options.concurrency ?? 4,
       waitTimeSeconds: 10,
       timeoutMs: options.timeoutMs ?? 30_000,
+      ...(options.signal ? { signal: options.signal } : {}),
       log: silentLogger(),
       ...(options.onQuestion ? { onQuestion: ({ done }) => options.onQuestion!(done) } : {}),
     });
@@ -335,5 +337,28 @@ describe('kb eval against the emulator', () => {
     expect(lateRows.every((r) => r['retrieval_status'] === 'ok')).toBe(true);
     expect(late.status).toBe('failed');
     expect(late.metrics.hitAt1).toBeCloseTo(truthFigures(questions).hitAt1, 12);
+  });
+
+  it('stops asking when stopped, records the rest as not asked, and finishes the run', async () => {
+    const questions = truthQuestions(6);
+    const controller = new AbortController();
+    const summary = await evaluate(questions, {
+      concurrency: 1,
+      signal: controller.signal,
+      onQuestion: (done) => {
+        if (done === 2) controller.abort(new Error('stopped by SIGINT'));
+      },
+    });
+    const rows = await questionRows(summary.runId);
+    expect(rows).toHaveLength(6);
+    expect(rows.slice(0, 2).map((r) => r['error_code'])).toEqual([null, null]);
+    for (const row of rows.slice(2)) {
+      expect(row['error_code']).toBe('stopped');
+      expect(row['error']).toBe('not asked: the run was stopped (stopped by SIGINT)');
+    }
+    const run = await runRow(summary.runId);
+    expect(run['error']).toBe('stopped (stopped by SIGINT)');
+    expect(run['status']).toBe('partial');
+    expect(run['failures']).toBe(4);
   });
 });

@@ -73,7 +73,8 @@ REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}).
 
 Exit codes: 0 every question retrieved and answered; 1 failed (the key refused, or no question answered);
 2 usage (bad option, file or query; no REPORTER_KB_KEY); 3 partial (some questions failed: see
-kb_eval_questions.error); 75 try again later (the warehouse locked).
+kb_eval_questions.error); 75 try again later (the warehouse locked, or stopped by Ctrl-C / SIGTERM: the
+questions asked so far are kept, the rest recorded as not asked).
 
 Examples (against the emulator: npx reporter-etl emulator):
   export REPORTER_KB_BASE_URL=http://127.0.0.1:4010/kb REPORTER_KB_KEY=emulator-kb-project-key
@@ -211,6 +212,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     clearStatusLine();
     if (values.json) io.out(JSON.stringify(summary, null, 2));
     else for (const line of describeKbEvalSummary(summary)) io.out(line);
+    // stopped by Ctrl-C / SIGTERM: what was asked is recorded, the rest marked not asked; try again later
+    if (controller.signal.aborted) return EXIT.tryLater;
     if (summary.status === 'success') return EXIT.ok;
     if (summary.status === 'partial') return EXIT.partial;
     return EXIT.failed;
