@@ -65,7 +65,7 @@ describe('reporter-etl emulator', () => {
         headers: { authorization: `Bearer ${summary.kb.projectKey}` },
       });
       expect(info.status).toBe(200);
-      expect((await info.json()).id).toBe(summary.kb.projectId);
+      expect(((await info.json()) as { id: number }).id).toBe(summary.kb.projectId);
     } finally {
       child.kill('SIGTERM');
     }

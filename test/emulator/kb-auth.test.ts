@@ -106,6 +106,7 @@ describe('knowledge base keys', () => {
     expectError(await call('sources/99999999'), 404, 'kb.not_found.source');
     expectError(await call('sources/abc'), 400, 'kb.bad_request.invalid_parameter');
     expectError(await call('no/such/operation'), 404, 'kb.not_found.path');
+    expectError(await call('info', { method: 'DELETE' }), 404, 'kb.not_found.path');
     expectError(await call('retrieve', { body: { history: [] } }), 400, 'kb.bad_request.invalid_parameter');
     expectError(await call('query/123', {}), 404, 'kb.not_found.query');
     expectError(await call('query/123?waitTimeSeconds=31'), 400, 'kb.bad_request.invalid_parameter');
@@ -116,7 +117,7 @@ describe('knowledge base keys', () => {
       body: '{not json',
     });
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).code).toBe('kb.bad_request.malformed_json');
+    expect(((await malformed.json()) as { code: string }).code).toBe('kb.bad_request.malformed_json');
   });
 
   it('a deleted project: its keys stop working, its id is 404', async () => {

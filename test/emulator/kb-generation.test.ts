@@ -15,7 +15,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/server.j
 import { TEST_NOW } from '../helpers/emulator-client.js';
 import { makeKbCaller, readStream } from '../helpers/kb-client.js';
 
-const PROCESSING_MS = 1200;
+const PROCESSING_MS = 1500;
 let running: RunningEmulator;
 let call: ReturnType<typeof makeKbCaller>;
 
@@ -97,19 +97,19 @@ describe('generation', () => {
     const id = submitted.body.id;
     let t = Date.now();
     const now = await call(`query/${id}?waitTimeSeconds=0`);
-    expect(Date.now() - t).toBeLessThan(500);
+    expect(Date.now() - t).toBeLessThan(1000);
     expect(['READY_TO_PROCESS', 'PROCESSING']).toContain(now.body.status);
     t = Date.now();
     const done = await call(`query/${id}?waitTimeSeconds=10`);
     const held = Date.now() - t;
     expect(done.body.status).toBe('FINISHED');
-    expect(held).toBeLessThan(PROCESSING_MS + 800);
+    expect(held).toBeLessThan(PROCESSING_MS + 2000);
     expect(held).toBeGreaterThan(PROCESSING_MS / 3);
     expect(done.body.response).toContain(q.expectedAnswerContains);
   });
 
   it('a wait shorter than the processing answers PROCESSING after the wait', async () => {
-    running.emulator.kb.options.queryProcessingMs = 2500;
+    running.emulator.kb.options.queryProcessingMs = 4000;
     try {
       const submitted = await call('async/query', { body: { query: 'warranty kettle' } });
       const t = Date.now();
@@ -117,7 +117,7 @@ describe('generation', () => {
       const held = Date.now() - t;
       expect(r.body.status).toBe('PROCESSING');
       expect(held).toBeGreaterThanOrEqual(950);
-      expect(held).toBeLessThan(2000);
+      expect(held).toBeLessThan(3000);
     } finally {
       running.emulator.kb.options.queryProcessingMs = PROCESSING_MS;
     }
@@ -132,7 +132,7 @@ describe('generation', () => {
     const canceled = await call(`query/${id}/cancel`, { method: 'POST' });
     expect(canceled.body.status).toBe('CANCELED');
     expect((await poll).body.status).toBe('CANCELED');
-    expect(Date.now() - t).toBeLessThan(1000);
+    expect(Date.now() - t).toBeLessThan(2000);
   });
 
   it('a queryFail fault makes a generation FAIL', async () => {
@@ -172,6 +172,11 @@ describe('chats', () => {
     expect(retried.body).toMatchObject({ id: first.body.id, chatId: id, status: 'READY_TO_PROCESS' });
     const again = await call(`chat/${id}/query/${first.body.id}?waitTimeSeconds=10`);
     expect(again.body.response).toBe(first.body.response);
+    // a follow-up retried is searched with the questions sent before it, not with itself
+    const followUpAgain = await call(`chat/${id}/query/${followUp.body.id}/retry`, { method: 'POST' });
+    expect(followUpAgain.status).toBe(200);
+    const followUpDone = await call(`chat/${id}/query/${followUp.body.id}?waitTimeSeconds=10`);
+    expect(followUpDone.body.relevantSources[0].title).toBe(q.sourceName);
     const retrieved = await call(`chat/${id}/retrieve`, { body: { query: q.question } });
     expect(retrieved.body.chunks[0].source.title).toBe(q.sourceName);
   });
@@ -217,6 +222,34 @@ describe('SSE stream', () => {
     // the record still finishes on the server: a client can read it after the cut
     const record = await call(`query/${s.events[0]!.data.id}?waitTimeSeconds=10`);
     expect(record.body.status).toBe('FINISHED');
+  });
+});
+
+describe('faults by rate', () => {
+  it('a rate of 1 answers every KB request with the fault in {code, description}; cleared, it answers again', async () => {
+    const e = running.emulator;
+    e.faults.setRates({ status503: 1 });
+    try {
+      const r = await call('sources');
+      expect(r.status).toBe(503);
+      expect(r.body).toEqual({ code: 'kb.service_unavailable', description: expect.any(String) });
+    } finally {
+      e.faults.clear();
+    }
+    expect((await call('sources')).status).toBe(200);
+  });
+
+  it('slow and drop faults reach the KB paths', async () => {
+    const e = running.emulator;
+    const slow = e.faults.script({ type: 'slow', path: 'kb/info', delayMs: 400 });
+    const t = Date.now();
+    expect((await call('info')).status).toBe(200);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(380);
+    e.faults.script({ type: 'drop', path: 'kb/segments' });
+    await expect(call('segments')).rejects.toThrow();
+    expect(slow.fired).toBe(1);
+    e.faults.assertAllFired();
+    e.faults.clear();
   });
 });
 

@@ -142,6 +142,14 @@ describe('sources added and replaced', () => {
     });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body).toMatchObject({ name: 'plants.md', type: 'FILE', sizeBytes: Buffer.byteLength(content) });
+    expect(ok.body.hash).toBe(`sha256:${createHash('sha256').update(content).digest('hex')}`);
+    // a binary file: size and hash are those of its bytes, not of a text reading
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x80]);
+    const binary = await call('sources/files', {
+      form: { file: { blob: new Blob([bytes]), filename: 'blob.pdf' } },
+    });
+    expect(binary.body.sizeBytes).toBe(5);
+    expect(binary.body.hash).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
     expect(ok.body.segments).toEqual(['office', 'faq']);
     const bad = await call('sources/files', {
       form: { file: { blob: new Blob(['MZ binary']), filename: 'setup.exe' } },
@@ -167,6 +175,21 @@ describe('sources added and replaced', () => {
     expect((await call(`sources/${gone.body.id}`)).body.lastError).toMatch(/^download failed/);
     const bad = await call('sources/links', { body: { link: 'ftp://x' } });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('the truth over HTTP', () => {
+  it('GET /__emulator/kb/truth answers the in-process truth at the clock (or at ?at=)', async () => {
+    const e = running.emulator;
+    const r = await fetch(`${running.url}/__emulator/kb/truth`);
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as any;
+    expect(body.sources).toEqual(JSON.parse(JSON.stringify(kbSourcesTruth(e))));
+    expect(body.keys).toEqual(kbKeys(e));
+    const later = new Date(e.now() + 3_600_000).toISOString();
+    const at = (await (await fetch(`${running.url}/__emulator/kb/truth?at=${later}`)).json()) as any;
+    expect(at.asOf).toBe(later);
+    expect(at.statusCounts).toEqual(kbStatusCounts(e, Date.parse(later)));
   });
 });
 

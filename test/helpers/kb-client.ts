@@ -24,7 +24,7 @@ export function makeKbCaller(kbUrl: string, defaultKey: string = DEFAULT_KB_PROJ
     const headers: Record<string, string> = {};
     const key = options.key === undefined ? defaultKey : options.key;
     if (key !== null) headers['authorization'] = `Bearer ${key}`;
-    let body: BodyInit | undefined;
+    let body: FormData | string | undefined;
     if (options.form) {
       const form = new FormData();
       for (const [name, value] of Object.entries(options.form)) {

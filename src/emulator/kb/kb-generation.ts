@@ -4,7 +4,7 @@
 // that matches nothing alone is searched again with the latest user message of its history (or chat).
 import { kbBadRequest } from './kb-error.js';
 import type { KbSource } from './kb-model.js';
-import type { KbQuery, SourceRef } from './kb-queries.js';
+import type { KbQuery, QueryOutcome, SourceRef } from './kb-queries.js';
 import type { KbChat, KbService } from './kb-service.js';
 import { effectiveSettings, field } from './kb-settings.js';
 import { type RankedChunk, rankChunks } from './retrieval.js';
@@ -71,6 +71,7 @@ export function retrieveChunks(
   now: number,
   ask: KbAsk,
   chat?: KbChat,
+  beforeQuery?: number,
 ): RankedChunk[] {
   const settings = { ...(chat?.settings ?? {}), ...ask.settings };
   const own = effectiveSettings(kb.project(projectId).settings);
@@ -82,14 +83,20 @@ export function retrieveChunks(
   const sources = kb.searchable(projectId, now, ask.access).filter((s) => !bySegment || bySegment(s));
   const ranked = rankChunks(sources, ask.query, { topK, minScore });
   if (ranked.length > 0) return ranked;
-  const history = chat ? chatHistory(kb, chat) : ask.history;
+  const history = chat ? chatHistory(kb, chat, beforeQuery) : ask.history;
   const previous = history.find((h) => h.role === 'user')?.content;
   return previous === undefined ? [] : rankChunks(sources, `${ask.query} ${previous}`, { topK, minScore });
 }
 
-/** A chat's earlier questions, latest first. */
-export function chatHistory(kb: KbService, chat: KbChat): { role: string; content: string }[] {
-  return chat.queryIds
+/** A chat's earlier questions (those sent before `beforeQuery` when given), latest first. */
+export function chatHistory(
+  kb: KbService,
+  chat: KbChat,
+  beforeQuery?: number,
+): { role: string; content: string }[] {
+  const ids =
+    beforeQuery === undefined ? chat.queryIds : chat.queryIds.slice(0, chat.queryIds.indexOf(beforeQuery));
+  return ids
     .map((id) => kb.queries.get(id)?.request)
     .filter((r): r is string => r !== undefined)
     .reverse()
@@ -117,6 +124,23 @@ export function chunkWire(c: RankedChunk): Record<string, unknown> {
   };
 }
 
+/** The answer of a generation, decided at submit: the top chunk's sentence, or why it fails. */
+function decideOutcome(chunks: RankedChunk[], fault: boolean): QueryOutcome {
+  const top = chunks[0];
+  const relevant = [...new Map(chunks.map((c) => [c.source.id, c.source])).values()].slice(0, 3);
+  if (fault)
+    return { relevantSources: [], failure: 'kb.llm_error: the model did not answer (emulated fault)' };
+  if (top === undefined)
+    return {
+      relevantSources: [],
+      failure: 'kb.no_relevant_chunks: no source of the project matches the query',
+    };
+  return {
+    response: `According to ${top.source.name}: ${top.content}`,
+    relevantSources: relevant.map(sourceRef),
+  };
+}
+
 /** Submits a generation: the record with its answer (or failure) decided now; `fault` forces a failure. */
 export function submitQuery(
   kb: KbService,
@@ -125,17 +149,10 @@ export function submitQuery(
   ask: KbAsk,
   options: { chat?: KbChat; fault?: boolean } = {},
 ): KbQuery {
-  const chunks = retrieveChunks(kb, projectId, now, ask, options.chat);
-  const top = chunks[0];
-  const relevant = [...new Map(chunks.map((c) => [c.source.id, c.source])).values()].slice(0, 3);
-  const outcome = options.fault
-    ? { relevantSources: [], failure: 'kb.llm_error: the model did not answer (emulated fault)' }
-    : top === undefined
-      ? { relevantSources: [], failure: 'kb.no_relevant_chunks: no source of the project matches the query' }
-      : {
-          response: `According to ${top.source.name}: ${top.content}`,
-          relevantSources: relevant.map(sourceRef),
-        };
+  const outcome = decideOutcome(
+    retrieveChunks(kb, projectId, now, ask, options.chat),
+    options.fault ?? false,
+  );
   const query: KbQuery = {
     id: kb.newQueryId(),
     projectId,
@@ -151,18 +168,21 @@ export function submitQuery(
   return query;
 }
 
-/** Runs a finished, failed or cancelled chat query again on the same id (a new answer as of `now`). */
-export function retryQuery(kb: KbService, query: KbQuery, now: number, fault: boolean): KbQuery {
-  const again = submitQuery(
-    kb,
-    query.projectId,
-    now,
-    { query: query.request, history: [], settings: {} },
-    { fault },
-  );
-  kb.queries.delete(again.id);
-  query.outcome = again.outcome;
-  query.submittedReal = again.submittedReal;
+/**
+ * Runs a finished, failed or cancelled chat query again on the same id: a new answer as of `now`, searched
+ * with the chat's questions sent before it (the original request's own settings are not kept).
+ */
+export function retryQuery(
+  kb: KbService,
+  query: KbQuery,
+  chat: KbChat,
+  now: number,
+  fault: boolean,
+): KbQuery {
+  const ask = { query: query.request, history: [], settings: {} };
+  query.outcome = decideOutcome(retrieveChunks(kb, query.projectId, now, ask, chat, query.id), fault);
+  query.submittedReal = Date.now();
+  query.processingMs = kb.options.queryProcessingMs;
   query.createdAt = now;
   delete query.canceledAfterMs;
   return query;

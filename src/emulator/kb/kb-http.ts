@@ -115,7 +115,8 @@ export class KbHttp {
     const { route, params, pathKnown } = matchKbRoute(this.routes, path, method);
     if (!route) {
       req.resume();
-      if (pathKnown) throw new KbError(405, 'kb.method_not_allowed', `${method} is not allowed on ${path}`);
+      // the contract's errors are 400, 401, 403, 404, 429 and 5xx: a wrong method is a path without that operation
+      if (pathKnown) throw new KbError(404, 'kb.not_found.path', `no ${method} operation at ${path}`);
       throw new KbError(404, 'kb.not_found.path', `no operation at ${path}`);
     }
     const raw = await readRaw(req);

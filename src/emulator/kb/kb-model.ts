@@ -22,7 +22,10 @@ export interface KbSource {
   /** The text the indexer reads (file bytes as UTF-8). */
   text: string;
   sizeBytes: number;
+  /** `sha256:` of the uploaded bytes (files) or of the text. */
   hash: string;
+  /** An uploaded file's bytes. */
+  content?: Buffer;
   link?: string;
   indexing: IndexingRun;
 }

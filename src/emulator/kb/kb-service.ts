@@ -15,8 +15,16 @@ import {
 } from './kb-model.js';
 import type { KbOptions } from './kb-options.js';
 import { type KbQuery, QueryWaits } from './kb-queries.js';
+import { addSegmentsTo, removeSegmentsFrom, renameSegmentIn, segmentCounts } from './kb-segments.js';
 import { defaultKbSettings, effectiveSettings } from './kb-settings.js';
-import { kbWorld } from './kb-world.js';
+import { KB_OWNER_LOGIN, kbWorld } from './kb-world.js';
+import {
+  checkApiKeyRequest,
+  checkIntegrationRequest,
+  checkSegmentList,
+  checkSegmentName,
+  checkSourceName,
+} from './kb-write-checks.js';
 import { apiIndexingRun, indexingProblem, indexingStatusAt } from './source-indexing.js';
 
 export interface KbChat {
@@ -39,18 +47,14 @@ export interface NewSource {
   type: SourceType;
   name?: string;
   text: string;
-  bytes?: number;
+  /** An uploaded file's bytes (its size and hash are the bytes', its text their UTF-8 reading). */
+  content?: Buffer;
   link?: string;
   segments?: string[];
   accessControlAttributes?: string[];
 }
 
-/** A segment or access group name: 1 to 100 characters, no comma. */
-export function checkSegmentName(name: unknown, field: string): string {
-  if (typeof name !== 'string' || name.length < 1 || name.length > 100 || name.includes(','))
-    throw kbBadRequest(field, 'a segment name is 1 to 100 characters without commas');
-  return name;
-}
+export { checkSegmentName } from './kb-write-checks.js';
 
 export class KbService {
   readonly projects = new Map<number, KbProject>();
@@ -170,19 +174,10 @@ export class KbService {
     return this.sourcesOf(projectId).find((s) => s.name === name);
   }
 
-  private checkSourceName(name: string): string {
-    if (name.length > 255 || !/\.[A-Za-z0-9]{1,10}$/.test(name) || /[/\\]/.test(name))
-      throw kbBadRequest(
-        'name',
-        'must end with a file extension (e.g. faq.txt), at most 255 characters, no slashes',
-      );
-    return name;
-  }
-
   addSource(projectId: number, input: NewSource, now: number): KbSource {
     this.project(projectId);
     const id = this.nextId.source;
-    const name = this.checkSourceName(input.name ?? this.defaultName(input, id));
+    const name = checkSourceName(input.name ?? this.defaultName(input, id));
     if (this.sourceNamed(projectId, name))
       throw new KbError(
         400,
@@ -205,8 +200,9 @@ export class KbService {
       createdAt: now,
       version: 1,
       text: input.text,
-      sizeBytes: input.bytes ?? Buffer.byteLength(input.text),
-      hash: sha256(input.text),
+      sizeBytes: input.content?.length ?? Buffer.byteLength(input.text),
+      hash: sha256(input.content ?? input.text),
+      ...(input.content === undefined ? {} : { content: input.content }),
       ...(input.link === undefined ? {} : { link: input.link }),
       indexing: apiIndexingRun(now, indexingProblem(name, input.text, input.link)),
     };
@@ -225,8 +221,10 @@ export class KbService {
     const segments = input.segments?.map((s, n) => checkSegmentName(s, `segments[${n}]`));
     source.type = input.type;
     source.text = input.text;
-    source.sizeBytes = input.bytes ?? Buffer.byteLength(input.text);
-    source.hash = sha256(input.text);
+    source.sizeBytes = input.content?.length ?? Buffer.byteLength(input.text);
+    source.hash = sha256(input.content ?? input.text);
+    if (input.content === undefined) delete source.content;
+    else source.content = input.content;
     source.version++;
     if (input.link === undefined) delete source.link;
     else source.link = input.link;
@@ -247,29 +245,12 @@ export class KbService {
   // ---- segments
 
   segmentsOf(projectId: number): { name: string; sourcesCount: number }[] {
-    const p = this.project(projectId);
-    const counts = new Map<string, number>([...p.segmentNames].map((n) => [n, 0]));
-    for (const s of this.sourcesOf(projectId))
-      for (const g of s.segments) counts.set(g, (counts.get(g) ?? 0) + 1);
-    return [...counts]
-      .map(([name, sourcesCount]) => ({ name, sourcesCount }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return segmentCounts(this.project(projectId), this.sourcesOf(projectId));
   }
 
   renameSegment(projectId: number, oldName: unknown, newName: unknown): number[] {
-    const p = this.project(projectId);
     if (typeof oldName !== 'string' || oldName === '') throw kbBadRequest('oldName', 'required');
-    const to = checkSegmentName(newName, 'newName');
-    if (!p.segmentNames.has(oldName)) throw kbNotFound('segment', oldName);
-    const updated: number[] = [];
-    for (const s of this.sourcesOf(projectId)) {
-      if (!s.segments.includes(oldName)) continue;
-      s.segments = [...new Set(s.segments.map((g) => (g === oldName ? to : g)))];
-      updated.push(s.id);
-    }
-    p.segmentNames.delete(oldName);
-    p.segmentNames.add(to);
-    return updated;
+    return renameSegmentIn(this.project(projectId), this.sourcesOf(projectId), oldName, newName);
   }
 
   private targetSources(projectId: number, sourceIds: unknown, required: boolean): KbSource[] {
@@ -279,36 +260,15 @@ export class KbService {
     return sourceIds.map((id) => this.source(projectId, id as number));
   }
 
-  private checkSegments(segments: unknown): string[] {
-    if (!Array.isArray(segments) || segments.length === 0)
-      throw kbBadRequest('segments', 'required: an array of segment names');
-    return segments.map((s, n) => checkSegmentName(s, `segments[${n}]`));
-  }
-
+  /** Adds segments to the sources (all of the project's when `sourceIds` is absent). */
   addSegments(projectId: number, sourceIds: unknown, segments: unknown): number[] {
-    const names = this.checkSegments(segments);
-    const targets = this.targetSources(projectId, sourceIds, false);
-    const p = this.project(projectId);
-    for (const n of names) p.segmentNames.add(n);
-    const updated: number[] = [];
-    for (const s of targets) {
-      const before = s.segments.length;
-      s.segments = [...new Set([...s.segments, ...names])];
-      if (s.segments.length !== before) updated.push(s.id);
-    }
-    return updated;
+    const names = checkSegmentList(segments);
+    return addSegmentsTo(this.project(projectId), this.targetSources(projectId, sourceIds, false), names);
   }
 
   removeSegments(projectId: number, sourceIds: unknown, segments: unknown): number[] {
-    const names = this.checkSegments(segments);
-    const targets = this.targetSources(projectId, sourceIds, true);
-    const updated: number[] = [];
-    for (const s of targets) {
-      const kept = s.segments.filter((g) => !names.includes(g));
-      if (kept.length !== s.segments.length) updated.push(s.id);
-      s.segments = kept;
-    }
-    return updated;
+    const names = checkSegmentList(segments);
+    return removeSegmentsFrom(this.targetSources(projectId, sourceIds, true), names);
   }
 
   // ---- integrations
@@ -327,31 +287,12 @@ export class KbService {
 
   createIntegration(projectId: number, body: Record<string, unknown>, now: number): KbIntegration {
     this.project(projectId);
-    const name = body['name'];
-    if (typeof name !== 'string' || name.trim() === '') throw kbBadRequest('name', 'required');
-    const settings = body['settings'] as Record<string, unknown> | undefined;
-    if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
-      throw kbBadRequest('settings', 'required: an object with baseUrl');
-    const baseUrl = settings['baseUrl'];
-    if (typeof baseUrl !== 'string' || !/^https?:\/\/\S+$/.test(baseUrl))
-      throw kbBadRequest('settings.baseUrl', 'required: an http(s) URL');
-    const interval = body['syncIntervalMinutes'] ?? 60;
-    if (!Number.isInteger(interval) || (interval as number) < 30)
-      throw kbBadRequest('syncIntervalMinutes', 'an integer of at least 30');
-    const autoSync = body['autoSync'] ?? false;
-    if (typeof autoSync !== 'boolean') throw kbBadRequest('autoSync', 'expected true or false');
-    const groups = (
-      Array.isArray(body['accessControlAttributes']) ? body['accessControlAttributes'] : []
-    ).map((g: unknown, n: number) => checkSegmentName(g, `accessControlAttributes[${n}]`));
-    for (const g of groups) this.ensureGroup(g, now);
+    const request = checkIntegrationRequest(body);
+    for (const g of request.accessControlAttributes) this.ensureGroup(g, now);
     const integration: KbIntegration = {
       id: this.nextId.integration++,
       projectId,
-      name,
-      autoSync,
-      syncIntervalMinutes: interval as number,
-      settings: { ...settings, baseUrl },
-      accessControlAttributes: groups,
+      ...request,
       createdAt: now,
       state: 'ACTIVE',
     };
@@ -372,22 +313,14 @@ export class KbService {
 
   createKey(projectId: number, body: Record<string, unknown>, now: number): KbApiKey {
     this.project(projectId);
-    const name = body['name'];
-    if (typeof name !== 'string' || name.trim() === '') throw kbBadRequest('name', 'required');
-    let expiredAt: number | undefined;
-    if (body['expiredAt'] !== undefined && body['expiredAt'] !== null && body['expiredAt'] !== '') {
-      const raw = body['expiredAt'];
-      expiredAt = typeof raw === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
-      if (Number.isNaN(expiredAt)) throw kbBadRequest('expiredAt', 'expected an ISO 8601 date-time');
-      if (expiredAt <= now) throw kbBadRequest('expiredAt', 'must be in the future');
-    }
+    const { name, expiredAt } = checkApiKeyRequest(body, now);
     const id = this.nextId.key++;
     const key: KbApiKey = {
       id,
       projectId,
       name,
       key: `kbk-${id}-${sha256(`${this.seed}:${id}:${name}`).slice(7, 39)}`,
-      ownerLogin: 'kb-admin@example.com',
+      ownerLogin: KB_OWNER_LOGIN,
       createdAt: now,
       updatedAt: now,
       ...(expiredAt === undefined ? {} : { expiredAt }),

@@ -82,7 +82,7 @@ export function kbSourcesTruth(
       accessControlAttributes: [...s.accessControlAttributes],
       sizeBytes: s.sizeBytes,
       sizeChars: s.text.length,
-      hash: sha256(s.text),
+      hash: sha256(s.content ?? s.text),
       indexedAt: iso(s.indexing.doneAt),
     };
   });

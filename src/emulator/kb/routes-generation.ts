@@ -199,14 +199,15 @@ export function generationRoutes(): KbRoute[] {
       access: 'project',
       generation: true,
       handler(ctx) {
-        const q = queryOf(ctx, chatOf(ctx));
+        const chat = chatOf(ctx);
+        const q = queryOf(ctx, chat);
         if (isWorking(queryStatus(q)))
           throw new KbError(
             400,
             'kb.bad_request.query_in_progress',
             `query ${q.id} is still ${queryStatus(q)}`,
           );
-        return { body: queryWire(retryQuery(ctx.kb, q, ctx.now, takeQueryFault(ctx))) };
+        return { body: queryWire(retryQuery(ctx.kb, q, chat, ctx.now, takeQueryFault(ctx))) };
       },
     },
   ];

@@ -75,7 +75,7 @@ function fileSource(ctx: KbContext): NewSource {
   return {
     type: 'FILE',
     text: file.data.toString('utf8'),
-    bytes: file.data.length,
+    content: Buffer.from(file.data),
     ...(name === undefined ? {} : { name }),
     ...optional(
       'segments',
