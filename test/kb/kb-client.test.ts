@@ -1,13 +1,18 @@
 // The knowledge base client against a scripted server whose answers the test writes (the emulator never
 // returns a key value in a list, nor records that break the contract): Authorization: Bearer, paging to the
 // last page, an API key's `key` value parsed away (also from a quarantined record), unknown statuses kept,
-// `{code, description}` in messages, 404/400 codes, and the admin operations refused without the admin key.
+// `{code, description}` in messages, 404/400 codes, and the admin operations refused without the admin key;
+// then retrieval and generation against the emulator's questions (the source first, the expected text).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { DEFAULT_KB_PROJECT_KEY } from '../../src/emulator/kb/kb-options.js';
+import { kbQuestions } from '../../src/emulator/kb/kb-truth.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { EtlError } from '../../src/errors.js';
 import { createKbClient } from '../../src/kb/kb-client.js';
+import { KB_FINAL_QUERY_STATUSES } from '../../src/kb/kb-schemas.js';
 
 const KEY = 'project-key-0123456789';
 const ADMIN = 'admin-key-0123456789';
@@ -140,5 +145,38 @@ describe('the knowledge base client', () => {
     expect(error).toMatchObject({ code: 'kb.not_configured', kind: 'usage' });
     expect((error as Error).message).toMatch(/REPORTER_KB_ADMIN_KEY is not set/);
     await kb.close();
+  });
+});
+
+describe('the knowledge base client: retrieval and generation against the emulator', () => {
+  let running: RunningEmulator;
+  beforeAll(async () => {
+    running = await startEmulator({ sessions: 100, days: 1, kb: { queryProcessingMs: 50 } });
+  });
+  afterAll(() => running.close());
+
+  it('retrieves the chunks of a question’s source first and generates its answer (sync and async)', async () => {
+    const kb = createKbClient({
+      config: loadConfig(
+        { REPORTER_KB_BASE_URL: running.kbUrl, REPORTER_KB_KEY: DEFAULT_KB_PROJECT_KEY },
+        { requireToken: false },
+      ).kb,
+    });
+    try {
+      const question = kbQuestions(running.emulator).find((q) => q.answerable)!;
+      const chunks = await kb.retrieve({ query: question.question });
+      expect(chunks[0]!.source?.id).toBe(question.sourceId);
+      const answered = await kb.generate({ query: question.question });
+      expect(answered.status).toBe('FINISHED');
+      expect(answered.response).toContain(question.expectedAnswerContains);
+      const started = await kb.generateAsync({ query: question.question });
+      let record = started;
+      for (let i = 0; i < 10 && !KB_FINAL_QUERY_STATUSES.includes(record.status); i++)
+        record = await kb.queryStatus(started.id, 5);
+      expect(record).toMatchObject({ id: started.id, status: 'FINISHED' });
+      expect(record.response).toContain(question.expectedAnswerContains);
+    } finally {
+      await kb.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
 // kb.auth and no snapshot rows at all; an invalid record is quarantined with its reason and an unknown status
 // kept; without the administrative key the admin parts are skipped with a note; report kb-health's figures
 // equal the truth of the two snapshots.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -343,5 +343,47 @@ describe('kb sync against the emulator', () => {
     }
     const [run] = await warehouse.listRuns({ job: 'kb-sync', limit: 1 });
     expect(run).toMatchObject({ runId: summary.snapshotId, status: 'failed', project: 'kb:support-kb' });
+  });
+  it('a configured administrative key that is refused fails the run naming REPORTER_KB_ADMIN_KEY', async () => {
+    const count = await snapshotCount();
+    const summary = await sync(kbConfig({ REPORTER_KB_ADMIN_KEY: DEFAULT_KB_PROJECT_KEY }));
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'kb.auth' });
+    expect(summary.error).toMatch(/refused REPORTER_KB_ADMIN_KEY \(the administrative key\) with 403/);
+    expect(await snapshotCount()).toBe(count);
+  });
+
+  it('the SQL examples of docs/kb.md run on the snapshots; the integrations query gives the truth', async () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/kb.md'), 'utf8');
+    const blocks = [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!.trim().replace(/;$/, ''));
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    for (const sql of blocks) await warehouse.query(sql);
+    const hours = await warehouse.query(blocks.find((b) => b.includes('hours_since'))!);
+    const latest = await sync();
+    const truth = kbTruth(e);
+    const rows = await warehouse.query(blocks.find((b) => b.includes('hours_since'))!);
+    expect(rows.map((r) => r['name']).sort()).toEqual(truth.integrations.map((i) => i['name']).sort());
+    for (const i of truth.integrations) {
+      const row = rows.find((r) => r['name'] === i['name'])!;
+      const last = i['last_successful_sync_at'] as number | null;
+      expect(row['hours_since']).toBe(
+        last === null ? null : Math.round((Date.parse(latest.takenAt) - last) / 360_000) / 10,
+      );
+    }
+    expect(hours.length).toBe(rows.length);
+  });
+  it('report kb-health before any snapshot says so on every sheet', async () => {
+    const [first] = await warehouse.query('SELECT min(taken_at) AS t FROM kb_snapshots');
+    const to = Number(first!['t']);
+    const result = await writeReport({
+      warehouse,
+      report: kbHealthReport,
+      from: to - DAY,
+      to,
+      tz: 'UTC',
+      outDir: join(dir, 'reports-empty'),
+    });
+    const { sheets } = await readWorkbook(result.path);
+    expect(sheetNamed(sheets, 'Health').rows[0]![0]).toMatch(/No knowledge base snapshot before the end/);
+    expect(sheetNamed(sheets, 'Failures').rows[0]![0]).toMatch(/No source failed/);
   });
 });
