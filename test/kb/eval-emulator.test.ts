@@ -257,6 +257,16 @@ describe('kb eval against the emulator', () => {
     const run = await runRow(twice.runId);
     expect(run['status']).toBe('partial');
     expect(run['failures']).toBe(1);
+    running.emulator.faults.assertAllFired();
+    running.emulator.faults.clear();
+
+    // a generation the service fails ends the stream with an error event: failed, not cut, not retried
+    running.emulator.faults.script({ type: 'queryFail', path: 'kb/query/stream' });
+    const failed = await evaluate(questions, { mode: 'stream', concurrency: 1 });
+    rows = await questionRows(failed.runId);
+    expect(rows[0]!['status']).toBe('failed');
+    expect(rows[0]!['attempts']).toBe(1);
+    expect(String(rows[0]!['error'])).toMatch(/^the stream ended with an error event: kb\.\S+ /);
   });
 
   it('records the questions after a key expires midway as failed with the reason, and keeps the run', async () => {
