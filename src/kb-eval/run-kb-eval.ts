@@ -1,15 +1,15 @@
-// `kb eval`'s work: asks the knowledge base each question (`concurrency` at a time): retrieval (the chunks, their
-// sources, scores and ranks), then generation, asynchronous with long-polled status calls (waitTimeSeconds) or
-// streamed (SSE; a stream cut before `done` is tried once more, then recorded as kb.stream_cut). Each question
-// is stored with its chunks as soon as it settles, the run row first (`running`) and finished with its figures
-// last, so a stopped or failed run keeps every question it had done. A refused key (kb.auth: expired or
-// revoked during the run) stops the asking: the questions not yet asked are recorded as failed with the reason.
-import type { EtlError } from '../errors.js';
 import type { KbClient } from '../kb/kb-client.js';
-import { KB_FINAL_QUERY_STATUSES, type KbChunk, type KbQueryRecord } from '../kb/kb-schemas.js';
+import type { KbChunk, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import {
+  describeError,
+  type Generated,
+  generateAsync,
+  generateStreamed,
+  STREAM_RETRIES,
+} from './generate-answer.js';
 import {
   answerContainsAll,
   computeKbEvalMetrics,
@@ -28,9 +28,6 @@ import {
 import type { KbEvalQuestion } from './read-eval-questions.js';
 
 export type UseKbEvalWarehouse = <T>(fn: (warehouse: Warehouse) => Promise<T>) => Promise<T>;
-
-/** A cut stream is tried this many more times before the question is recorded as kb.stream_cut. */
-export const STREAM_RETRIES = 1;
 
 export interface RunKbEvalOptions {
   client: KbClient;
@@ -70,14 +67,6 @@ export interface KbEvalSummary {
   error: string | null;
 }
 
-function describeError(error: unknown): { code: string; message: string } {
-  const code = (error as Partial<EtlError>).code;
-  return {
-    code: typeof code === 'string' ? code : 'error',
-    message: (error as Error)?.message ?? String(error),
-  };
-}
-
 function chunkRows(
   chunks: readonly KbChunk[],
   expected: readonly string[],
@@ -110,17 +99,6 @@ function relevantSourcesOf(record: KbQueryRecord): string[] | null {
   return record.relevantSources.map(
     (s) => s.title ?? (s.id === undefined || s.id === null ? '' : String(s.id)),
   );
-}
-
-interface Generated {
-  record?: KbQueryRecord;
-  status: 'answered' | 'failed' | 'error';
-  answer: string | null;
-  statusRequests: number;
-  attempts: number;
-  latencyMs: number | null;
-  errorCode: string | null;
-  error: string | null;
 }
 
 export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummary> {
@@ -171,105 +149,14 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     ]),
   );
 
-  async function generateAsync(query: string, seq: number): Promise<Generated> {
-    const out: Generated = {
-      status: 'error',
-      answer: null,
-      statusRequests: 0,
-      attempts: 1,
-      latencyMs: null,
-      errorCode: null,
-      error: null,
-    };
-    const submitted = now();
-    try {
-      let record = await client.generateAsync({ query });
-      const deadline = submitted + options.timeoutMs;
-      while (isPending(record.status)) {
-        const left = deadline - now();
-        if (left <= 0) {
-          out.record = record;
-          out.errorCode = 'kb.timeout';
-          out.error = `the generation (query ${record.id}) was still ${record.status} after ${Math.round(options.timeoutMs / 1000)} s (--timeout)`;
-          return out;
-        }
-        out.statusRequests++;
-        record = await client.queryStatus(
-          record.id,
-          Math.max(0, Math.min(options.waitTimeSeconds, Math.ceil(left / 1000))),
-        );
-      }
-      out.record = record;
-      out.latencyMs = now() - submitted;
-      settle(out, record);
-    } catch (error) {
-      const { code, message } = describeError(error);
-      if (code === 'kb.auth') refuse(seq, error);
-      out.errorCode = code;
-      out.error = message;
-    }
-    return out;
-  }
-
-  async function generateStreamed(streamer: KbStreamer, query: string, seq: number): Promise<Generated> {
-    const out: Generated = {
-      status: 'error',
-      answer: null,
-      statusRequests: 0,
-      attempts: 0,
-      latencyMs: null,
-      errorCode: null,
-      error: null,
-    };
-    const cuts: string[] = [];
-    for (let attempt = 0; attempt <= STREAM_RETRIES; attempt++) {
-      out.attempts++;
-      const submitted = now();
-      try {
-        const result = await streamer.stream({ query });
-        if (result.cut) {
-          cuts.push(result.cut.reason);
-          log.warn({ seq, attempt: attempt + 1, reason: result.cut.reason }, 'kb eval: stream cut');
-          continue;
-        }
-        out.latencyMs = now() - submitted;
-        if (result.error) {
-          out.status = 'failed';
-          out.errorCode = result.error.code;
-          out.error = `the stream ended with an error event: ${result.error.code} ${result.error.description}`;
-          return out;
-        }
-        const record = result.done!;
-        out.record = record;
-        settle(out, record, result.text);
-        return out;
-      } catch (error) {
-        const { code, message } = describeError(error);
-        if (code === 'kb.auth') refuse(seq, error);
-        out.errorCode = code;
-        out.error = message;
-        return out;
-      }
-    }
-    out.errorCode = 'kb.stream_cut';
-    out.error = `the stream was cut before its done event, ${cuts.length === 1 ? 'once' : `${cuts.length} times`} (${cuts.join('; ')})`;
-    return out;
-  }
-
-  /** The final record's outcome: FINISHED is an answer; FAILED, CANCELED and any other final value are not. */
-  function settle(out: Generated, record: KbQueryRecord, streamedText?: string): void {
-    if (record.status === 'FINISHED') {
-      out.status = 'answered';
-      out.answer = record.response ?? streamedText ?? '';
-      return;
-    }
-    out.status = 'failed';
-    out.answer = record.response ?? null;
-    out.errorCode = KB_FINAL_QUERY_STATUSES.includes(record.status)
-      ? 'kb.generation_failed'
-      : 'kb.unknown_status';
-    out.error = `the generation (query ${record.id}) ended ${record.status}${record.comment ? `: ${record.comment}` : ''}`;
-  }
+  const generation = {
+    client,
+    now,
+    timeoutMs: options.timeoutMs,
+    waitTimeSeconds: options.waitTimeSeconds,
+    log,
+    onRefused: refuse,
+  };
 
   const outcomes: QuestionOutcome[] = [];
   let statusRequests = 0;
@@ -312,8 +199,8 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
         generated = { ...generated, errorCode: 'kb.auth', error: retrieval.error ?? refusedReason(refused) };
       } else {
         generated = streamer
-          ? await generateStreamed(streamer, question.question, seq)
-          : await generateAsync(question.question, seq);
+          ? await generateStreamed(generation, streamer, question.question, seq)
+          : await generateAsync(generation, question.question, seq);
       }
     }
     const { ranked, rows } = chunkRows(retrieval.chunks, question.expectedSources);
@@ -426,9 +313,4 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
 /** Why a question was not asked after the key was refused. */
 function refusedReason(refused: { seq: number; message: string }): string {
   return `not asked: the knowledge base refused REPORTER_KB_KEY${refused.seq > 0 ? ` at question ${refused.seq}` : ''} (${refused.message})`;
-}
-
-/** READY_TO_PROCESS and PROCESSING: the generation is still going (any other value is final). */
-function isPending(status: string): boolean {
-  return status === 'READY_TO_PROCESS' || status === 'PROCESSING';
 }
