@@ -1,3 +1,8 @@
+// `kb eval`'s work: asks the knowledge base each question (`concurrency` at a time): retrieval (the chunks, their
+// sources, scores and ranks), then the answer (generate-answer.ts: async with long-polled status, or SSE). Each
+// question is stored with its chunks as soon as it settles, the run row first (`running`) and finished with its
+// figures last, so a stopped or failed run keeps every question it had done. A refused key (kb.auth: expired or
+// revoked during the run) stops the asking: the questions not yet asked are recorded as failed with the reason.
 import type { KbClient } from '../kb/kb-client.js';
 import type { KbChunk, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
