@@ -39,7 +39,17 @@ describe('reporter-etl emulator', () => {
   it('--json prints the knowledge base base URL and keys, and the project key reaches its project', async () => {
     const child = spawn(
       process.execPath,
-      [resolve('bin/reporter-etl.js'), 'emulator', '--port', '0', '--json', '--sessions', '50'],
+      [
+        resolve('bin/reporter-etl.js'),
+        'emulator',
+        '--port',
+        '0',
+        '--json',
+        '--sessions',
+        '50',
+        '--kb-sources',
+        '40',
+      ],
       {
         env: { ...process.env, LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -66,8 +76,18 @@ describe('reporter-etl emulator', () => {
       });
       expect(info.status).toBe(200);
       expect(((await info.json()) as { id: number }).id).toBe(summary.kb.projectId);
+      const truth = (await (await fetch(`${summary.url}/__emulator/kb/truth`)).json()) as {
+        sources: unknown[];
+      };
+      expect(truth.sources.length).toBe(40);
     } finally {
       child.kill('SIGTERM');
     }
+  }, 90_000);
+
+  it('refuses --kb-sources outside 40..200, exit 2', async () => {
+    const r = await runCli(['emulator', '--port', '0', '--kb-sources', '500'], {});
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--kb-sources expects 40..200 sources');
   }, 90_000);
 });

@@ -81,6 +81,8 @@ describe('generation', () => {
     expect(r.body.status).toBe('FINISHED');
     expect(r.body.response).toContain(q.expectedAnswerContains);
     expect(r.body.relevantSources[0].title).toBe(q.sourceName);
+    expect(Date.parse(r.body.updatedAt) - Date.parse(r.body.createdAt)).toBe(PROCESSING_MS);
+    expect(r.body.createdAt).toBe(new Date(running.emulator.now()).toISOString());
   });
 
   it('a question matching no source FAILS with a comment', async () => {

@@ -48,6 +48,8 @@ Options:
   --chatapi-events-wait S    the longest a Chat API events call blocks, in seconds (default 30)
   --pushback-share X         share of sessions whose bot stored a Pushgate pushback id in sessionData
                              pushbackId (0..1, default 0)
+  --kb-sources N             sources of the knowledge base's generated project (40..200, default 80)
+  --kb-query-ms N            real ms a knowledge base generation takes (default 300)
   --json                     print the address and tokens as one JSON line
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
@@ -109,6 +111,13 @@ function rateLimit(value: string | undefined): { rateLimit?: { requests: number;
   const perSecond = numberOption(value, 'rate-limit', 0);
   if (perSecond <= 0) throw new UsageError(`--rate-limit expects a positive number, got "${value}"`);
   return { rateLimit: { requests: perSecond, perMs: 1000 } };
+}
+
+/** --kb-sources N (40..200) and --kb-query-ms N: the knowledge base's world and generation pace. */
+function kbOptions(sources: string | undefined, queryMs: string | undefined) {
+  const count = intOption(sources, 'kb-sources', 80, 1);
+  if (count < 40 || count > 200) throw new UsageError(`--kb-sources expects 40..200 sources, got ${count}`);
+  return { sources: count, queryProcessingMs: intOption(queryMs, 'kb-query-ms', 300, 0) };
 }
 
 const UUID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -182,6 +191,8 @@ export const emulatorCommand: Command = {
       'prompter-webhook': { type: 'string' },
       'chatapi-events-wait': { type: 'string' },
       'pushback-share': { type: 'string' },
+      'kb-sources': { type: 'string' },
+      'kb-query-ms': { type: 'string' },
       json: { type: 'boolean' },
     });
     const projects = values.projects
@@ -217,6 +228,7 @@ export const emulatorCommand: Command = {
       ),
       chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
       pushbackShare: shareOption(values['pushback-share']),
+      kb: kbOptions(values['kb-sources'], values['kb-query-ms']),
       ...(projects && projects.length > 0 ? { projects } : {}),
       ...(now === undefined ? {} : { now }),
     }).catch((error: unknown) => {

@@ -49,8 +49,10 @@ export function queryStatus(q: KbQuery, realNow = Date.now()): QueryStatus {
 
 export function queryWire(q: KbQuery, realNow = Date.now()): Record<string, unknown> {
   const status = queryStatus(q, realNow);
+  // updatedAt: createdAt plus the (real) time of the record's last transition
   const elapsed =
-    q.canceledAfterMs ?? Math.min(q.processingMs, realNow - q.submittedReal) * (isWorking(status) ? 0 : 1);
+    q.canceledAfterMs ??
+    (status === 'READY_TO_PROCESS' ? 0 : status === 'PROCESSING' ? q.processingMs / 5 : q.processingMs);
   const [code, ...rest] = (q.outcome.failure ?? '').split(': ');
   return {
     id: q.id,
