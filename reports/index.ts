@@ -3,6 +3,7 @@
 // and the jobs look a report up here and hand its definition to writeReport (src/report/ never imports this).
 import { UsageError } from '../src/errors.js';
 import type { ReportDefinition, ReportFormat } from '../src/report/report-definition.js';
+import { kbEvalReport } from './kb-eval/report.js';
 import { kbHealthReport } from './kb-health/report.js';
 import { labelsReport } from './labels/report.js';
 import { messagesReport } from './messages/report.js';
@@ -17,6 +18,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   labelsReport,
   prompterReport,
   kbHealthReport,
+  kbEvalReport,
 ];
 
 export function listReports(): { id: string; title: string; description: string }[] {

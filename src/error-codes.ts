@@ -93,6 +93,11 @@ export const ERROR_CODES = {
     meaning:
       'A knowledge base answer does not fit its contract as a whole (its records are quarantined one by one).',
   },
+  'kb.bad_questions': {
+    kinds: ['usage'],
+    meaning:
+      'kb eval: the questions file (CSV or JSONL) or --sql result is not a list of questions (the line and column are named).',
+  },
   'prompter.bad_answer': {
     kinds: ['terminal'],
     meaning: 'The Prompter API answered a question without a questionId.',

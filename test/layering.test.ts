@@ -42,6 +42,8 @@ const REFUSED: [string, string][] = [
   ['src/stats/probe-2.ts', '../alerts/evaluate-alerts.js'],
   ['jobs/probe.ts', '../src/cli/main.js'],
   ['reports/probe/report.ts', '../../jobs/registry.js'],
+  ['src/kb-eval/probe.ts', '../manage/use-warehouse.js'],
+  ['src/kb/probe-eval.ts', '../kb-eval/run-kb-eval.js'],
 ];
 
 /** Imports the direction allows. */
@@ -65,6 +67,9 @@ const ALLOWED: [string, string][] = [
   ['src/cli/commands/allowed.ts', '../../../jobs/registry.js'],
   ['src/emulator/routes/allowed.ts', '../reports/report-tasks.js'],
   ['jobs/allowed.ts', '../src/report/write-report.js'],
+  ['src/kb-eval/allowed.ts', '../kb/kb-client.js'],
+  ['src/kb-eval/allowed-2.ts', '../warehouse/warehouse.js'],
+  ['src/manage/allowed.ts', '../kb-eval/read-eval-questions.js'],
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'layering-'));

@@ -63,7 +63,7 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'kb',
     summary:
-      'the knowledge base service: kb sync (a dated snapshot of its project: sources, integrations, keys)',
+      'the knowledge base service: kb sync (a dated snapshot of its project), kb eval (retrieval and answer quality)',
     load: async () => (await import('./commands/kb.js')).kbCommand,
   },
   {

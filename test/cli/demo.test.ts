@@ -45,9 +45,17 @@ describe('reporter-etl demo', () => {
       expect(stdout).not.toContain('ops-7f3c9a1e5b2d4c68e0a1');
       expect(existsSync(join(dir, 'demo', 'warehouse.duckdb'))).toBe(true);
       expect(readdirSync(join(dir, 'demo', 'platform-reports')).some((f) => f.endsWith('.xlsx'))).toBe(true);
-      const [summary, ...others] = readdirSync(join(dir, 'demo', 'reports'));
+      const [kbEval, summary, ...others] = readdirSync(join(dir, 'demo', 'reports')).sort();
       expect(others).toEqual([]);
       expect(summary).toMatch(/^summary_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/);
+      // the knowledge base: a snapshot, an evaluation whose figures are printed, its report
+      expect(stdout).toMatch(/Knowledge base project support-kb \(id 7001\): snapshot/);
+      expect(stdout).toMatch(
+        /kb eval \S+ on project support-kb \(id 7001\): success, 12 questions \(async\)/,
+      );
+      expect(stdout).toMatch(/hit@1 [\d.]+ % · hit@5 [\d.]+ % · MRR [\d.]+/);
+      expect(kbEval).toMatch(/^kb-eval_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/);
+      expect(existsSync(join(dir, 'demo', 'kb-questions.csv'))).toBe(true);
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.readFile(join(dir, 'demo', 'reports', summary!));
       expect(workbook.worksheets.map((w) => w.name)).toContain('Summary');
@@ -147,6 +155,7 @@ describe("reporter-etl demo's --data-dir", () => {
       expect.arrayContaining(['warehouse.duckdb', 'reports/', 'platform-reports/']),
     );
     expect(marker.created).toContain(`reports/${summary}`);
+    expect(marker.created).toContain('kb-questions.csv');
 
     // the marker copied into a user's folder makes nothing there the demo's
     const copied = join(dir, 'copied');
@@ -180,6 +189,7 @@ describe("reporter-etl demo's --data-dir", () => {
     expect(second.stdout).toMatch(/shop-bot: success/);
     expect(existsSync(join(demo, '.reporter-etl-demo'))).toBe(true);
     expect(existsSync(join(demo, 'warehouse.duckdb'))).toBe(true);
-    expect(readdirSync(join(demo, 'reports'))).toHaveLength(1);
+    // the summary and the kb-eval report, each once
+    expect(readdirSync(join(demo, 'reports'))).toHaveLength(2);
   }, 300_000);
 });

@@ -75,6 +75,7 @@ describe('reporter-etl report', () => {
       'labels',
       'prompter',
       'kb-health',
+      'kb-eval',
     ]);
   });
 

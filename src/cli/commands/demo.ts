@@ -25,8 +25,10 @@ import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { receiveDemoWebhooks, talkThroughChatApi } from '../demo-chat-api.js';
+import { DEMO_KB_QUESTIONS, demoKbEnv, writeDemoKbQuestions } from '../demo-kb.js';
 import { showDemoNotification } from '../demo-pushgate.js';
 import { chatApiEventsCommand } from './chatapi-events.js';
+import { kbCommand } from './kb.js';
 import { platformReportCommand } from './platform-report.js';
 import { runReport } from './report.js';
 import { statsCommand } from './stats.js';
@@ -58,6 +60,13 @@ Runs the whole flow against the built-in emulator, with no configuration:
   9. reporter-etl run sync with REPORTER_PUSHGATE_URL and an alert rule that holds (any transfer in the
      last 24 h): the rule fires and the run's notification arrives at the emulated Pushgate, shown as
      received
+ 10. reporter-etl kb sync     → a snapshot of the emulated knowledge base (sources, integrations, segments,
+                                API keys) in the warehouse
+ 11. reporter-etl kb eval --questions DIR/kb-questions.csv
+                              → ${DEMO_KB_QUESTIONS} questions written from the emulator's truth (the source of each and
+                                the text its answer must contain): hit@1, hit@5, MRR, answers, latency
+ 12. reporter-etl report kb-eval
+                              → DIR/reports/kb-eval_<today>_<today>.xlsx: the run's figures and worst questions
 and prints the paths of what it wrote. DIR defaults to ./data/demo.
 Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
 (reporter-etl schedule --list; reporter-etl run sync).
@@ -365,8 +374,10 @@ async function runDemo(
     REPORTER_HISTORY_DAYS: '8',
     REPORTER_CONCURRENCY: '8',
     REPORTER_CHATAPI_CHANNELS: `site=${chatToken}`,
+    ...demoKbEnv(running),
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
   });
+  const kbQuestionsFile = join(dataDir, 'kb-questions.csv');
   const sub = indented(io, signal);
   const steps: { title: string; writes: string[]; run: () => Promise<number> }[] = [
     {
@@ -426,6 +437,29 @@ async function runDemo(
       writes: [],
       run: () => showDemoNotification(running, sub),
     },
+    {
+      title: 'kb sync: a snapshot of the knowledge base (the emulated service at /kb)',
+      writes: [],
+      run: () => kbCommand.run(['sync'], sub),
+    },
+    {
+      title: `kb eval: ${DEMO_KB_QUESTIONS} questions written from the emulator's truth`,
+      writes: ['kb-questions.csv'],
+      run: () => {
+        writeDemoKbQuestions(running, kbQuestionsFile);
+        return kbCommand.run(['eval', '--questions', kbQuestionsFile], sub);
+      },
+    },
+    {
+      title: `report kb-eval (today in ${DEMO_ZONE})`,
+      writes: ['reports/'],
+      run: () =>
+        runReport(['kb-eval', '--from', localDate(Date.now(), DEMO_ZONE), '--tz', DEMO_ZONE], sub, {
+          env: process.env,
+          now: Date.now,
+          signal,
+        }),
+    },
   ];
   try {
     const codes: number[] = [];
@@ -457,6 +491,7 @@ async function runDemo(
     io.out(`  warehouse         ${resolve(dataDir, 'warehouse.duckdb')}`);
     io.out(`  XLSX reports      ${resolve(dataDir, 'reports')}/`);
     io.out(`  platform reports  ${resolve(dataDir, 'platform-reports')}/`);
+    io.out(`  kb questions      ${kbQuestionsFile}`);
     io.out(
       `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
         'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',

@@ -2,6 +2,7 @@
 // file (kb-<name>.ts) and is listed in KB_SUBCOMMANDS; `kb --help` shows all of their help texts.
 import { UsageError } from '../../errors.js';
 import type { Command, CommandIo } from '../command.js';
+import { kbEvalSubcommand } from './kb-eval.js';
 import { kbSyncSubcommand } from './kb-sync.js';
 
 export interface KbSubcommand {
@@ -12,7 +13,7 @@ export interface KbSubcommand {
   run(argv: string[], io: CommandIo): Promise<number>;
 }
 
-export const KB_SUBCOMMANDS: readonly KbSubcommand[] = [kbSyncSubcommand];
+export const KB_SUBCOMMANDS: readonly KbSubcommand[] = [kbSyncSubcommand, kbEvalSubcommand];
 
 const HELP = `reporter-etl kb <subcommand> [options]
 

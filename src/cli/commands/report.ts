@@ -36,6 +36,8 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
              an option, top-1 confidence by tenths, top intents, top-1/top-3 accuracy, latency
   kb-health  the knowledge base's latest snapshot before --to (kb sync) against the one before: sources by
              status, failures, stale integrations, keys expiring in 14 days, changes (--project: n/a)
+  kb-eval    the latest kb eval run started in the period: hit@1, hit@5, MRR, answers with the expected
+             text, failures, latency; compared with the previous run; worst questions; runs side by side
 
 Options:
   --from T, --to T   the period, --from inclusive, --to exclusive: a local date or date-time read in --tz

@@ -1,0 +1,233 @@
+// `reporter-etl kb eval`: asks the knowledge base a set of questions (a CSV/JSONL file, or --sql over the
+// warehouse), measures retrieval against the expected sources and the answers against the expected texts, and
+// records the run beside the earlier ones (kb_eval_runs, kb_eval_questions, kb_eval_chunks; docs/kb-eval.md).
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { escapeForTerminal } from '../../escape-terminal-text.js';
+import { createKbClient } from '../../kb/kb-client.js';
+import { createKbStreamer } from '../../kb/kb-stream.js';
+import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
+import { type KbEvalQuestion, readEvalQuestionsFile } from '../../kb-eval/read-eval-questions.js';
+import { type KbEvalSummary, runKbEval } from '../../kb-eval/run-kb-eval.js';
+import { selectKbEvalQuestions } from '../../manage/select-kb-eval-questions.js';
+import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
+import { configuredWarehouse, withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { plural } from '../../plural.js';
+import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { makeRunId } from '../../warehouse/run-history.js';
+import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
+import type { CommandIo } from '../command.js';
+import { createCommandLogger } from '../create-command-logger.js';
+import { requireDataDir } from '../require-warehouse.js';
+import type { KbSubcommand } from './kb.js';
+
+const HELP = `reporter-etl kb eval (--questions FILE | --sql QUERY | --sql-file PATH) [--stream] [--concurrency N]
+                     [--wait-time S] [--timeout S] [--limit N] [--json]
+
+Measures the knowledge base of REPORTER_KB_KEY on a set of questions and records the run in the warehouse
+beside the earlier ones, so a drop between two runs shows (report kb-eval, view kb_eval_run_changes).
+For each question, --concurrency at a time:
+  1. retrieval (POST /retrieve): the chunks, each with its source, score and rank; the rank of the first
+     chunk from an expected source is the question's hit rank
+  2. generation: POST /async/query, then GET /query/{id}?waitTimeSeconds=S, a long poll that returns as soon
+     as the answer is ready (one or two status calls per question, not a poll every second); or, with
+     --stream, POST /query/stream read as Server-Sent Events (start, chunk..., done). A stream that ends or
+     breaks before its done event is tried once more, then recorded as failed (kb.stream_cut)
+  3. the answer, its status, latency and error are stored at once (kb_eval_questions, kb_eval_chunks):
+     a stopped or failed run keeps every question it finished
+The figures: hit@1, hit@5 and MRR over the questions with expected sources whose retrieval succeeded;
+the share of answers containing the expected text; failures; p50 and p95 latency of the answers.
+If the service refuses the key midway (expired, revoked: 401/403), the questions not yet asked are recorded
+as failed with that reason and the run is finished and kept all the same.
+
+The questions file (docs/kb-eval.md):
+  .csv    header row: question (required), expected_sources (source ids or names, several separated by
+          | or ;), expected_answer_contains (a text the answer must contain, case ignored), id (optional:
+          what joins a question across runs; default its text). Other columns are refused.
+          question,expected_sources,expected_answer_contains
+          "How do I return an item?",returns-policy.pdf|faq.md,30 days
+  .jsonl  one object per line: {"question": "...", "expected_sources": ["returns-policy.pdf", 12],
+          "expected_answer_contains": "30 days"}  (expected_answer_contains may be a list: all must appear)
+A bad file is refused before anything is asked, naming the line and the column (exit 2).
+
+Options:
+  --questions FILE   the questions (.csv, .jsonl or .ndjson)
+  --sql QUERY        or a SELECT over the warehouse returning a text column \`question\` (optional:
+  --sql-file PATH    expected_sources as a list or |-separated text, expected_answer_contains, id), run
+                     read-only in the sandbox as label-sessions' --sql; e.g. last week's most frequent first
+                     questions (below)
+  --stream           generate through the SSE stream instead of the async query and its long poll
+  --concurrency N    questions asked at a time (default 4)
+  --wait-time S      waitTimeSeconds of each status call, 0..30 (default 20): the long poll
+  --timeout S        how long a generation may take before it is recorded as failed, kb.timeout (default 180)
+  --limit N          ask only the first N questions
+  --json             the run's summary as JSON on stdout
+
+Progress goes to stderr; the summary to stdout.
+
+Configuration: REPORTER_KB_KEY (the project key; never printed or stored), REPORTER_KB_BASE_URL (default
+${D.REPORTER_KB_BASE_URL}), REPORTER_RETRIES and REPORTER_TIMEOUT_MS (429/5xx are retried, with Retry-After),
+REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}).
+
+Exit codes: 0 every question retrieved and answered; 1 failed (the key refused, or no question answered);
+2 usage (bad option, file or query; no REPORTER_KB_KEY); 3 partial (some questions failed: see
+kb_eval_questions.error); 75 try again later (the warehouse locked, or stopped by Ctrl-C / SIGTERM: the
+questions asked so far are kept, the rest recorded as not asked).
+
+Examples (against the emulator: npx reporter-etl emulator):
+  export REPORTER_KB_BASE_URL=http://127.0.0.1:4010/kb REPORTER_KB_KEY=emulator-kb-project-key
+  npx reporter-etl kb eval --questions questions.csv
+  npx reporter-etl kb eval --questions questions.jsonl --stream --concurrency 8 --json
+  npx reporter-etl kb eval --limit 20 --sql "select first_question as question, count(*) as n from sessions
+    where start_time >= now() - interval 7 day and first_question <> '' group by 1 order by n desc"
+  npx reporter-etl report kb-eval --from 2026-11-01
+  npx reporter-etl sql "select run_id, hit_at_5, previous_hit_at_5, hit_at_5_change from kb_eval_run_changes"
+`;
+
+function percent(value: number | null): string {
+  return value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`;
+}
+
+/** The run's figures as lines for a person. */
+export function describeKbEvalSummary(s: KbEvalSummary): string[] {
+  const m: KbEvalMetrics = s.metrics;
+  const project = s.projectName === null ? '' : ` on project ${s.projectName} (id ${s.projectId})`;
+  return [
+    `kb eval ${s.runId}${project}: ${s.status}, ${plural(m.questions, 'question')} (${s.mode}), ` +
+      `${m.answered} answered, ${m.failures} failed, ${(s.durationMs / 1000).toFixed(1)} s`,
+    `  retrieval over ${plural(m.withExpectedSources, 'question')} with expected sources: ` +
+      `hit@1 ${percent(m.hitAt1)} · hit@5 ${percent(m.hitAt5)} · MRR ${m.mrr === null ? 'n/a' : m.mrr.toFixed(3)}` +
+      (m.retrievalFailures > 0 ? ` (${m.retrievalFailures} retrievals failed)` : ''),
+    `  answers containing the expected text: ${percent(m.answerContainsRate)} of ${m.withExpectedAnswer}`,
+    `  latency p50 ${m.latencyP50Ms ?? 'n/a'} ms · p95 ${m.latencyP95Ms ?? 'n/a'} ms · ` +
+      `${plural(s.requests, 'request')} (${s.statusRequests} status)`,
+    ...(s.error ? [`  ${escapeForTerminal(s.error)}`] : []),
+  ];
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values } = parseCommandArgs(argv, {
+    questions: { type: 'string' },
+    sql: { type: 'string' },
+    'sql-file': { type: 'string' },
+    stream: { type: 'boolean' },
+    concurrency: { type: 'string' },
+    'wait-time': { type: 'string' },
+    timeout: { type: 'string' },
+    limit: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const fromSql = values.sql !== undefined || values['sql-file'] !== undefined;
+  if ((values.questions === undefined) === !fromSql)
+    throw new UsageError(
+      'kb eval: give the questions with --questions FILE or with --sql QUERY / --sql-file PATH (one of them)',
+    );
+  const concurrency = intOption(values.concurrency, 'concurrency', 4, 1);
+  const waitTimeSeconds = intOption(values['wait-time'], 'wait-time', 20, 0);
+  if (waitTimeSeconds > 30)
+    throw new UsageError(
+      `--wait-time expects 0..30 seconds (the service's waitTimeSeconds), got ${waitTimeSeconds}`,
+    );
+  const timeoutMs = intOption(values.timeout, 'timeout', 180, 1) * 1000;
+  const limit = values.limit === undefined ? undefined : intOption(values.limit, 'limit', 0, 1);
+  const config = loadConfig(process.env, { requireToken: false });
+  if (config.kb.key === undefined)
+    throw new UsageError(
+      `kb eval: REPORTER_KB_KEY is not set (the knowledge base project key; REPORTER_KB_BASE_URL defaults to ${D.REPORTER_KB_BASE_URL})`,
+      'kb.not_configured',
+    );
+  requireDataDir(config);
+  const log = createCommandLogger(config);
+
+  let questions: KbEvalQuestion[];
+  let source: string;
+  let query: string | undefined;
+  if (values.questions !== undefined) {
+    questions = readEvalQuestionsFile(values.questions).slice(0, limit);
+    source = basename(values.questions);
+  } else {
+    query = sqlOrSqlFile(values, 'a SELECT returning a text column question');
+    const where = configuredWarehouse(config, 'write', log);
+    // the warehouse first (it is migrated), then the query in the read-only sandbox
+    await withConfiguredWarehouse(config, 'write', log, async () => undefined);
+    const selected = await useQuerySandboxAt(where)((s) => selectKbEvalQuestions(s, query!, limit));
+    if (selected.skipped > 0) io.err(`--sql: ${plural(selected.skipped, 'row')} without a question skipped`);
+    if (selected.repeated > 0) io.err(`--sql: ${plural(selected.repeated, 'repeated question')} skipped`);
+    questions = selected.questions;
+    source = 'sql';
+  }
+  if (questions.length === 0) {
+    io.err('kb eval: no questions to ask');
+    return EXIT.ok;
+  }
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('stopped by a signal'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  io.signal?.addEventListener('abort', onSignal, { once: true });
+  const clientOptions = {
+    config: config.kb,
+    concurrency,
+    retries: config.retries,
+    timeoutMs: config.timeoutMs,
+    log,
+  };
+  const client = createKbClient(clientOptions);
+  const streamer = values.stream
+    ? createKbStreamer({ config: config.kb, concurrency, retries: config.retries, log })
+    : undefined;
+  const started = Date.now();
+  try {
+    const summary = await withConfiguredWarehouse(config, 'write', log, (warehouse) =>
+      runKbEval({
+        client,
+        ...(streamer ? { streamer } : {}),
+        useWarehouse: (fn) => fn(warehouse),
+        questions,
+        runId: makeRunId(started, randomUUID()),
+        kbBaseUrl: config.kb.baseUrl,
+        questionSource: source,
+        ...(query === undefined ? {} : { questionQuery: query }),
+        concurrency,
+        waitTimeSeconds,
+        timeoutMs,
+        signal: controller.signal,
+        log,
+        onQuestion: ({ done, total, failed, row }) => {
+          const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
+          if (io.isTty) showStatusLine(line);
+          else if (row.status !== 'answered' || row.retrievalStatus !== 'ok')
+            io.err(
+              escapeForTerminal(
+                `${line}: question ${row.seq} ${row.status}: ${row.error ?? row.retrievalError ?? ''}`,
+              ),
+            );
+          else if (done === total || done % 10 === 0) io.err(line);
+        },
+      }),
+    );
+    clearStatusLine();
+    if (values.json) io.out(JSON.stringify(summary, null, 2));
+    else for (const line of describeKbEvalSummary(summary)) io.out(line);
+    // stopped by Ctrl-C / SIGTERM: what was asked is recorded, the rest marked not asked; try again later
+    if (controller.signal.aborted) return EXIT.tryLater;
+    if (summary.status === 'success') return EXIT.ok;
+    if (summary.status === 'partial') return EXIT.partial;
+    return EXIT.failed;
+  } finally {
+    clearStatusLine();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await Promise.all([client.close(), streamer?.close()]);
+  }
+}
+
+export const kbEvalSubcommand: KbSubcommand = {
+  name: 'eval',
+  summary: 'asks the knowledge base a set of questions and records retrieval and answer quality',
+  help: HELP,
+  run,
+};

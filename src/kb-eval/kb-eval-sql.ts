@@ -1,0 +1,186 @@
+// The statements of `kb eval` over kb_eval_runs, kb_eval_questions and kb_eval_chunks (migration 014): the run
+// recorded `running` before its first question, each question with its chunks in one transaction as soon as
+// it settles, and the run finished with its figures. The chunks travel JSON-encoded in one parameter
+// (DuckDB's from_json unpacks them): one INSERT per question, not one per chunk.
+import type { SqlStatement } from '../warehouse/warehouse.js';
+import type { KbEvalMetrics } from './kb-eval-metrics.js';
+
+export interface KbEvalRunStart {
+  runId: string;
+  startedAt: number;
+  kbBaseUrl: string;
+  projectId: number | null;
+  projectName: string | null;
+  questionSource: string;
+  questionQuery: string | null;
+  mode: 'async' | 'stream';
+  settings: Record<string, unknown>;
+  questions: number;
+}
+
+export function insertKbEvalRun(run: KbEvalRunStart): SqlStatement {
+  return {
+    sql: `INSERT INTO kb_eval_runs (run_id, started_at, status, kb_base_url, project_id, project_name,
+            question_source, question_query, mode, settings, questions)
+          VALUES ($run_id, $started_at, 'running', $kb_base_url, $project_id, $project_name, $question_source,
+            $question_query, $mode, $settings, $questions)`,
+    params: {
+      run_id: run.runId,
+      started_at: new Date(run.startedAt),
+      kb_base_url: run.kbBaseUrl,
+      project_id: run.projectId,
+      project_name: run.projectName,
+      question_source: run.questionSource,
+      question_query: run.questionQuery,
+      mode: run.mode,
+      settings: JSON.stringify(run.settings),
+      questions: run.questions,
+    },
+  };
+}
+
+export interface KbEvalChunkRow {
+  rank: number;
+  source_id: number | null;
+  source_title: string | null;
+  doc_id: string | null;
+  score: number | null;
+  is_expected: boolean;
+  content: string | null;
+}
+
+export interface KbEvalQuestionRow {
+  runId: string;
+  seq: number;
+  questionKey: string;
+  question: string;
+  expectedSources: readonly string[];
+  expectedAnswerContains: readonly string[];
+  retrievalStatus: 'ok' | 'error';
+  retrievalError: string | null;
+  retrievalMs: number | null;
+  chunks: readonly KbEvalChunkRow[];
+  hitRank: number | null;
+  queryId: number | null;
+  queryStatus: string | null;
+  status: 'answered' | 'failed' | 'error';
+  answer: string | null;
+  answerContains: boolean | null;
+  relevantSources: readonly string[] | null;
+  latencyMs: number | null;
+  statusRequests: number;
+  attempts: number;
+  errorCode: string | null;
+  error: string | null;
+  startedAt: number;
+  finishedAt: number;
+}
+
+const CHUNK_ROW_TYPE = JSON.stringify([
+  {
+    rank: 'INTEGER',
+    source_id: 'BIGINT',
+    source_title: 'VARCHAR',
+    doc_id: 'VARCHAR',
+    score: 'DOUBLE',
+    is_expected: 'BOOLEAN',
+    content: 'VARCHAR',
+  },
+]);
+
+/** The question's row and its chunks' rows, for one transaction (Warehouse.execute). */
+export function insertKbEvalQuestion(row: KbEvalQuestionRow): SqlStatement[] {
+  const statements: SqlStatement[] = [
+    {
+      sql: `INSERT INTO kb_eval_questions (run_id, seq, question_key, question, expected_sources,
+              expected_answer_contains, retrieval_status, retrieval_error, retrieval_ms, chunks, hit_rank, query_id,
+              query_status, status, answer, answer_contains, relevant_sources, latency_ms, status_requests, attempts,
+              error_code, error, started_at, finished_at)
+            VALUES ($run_id, $seq, $question_key, $question, $expected_sources::VARCHAR[],
+              $expected_answer_contains::VARCHAR[], $retrieval_status, $retrieval_error, $retrieval_ms, $chunks,
+              $hit_rank, $query_id, $query_status, $status, $answer, $answer_contains,
+              CASE WHEN $has_relevant THEN $relevant_sources::VARCHAR[] END, $latency_ms, $status_requests,
+              $attempts, $error_code, $error, $started_at, $finished_at)`,
+      params: {
+        run_id: row.runId,
+        seq: row.seq,
+        question_key: row.questionKey,
+        question: row.question,
+        expected_sources: row.expectedSources,
+        expected_answer_contains: row.expectedAnswerContains,
+        retrieval_status: row.retrievalStatus,
+        retrieval_error: row.retrievalError,
+        retrieval_ms: row.retrievalMs,
+        chunks: row.chunks.length,
+        hit_rank: row.hitRank,
+        query_id: row.queryId,
+        query_status: row.queryStatus,
+        status: row.status,
+        answer: row.answer,
+        answer_contains: row.answerContains,
+        has_relevant: row.relevantSources !== null,
+        relevant_sources: row.relevantSources ?? [],
+        latency_ms: row.latencyMs,
+        status_requests: row.statusRequests,
+        attempts: row.attempts,
+        error_code: row.errorCode,
+        error: row.error,
+        started_at: new Date(row.startedAt),
+        finished_at: new Date(row.finishedAt),
+      },
+    },
+  ];
+  if (row.chunks.length > 0)
+    statements.push({
+      sql: `INSERT INTO kb_eval_chunks (run_id, seq, rank, source_id, source_title, doc_id, score, is_expected, content)
+            SELECT $run_id, $seq, t.c.rank, t.c.source_id, t.c.source_title, t.c.doc_id, t.c.score, t.c.is_expected,
+              t.c.content
+            FROM (SELECT unnest(from_json($rows, '${CHUNK_ROW_TYPE}')) AS c) t`,
+      params: { run_id: row.runId, seq: row.seq, rows: JSON.stringify(row.chunks) },
+    });
+  return statements;
+}
+
+export interface KbEvalRunFinish {
+  runId: string;
+  finishedAt: number;
+  status: 'success' | 'partial' | 'failed';
+  metrics: KbEvalMetrics;
+  requests: number;
+  statusRequests: number;
+  durationMs: number;
+  error: string | null;
+}
+
+export function finishKbEvalRun(finish: KbEvalRunFinish): SqlStatement {
+  const m = finish.metrics;
+  return {
+    sql: `UPDATE kb_eval_runs SET finished_at = $finished_at, status = $status, answered = $answered,
+            failures = $failures, retrieval_failures = $retrieval_failures,
+            with_expected_sources = $with_expected_sources, hit_at_1 = $hit_at_1, hit_at_5 = $hit_at_5, mrr = $mrr,
+            with_expected_answer = $with_expected_answer, answer_contains_rate = $answer_contains_rate,
+            latency_p50_ms = $latency_p50_ms, latency_p95_ms = $latency_p95_ms, requests = $requests,
+            status_requests = $status_requests, duration_ms = $duration_ms, error = $error
+          WHERE run_id = $run_id`,
+    params: {
+      run_id: finish.runId,
+      finished_at: new Date(finish.finishedAt),
+      status: finish.status,
+      answered: m.answered,
+      failures: m.failures,
+      retrieval_failures: m.retrievalFailures,
+      with_expected_sources: m.withExpectedSources,
+      hit_at_1: m.hitAt1,
+      hit_at_5: m.hitAt5,
+      mrr: m.mrr,
+      with_expected_answer: m.withExpectedAnswer,
+      answer_contains_rate: m.answerContainsRate,
+      latency_p50_ms: m.latencyP50Ms,
+      latency_p95_ms: m.latencyP95Ms,
+      requests: finish.requests,
+      status_requests: finish.statusRequests,
+      duration_ms: finish.durationMs,
+      error: finish.error,
+    },
+  };
+}
