@@ -34,6 +34,9 @@ const params: Record<string, SqlParam> = {
   tz: 'Europe/Moscow',
   unit: 'day',
   top: 10,
+  // the Prompter's questions are bounded by their own sending time (src/stats/prompter-stats.ts)
+  prompter_from: synthetic.from,
+  prompter_to: synthetic.to,
 };
 
 async function bestOf<T>(fn: () => Promise<T>): Promise<number> {
