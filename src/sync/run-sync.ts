@@ -185,9 +185,15 @@ async function syncProjectRange(
         ? Math.max(range.from, Math.min(watermark, range.to))
         : range.from;
     let lookbackByChanges = config.lookbackRead === 'changes';
+    /** Windows on the grid; those of the look-back marked (for the changes read, or its whole read after it). */
+    const gridWindows = (from: number, to: number, lookback: boolean): TimeWindow[] =>
+      planWindows(from, to, config.windowMs).map((w) => (lookback ? { ...w, lookback } : w));
     const queue: TimeWindow[] = [
-      ...planWindows(range.from, lookbackUntil, config.windowMs).map((w) => ({ ...w, lookback: true })),
-      ...planWindows(lookbackUntil, range.to, config.windowMs),
+      // its changes are few: the whole look-back is one window (on the grid again where it must be read whole)
+      ...(lookbackByChanges && lookbackUntil > range.from
+        ? [{ from: range.from, to: lookbackUntil, lookback: true }]
+        : gridWindows(range.from, lookbackUntil, true)),
+      ...gridWindows(lookbackUntil, range.to, false),
     ];
     const statusCache = new ClientStatusCache();
     let planned = queue.length;
@@ -292,6 +298,13 @@ async function syncProjectRange(
             'look-back window read whole',
           );
           if (changes.refused) lookbackByChanges = false;
+          // longer than a grid window: each window of the grid is checked (or read whole) on its own
+          if (window.to - window.from > config.windowMs) {
+            const grid = gridWindows(window.from, window.to, true);
+            queue.unshift(...grid);
+            planned += grid.length - 1;
+            continue;
+          }
         } else read = changes;
       }
       read ??= await readWindow(http, readOptions);

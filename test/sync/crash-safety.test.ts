@@ -40,7 +40,7 @@ describe('crash safety', () => {
     h = await createHarness({ env: { REPORTER_WINDOW_HOURS: '6' }, realClock: true });
     const e = h.running.emulator;
     let killedWhileRunning = 0;
-    for (const killAfter of [3, 60, 200, 420]) {
+    for (const killAfter of [3, 60, 200, 120]) {
       const child = spawnSync(h.env);
       const startCount = e.requestCount;
       const gone = exited(child);
