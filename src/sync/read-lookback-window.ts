@@ -6,8 +6,9 @@
 //      counts, last question and duration moved on), and those stored with labels that the first read did not
 //      return (their labels were removed);
 //   3. messages: those labelled now (LOG_LABELS EXISTS), those with a comment now (COMMENT_TEXT contains ""),
-//      and every message of the window of the sessions stored with a status that can still change or with a
-//      label or comment the first two reads did not return (removed);
+//      every message of the window of the sessions stored with a status that can still change, read with their
+//      statuses from messages/by-client (read-client-messages.ts), and every message of the sessions with a
+//      label or comment the first two reads did not return (removed), or that by-client did not bring whole;
 //   4. clients last active in the window, as before;
 // then the statuses and the batch as for any window (read-window.ts). Rows are replaced by key, so a partial
 // batch leaves the window's other rows as they are. A server that refuses one of these filters (400) gets
@@ -21,6 +22,7 @@ import {
 } from '../reporter/filters.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import { type PagedRequest, readAllPages } from '../reporter/paging.js';
+import { readClientMessages } from './read-client-messages.js';
 import {
   assembleWindow,
   clientsRequest,
@@ -155,7 +157,17 @@ export async function readLookbackWindow(
     const annotatedNow = new Set(
       [...labelledMessages, ...commentedMessages].flatMap((r) => (r.ok ? [r.ok.row.question_id] : [])),
     );
-    const toReread = new Set(o.stored.unsettledSessions);
+    // the unsettled sessions' messages and statuses in one read per client; the rest (and what it missed) again
+    const fromClients = await readClientMessages(http, [...o.stored.unsettledSessions.values()], {
+      project: o.project,
+      runId: o.runId,
+      pageSize: o.pageSize,
+      from: window.from,
+      to: window.to,
+    });
+    // the window's status step takes these instead of asking again
+    for (const [id, status] of fromClients.statuses) o.statusCache.put(id, status, o.rangeTo);
+    const toReread = new Set(fromClients.incomplete);
     for (const [questionId, sessionId] of o.stored.annotatedMessages)
       if (!annotatedNow.has(questionId)) toReread.add(sessionId);
     const rereadMessages = await Promise.all(
@@ -173,7 +185,7 @@ export async function readLookbackWindow(
           (s) => s.sessionId,
         ),
         messages: union<WindowMessage>(
-          [labelledMessages, commentedMessages, ...rereadMessages],
+          [labelledMessages, commentedMessages, fromClients.messages, ...rereadMessages],
           (m) => m.row.question_id,
         ),
         clients,

@@ -3,6 +3,7 @@
 // with a message whose delivery status can still change. The look-back read (read-lookback-window.ts) asks
 // the platform only about these and what is labelled or commented now.
 import type { Warehouse } from '../warehouse/warehouse.js';
+import type { UnsettledSession } from './read-client-messages.js';
 
 export interface StoredWindow {
   sessions: number;
@@ -12,7 +13,7 @@ export interface StoredWindow {
   /** question_id -> session_id of the window's messages with a label or a comment. */
   annotatedMessages: Map<string, string>;
   /** Sessions with a message in the window on a status channel whose status is not final (or not known). */
-  unsettledSessions: Set<string>;
+  unsettledSessions: Map<string, UnsettledSession>;
 }
 
 // the final statuses of read-window.ts's isFinalStatus, in SQL
@@ -48,8 +49,13 @@ export async function readStoredWindow(
     params,
   );
   const unsettled = await warehouse.query(
-    `SELECT DISTINCT session_id FROM messages
-     WHERE project = $project AND ${IN_WINDOW('"timestamp"')} AND ${UNSETTLED}`,
+    `SELECT m.session_id, any_value(s.client_id) AS client_id, any_value(s.bot_id) AS bot_id,
+            any_value(m.channel_type) AS channel_type, count(*) AS messages
+     FROM messages AS m JOIN sessions AS s ON s.project = m.project AND s.session_id = m.session_id
+     WHERE m.project = $project AND ${IN_WINDOW('m."timestamp"')}
+       AND m.session_id IN (SELECT session_id FROM messages
+         WHERE project = $project AND ${IN_WINDOW('"timestamp"')} AND ${UNSETTLED})
+     GROUP BY m.session_id`,
     params,
   );
   return {
@@ -57,6 +63,17 @@ export async function readStoredWindow(
     messages: Number(counts?.['messages'] ?? 0),
     labelledSessions: new Set(labelled.map((r) => String(r['session_id']))),
     annotatedMessages: new Map(annotated.map((r) => [String(r['question_id']), String(r['session_id'])])),
-    unsettledSessions: new Set(unsettled.map((r) => String(r['session_id']))),
+    unsettledSessions: new Map(
+      unsettled.map((r) => [
+        String(r['session_id']),
+        {
+          sessionId: String(r['session_id']),
+          clientId: r['client_id'] === null ? null : String(r['client_id']),
+          botId: r['bot_id'] === null ? null : String(r['bot_id']),
+          channel: String(r['channel_type']),
+          messages: Number(r['messages']),
+        },
+      ]),
+    ),
   };
 }
