@@ -1,7 +1,7 @@
 // The real CLI against the knowledge base emulator: `kb sync` (text and --json), `report kb-health`, `runs`,
 // `run kb-sync`, the usage errors; and the secret: no key value (the project key, the administrative key, a
 // refused key) appears in stdout, stderr with debug JSON logs, or anywhere in the warehouse file.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,9 +86,24 @@ describe('reporter-etl kb', () => {
   });
 
   it('usage: no REPORTER_KB_KEY, no subcommand, an unknown one (exit 2); --help teaches', async () => {
-    const none = await runCli(['kb', 'sync'], { ...env, REPORTER_KB_KEY: '' });
+    // refused before the data folder is touched: nothing is created in a new one
+    const fresh = join(dir, 'never-created');
+    const none = await runCli(['kb', 'sync'], { ...env, REPORTER_KB_KEY: '', REPORTER_DATA_DIR: fresh });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/REPORTER_KB_KEY is not set/);
+    expect(existsSync(fresh)).toBe(false);
+    // a key with a line break is refused at load (exit 2), named, its value never shown, nothing created
+    for (const setting of ['REPORTER_KB_KEY', 'REPORTER_KB_ADMIN_KEY', 'REPORTER_TOKEN']) {
+      const broken = await runCli(['kb', 'sync'], {
+        ...env,
+        REPORTER_DATA_DIR: fresh,
+        [setting]: 'SECRETA\nB',
+      });
+      expect(broken.code, broken.stderr).toBe(2);
+      expect(broken.stderr).toContain(`${setting}: holds a control character`);
+      expect(`${broken.stdout}${broken.stderr}`).not.toContain('SECRETA');
+      expect(existsSync(fresh)).toBe(false);
+    }
     const bare = await runCli(['kb'], env);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/give a subcommand: sync/);
