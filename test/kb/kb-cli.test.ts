@@ -138,6 +138,24 @@ describe('reporter-etl kb', () => {
     expect(health.rows[0]![health.header.indexOf('Failed to ingest')]).toBe(
       truth.sources.filter((s) => s['status'] === 'FAILED_TO_INGEST').length,
     );
+
+    // without --from/--to (as kb sync --help suggests) the report shows the snapshot just taken
+    const latest = await runCli(['report', 'kb-health', '--out', join(dir, 'default'), '--json'], env);
+    outputs.push(latest.stdout, latest.stderr);
+    expect(latest.code, latest.stderr).toBe(0);
+    const written = JSON.parse(latest.stdout);
+    expect(written.path).toContain(`kb-health_${today}_${today}.xlsx`);
+    const latestHealth = sheetNamed((await readWorkbook(written.path)).sheets, 'Health');
+    expect(latestHealth.rows).toHaveLength(1);
+    expect(latestHealth.rows[0]![latestHealth.header.indexOf('Sources')]).toBe(truth.sources.length);
+
+    // --project does not apply to the knowledge base reports: said so (exit 2), not checked against Reporter data
+    for (const id of ['kb-health', 'kb-eval']) {
+      const r = await runCli(['report', id, '--project', 'shop-bot'], env);
+      expect(r.code, id).toBe(2);
+      expect(r.stderr, id).toContain(`--project does not apply to the ${id} report`);
+      expect(r.stderr, id).not.toMatch(/run reporter-etl sync/);
+    }
   });
 
   it('no key value in any output, debug log line or the warehouse file', () => {

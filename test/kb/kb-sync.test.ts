@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { kbEvalReport } from '../../reports/kb-eval/report.js';
 import { kbHealthReport } from '../../reports/kb-health/report.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Emulator } from '../../src/emulator/emulator.js';
@@ -230,6 +231,34 @@ describe('kb sync against the emulator', () => {
     expect(counted).toEqual(expected);
     expect(changes.rows.find((r) => r[1] === 'removed')![2]).toBe(removedId);
     expect(result.files.map((f) => f.format)).toEqual(['xlsx', 'html']);
+    // ids are identifiers, not quantities: no thousands separators in the workbook nor on the page
+    const sourceIdColumn = failures.header.indexOf('Source ID') + 1;
+    expect(failures.sheet.getRow(2).getCell(sourceIdColumn).numFmt).toBe('0');
+    expect(health.sheet.getRow(2).getCell(health.header.indexOf('Project ID') + 1).numFmt).toBe('0');
+    const page = readFileSync(result.files[1]!.path, 'utf8');
+    const firstFailed = failed[0]!['source_id'] as number;
+    expect(firstFailed).toBeGreaterThanOrEqual(1000);
+    expect(page).toContain(`>${firstFailed}<`);
+    expect(page).toContain(`>${KB_MAIN_PROJECT_ID}<`);
+    expect(page).not.toContain(`>${firstFailed.toLocaleString('en-US')}<`);
+    // the heading names no Reporter project (the warehouse's Reporter projects say nothing of it)
+    expect(page).toContain('<h1>Knowledge base health</h1>');
+    expect(page).not.toContain('(none)');
+  });
+
+  it('refuses --project for the knowledge base reports (they read no Reporter project)', async () => {
+    for (const report of [kbHealthReport, kbEvalReport])
+      await expect(
+        writeReport({
+          warehouse,
+          report,
+          from: Date.now() - DAY,
+          to: Date.now(),
+          projects: ['shop-bot'],
+          tz: 'UTC',
+          outDir: join(dir, 'reports'),
+        }),
+      ).rejects.toThrow(new RegExp(`--project does not apply to the ${report.id} report`));
   });
 
   it('keeps the snapshot exact through 5xx and 429 with Retry-After', async () => {
