@@ -399,6 +399,19 @@ describe('kb sync against the emulator', () => {
       );
     }
     expect(hours.length).toBe(rows.length);
+    // the "status over time" example names a source the emulator has: one row per snapshot holding it
+    const overTime = blocks.find((b) => b.includes('s.source_id ='))!;
+    const sourceId = Number(/s\.source_id = (\d+)/.exec(overTime)![1]);
+    const source = truth.sources.find((x) => x['source_id'] === sourceId);
+    expect(source, `source ${sourceId} of docs/kb.md`).toBeDefined();
+    const history = await warehouse.query(overTime);
+    const holding = await warehouse.query(
+      'SELECT count(*)::INTEGER AS n FROM kb_sources WHERE source_id = $id',
+      { id: sourceId },
+    );
+    expect(history.length).toBe(holding[0]!['n']);
+    expect(history.length).toBeGreaterThan(0);
+    expect(history.at(-1)!['status']).toBe(source!['status']);
   });
   it('report kb-health before any snapshot says so on every sheet', async () => {
     const [first] = await warehouse.query('SELECT min(taken_at) AS t FROM kb_snapshots');
