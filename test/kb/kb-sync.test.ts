@@ -325,6 +325,41 @@ describe('kb sync against the emulator', () => {
     }
   });
 
+  it('an unexpected error (not the service: a bug) finishes the run as failed, never running, and is rethrown', async () => {
+    const before = await snapshotCount();
+    // the warehouse fails the snapshot's write with a plain TypeError, after the run was started
+    const failing = new Proxy(warehouse, {
+      get(target, key, receiver) {
+        if (key === 'execute')
+          return async () => {
+            throw new TypeError('an unexpected bug');
+          };
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const started = Date.now();
+    const error = await syncKb({
+      config: kbConfig(),
+      warehouse: failing,
+      log: silentLogger(),
+      now: () => e.now(),
+      client: { backoffBaseMs: 5, backoffCapMs: 20 },
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(await snapshotCount()).toBe(before);
+    const runs = await warehouse.query(
+      "SELECT status, error FROM etl_runs WHERE job = 'kb-sync' AND status IN ('running', 'failed') AND error LIKE '%unexpected bug%'",
+    );
+    expect(runs).toEqual([{ status: 'failed', error: 'an unexpected bug' }]);
+    expect(
+      await warehouse.query(
+        "SELECT count(*)::INTEGER AS n FROM etl_runs WHERE job = 'kb-sync' AND status = 'running'",
+      ),
+    ).toEqual([{ n: 0 }]);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
   it('without REPORTER_KB_ADMIN_KEY skips the API keys and access groups with a note', async () => {
     const config = loadConfig(
       {
