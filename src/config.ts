@@ -111,6 +111,23 @@ const urlSetting = z
   .refine((u) => /^https?:\/\//.test(u), 'expected an http or https URL')
   .transform((u) => u.replace(/\/+$/, ''));
 
+/** C0 controls (a line break, a tab, ...), DEL and C1: never part of a secret, which goes into a header. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A secret (a token, a key, a password): refused at load when it holds a control character, typically the
+ * line break of a file read into the variable. The message names the setting, never the value.
+ */
+const secretSetting = (emptyMessage = 'must not be empty') =>
+  z
+    .string()
+    .trim()
+    .min(1, emptyMessage)
+    .refine(
+      (secret) => !CONTROL_CHARACTER.test(secret),
+      'holds a control character (a line break, a tab, ...), which no secret has: set it again without it (its value is not shown)',
+    );
+
 const timeZoneSetting = z
   .string()
   .trim()
@@ -165,7 +182,7 @@ export function jobIdOfScheduleKey(key: string): string | undefined {
 const projectSchema = z
   .object({
     baseUrl: urlSetting.default(CONFIG_DEFAULTS.REPORTER_BASE_URL),
-    token: z.string().trim().min(1, 'is required and must not be empty'),
+    token: secretSetting('is required and must not be empty'),
     api: z.enum(['v1', 'legacy']).default('v1'),
     project: z.string().trim().min(1).optional(),
     durationUnit: z.enum(['ms', 's']).default('ms'),
@@ -176,7 +193,7 @@ export type ProjectConfig = z.infer<typeof projectSchema>;
 
 const ENV_KEYS = {
   REPORTER_BASE_URL: urlSetting.optional(),
-  REPORTER_TOKEN: z.string().trim().min(1, 'is required and must not be empty').optional(),
+  REPORTER_TOKEN: secretSetting('is required and must not be empty').optional(),
   REPORTER_API: z.enum(['v1', 'legacy']).optional(),
   REPORTER_PROJECT: z.string().trim().min(1).optional(),
   REPORTER_DURATION_UNIT: z.enum(['ms', 's']).optional(),
@@ -214,14 +231,21 @@ const ENV_KEYS = {
     .regex(/^(\/[A-Za-z0-9._-]+)+$/, 'expected a path like /chatapi or /chatadapter/chatapi')
     .default(D.REPORTER_CHATAPI_PATH),
   REPORTER_CHATAPI_TIMEZONE: timeZoneSetting.default(D.REPORTER_CHATAPI_TIMEZONE),
-  REPORTER_WEBHOOK_KEY: z.string().min(16, 'must be at least 16 characters (a random secret)').optional(),
+  REPORTER_WEBHOOK_KEY: z
+    .string()
+    .min(16, 'must be at least 16 characters (a random secret)')
+    .refine((key) => !CONTROL_CHARACTER.test(key), 'holds a control character, which no secret has')
+    .optional(),
   REPORTER_WEBHOOKS_HOST: z.string().trim().min(1).default(D.REPORTER_WEBHOOKS_HOST),
   REPORTER_WEBHOOKS_PORT: intFromEnv(0, 65_535).optional(),
   REPORTER_WEBHOOKS_LOAD_SECONDS: numberFromEnv(0.05, 3600).default(D.REPORTER_WEBHOOKS_LOAD_SECONDS),
   REPORTER_LAKE_DIR: z.string().trim().min(1).optional(),
   REPORTER_CLICKHOUSE_URL: urlSetting.optional(),
   REPORTER_CLICKHOUSE_USER: z.string().trim().min(1).default(D.REPORTER_CLICKHOUSE_USER),
-  REPORTER_CLICKHOUSE_PASSWORD: z.string().default(''),
+  REPORTER_CLICKHOUSE_PASSWORD: z
+    .string()
+    .refine((password) => !CONTROL_CHARACTER.test(password), 'holds a control character, which no secret has')
+    .default(''),
   REPORTER_CLICKHOUSE_DATABASE: z
     .string()
     .trim()
@@ -231,8 +255,8 @@ const ENV_KEYS = {
   REPORTER_PUSHGATE_BASE_URL: urlSetting.optional(),
   REPORTER_ALERTS: alertRulesSetting.optional(),
   REPORTER_KB_BASE_URL: urlSetting.default(D.REPORTER_KB_BASE_URL),
-  REPORTER_KB_KEY: z.string().trim().min(1, 'must not be empty').optional(),
-  REPORTER_KB_ADMIN_KEY: z.string().trim().min(1, 'must not be empty').optional(),
+  REPORTER_KB_KEY: secretSetting().optional(),
+  REPORTER_KB_ADMIN_KEY: secretSetting().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;

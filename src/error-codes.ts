@@ -84,6 +84,11 @@ export const ERROR_CODES = {
     meaning:
       'The knowledge base service kept failing (5xx, 429, network) through every retry: try again later.',
   },
+  'kb.request_failed': {
+    kinds: ['terminal'],
+    meaning:
+      'A knowledge base request could not be sent at all (the host of REPORTER_KB_BASE_URL does not resolve, ...): check REPORTER_KB_BASE_URL.',
+  },
   'kb.retry_after_too_long': {
     kinds: ['transient'],
     meaning: 'The knowledge base service asks to wait (Retry-After) longer than a request waits.',

@@ -13,6 +13,40 @@ import { reporterHttpOptions } from '../src/reporter/http-options.js';
 import { openWarehouse } from '../src/warehouse/open-warehouse.js';
 
 describe('loadConfig', () => {
+  it('refuses a secret holding a control character, naming the setting, never the value', () => {
+    const secret = 'SECRETA\nB';
+    const cases: [string, Record<string, string>][] = [
+      ['REPORTER_TOKEN', { REPORTER_TOKEN: secret }],
+      ['REPORTER_KB_KEY', { REPORTER_KB_KEY: secret }],
+      ['REPORTER_KB_ADMIN_KEY', { REPORTER_KB_KEY: 'ok-key', REPORTER_KB_ADMIN_KEY: 'SECRETA\tB' }],
+      ['REPORTER_WEBHOOK_KEY', { REPORTER_WEBHOOK_KEY: 'SECRETA-long-enough\u007f' }],
+      ['REPORTER_CLICKHOUSE_PASSWORD', { REPORTER_CLICKHOUSE_PASSWORD: 'SECRETA\rB' }],
+    ];
+    for (const [setting, env] of cases) {
+      let error: unknown;
+      try {
+        loadConfig(env, { requireToken: false });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, setting).toBeInstanceOf(UsageError);
+      const message = (error as UsageError).message;
+      expect(message, setting).toContain(`${setting}: holds a control character`);
+      expect(message, setting).not.toContain('SECRETA');
+    }
+    // a line break around the value (a file read into the variable) is trimmed, not refused
+    expect(loadConfig({ REPORTER_KB_KEY: 'key-from-a-file\n' }, { requireToken: false }).kb.key).toBe(
+      'key-from-a-file',
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'config-secret-'));
+    const file = join(dir, 'projects.json');
+    writeFileSync(file, JSON.stringify({ projects: [{ token: secret }] }));
+    expect(() => loadConfig({ REPORTER_CONFIG: file })).toThrow(
+      /projects\[0\]\.token: holds a control character/,
+    );
+    expect(() => loadConfig({ REPORTER_CONFIG: file })).not.toThrow(/SECRETA/);
+  });
+
   it('reads the environment with sensible defaults', () => {
     const c = loadConfig({ REPORTER_TOKEN: 'abc' });
     expect(c.projects).toEqual([

@@ -331,6 +331,7 @@ export const kbEvalReport: ReportDefinition = {
     'the latest kb eval run of the period: hit@1/5, MRR, expected text, failures, latency, worst questions, compared with the previous run',
   mode: 'memory',
   formats: ['xlsx', 'html'],
+  reads: 'kb',
   async build(context) {
     const run = (await context.querySql('run'))[0];
     const runId = run ? String(run['run_id']) : '';

@@ -34,6 +34,8 @@ export const kbHealthReport: ReportDefinition = {
     'the knowledge base projects’ latest snapshot (kb sync): sources by status, failures, stale integrations, expiring keys, changes',
   mode: 'memory',
   formats: ['xlsx', 'html'],
+  reads: 'kb',
+  defaultPeriod: 'today',
   async build(context) {
     const [snapshots, byStatus, failures, stale, expiring, changes] = await Promise.all([
       context.querySql('snapshots'),
@@ -70,7 +72,7 @@ export const kbHealthReport: ReportDefinition = {
         name: 'Health',
         columns: [
           col('project_name', 'Project', 'text'),
-          col('project_id', 'Project ID', 'integer'),
+          col('project_id', 'Project ID', 'id'),
           col('taken_at', 'Snapshot taken at', 'datetime'),
           col('previous_taken_at', 'Previous snapshot', 'datetime'),
           col('sources', 'Sources', 'integer'),
@@ -130,7 +132,7 @@ export const kbHealthReport: ReportDefinition = {
         name: 'Failures',
         columns: [
           col('project_name', 'Project', 'text'),
-          col('source_id', 'Source ID', 'integer'),
+          col('source_id', 'Source ID', 'id'),
           col('name', 'Source', 'text', 40),
           col('type', 'Type', 'text'),
           col('last_error', 'Last error', 'text', 80),
@@ -156,7 +158,7 @@ export const kbHealthReport: ReportDefinition = {
         name: 'Stale integrations',
         columns: [
           col('project_name', 'Project', 'text'),
-          col('integration_id', 'Integration ID', 'integer'),
+          col('integration_id', 'Integration ID', 'id'),
           col('name', 'Integration', 'text', 40),
           col('status', 'Status', 'text'),
           col('sync_interval_minutes', 'Interval (min)', 'integer'),
@@ -184,7 +186,7 @@ export const kbHealthReport: ReportDefinition = {
         name: 'Expiring keys',
         columns: [
           col('project_name', 'Project', 'text'),
-          col('api_key_id', 'API key ID', 'integer'),
+          col('api_key_id', 'API key ID', 'id'),
           col('name', 'API key', 'text', 40),
           col('status', 'Status', 'text'),
           col('owner_login', 'Owner', 'text'),
@@ -213,7 +215,7 @@ export const kbHealthReport: ReportDefinition = {
         columns: [
           col('project_name', 'Project', 'text'),
           col('change', 'Change', 'text'),
-          col('source_id', 'Source ID', 'integer'),
+          col('source_id', 'Source ID', 'id'),
           col('name', 'Source', 'text', 40),
           col('previous_status', 'Previous status', 'text'),
           col('status', 'Status', 'text'),

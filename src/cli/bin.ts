@@ -33,5 +33,18 @@ const io: CommandIo = {
   isTty: Boolean(process.stdout.isTTY),
 };
 
+// A command whose work waits on something that can no longer happen (a promise nothing will settle) would
+// end with Node's silent exit 13 once the event loop is empty: it says so instead, and fails (exit 1).
+let finished = false;
+process.on('beforeExit', () => {
+  if (finished) return;
+  finished = true;
+  io.err(
+    `reporter-etl ${process.argv[2] ?? ''}: stopped before the command finished (it was waiting on work that can no longer complete; this is a bug, please report it)`,
+  );
+  process.exitCode = 1;
+});
+
 process.exitCode = await main(process.argv.slice(2), io);
+finished = true;
 setTimeout(() => process.exit(), 1000).unref();

@@ -13,6 +13,8 @@ export interface CommandIo {
 export interface Command {
   name: string;
   help: string;
+  /** The help of the subcommand `argv` names (`kb sync --help`: kb sync's own), else undefined: `help`. */
+  helpFor?(argv: readonly string[]): string | undefined;
   run(argv: string[], io: CommandIo): Promise<number>;
 }
 

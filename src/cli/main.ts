@@ -27,7 +27,9 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'report',
-    summary: 'write an XLSX report for analysts (summary, sessions, messages, labels); --list lists them',
+    // the ids of reports/index.ts (not imported here: it loads every report); test/cli/help-*.test.ts checks them
+    summary:
+      'write an XLSX report for analysts (summary, sessions, messages, labels, prompter, kb-health, kb-eval); --list lists them',
     load: async () => (await import('./commands/report.js')).reportCommand,
   },
   {
@@ -204,9 +206,9 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     io.out(version());
     return EXIT.ok;
   }
-  // `help sync` is `sync --help`
+  // `help sync` is `sync --help`, `help kb sync` is `kb sync --help`
   const helpFor = first === 'help' && afterFirst[0] !== undefined ? afterFirst[0] : undefined;
-  const [name, ...rest] = helpFor === undefined ? argv : [helpFor, '--help'];
+  const [name, ...rest] = helpFor === undefined ? argv : [...afterFirst, '--help'];
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
@@ -218,7 +220,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.help);
+    io.out(command.helpFor?.(rest) ?? command.help);
     return EXIT.ok;
   }
   try {

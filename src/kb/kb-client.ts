@@ -142,6 +142,7 @@ function createTransport(
         badRequest: 'kb.bad_request',
         unavailable: 'kb.unavailable',
         retryAfterTooLong: 'kb.retry_after_too_long',
+        requestFailed: 'kb.request_failed',
       },
     },
   });
@@ -188,18 +189,24 @@ function parseWhole<T extends z.ZodType>(op: string, schema: T, answer: unknown)
   return parsed.data;
 }
 
-export function createKbClient(options: KbClientOptions): KbClient {
-  const { config } = options;
+/** The project key; kb.not_configured (usage, exit 2) without one: commands check it before anything else. */
+export function requireKbKey(config: KbConfig): string {
   if (config.key === undefined)
     throw new EtlError(
       'kb.not_configured',
       'REPORTER_KB_KEY is not set: the knowledge base project key (with REPORTER_KB_BASE_URL, default https://khub.just-ai.com)',
       { kind: 'usage' },
     );
-  const project = createTransport(options, config.key, 'REPORTER_KB_KEY');
+  return config.key;
+}
+
+export function createKbClient(options: KbClientOptions): KbClient {
+  const { config } = options;
+  const key = requireKbKey(config);
+  const project = createTransport(options, key, 'REPORTER_KB_KEY');
   const generation = createTransport(
     { ...options, timeoutMs: Math.max(options.timeoutMs ?? 30_000, GENERATION_TIMEOUT_MS) },
-    config.key,
+    key,
     'REPORTER_KB_KEY',
   );
   const admin =

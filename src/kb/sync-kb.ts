@@ -76,7 +76,10 @@ export interface KbSyncContext {
 const ADMIN_SKIPPED =
   'REPORTER_KB_ADMIN_KEY is not set: API keys and access groups are not in this snapshot (kb_api_keys and kb_access_groups have no rows for it)';
 
-/** Takes one snapshot. Throws only kb.not_configured (usage); every other failure is in the summary. */
+/**
+ * Takes one snapshot. Throws kb.not_configured (usage) and errors that are not EtlErrors (bugs, after
+ * recording the run as failed); every other failure is in the summary.
+ */
 export async function syncKb(ctx: KbSyncContext): Promise<KbSyncSummary> {
   const now = ctx.now ?? Date.now;
   const started = now();
@@ -109,6 +112,7 @@ export async function syncKb(ctx: KbSyncContext): Promise<KbSyncSummary> {
     exitCode: EXIT.ok,
   };
   let runStarted = false;
+  let unexpected: unknown;
   try {
     // the project first: its name is the run's project in etl_runs
     const project = await client.info();
@@ -147,13 +151,16 @@ export async function syncKb(ctx: KbSyncContext): Promise<KbSyncSummary> {
       );
     }
   } catch (error) {
-    if (!(error instanceof EtlError)) throw error;
-    if (error.code === 'kb.not_configured' && error.kind === 'usage') throw error;
+    if (error instanceof EtlError && error.code === 'kb.not_configured' && error.kind === 'usage')
+      throw error;
+    // an unexpected error (a bug, not the service) fails the run too: its etl_runs row is finished below,
+    // never left `running`, and the error goes on to the caller, which prints it
     summary.status = 'failed';
-    summary.error = error.message;
-    summary.errorCode = error.code;
-    summary.exitCode = error.exitCode;
-    log.error({ code: error.code }, `kb sync failed, no snapshot written: ${error.message}`);
+    summary.error = error instanceof Error ? error.message : String(error);
+    summary.errorCode = error instanceof EtlError ? error.code : null;
+    summary.exitCode = error instanceof EtlError ? error.exitCode : EXIT.failed;
+    log.error({ code: summary.errorCode }, `kb sync failed, no snapshot written: ${summary.error}`);
+    if (!(error instanceof EtlError)) unexpected = error;
   } finally {
     summary.requests = client.requests;
     await client.close();
@@ -180,6 +187,7 @@ export async function syncKb(ctx: KbSyncContext): Promise<KbSyncSummary> {
           log.warn({ err: error }, 'could not record the end of the knowledge base run'),
         );
   }
+  if (unexpected !== undefined) throw unexpected;
   return summary;
 }
 

@@ -8,6 +8,7 @@ import type { CellFormat, CellInput } from './report-definition.js';
 export const NUM_FMT: Record<CellFormat, string | undefined> = {
   text: '@',
   integer: '#,##0',
+  id: '0',
   number: '#,##0.00',
   decimal3: '0.000',
   percent: '0.0%',
@@ -20,6 +21,7 @@ export const NUM_FMT: Record<CellFormat, string | undefined> = {
 export const DEFAULT_WIDTH: Record<CellFormat, number> = {
   text: 24,
   integer: 12,
+  id: 10,
   number: 12,
   decimal3: 10,
   percent: 10,

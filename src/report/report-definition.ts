@@ -11,6 +11,8 @@ import type { PlainValue, SqlParam, StreamedRows, Warehouse } from '../warehouse
 export type CellFormat =
   | 'text'
   | 'integer'
+  /** An identifier (a source id, a key id): a whole number shown as is, without thousands separators. */
+  | 'id'
   | 'number'
   | 'decimal3'
   | 'percent'
@@ -116,5 +118,16 @@ export interface ReportDefinition {
    * holds every row, and it is written from the same built sheets and charts as the workbook.
    */
   formats?: readonly ReportFormat[];
+  /**
+   * What it reads: `reporter` (default) the synced Reporter projects, chosen with --project; `kb` the knowledge
+   * base's tables (kb sync, kb eval), to which --project does not apply (refused) and whose heading names no
+   * Reporter project.
+   */
+  reads?: 'reporter' | 'kb';
+  /**
+   * Its period when neither --from nor --to is given: `yesterday` (default), or `today` (from the start of
+   * today on: a report of the latest state, e.g. the snapshot a `kb sync` just took).
+   */
+  defaultPeriod?: 'yesterday' | 'today';
   build(context: ReportContext): Promise<BuiltReport>;
 }

@@ -42,6 +42,7 @@ export const TABLE_SHEET = { ...FROZEN_HEADER, pageSetup: PRINT_SETUP };
 /** Formats whose cells are numbers that Excel aligns right, and so their header too. */
 const RIGHT_ALIGNED = new Set<CellFormat>([
   'integer',
+  'id',
   'number',
   'decimal3',
   'percent',

@@ -11,14 +11,22 @@ import { NO_DATA_NOTE, type WrittenSheet } from './write-sheets.js';
 export interface HtmlReportHeading {
   /** The report's title, e.g. "Summary". */
   title: string;
-  projects: readonly string[];
+  /** The Reporter projects it covers; null: a report of no Reporter project (the knowledge base's), no suffix. */
+  projects: readonly string[] | null;
   /** Epoch ms, inclusive / exclusive. */
   from: number;
   to: number;
   tz: string;
 }
 
-const NUMERIC: ReadonlySet<CellFormat> = new Set(['integer', 'number', 'decimal3', 'percent', 'duration']);
+const NUMERIC: ReadonlySet<CellFormat> = new Set([
+  'integer',
+  'id',
+  'number',
+  'decimal3',
+  'percent',
+  'duration',
+]);
 
 const STYLE = `
 :root { color-scheme: light; }
@@ -79,8 +87,9 @@ export async function renderHtmlReport(
     written.push({ name: sheet.name, rows, source: sheet.name });
   }
   const period = `${formatInstant(heading.from, localTime)} – ${formatInstant(heading.to, localTime)}`;
-  const projects = heading.projects.length > 0 ? heading.projects.join(', ') : '(none)';
-  const title = `${heading.title} · ${projects} · ${period} (${heading.tz})`;
+  const projects =
+    heading.projects === null ? null : heading.projects.length > 0 ? heading.projects.join(', ') : '(none)';
+  const title = `${heading.title}${projects === null ? '' : ` · ${projects}`} · ${period} (${heading.tz})`;
   const figures = charts.map((chart) => `<figure class="chart">\n${renderChartSvg(chart)}\n</figure>`);
   const html = [
     '<!DOCTYPE html>',
@@ -94,7 +103,7 @@ export async function renderHtmlReport(
     '</head>',
     '<body>',
     '<header>',
-    `<h1>${escapeHtml(heading.title)}: ${escapeHtml(projects)}</h1>`,
+    `<h1>${escapeHtml(heading.title)}${projects === null ? '' : `: ${escapeHtml(projects)}`}</h1>`,
     `<p class="meta">Period ${escapeHtml(period)} (${escapeHtml(heading.tz)}; the end is exclusive)</p>`,
     '</header>',
     ...tables.slice(0, 1),
@@ -161,6 +170,8 @@ export function formatCell(value: CellInput, format: CellFormat, localTime: (t: 
   switch (format) {
     case 'integer':
       return value.toLocaleString('en-US', { maximumFractionDigits: 0 });
+    case 'id':
+      return String(Math.trunc(value));
     case 'number':
       return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     case 'decimal3':

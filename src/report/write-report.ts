@@ -132,6 +132,10 @@ export async function writeReport(
       `--from (${iso(req.from)}) must be before --to (${iso(req.to)}); --from is inclusive, --to exclusive`,
     );
   await checkTimeZone(req.warehouse, req.tz);
+  if (report.reads === 'kb' && req.projects !== undefined && req.projects.length > 0)
+    throw new UsageError(
+      `--project does not apply to the ${report.id} report: it reads the knowledge base's tables (kb sync, kb eval), not the Reporter projects`,
+    );
   const names = await readWarehouseNames(req.warehouse);
   const projects = req.projects === undefined ? names.projects : [...req.projects];
   for (const project of projects) {
@@ -202,7 +206,8 @@ export async function writeReport(
         format === 'html'
           ? await writeHtmlReport(temporary, sources, built.charts ?? [], {
               title: report.title,
-              projects,
+              // the Reporter projects say nothing of a knowledge base report: its heading names none
+              projects: report.reads === 'kb' ? null : projects,
               from: req.from,
               to: req.to,
               tz: req.tz,

@@ -8,6 +8,7 @@ import { Agent, request, errors as undiciErrors } from 'undici';
 import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
 import { type Logger, redactSecrets, silentLogger } from '../log.js';
+import { plural } from '../plural.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
@@ -51,9 +52,12 @@ export interface SiblingInterface {
   baseUrlSetting?: string;
   /**
    * The codes of its other failures (default: the Reporter API's `reporter.*`): another 4xx, a 404, retries
-   * used up, a Retry-After longer than a request waits.
+   * used up, a Retry-After longer than a request waits, a request that could not be sent at all (a host
+   * that does not resolve).
    */
-  codes?: Partial<Record<'notFound' | 'badRequest' | 'unavailable' | 'retryAfterTooLong', ErrorCode>>;
+  codes?: Partial<
+    Record<'notFound' | 'badRequest' | 'unavailable' | 'retryAfterTooLong' | 'requestFailed', ErrorCode>
+  >;
 }
 
 export interface ReporterRequest {
@@ -69,6 +73,9 @@ export interface ReporterRequest {
 }
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+/** C0 controls, DEL and C1: never in a token, and no header (nor URL path) can carry them raw. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 const RETRYABLE_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -287,6 +294,13 @@ export class ReporterHttp {
   ): Promise<R> {
     const url = this.buildUrl(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    // undici refuses a header value with a control character, and each refused request keeps one of the
+    // agent's connections busy for good (the next ones would wait forever): refuse it here, before sending
+    if (CONTROL_CHARACTER.test(this.token))
+      throw new EtlError(
+        this.sibling?.codes?.requestFailed ?? 'reporter.request_failed',
+        `${this.describe(req)} could not be sent: the ${this.sibling?.bearer ? 'key' : 'token'} holds a control character (a line break, ...) that no request can carry; set it again without it`,
+      );
     let lastError: unknown;
     /** What this request has waited for the server's Retry-After so far (at most MAX_RETRY_WAIT_MS). */
     let retryAfterWaited = 0;
@@ -366,25 +380,37 @@ export class ReporterHttp {
     const reason = lastError instanceof Error ? this.redact(lastError.message) : 'unknown error';
     throw new EtlError(
       this.sibling?.codes?.unavailable ?? 'reporter.unavailable',
-      `${this.describe(req)} failed after ${this.retries + 1} attempts: ${reason}`,
+      `${this.describe(req)} failed after ${plural(this.retries + 1, 'attempt')}: ${reason}`,
       { kind: 'transient' },
     );
   }
 
   private classifyNetworkError(req: ReporterRequest, error: unknown): Error {
     const code = errorCode(error);
+    // undici refused the request itself (a header value it cannot send): the same request fails the same way
+    // every time, and each refused one keeps one of the agent's connections busy, so it is not retried
+    const refused = code === 'UND_ERR_INVALID_ARG';
     if (
-      error instanceof undiciErrors.UndiciError ||
+      (error instanceof undiciErrors.UndiciError && !refused) ||
       (code !== undefined && RETRYABLE_CODES.has(code)) ||
       (error as Error)?.name === 'TimeoutError' ||
       (error as Error)?.name === 'AbortError'
     ) {
       return new Retryable(`${this.describe(req)}: connection failed (${code ?? (error as Error).name})`);
     }
-    return new EtlError(
-      'reporter.request_failed',
-      `${this.describe(req)}: ${this.redact(error instanceof Error ? error.message : String(error))}`,
-    );
+    const message = this.redact(error instanceof Error ? error.message : String(error));
+    if (this.sibling?.codes?.requestFailed) {
+      // a host that does not resolve is the address's fault: name the setting that holds it
+      const hint =
+        code === 'ENOTFOUND' || code === 'EAI_FAIL' || code === 'EAI_NONAME'
+          ? `: no host of that name; check ${this.sibling.baseUrlSetting ?? 'REPORTER_BASE_URL'} (${this.baseUrl})`
+          : '';
+      return new EtlError(
+        this.sibling.codes.requestFailed,
+        `${this.describe(req)} could not be sent (${message})${hint}`,
+      );
+    }
+    return new EtlError('reporter.request_failed', `${this.describe(req)}: ${message}`);
   }
 
   private classifyStatus(

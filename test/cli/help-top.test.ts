@@ -2,6 +2,7 @@
 // codes, examples), a mistyped command or option answered with the nearest real one, never Node's own text.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { REPORTS } from '../../reports/index.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const env = { REPORTER_TOKEN: '' };
@@ -58,4 +59,33 @@ describe("every command's help", () => {
       expect(help, name).toMatch(/^Examples?\b.*:$/m);
     }
   }, 120_000);
+});
+
+describe('help texts that follow the registries', () => {
+  it('`kb sync --help` and `kb eval --help` print their own help; `help kb sync` the same', async () => {
+    const sync = await runCli(['kb', 'sync', '--help'], env);
+    expect(sync.code).toBe(0);
+    expect(sync.stdout).toMatch(/^reporter-etl kb sync \[--json\]/);
+    expect(sync.stdout).not.toContain('reporter-etl kb eval');
+    expect((await runCli(['help', 'kb', 'sync'], env)).stdout).toBe(sync.stdout);
+    const evaluation = await runCli(['kb', 'eval', '--help'], env);
+    expect(evaluation.code).toBe(0);
+    expect(evaluation.stdout).toMatch(/^reporter-etl kb eval /);
+    expect(evaluation.stdout).not.toContain('reporter-etl kb sync');
+    const all = await runCli(['kb', '--help'], env);
+    expect(all.stdout).toMatch(/^reporter-etl kb <subcommand>/);
+    expect(all.stdout).toContain('reporter-etl kb sync');
+    expect(all.stdout).toContain('reporter-etl kb eval');
+  });
+
+  it('the top-level help names every report; `report --help` names every report --format html writes', async () => {
+    const top = await runCli(['--help'], env);
+    const line = top.stdout.split('\n').find((l) => /^ {2}report /.test(l))!;
+    for (const report of REPORTS) expect(line, report.id).toContain(report.id);
+    const help = (await runCli(['report', 'kb-eval', '--help'], env)).stdout;
+    const html = REPORTS.filter((r) => r.formats?.includes('html')).map((r) => r.id);
+    expect(html).toContain('kb-eval');
+    const formatLine = help.split('\n').find((l) => l.includes('--format F'))!;
+    for (const id of html) expect(formatLine, id).toContain(id);
+  });
 });

@@ -1,7 +1,7 @@
 // The real CLI against the knowledge base emulator: `kb sync` (text and --json), `report kb-health`, `runs`,
 // `run kb-sync`, the usage errors; and the secret: no key value (the project key, the administrative key, a
 // refused key) appears in stdout, stderr with debug JSON logs, or anywhere in the warehouse file.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,9 +86,24 @@ describe('reporter-etl kb', () => {
   });
 
   it('usage: no REPORTER_KB_KEY, no subcommand, an unknown one (exit 2); --help teaches', async () => {
-    const none = await runCli(['kb', 'sync'], { ...env, REPORTER_KB_KEY: '' });
+    // refused before the data folder is touched: nothing is created in a new one
+    const fresh = join(dir, 'never-created');
+    const none = await runCli(['kb', 'sync'], { ...env, REPORTER_KB_KEY: '', REPORTER_DATA_DIR: fresh });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/REPORTER_KB_KEY is not set/);
+    expect(existsSync(fresh)).toBe(false);
+    // a key with a line break is refused at load (exit 2), named, its value never shown, nothing created
+    for (const setting of ['REPORTER_KB_KEY', 'REPORTER_KB_ADMIN_KEY', 'REPORTER_TOKEN']) {
+      const broken = await runCli(['kb', 'sync'], {
+        ...env,
+        REPORTER_DATA_DIR: fresh,
+        [setting]: 'SECRETA\nB',
+      });
+      expect(broken.code, broken.stderr).toBe(2);
+      expect(broken.stderr).toContain(`${setting}: holds a control character`);
+      expect(`${broken.stdout}${broken.stderr}`).not.toContain('SECRETA');
+      expect(existsSync(fresh)).toBe(false);
+    }
     const bare = await runCli(['kb'], env);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/give a subcommand: sync/);
@@ -123,6 +138,24 @@ describe('reporter-etl kb', () => {
     expect(health.rows[0]![health.header.indexOf('Failed to ingest')]).toBe(
       truth.sources.filter((s) => s['status'] === 'FAILED_TO_INGEST').length,
     );
+
+    // without --from/--to (as kb sync --help suggests) the report shows the snapshot just taken
+    const latest = await runCli(['report', 'kb-health', '--out', join(dir, 'default'), '--json'], env);
+    outputs.push(latest.stdout, latest.stderr);
+    expect(latest.code, latest.stderr).toBe(0);
+    const written = JSON.parse(latest.stdout);
+    expect(written.path).toContain(`kb-health_${today}_${today}.xlsx`);
+    const latestHealth = sheetNamed((await readWorkbook(written.path)).sheets, 'Health');
+    expect(latestHealth.rows).toHaveLength(1);
+    expect(latestHealth.rows[0]![latestHealth.header.indexOf('Sources')]).toBe(truth.sources.length);
+
+    // --project does not apply to the knowledge base reports: said so (exit 2), not checked against Reporter data
+    for (const id of ['kb-health', 'kb-eval']) {
+      const r = await runCli(['report', id, '--project', 'shop-bot'], env);
+      expect(r.code, id).toBe(2);
+      expect(r.stderr, id).toContain(`--project does not apply to the ${id} report`);
+      expect(r.stderr, id).not.toMatch(/run reporter-etl sync/);
+    }
   });
 
   it('no key value in any output, debug log line or the warehouse file', () => {

@@ -137,6 +137,53 @@ describe('the knowledge base client', () => {
     await kb.close();
   });
 
+  it('a host that does not resolve fails at once with kb.request_failed naming REPORTER_KB_BASE_URL', async () => {
+    const kb = createKbClient({
+      config: loadConfig(
+        { REPORTER_KB_BASE_URL: 'http://no-such-host.invalid/kb', REPORTER_KB_KEY: KEY },
+        { requireToken: false },
+      ).kb,
+      retries: 3,
+      backoffBaseMs: 1,
+    });
+    const error = await kb.info().catch((e: unknown) => e);
+    await kb.close();
+    expect(error).toMatchObject({ code: 'kb.request_failed', kind: 'terminal' });
+    expect((error as Error).message).toMatch(
+      /GET knowledge base info could not be sent \(.*ENOTFOUND.*\): no host of that name; check REPORTER_KB_BASE_URL \(http:\/\/no-such-host\.invalid\/kb\)/,
+    );
+    expect(kb.requests).toBe(1); // not retried
+  });
+
+  it('a key no header can carry (a line break) fails each request at once, unsent, never hangs', async () => {
+    // config validation refuses such a key at load; this is the client's own guard: each refused request
+    // used to keep one of the agent's connections busy, so the 5th (concurrency 4) waited forever
+    const kb = createKbClient({
+      config: { baseUrl: base, key: 'SECRETA\nB', adminKey: undefined },
+      concurrency: 4,
+      retries: 3,
+      backoffBaseMs: 1,
+    });
+    for (let i = 0; i < 6; i++) {
+      const error = await kb.info().catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'kb.request_failed' });
+      expect((error as Error).message).not.toContain('SECRETA');
+    }
+    expect(kb.requests).toBe(0); // refused before sending: nothing reached the service
+    await kb.close();
+  });
+
+  it('says "1 attempt" when retries are used up after one', async () => {
+    const kb = createKbClient({
+      config: { baseUrl: 'http://127.0.0.1:1/kb', key: KEY, adminKey: undefined },
+      retries: 0,
+    });
+    const error = await kb.info().catch((e: unknown) => e);
+    await kb.close();
+    expect(error).toMatchObject({ code: 'kb.unavailable' });
+    expect((error as Error).message).toMatch(/GET knowledge base info failed after 1 attempt: /);
+  });
+
   it('refuses the admin operations without REPORTER_KB_ADMIN_KEY, naming it', async () => {
     const kb = client(false);
     expect(kb.hasAdminKey).toBe(false);

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { kbEvalReport } from '../../reports/kb-eval/report.js';
 import { kbHealthReport } from '../../reports/kb-health/report.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Emulator } from '../../src/emulator/emulator.js';
@@ -230,6 +231,34 @@ describe('kb sync against the emulator', () => {
     expect(counted).toEqual(expected);
     expect(changes.rows.find((r) => r[1] === 'removed')![2]).toBe(removedId);
     expect(result.files.map((f) => f.format)).toEqual(['xlsx', 'html']);
+    // ids are identifiers, not quantities: no thousands separators in the workbook nor on the page
+    const sourceIdColumn = failures.header.indexOf('Source ID') + 1;
+    expect(failures.sheet.getRow(2).getCell(sourceIdColumn).numFmt).toBe('0');
+    expect(health.sheet.getRow(2).getCell(health.header.indexOf('Project ID') + 1).numFmt).toBe('0');
+    const page = readFileSync(result.files[1]!.path, 'utf8');
+    const firstFailed = failed[0]!['source_id'] as number;
+    expect(firstFailed).toBeGreaterThanOrEqual(1000);
+    expect(page).toContain(`>${firstFailed}<`);
+    expect(page).toContain(`>${KB_MAIN_PROJECT_ID}<`);
+    expect(page).not.toContain(`>${firstFailed.toLocaleString('en-US')}<`);
+    // the heading names no Reporter project (the warehouse's Reporter projects say nothing of it)
+    expect(page).toContain('<h1>Knowledge base health</h1>');
+    expect(page).not.toContain('(none)');
+  });
+
+  it('refuses --project for the knowledge base reports (they read no Reporter project)', async () => {
+    for (const report of [kbHealthReport, kbEvalReport])
+      await expect(
+        writeReport({
+          warehouse,
+          report,
+          from: Date.now() - DAY,
+          to: Date.now(),
+          projects: ['shop-bot'],
+          tz: 'UTC',
+          outDir: join(dir, 'reports'),
+        }),
+      ).rejects.toThrow(new RegExp(`--project does not apply to the ${report.id} report`));
   });
 
   it('keeps the snapshot exact through 5xx and 429 with Retry-After', async () => {
@@ -294,6 +323,41 @@ describe('kb sync against the emulator', () => {
       source.sizeBytes = sizeBytes;
       (integration as { state: string }).state = state;
     }
+  });
+
+  it('an unexpected error (not the service: a bug) finishes the run as failed, never running, and is rethrown', async () => {
+    const before = await snapshotCount();
+    // the warehouse fails the snapshot's write with a plain TypeError, after the run was started
+    const failing = new Proxy(warehouse, {
+      get(target, key, receiver) {
+        if (key === 'execute')
+          return async () => {
+            throw new TypeError('an unexpected bug');
+          };
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const started = Date.now();
+    const error = await syncKb({
+      config: kbConfig(),
+      warehouse: failing,
+      log: silentLogger(),
+      now: () => e.now(),
+      client: { backoffBaseMs: 5, backoffCapMs: 20 },
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(await snapshotCount()).toBe(before);
+    const runs = await warehouse.query(
+      "SELECT status, error FROM etl_runs WHERE job = 'kb-sync' AND status IN ('running', 'failed') AND error LIKE '%unexpected bug%'",
+    );
+    expect(runs).toEqual([{ status: 'failed', error: 'an unexpected bug' }]);
+    expect(
+      await warehouse.query(
+        "SELECT count(*)::INTEGER AS n FROM etl_runs WHERE job = 'kb-sync' AND status = 'running'",
+      ),
+    ).toEqual([{ n: 0 }]);
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it('without REPORTER_KB_ADMIN_KEY skips the API keys and access groups with a note', async () => {
@@ -370,6 +434,19 @@ describe('kb sync against the emulator', () => {
       );
     }
     expect(hours.length).toBe(rows.length);
+    // the "status over time" example names a source the emulator has: one row per snapshot holding it
+    const overTime = blocks.find((b) => b.includes('s.source_id ='))!;
+    const sourceId = Number(/s\.source_id = (\d+)/.exec(overTime)![1]);
+    const source = truth.sources.find((x) => x['source_id'] === sourceId);
+    expect(source, `source ${sourceId} of docs/kb.md`).toBeDefined();
+    const history = await warehouse.query(overTime);
+    const holding = await warehouse.query(
+      'SELECT count(*)::INTEGER AS n FROM kb_sources WHERE source_id = $id',
+      { id: sourceId },
+    );
+    expect(history.length).toBe(holding[0]!['n']);
+    expect(history.length).toBeGreaterThan(0);
+    expect(history.at(-1)!['status']).toBe(source!['status']);
   });
   it('report kb-health before any snapshot says so on every sheet', async () => {
     const [first] = await warehouse.query('SELECT min(taken_at) AS t FROM kb_snapshots');

@@ -1,6 +1,7 @@
 // `reporter-etl kb sync`: one dated snapshot of the knowledge base project of REPORTER_KB_KEY into the
 // warehouse (src/kb/sync-kb.ts; what the kb-sync job does), then what it holds, as lines or --json.
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
+import { requireKbKey } from '../../kb/kb-client.js';
 import { syncKb } from '../../kb/sync-kb.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
@@ -47,6 +48,7 @@ Examples (against the emulator: npx reporter-etl emulator):
 async function run(argv: string[], io: CommandIo): Promise<number> {
   const { values } = parseCommandArgs(argv, { json: { type: 'boolean' } });
   const config = loadConfig(process.env, { requireToken: false });
+  requireKbKey(config.kb); // before the data folder: a command refused for its configuration creates nothing
   requireDataDir(config);
   const log = createCommandLogger(config);
   const controller = new AbortController();

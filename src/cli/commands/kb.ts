@@ -1,5 +1,6 @@
 // `reporter-etl kb <subcommand>`: the knowledge base service (docs/kb.md). Each subcommand lives in its own
-// file (kb-<name>.ts) and is listed in KB_SUBCOMMANDS; `kb --help` shows all of their help texts.
+// file (kb-<name>.ts) and is listed in KB_SUBCOMMANDS; `kb --help` shows all of their help texts, `kb <sub>
+// --help` its own.
 import { UsageError } from '../../errors.js';
 import type { Command, CommandIo } from '../command.js';
 import { kbEvalSubcommand } from './kb-eval.js';
@@ -26,6 +27,8 @@ ${KB_SUBCOMMANDS.map((s) => s.help).join('\n')}`;
 export const kbCommand: Command = {
   name: 'kb',
   help: HELP,
+  // `kb sync --help` is kb sync's own help; `kb --help` all of them
+  helpFor: (argv) => KB_SUBCOMMANDS.find((s) => s.name === argv[0])?.help,
   async run(argv, io) {
     const [name, ...rest] = argv;
     const sub = KB_SUBCOMMANDS.find((s) => s.name === name);

@@ -1,5 +1,5 @@
 // `reporter-etl report <id>`: writes one report of reports/ as an XLSX workbook for analysts
-// (data/reports/<id>_<from>_<to>.xlsx), or with --format html one self-contained page (the summary only),
+// (data/reports/<id>_<from>_<to>.xlsx), or with --format html one self-contained page (the reports that offer it),
 // and `report --list` lists the reports. The period is read like
 // `stats` reads it (local dates in --tz); the default is yesterday in --tz.
 import { resolve } from 'node:path';
@@ -20,6 +20,11 @@ import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
 
+/** The reports --format html writes (`summary, kb-health and kb-eval`), from the registry. */
+const HTML_REPORTS = reportsWritableAs('html')
+  .join(', ')
+  .replace(/, ([^,]+)$/, ' and $1');
+
 const HELP = `reporter-etl report <id> [--from T] [--to T] [--project NAME]... [--tz ZONE] [--out DIR]
                     [--format xlsx|html] [--json]
 reporter-etl report --list [--json]
@@ -35,18 +40,21 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
   prompter   the Prompter's suggestions for the questions prompter ask sent in the period: answered, with
              an option, top-1 confidence by tenths, top intents, top-1/top-3 accuracy, latency
   kb-health  the knowledge base's latest snapshot before --to (kb sync) against the one before: sources by
-             status, failures, stale integrations, keys expiring in 14 days, changes (--project: n/a)
+             status, failures, stale integrations, keys expiring in 14 days, changes; without --from/--to
+             the period is today, so it shows the latest snapshot
   kb-eval    the latest kb eval run started in the period: hit@1, hit@5, MRR, answers with the expected
              text, failures, latency; compared with the previous run; worst questions; runs side by side
+  (--project does not apply to kb-health and kb-eval: they read the knowledge base's tables)
 
 Options:
   --from T, --to T   the period, --from inclusive, --to exclusive: a local date or date-time read in --tz
                      (2026-11-20, 2026-11-20T09:30) or an instant with its offset (2026-11-20T00:00:00Z);
-                     default: yesterday in --tz (--from alone: up to the end of today; --to alone: the day before)
+                     default: yesterday in --tz, today for kb-health (--from alone: up to the end of today;
+                     --to alone: the day before)
   --project NAME     only this projectShortName (repeat it for several; default: every project)
   --tz ZONE          IANA time zone of the days and of the date-time cells (default UTC)
   --out DIR          where the file goes (default REPORTER_DATA_DIR/reports)
-  --format F         xlsx (default), or html for summary and kb-health: one self-contained page (KPIs, the charts
+  --format F         xlsx (default), or html for ${HTML_REPORTS}: one self-contained page (KPIs, the charts
                      as inline SVG, the tables; no external request) that opens in any browser and can be
                      mailed or printed
   --json             print the result (path, bytes, sheets and their rows) as JSON
@@ -60,7 +68,8 @@ files a killed run left are removed by the next report run). Sheets past Excel's
 An empty period gives a workbook that says so.
 
 Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz/--format, unknown
---project, --format html for a report other than summary or kb-health, no warehouse yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
+--project, --project for kb-health or kb-eval, --format html for a report other than ${HTML_REPORTS}, no warehouse
+yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
 
 Examples:
   npx reporter-etl report --list
@@ -81,11 +90,12 @@ export interface ReportDeps {
   signal?: AbortSignal;
 }
 
-/** The period: --from/--to as `stats` reads them; without them, yesterday in the zone. */
+/** The period: --from/--to as `stats` reads them; without them, yesterday in the zone (or today, for a report that asks). */
 export function resolvePeriod(
   values: { from?: string | undefined; to?: string | undefined },
   timeZone: string,
   now: number,
+  defaultPeriod: 'yesterday' | 'today' = 'yesterday',
 ): { from: number; to: number } {
   const local = createZoneClock(timeZone);
   const todayStart = localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS, timeZone);
@@ -98,10 +108,15 @@ export function resolvePeriod(
         ? { from, to: localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS + DAY_MS, timeZone) }
         : to !== undefined
           ? { from: localToInstant(Math.floor(local(to - 1) / DAY_MS) * DAY_MS, timeZone), to }
-          : {
-              from: localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS - DAY_MS, timeZone),
-              to: todayStart,
-            };
+          : defaultPeriod === 'today'
+            ? {
+                from: todayStart,
+                to: localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS + DAY_MS, timeZone),
+              }
+            : {
+                from: localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS - DAY_MS, timeZone),
+                to: todayStart,
+              };
   if (period.from >= period.to)
     throw new UsageError(
       `--from (${new Date(period.from).toISOString()}) must be before --to (${new Date(period.to).toISOString()}); --from is inclusive, --to exclusive`,
@@ -146,7 +161,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
       `--format ${format}: the ${report.id} report is written as XLSX only; --format ${format} is for ${reportsWritableAs(format).join(', ')}`,
     );
   const timeZone = requireTimeZone(values.tz ?? 'UTC');
-  const { from, to } = resolvePeriod(values, timeZone, deps.now());
+  const { from, to } = resolvePeriod(values, timeZone, deps.now(), report.defaultPeriod);
   const config = loadConfig(deps.env, { requireToken: false });
   const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'report');
