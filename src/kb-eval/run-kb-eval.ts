@@ -29,7 +29,9 @@ import {
   insertKbEvalRun,
   type KbEvalChunkRow,
   type KbEvalQuestionRow,
+  type KbEvalRunStatus,
 } from './kb-eval-sql.js';
+import { questionSetFingerprint } from './question-set-fingerprint.js';
 import type { KbEvalQuestion } from './read-eval-questions.js';
 
 export type UseKbEvalWarehouse = <T>(fn: (warehouse: Warehouse) => Promise<T>) => Promise<T>;
@@ -60,7 +62,9 @@ export interface RunKbEvalOptions {
 
 export interface KbEvalSummary {
   runId: string;
-  status: 'success' | 'partial' | 'failed';
+  status: KbEvalRunStatus;
+  /** The question set's fingerprint (kb_eval_runs.question_set): runs are compared within one set. */
+  questionSet: string;
   projectId: number | null;
   projectName: string | null;
   mode: 'async' | 'stream';
@@ -113,6 +117,9 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   const streamer = options.streamer;
   const mode = streamer ? 'stream' : 'async';
   const requestsAtStart = client.requests + (options.streamer?.requests ?? 0);
+  const questionSet = questionSetFingerprint(options.questions);
+  /** Questions recorded `not asked` because the run was stopped by its signal. */
+  let notAskedStopped = 0;
   /** Set by the first kb.auth: nothing more is asked. */
   let refused: { seq: number; message: string } | undefined;
   const refuse = (seq: number, error: unknown) => {
@@ -142,6 +149,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
         projectName,
         questionSource: options.questionSource,
         questionQuery: options.questionQuery ?? null,
+        questionSet,
         mode,
         settings: {
           concurrency: options.concurrency,
@@ -190,6 +198,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
       errorCode: notAsked ? (refused ? 'kb.auth' : 'stopped') : null,
       error: notAsked ?? null,
     };
+    if (notAsked && !refused) notAskedStopped++;
     if (!notAsked) {
       const t0 = now();
       try {
@@ -237,6 +246,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
       attempts: generated.attempts,
       errorCode: generated.errorCode,
       error: generated.error,
+      asked: notAsked === undefined,
       startedAt: questionStarted,
       finishedAt: now(),
     };
@@ -283,11 +293,20 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   const allGood =
     outcomes.length === options.questions.length &&
     outcomes.every((o) => o.status === 'answered' && o.retrievalOk);
-  const status: KbEvalSummary['status'] =
-    refused || runError || metrics.answered === 0 ? 'failed' : allGood ? 'success' : 'partial';
+  const status: KbEvalRunStatus =
+    refused || runError
+      ? 'failed'
+      : notAskedStopped > 0
+        ? 'stopped'
+        : metrics.answered === 0
+          ? 'failed'
+          : allGood
+            ? 'success'
+            : 'partial';
   const summary: KbEvalSummary = {
     runId: options.runId,
     status: options.questions.length === 0 ? 'success' : status,
+    questionSet,
     projectId,
     projectName,
     mode,

@@ -304,6 +304,14 @@ describe('kb eval against the emulator', () => {
       // the figures stay those of the three questions asked before the expiry
       expect(run['with_expected_sources']).toBe(3);
       expect(run['hit_at_1']).toBeCloseTo(truthFigures(questions.slice(0, 3)).hitAt1, 12);
+      // the questions never asked are not compared: none of them is worse (or better) than before
+      const changes = await warehouse.query(
+        'select seq, asked, regressed, improved from kb_eval_question_changes where run_id = $r order by seq',
+        { r: summary.runId },
+      );
+      expect(changes.slice(4).map((c) => [c['asked'], c['regressed'], c['improved']])).toEqual(
+        Array.from({ length: 4 }, () => [false, false, false]),
+      );
     } finally {
       running.emulator.clock.set(start);
     }
@@ -368,7 +376,57 @@ describe('kb eval against the emulator', () => {
     }
     const run = await runRow(summary.runId);
     expect(run['error']).toBe('stopped (stopped by SIGINT)');
-    expect(run['status']).toBe('partial');
+    expect(run['status']).toBe('stopped');
+    expect(summary.status).toBe('stopped');
     expect(run['failures']).toBe(4);
+  });
+
+  it('compares a run only with the last normally finished run of the same question set', async () => {
+    const questions = truthQuestions(5);
+    const baseline = await evaluate(questions, { concurrency: 1 });
+    expect(['success', 'partial']).toContain(baseline.status);
+    const truth = truthFigures(questions);
+    // every question of the baseline was answered: each one not asked later would read as "worse"
+    expect(truth.answered).toBe(5);
+
+    // stopped after its second question: the three it never asked are neither regressed nor improved
+    const controller = new AbortController();
+    const stopped = await evaluate(questions, {
+      concurrency: 1,
+      signal: controller.signal,
+      onQuestion: (done) => {
+        if (done === 2) controller.abort(new Error('stopped by SIGTERM'));
+      },
+    });
+    expect(stopped.status).toBe('stopped');
+    const changes = await warehouse.query(
+      `select seq, previous_run_id, asked, regressed, improved from kb_eval_question_changes
+       where run_id = $r order by seq`,
+      { r: stopped.runId },
+    );
+    expect(changes.map((c) => c['previous_run_id'])).toEqual(Array(5).fill(baseline.runId));
+    expect(changes.map((c) => c['asked'])).toEqual([true, true, false, false, false]);
+    expect(changes.filter((c) => c['regressed'] || c['improved'])).toEqual([]);
+
+    // the next run's baseline is the normal run, not the stopped one
+    const next = await evaluate(questions, { concurrency: 1 });
+    const after = await warehouse.query(
+      'select run_id, previous_run_id, baseline from kb_eval_run_changes where run_id in ($a, $b, $c)',
+      { a: baseline.runId, b: stopped.runId, c: next.runId },
+    );
+    const byRun = new Map(after.map((r) => [r['run_id'], r]));
+    expect(byRun.get(next.runId)!['previous_run_id']).toBe(baseline.runId);
+    expect(byRun.get(stopped.runId)!['baseline']).toBe(false);
+    expect(byRun.get(next.runId)!['baseline']).toBe(true);
+
+    // a run of two of the five questions (--limit 2) is a set of its own: no previous run to compare with
+    const limited = await evaluate(questions.slice(0, 2), { concurrency: 1 });
+    expect(limited.questionSet).not.toBe(next.questionSet);
+    expect(next.questionSet).toBe(baseline.questionSet);
+    const limitedChange = await warehouse.query(
+      'select previous_run_id from kb_eval_run_changes where run_id = $r',
+      { r: limited.runId },
+    );
+    expect(limitedChange[0]!['previous_run_id']).toBeNull();
   });
 });
