@@ -100,6 +100,7 @@ async function evaluate(
     key?: string;
     concurrency?: number;
     timeoutMs?: number;
+    waitTimeSeconds?: number;
     signal?: AbortSignal;
     onQuestion?: (done: number) => void;
   } = {},
@@ -130,7 +131,7 @@ async function evaluate(
       kbBaseUrl: config.baseUrl,
       questionSource: 'test.csv',
       concurrency: options.concurrency ?? 4,
-      waitTimeSeconds: 10,
+      waitTimeSeconds: options.waitTimeSeconds ?? 10,
       timeoutMs: options.timeoutMs ?? 30_000,
       ...(options.signal ? { signal: options.signal } : {}),
       log: silentLogger(),
@@ -212,6 +213,30 @@ describe('kb eval against the emulator', () => {
         truthRanking(q.question).flatMap((s, i) => (s === q.expectedSources[0] ? [i + 1] : [])),
       );
     }
+  });
+
+  it('never asks the status of a generation more than once a second, even with --wait-time 0', async () => {
+    // the emulator generates for 150 ms and answers a status call with waitTimeSeconds=0 at once: a tight
+    // loop would ask dozens of times per question; one call a second asks twice (at once, then after 1 s)
+    const questions = truthQuestions(3);
+    running.emulator.requestLog = [];
+    const started = Date.now();
+    const summary = await evaluate(questions, { waitTimeSeconds: 0, concurrency: 3 });
+    const elapsed = Date.now() - started;
+    const statusCalls = running.emulator.requestLog!.filter(
+      (r) => r.method === 'GET' && /\/query\/\d+\?waitTimeSeconds=0\b/.test(r.url),
+    );
+    const perQuery = new Map<string, number>();
+    for (const call of statusCalls) {
+      const id = /\/query\/(\d+)/.exec(call.url)![1]!;
+      perQuery.set(id, (perQuery.get(id) ?? 0) + 1);
+    }
+    expect(perQuery.size).toBe(3);
+    for (const calls of perQuery.values()) expect(calls).toBeLessThanOrEqual(2);
+    expect(summary.statusRequests).toBe(statusCalls.length);
+    expect(summary.metrics.answered).toBe(truthFigures(questions).answered);
+    // a question that needed a second call waited out the second between them
+    if (statusCalls.length > 3) expect(elapsed).toBeGreaterThanOrEqual(1000);
   });
 
   it('streams over SSE with the same figures', async () => {

@@ -60,7 +60,8 @@ Options:
                      questions (below)
   --stream           generate through the SSE stream instead of the async query and its long poll
   --concurrency N    questions asked at a time (default 4)
-  --wait-time S      waitTimeSeconds of each status call, 0..30 (default 20): the long poll
+  --wait-time S      waitTimeSeconds of each status call, 0..30 (default 20): the long poll; whatever S,
+                     a generation's status is asked at most once a second
   --timeout S        how long a generation may take before it is recorded as failed, kb.timeout (default 180)
   --limit N          ask only the first N questions
   --json             the run's summary as JSON on stdout
