@@ -9,7 +9,11 @@ import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { createKbClient } from '../../kb/kb-client.js';
 import { createKbStreamer } from '../../kb/kb-stream.js';
 import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
-import { type KbEvalQuestion, readEvalQuestionsFile } from '../../kb-eval/read-eval-questions.js';
+import {
+  checkQuestionLength,
+  type KbEvalQuestion,
+  readEvalQuestionsFile,
+} from '../../kb-eval/read-eval-questions.js';
 import { type KbEvalSummary, runKbEval } from '../../kb-eval/run-kb-eval.js';
 import { selectKbEvalQuestions } from '../../manage/select-kb-eval-questions.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
@@ -157,11 +161,28 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     if (selected.skipped > 0) io.err(`--sql: ${plural(selected.skipped, 'row')} without a question skipped`);
     if (selected.repeated > 0) io.err(`--sql: ${plural(selected.repeated, 'repeated question')} skipped`);
     questions = selected.questions;
+    for (const [n, q] of questions.entries())
+      checkQuestionLength(q.question, `--sql row ${n + 1}, column question`);
     source = 'sql';
-  }
-  if (questions.length === 0) {
-    io.err('kb eval: no questions to ask');
-    return EXIT.ok;
+    if (questions.length === 0) {
+      // nothing to ask is not an error for a query (last week may have had no questions); --json still answers
+      io.err('kb eval: the --sql query selected no questions; nothing asked, no run recorded');
+      if (values.json)
+        io.out(
+          JSON.stringify(
+            {
+              runId: null,
+              status: 'nothing_to_ask',
+              questions: 0,
+              skipped: selected.skipped,
+              repeated: selected.repeated,
+            },
+            null,
+            2,
+          ),
+        );
+      return EXIT.ok;
+    }
   }
 
   const controller = new AbortController();
