@@ -8,6 +8,7 @@ import type { KbChunk, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import { findUnknownExpectedSources } from './find-unknown-expected-sources.js';
 import {
   describeError,
   type Generated,
@@ -56,6 +57,8 @@ export interface RunKbEvalOptions {
   /** Stops asking (the questions not asked are recorded as not asked); the run is finished all the same. */
   signal?: AbortSignal;
   onQuestion?: (progress: { done: number; total: number; failed: number; row: KbEvalQuestionRow }) => void;
+  /** Told the expected sources that no source of the latest kb sync snapshot has, before the first question. */
+  onUnknownExpectedSources?: (unknown: string[], snapshotId: string) => void;
   log: Logger;
   now?: () => number;
 }
@@ -74,6 +77,11 @@ export interface KbEvalSummary {
   durationMs: number;
   /** Why the run stopped early (a refused key, a signal); null when every question was asked. */
   error: string | null;
+  /**
+   * Expected sources (ids or names) that are no source of the project's latest kb sync snapshot (they can
+   * only be misses); null when there is no snapshot (or nothing expected) to compare with.
+   */
+  unknownExpectedSources: string[] | null;
 }
 
 function chunkRows(
@@ -138,6 +146,12 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     else
       log.warn({ reason: message }, 'kb eval: the project of REPORTER_KB_KEY could not be read (GET /info)');
   }
+
+  const unknownSources = await options.useWarehouse((w) =>
+    findUnknownExpectedSources(w, projectId, options.questions),
+  );
+  if (unknownSources && unknownSources.unknown.length > 0)
+    options.onUnknownExpectedSources?.(unknownSources.unknown, unknownSources.snapshotId);
 
   await options.useWarehouse((w) =>
     w.execute([
@@ -315,6 +329,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     statusRequests,
     durationMs: now() - started,
     error,
+    unknownExpectedSources: unknownSources?.unknown ?? null,
   };
   await options.useWarehouse((w) =>
     w.execute([

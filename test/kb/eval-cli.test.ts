@@ -179,4 +179,46 @@ describe('reporter-etl kb eval', () => {
     expect(summary.metrics.questions).toBe(4);
     expect(summary.metrics.hitAt1).toBeCloseTo(hitAt1(truthRanks().slice(0, 4)), 12);
   });
+
+  it('warns of expected sources the latest kb sync snapshot does not have, and answers --json with no rows', async () => {
+    const sync = await runCli(['kb', 'sync'], env);
+    expect(sync.code, sync.stderr).toBe(0);
+    const [q0, q1] = kbQuestions(running.emulator);
+    // the emulator's truth: its sources' names and ids; the two expectations below are none of them
+    const names = [...running.emulator.kb.sources.values()].map((s) => s.name.toLowerCase());
+    const ids = [...running.emulator.kb.sources.values()].map((s) => String(s.id));
+    expect(names).toContain(q0!.sourceName.toLowerCase());
+    expect(names).not.toContain('no-such-source.pdf');
+    expect(ids).not.toContain('999999');
+    writeFileSync(
+      join(dir, 'unknown.csv'),
+      `question,expected_sources\n"${q0!.question}",${q0!.sourceName}|no-such-source.pdf\n"${q1!.question}",999999\n`,
+    );
+    const r = await runCli(['kb', 'eval', '--questions', join(dir, 'unknown.csv'), '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: 2 expected sources match no source of the latest kb sync snapshot/);
+    expect(r.stderr).toContain('no-such-source.pdf, 999999');
+    const summary = JSON.parse(r.stdout) as { unknownExpectedSources: string[] };
+    expect(summary.unknownExpectedSources).toEqual(['no-such-source.pdf', '999999']);
+
+    const none = await runCli(
+      [
+        'kb',
+        'eval',
+        '--sql',
+        "select question from kb_eval_questions where question = 'never asked'",
+        '--json',
+      ],
+      env,
+    );
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ questions: 0, runId: null });
+
+    const negative = await runCli(
+      ['kb', 'eval', '--questions', join(dir, 'unknown.csv'), '--concurrency', '-1'],
+      env,
+    );
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--concurrency expects a whole number of at least 1, got "-1"');
+  });
 });

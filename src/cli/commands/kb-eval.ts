@@ -214,6 +214,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         timeoutMs,
         signal: controller.signal,
         log,
+        onUnknownExpectedSources: (unknown, snapshotId) =>
+          io.err(
+            escapeForTerminal(
+              `kb eval: warning: ${plural(unknown.length, 'expected source')} match no source of the latest kb sync snapshot (${snapshotId}), so they can only be misses: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', ...' : ''}`,
+            ),
+          ),
         onQuestion: ({ done, total, failed, row }) => {
           const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
           if (io.isTty) showStatusLine(line);
