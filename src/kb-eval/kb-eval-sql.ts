@@ -23,9 +23,9 @@ export interface KbEvalRunStart {
 export function insertKbEvalRun(run: KbEvalRunStart): SqlStatement {
   return {
     sql: `INSERT INTO kb_eval_runs (run_id, started_at, status, kb_base_url, project_id, project_name,
-            question_source, question_query, question_set, mode, settings, questions)
+            question_source, question_query, question_set, mode, settings, questions, heartbeat_at)
           VALUES ($run_id, $started_at, 'running', $kb_base_url, $project_id, $project_name, $question_source,
-            $question_query, $question_set, $mode, $settings, $questions)`,
+            $question_query, $question_set, $mode, $settings, $questions, $started_at)`,
     params: {
       run_id: run.runId,
       started_at: new Date(run.startedAt),
@@ -39,6 +39,27 @@ export function insertKbEvalRun(run: KbEvalRunStart): SqlStatement {
       settings: JSON.stringify(run.settings),
       questions: run.questions,
     },
+  };
+}
+
+/** The running run's heartbeat (its lease: src/warehouse/lease.ts). */
+export function beatKbEvalRun(runId: string, at: number): SqlStatement {
+  return {
+    sql: `UPDATE kb_eval_runs SET heartbeat_at = $at WHERE run_id = $run_id AND status = 'running'`,
+    params: { run_id: runId, at: new Date(at) },
+  };
+}
+
+/**
+ * Closes the runs left `running` by a process killed outright (kill -9, a crash): their heartbeat is older
+ * than `staleBefore`. They become `abandoned`, never a baseline; their recorded questions stay.
+ */
+export function closeAbandonedKbEvalRuns(staleBefore: number, at: number): SqlStatement {
+  return {
+    sql: `UPDATE kb_eval_runs SET status = 'abandoned', finished_at = $at,
+            error = 'abandoned: the process stopped beating while the run was running (killed, or crashed)'
+          WHERE status = 'running' AND coalesce(heartbeat_at, started_at) < $stale_before`,
+    params: { at: new Date(at), stale_before: new Date(staleBefore) },
   };
 }
 

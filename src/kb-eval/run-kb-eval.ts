@@ -3,10 +3,13 @@
 // question is stored with its chunks as soon as it settles, the run row first (`running`) and finished with its
 // figures last, so a stopped or failed run keeps every question it had done. A refused key (kb.auth: expired or
 // revoked during the run) stops the asking: the questions not yet asked are recorded as failed with the reason.
+// While running, the run's heartbeat is refreshed (a lease, src/warehouse/lease.ts): a run started later closes
+// a `running` run whose heartbeat went stale (its process killed outright) as `abandoned`.
 import type { KbClient } from '../kb/kb-client.js';
 import type { KbChunk, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
 import type { Logger } from '../log.js';
+import { type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { findUnknownExpectedSources } from './find-unknown-expected-sources.js';
 import {
@@ -25,6 +28,8 @@ import {
   type RankedChunk,
 } from './kb-eval-metrics.js';
 import {
+  beatKbEvalRun,
+  closeAbandonedKbEvalRuns,
   finishKbEvalRun,
   insertKbEvalQuestion,
   insertKbEvalRun,
@@ -61,6 +66,8 @@ export interface RunKbEvalOptions {
   onUnknownExpectedSources?: (unknown: string[], snapshotId: string) => void;
   log: Logger;
   now?: () => number;
+  /** The run's heartbeat (default LEASE: a beat every 10 s, stale after 30 s); tests pass shorter ones. */
+  lease?: Partial<LeaseTiming>;
 }
 
 export interface KbEvalSummary {
@@ -153,8 +160,10 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   if (unknownSources && unknownSources.unknown.length > 0)
     options.onUnknownExpectedSources?.(unknownSources.unknown, unknownSources.snapshotId);
 
+  const lease = leaseTiming(options.lease);
   await options.useWarehouse((w) =>
     w.execute([
+      closeAbandonedKbEvalRuns(started - lease.staleMs, started),
       insertKbEvalRun({
         runId: options.runId,
         startedAt: started,
@@ -174,6 +183,12 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
         questions: options.questions.length,
       }),
     ]),
+  );
+
+  const heartbeat = startHeartbeat(
+    () => options.useWarehouse((w) => w.execute([beatKbEvalRun(options.runId, now())])),
+    lease.beatMs,
+    log,
   );
 
   const generation = {
@@ -294,7 +309,11 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     }
   };
   const workers = Math.max(1, Math.min(options.concurrency, options.questions.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    await heartbeat.stop();
+  }
   const metrics = computeKbEvalMetrics(outcomes);
   const stopped = options.signal?.aborted
     ? `stopped (${(options.signal.reason as Error | undefined)?.message ?? 'a signal'})`

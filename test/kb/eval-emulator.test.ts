@@ -101,6 +101,7 @@ async function evaluate(
     concurrency?: number;
     timeoutMs?: number;
     waitTimeSeconds?: number;
+    lease?: { beatMs: number; staleMs: number };
     signal?: AbortSignal;
     onQuestion?: (done: number) => void;
   } = {},
@@ -134,6 +135,7 @@ async function evaluate(
       waitTimeSeconds: options.waitTimeSeconds ?? 10,
       timeoutMs: options.timeoutMs ?? 30_000,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.lease ? { lease: options.lease } : {}),
       log: silentLogger(),
       ...(options.onQuestion ? { onQuestion: ({ done }) => options.onQuestion!(done) } : {}),
     });
@@ -453,5 +455,39 @@ describe('kb eval against the emulator', () => {
       { r: limited.runId },
     );
     expect(limitedChange[0]!['previous_run_id']).toBeNull();
+  });
+
+  it('closes a run left running by a killed process as abandoned at the next start, and beats while running', async () => {
+    // two runs left `running`: one by a process killed an hour ago (no beat since), one still beating
+    const insert = (runId: string, beatAt: number) =>
+      warehouse.execute([
+        {
+          sql: `INSERT INTO kb_eval_runs (run_id, started_at, status, kb_base_url, question_source, question_set,
+                  mode, settings, questions, heartbeat_at)
+                VALUES ($r, $t, 'running', 'http://x', 'test.csv', 'killed', 'async', '{}', 3, $t)`,
+          params: { r: runId, t: new Date(beatAt) },
+        },
+      ]);
+    await insert('killed-run', Date.now() - 3_600_000);
+    await insert('live-run', Date.now());
+    const summary = await evaluate(truthQuestions(2), { lease: { beatMs: 20, staleMs: 60_000 } });
+    const rows = await warehouse.query(
+      `select run_id, status, finished_at, heartbeat_at, started_at, error from kb_eval_runs
+       where run_id in ('killed-run', 'live-run', $r) order by run_id`,
+      { r: summary.runId },
+    );
+    const byRun = new Map(rows.map((r) => [r['run_id'], r]));
+    expect(byRun.get('killed-run')!['status']).toBe('abandoned');
+    expect(byRun.get('killed-run')!['finished_at']).not.toBeNull();
+    expect(String(byRun.get('killed-run')!['error'])).toMatch(/^abandoned/);
+    expect(byRun.get('live-run')!['status']).toBe('running');
+    // the run's heartbeat moved on from its start while it asked (a beat every 20 ms)
+    const mine = byRun.get(summary.runId)!;
+    expect(mine['heartbeat_at'] as number).toBeGreaterThan(mine['started_at'] as number);
+    const abandoned = await warehouse.query(
+      "select run_id, baseline from kb_eval_run_changes where run_id = 'killed-run'",
+    );
+    expect(abandoned).toEqual([{ run_id: 'killed-run', baseline: false }]);
+    await warehouse.execute([{ sql: "DELETE FROM kb_eval_runs WHERE run_id = 'live-run'", params: {} }]);
   });
 });

@@ -1,6 +1,7 @@
 -- The runs of `reporter-etl kb eval` (docs/kb-eval.md), kept side by side so a run can be compared with the
 -- one before it. kb_eval_runs: one row per run, inserted `running` before the first question and finished
--- with its figures (a crashed run stays `running` with the questions it recorded). kb_eval_questions: one row
+-- with its figures (a crashed run stays `running` with the questions it recorded until the next run closes
+-- it as `abandoned`, its heartbeat stale). kb_eval_questions: one row
 -- per question (run_id, seq from 1), written as soon as the question settles, so a stopped or failed run
 -- loses nothing it had done. kb_eval_chunks: the chunks retrieval returned for a question (rank from 1 in
 -- the service's order). Times are TIMESTAMPTZ, durations ms. Keys unique by construction; no ART index
@@ -43,7 +44,10 @@ CREATE TABLE kb_eval_runs (
   requests INTEGER,
   status_requests INTEGER,
   duration_ms BIGINT,
-  error VARCHAR
+  error VARCHAR,
+  -- refreshed every few seconds while the run is `running` (src/warehouse/lease.ts): a `running` run whose
+  -- heartbeat is stale belongs to a process killed outright, and the next run closes it as `abandoned`
+  heartbeat_at TIMESTAMPTZ
 );
 
 CREATE TABLE kb_eval_questions (
