@@ -332,7 +332,7 @@ export const kbEvalReport: ReportDefinition = {
   id: 'kb-eval',
   title: 'Knowledge base evaluation',
   description:
-    'the latest kb eval run of the period: hit@1/5, MRR, expected text, failures, latency, worst questions, compared with the previous run',
+    'the latest normally finished kb eval run of the period: hit@1/5, MRR, expected text, failures, latency, worst questions, compared with the previous run of the same question set',
   mode: 'memory',
   formats: ['xlsx', 'html'],
   async build(context) {

@@ -12,6 +12,7 @@ import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
 import {
   checkQuestionLength,
   type KbEvalQuestion,
+  MAX_QUESTION_CHARS,
   readEvalQuestionsFile,
 } from '../../kb-eval/read-eval-questions.js';
 import { type KbEvalSummary, runKbEval } from '../../kb-eval/run-kb-eval.js';
@@ -54,7 +55,11 @@ The questions file (docs/kb-eval.md):
           "How do I return an item?",returns-policy.pdf|faq.md,30 days
   .jsonl  one object per line: {"question": "...", "expected_sources": ["returns-policy.pdf", 12],
           "expected_answer_contains": "30 days"}  (expected_answer_contains may be a list: all must appear)
-A bad file is refused before anything is asked, naming the line and the column (exit 2).
+A bad file is refused before anything is asked, naming the line and the column (exit 2): also a file
+that is not UTF-8, an empty one (or a header row only), a repeated column or id, a question over
+${MAX_QUESTION_CHARS} characters. Expected sources that no source of the latest kb sync snapshot has are
+named in a warning. A run is compared with the previous run of the same question set (the same questions
+and expectations: a --limit run is a set of its own) that finished normally (not stopped or failed).
 
 Options:
   --questions FILE   the questions (.csv, .jsonl or .ndjson)
@@ -79,7 +84,8 @@ REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}).
 Exit codes: 0 every question retrieved and answered; 1 failed (the key refused, or no question answered);
 2 usage (bad option, file or query; no REPORTER_KB_KEY); 3 partial (some questions failed: see
 kb_eval_questions.error); 75 try again later (the warehouse locked, or stopped by Ctrl-C / SIGTERM: the
-questions asked so far are kept, the rest recorded as not asked).
+questions asked so far are kept, the rest recorded as not asked, the run's status stopped). A run left
+running by a process killed outright is closed as abandoned by the next run.
 
 Examples (against the emulator: npx reporter-etl emulator):
   export REPORTER_KB_BASE_URL=http://127.0.0.1:4010/kb REPORTER_KB_KEY=emulator-kb-project-key
