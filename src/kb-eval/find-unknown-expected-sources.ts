@@ -16,7 +16,11 @@ export async function findUnknownExpectedSources(
   projectId: number | null,
   questions: readonly KbEvalQuestion[],
 ): Promise<UnknownExpectedSources | null> {
-  const expected = [...new Set(questions.flatMap((q) => q.expectedSources))];
+  // once each, names compared without case (the first spelling kept)
+  const byKey = new Map<string, string>();
+  for (const e of questions.flatMap((q) => q.expectedSources))
+    if (!byKey.has(e.trim().toLowerCase())) byKey.set(e.trim().toLowerCase(), e.trim());
+  const expected = [...byKey.values()];
   if (expected.length === 0) return null;
   const [snapshot] = await warehouse.query(
     `SELECT snapshot_id FROM kb_snapshots
