@@ -1,7 +1,7 @@
-// The `kb-eval` report: the latest `kb eval` run started in the period (its figures: hit@1, hit@5, MRR, answers
-// with the expected text, failures, latency), compared with the previous run of the same knowledge base
-// project and question source, its worst questions and the questions that did worse than last time, and every
-// run of the period side by side; charts of the figures run by run and of the run's hit ranks. Small: written
+// The `kb-eval` report: the latest `kb eval` run started in the period that finished normally (its figures:
+// hit@1, hit@5, MRR, answers with the expected text, failures, latency), compared with the previous such run of
+// the same knowledge base project and question set, its worst questions and the questions that did worse than
+// last time, and every run of the period side by side (stopped and failed runs flagged); charts of the figures run by run and of the run's hit ranks. Small: written
 // in memory with chart images, or (--format html) as one self-contained page.
 import type {
   CellFormat,
@@ -17,7 +17,7 @@ const col = (key: string, header: string, format: ColumnSpec['format'], width?: 
   width === undefined ? { key, header, format } : { key, header, format, width };
 
 export const NO_RUN_NOTE =
-  'No finished kb eval run started in this period: run reporter-etl kb eval, or widen --from / --to';
+  'No kb eval run that finished normally (success or partial) started in this period: run reporter-etl kb eval, or widen --from / --to';
 
 const num = (v: PlainValue | undefined): number | null => (typeof v === 'number' ? v : null);
 const text = (v: PlainValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
@@ -139,7 +139,7 @@ function comparedSheet(run: PlainRow | undefined): SheetSource {
     rows: [rows],
     autoFilter: false,
     emptyNote: run
-      ? 'No earlier finished run of this knowledge base project and question source'
+      ? 'No earlier normally finished run of this knowledge base project and question set'
       : NO_RUN_NOTE,
   };
 }
@@ -216,7 +216,7 @@ function regressionsSheet(rows: PlainRow[], hasPrevious: boolean): SheetSource {
     ],
     emptyNote: hasPrevious
       ? 'No question did worse than in the previous run'
-      : 'No earlier finished run of this knowledge base project and question source',
+      : 'No earlier normally finished run of this knowledge base project and question set',
   };
 }
 
@@ -230,6 +230,7 @@ function runsSheet(rows: PlainRow[]): SheetSource {
       col('source', 'Questions from', 'text'),
       col('mode', 'Generation', 'text'),
       col('status', 'Status', 'text'),
+      col('note', 'Note', 'text', 50),
       col('questions', 'Questions', 'integer'),
       col('failures', 'Failed', 'integer'),
       col('hit1', 'Hit@1', 'percent'),
@@ -252,6 +253,7 @@ function runsSheet(rows: PlainRow[]): SheetSource {
         r['question_source'],
         r['mode'],
         r['status'],
+        r['note'],
         r['questions'],
         r['failures'],
         r['hit_at_1'],
@@ -267,7 +269,7 @@ function runsSheet(rows: PlainRow[]): SheetSource {
         r['failures_change'],
       ]),
     ],
-    emptyNote: NO_RUN_NOTE,
+    emptyNote: 'No finished kb eval run started in this period',
   };
 }
 
@@ -281,9 +283,11 @@ function runLabel(startedAt: PlainValue | undefined): string {
 export function kbEvalCharts(
   run: PlainRow | undefined,
   ranks: PlainRow | undefined,
-  runs: PlainRow[],
+  allRuns: PlainRow[],
 ): ChartSpec[] {
   const charts: ChartSpec[] = [];
+  // a stopped or failed run's figures cover only what it asked: not drawn beside the comparable ones
+  const runs = allRuns.filter((r) => r['finished_normally'] !== false);
   if (runs.length > 0) {
     const series = (name: string, key: string) => {
       const values = runs.map((r) => num(r[key]));
@@ -328,7 +332,7 @@ export const kbEvalReport: ReportDefinition = {
   id: 'kb-eval',
   title: 'Knowledge base evaluation',
   description:
-    'the latest kb eval run of the period: hit@1/5, MRR, expected text, failures, latency, worst questions, compared with the previous run',
+    'the latest normally finished kb eval run of the period: hit@1/5, MRR, expected text, failures, latency, worst questions, compared with the previous run of the same question set',
   mode: 'memory',
   formats: ['xlsx', 'html'],
   reads: 'kb',

@@ -18,16 +18,57 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
   options: O,
   positionals: Positionals = 'none',
 ) {
-  const parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: positionals !== 'none' });
+  const parsed = parseArgs({
+    args: joinNegativeValues(argv, options),
+    options,
+    strict: true,
+    allowPositionals: positionals !== 'none',
+  });
   if (typeof positionals === 'object' && parsed.positionals.length > 0)
     throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}${positionals.refuse}`);
   return parsed;
 }
 
-export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {
+/**
+ * `--timeout -5` as `--timeout=-5` for an option that takes a value: parseArgs would refuse the negative
+ * number as an "ambiguous" option, while the command's own check names the option and its range. Only a
+ * word that is a number (`-5`, `-1.5`) is joined: no option of any command is spelt that way.
+ */
+function joinNegativeValues(argv: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const takesValue = new Set<string>();
+  for (const [name, option] of Object.entries(options))
+    if (option.type === 'string') takesValue.add(`--${name}`);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    const next = argv[i + 1];
+    if (word === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (takesValue.has(word) && next !== undefined && /^-\d+(\.\d+)?$/.test(next)) {
+      out.push(`${word}=${next}`);
+      i++;
+    } else out.push(word);
+  }
+  return out;
+}
+
+/** A whole number option: at least `min` (and at most `max` when given), the message naming the range. */
+export function intOption(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  min = 0,
+  max?: number,
+): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`--${name} expects a whole number of at least ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < min || (max !== undefined && Number(value) > max))
+    throw new UsageError(
+      max === undefined
+        ? `--${name} expects a whole number of at least ${min}, got "${value}"`
+        : `--${name} expects a whole number from ${min} to ${max}, got "${value}"`,
+    );
   return Number(value);
 }
 

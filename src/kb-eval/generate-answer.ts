@@ -1,5 +1,6 @@
 // One question's answer for `kb eval`, by either path: asynchronous (POST /async/query, then
-// GET /query/{id}?waitTimeSeconds=, a long poll that returns once the answer is ready, until --timeout) or
+// GET /query/{id}?waitTimeSeconds=, a long poll that returns once the answer is ready, until --timeout; never
+// more than one status call a second, even with --wait-time 0) or
 // streamed (SSE, a stream cut before its done event tried once more, then kb.stream_cut). Never throws: every
 // outcome is a `Generated` to record; a refused key (kb.auth) is also reported to `onRefused`.
 import type { EtlError } from '../errors.js';
@@ -10,6 +11,12 @@ import type { Logger } from '../log.js';
 
 /** A cut stream is tried this many more times before the question is recorded as kb.stream_cut. */
 export const STREAM_RETRIES = 1;
+
+/**
+ * The status of one generation is never asked more often than this (ms): with --wait-time 0, or a service that
+ * answers a long poll at once, the next status call waits out the rest of the second.
+ */
+export const MIN_STATUS_INTERVAL_MS = 1000;
 
 export interface Generated {
   record?: KbQueryRecord;
@@ -34,7 +41,11 @@ export interface GenerationContext {
   log: Logger;
   /** Called with the question's seq when the service refuses the key. */
   onRefused: (seq: number, error: unknown) => void;
+  /** Waits between two status calls (default setTimeout); tests may pass their own. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** An error's stable code (`error` when it has none) and message. */
 export function describeError(error: unknown): { code: string; message: string } {
@@ -94,7 +105,13 @@ export async function generateAsync(ctx: GenerationContext, query: string, seq: 
   try {
     let record = await ctx.client.generateAsync({ query });
     const deadline = submitted + ctx.timeoutMs;
+    let lastStatusCall: number | undefined;
     while (isPending(record.status)) {
+      // never faster than one status call a second (--wait-time 0, or a service that answers at once)
+      if (lastStatusCall !== undefined) {
+        const wait = Math.min(lastStatusCall + MIN_STATUS_INTERVAL_MS, deadline) - ctx.now();
+        if (wait > 0) await (ctx.sleep ?? sleepFor)(wait);
+      }
       const left = deadline - ctx.now();
       if (left <= 0) {
         out.record = record;
@@ -103,6 +120,7 @@ export async function generateAsync(ctx: GenerationContext, query: string, seq: 
         return out;
       }
       out.statusRequests++;
+      lastStatusCall = ctx.now();
       record = await ctx.client.queryStatus(
         record.id,
         Math.max(0, Math.min(ctx.waitTimeSeconds, Math.ceil(left / 1000))),

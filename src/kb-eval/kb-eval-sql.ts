@@ -13,6 +13,8 @@ export interface KbEvalRunStart {
   projectName: string | null;
   questionSource: string;
   questionQuery: string | null;
+  /** questionSetFingerprint of the questions: runs are compared only within one set. */
+  questionSet: string;
   mode: 'async' | 'stream';
   settings: Record<string, unknown>;
   questions: number;
@@ -21,9 +23,9 @@ export interface KbEvalRunStart {
 export function insertKbEvalRun(run: KbEvalRunStart): SqlStatement {
   return {
     sql: `INSERT INTO kb_eval_runs (run_id, started_at, status, kb_base_url, project_id, project_name,
-            question_source, question_query, mode, settings, questions)
+            question_source, question_query, question_set, mode, settings, questions, heartbeat_at)
           VALUES ($run_id, $started_at, 'running', $kb_base_url, $project_id, $project_name, $question_source,
-            $question_query, $mode, $settings, $questions)`,
+            $question_query, $question_set, $mode, $settings, $questions, $started_at)`,
     params: {
       run_id: run.runId,
       started_at: new Date(run.startedAt),
@@ -32,10 +34,32 @@ export function insertKbEvalRun(run: KbEvalRunStart): SqlStatement {
       project_name: run.projectName,
       question_source: run.questionSource,
       question_query: run.questionQuery,
+      question_set: run.questionSet,
       mode: run.mode,
       settings: JSON.stringify(run.settings),
       questions: run.questions,
     },
+  };
+}
+
+/** The running run's heartbeat (its lease: src/warehouse/lease.ts). */
+export function beatKbEvalRun(runId: string, at: number): SqlStatement {
+  return {
+    sql: `UPDATE kb_eval_runs SET heartbeat_at = $at WHERE run_id = $run_id AND status = 'running'`,
+    params: { run_id: runId, at: new Date(at) },
+  };
+}
+
+/**
+ * Closes the runs left `running` by a process killed outright (kill -9, a crash): their heartbeat is older
+ * than `staleBefore`. They become `abandoned`, never a baseline; their recorded questions stay.
+ */
+export function closeAbandonedKbEvalRuns(staleBefore: number, at: number): SqlStatement {
+  return {
+    sql: `UPDATE kb_eval_runs SET status = 'abandoned', finished_at = $at,
+            error = 'abandoned: the process stopped beating while the run was running (killed, or crashed)'
+          WHERE status = 'running' AND coalesce(heartbeat_at, started_at) < $stale_before`,
+    params: { at: new Date(at), stale_before: new Date(staleBefore) },
   };
 }
 
@@ -72,6 +96,8 @@ export interface KbEvalQuestionRow {
   attempts: number;
   errorCode: string | null;
   error: string | null;
+  /** False for a question recorded `not asked` (the run stopped, or the key refused before it). */
+  asked: boolean;
   startedAt: number;
   finishedAt: number;
 }
@@ -95,12 +121,12 @@ export function insertKbEvalQuestion(row: KbEvalQuestionRow): SqlStatement[] {
       sql: `INSERT INTO kb_eval_questions (run_id, seq, question_key, question, expected_sources,
               expected_answer_contains, retrieval_status, retrieval_error, retrieval_ms, chunks, hit_rank, query_id,
               query_status, status, answer, answer_contains, relevant_sources, latency_ms, status_requests, attempts,
-              error_code, error, started_at, finished_at)
+              error_code, error, asked, started_at, finished_at)
             VALUES ($run_id, $seq, $question_key, $question, $expected_sources::VARCHAR[],
               $expected_answer_contains::VARCHAR[], $retrieval_status, $retrieval_error, $retrieval_ms, $chunks,
               $hit_rank, $query_id, $query_status, $status, $answer, $answer_contains,
               CASE WHEN $has_relevant THEN $relevant_sources::VARCHAR[] END, $latency_ms, $status_requests,
-              $attempts, $error_code, $error, $started_at, $finished_at)`,
+              $attempts, $error_code, $error, $asked, $started_at, $finished_at)`,
       params: {
         run_id: row.runId,
         seq: row.seq,
@@ -125,6 +151,7 @@ export function insertKbEvalQuestion(row: KbEvalQuestionRow): SqlStatement[] {
         attempts: row.attempts,
         error_code: row.errorCode,
         error: row.error,
+        asked: row.asked,
         started_at: new Date(row.startedAt),
         finished_at: new Date(row.finishedAt),
       },
@@ -141,10 +168,17 @@ export function insertKbEvalQuestion(row: KbEvalQuestionRow): SqlStatement[] {
   return statements;
 }
 
+/**
+ * How a run ended: success (every question retrieved and answered), partial (every question asked, some not
+ * answered), failed (none answered, or the key refused and the rest not asked), stopped (a signal: the rest
+ * not asked). Only success and partial runs asked every question and are baselines for later runs.
+ */
+export type KbEvalRunStatus = 'success' | 'partial' | 'failed' | 'stopped';
+
 export interface KbEvalRunFinish {
   runId: string;
   finishedAt: number;
-  status: 'success' | 'partial' | 'failed';
+  status: KbEvalRunStatus;
   metrics: KbEvalMetrics;
   requests: number;
   statusRequests: number;

@@ -21,6 +21,12 @@ export interface KbEvalQuestion {
 }
 
 export const QUESTION_COLUMNS = ['question', 'expected_sources', 'expected_answer_contains', 'id'] as const;
+
+/** The longest question asked (characters): a longer one is refused, naming its line (docs/kb-eval.md). */
+export const MAX_QUESTION_CHARS = 4000;
+
+/** The questions whose key is their `id` (not their text): a repeat is then a repeated id. */
+const keyedById = new WeakSet<KbEvalQuestion>();
 const FORMAT_HINT = `columns or fields: ${QUESTION_COLUMNS.join(', ')}; see docs/kb-eval.md`;
 
 function bad(message: string): UsageError {
@@ -62,6 +68,14 @@ function listField(value: unknown, where: string, field: string, split: boolean)
   );
 }
 
+/** A question over MAX_QUESTION_CHARS is refused, `where` naming the file, line and column or field. */
+export function checkQuestionLength(question: string, where: string): void {
+  if (question.length > MAX_QUESTION_CHARS)
+    throw bad(
+      `${where}: ${question.length} characters, over the limit of ${MAX_QUESTION_CHARS} for a question (docs/kb-eval.md)`,
+    );
+}
+
 function makeQuestion(fields: {
   question: string;
   expectedSources: string[];
@@ -71,20 +85,31 @@ function makeQuestion(fields: {
 }): KbEvalQuestion {
   const question = fields.question.trim();
   const id = fields.id?.trim();
-  return {
+  const made: KbEvalQuestion = {
     key: id === undefined || id === '' ? question : id,
     question,
     expectedSources: fields.expectedSources,
     expectedAnswerContains: fields.expectedAnswerContains,
     ...(fields.line === undefined ? {} : { line: fields.line }),
   };
+  if (id !== undefined && id !== '') keyedById.add(made);
+  return made;
 }
 
 /** Refuses two questions with one key (the text, or the id): the runs' comparison joins questions by it. */
-function refuseRepeats(questions: KbEvalQuestion[], name: string): KbEvalQuestion[] {
+function refuseRepeats(
+  questions: KbEvalQuestion[],
+  name: string,
+  cell: 'column' | 'field',
+): KbEvalQuestion[] {
   const seen = new Map<string, KbEvalQuestion>();
   for (const q of questions) {
     const first = seen.get(q.key);
+    if (first !== undefined && keyedById.has(q))
+      throw bad(
+        `${name} line ${q.line}, ${cell} id: repeats the id ${JSON.stringify(q.key.slice(0, 60))} of line ${first.line}; ` +
+          'give each question its own id',
+      );
     if (first !== undefined)
       throw bad(
         `${name} line ${q.line}: repeats the question of line ${first.line} (${JSON.stringify(q.key.slice(0, 60))}); ` +
@@ -109,14 +134,19 @@ export function parseEvalQuestionsCsv(content: string, name: string): KbEvalQues
     );
   }
   const header = text.replace(/^\uFEFF/, '').split('\n', 1)[0] ?? '';
-  const columns = header === '' ? [] : Object.keys(records[0]?.record ?? {});
-  if (records.length === 0 && header.trim() !== '')
-    for (const column of parseHeader(header, name)) columns.push(column);
+  const columns = header.trim() === '' ? [] : parseHeader(header, name);
+  const seenColumns = new Map<string, number>();
   for (const [n, column] of columns.entries()) {
     if (!(QUESTION_COLUMNS as readonly string[]).includes(column.trim()))
       throw bad(
         `${name} line 1, column ${n + 1} ("${column}"): not a column of a questions file (${FORMAT_HINT})`,
       );
+    const first = seenColumns.get(column.trim());
+    if (first !== undefined)
+      throw bad(
+        `${name} line 1, column ${n + 1} ("${column.trim()}"): repeats column ${first} (each column once)`,
+      );
+    seenColumns.set(column.trim(), n + 1);
   }
   if (header.trim() !== '' && !columns.some((c) => c.trim() === 'question'))
     throw bad(`${name} line 1: the header row has no "question" column (${FORMAT_HINT})`);
@@ -130,6 +160,7 @@ export function parseEvalQuestionsCsv(content: string, name: string): KbEvalQues
     };
     if (cell('question').trim() === '')
       throw bad(`${where}, column question: empty (every row asks a question)`);
+    checkQuestionLength(cell('question').trim(), `${where}, column question`);
     const contains = cell('expected_answer_contains').trim();
     return makeQuestion({
       question: cell('question'),
@@ -139,7 +170,7 @@ export function parseEvalQuestionsCsv(content: string, name: string): KbEvalQues
       line,
     });
   });
-  return refuseRepeats(questions, name);
+  return refuseRepeats(questions, name, 'column');
 }
 
 function parseHeader(header: string, name: string): string[] {
@@ -176,6 +207,7 @@ export function parseEvalQuestionsJsonl(content: string, name: string): KbEvalQu
       throw bad(
         `${where}, field question: ${question === undefined ? 'missing' : 'not a non-empty text'} (every line asks a question)`,
       );
+    checkQuestionLength(question.trim(), `${where}, field question`);
     const id = fields['id'];
     if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number')
       throw bad(`${where}, field id: expected a text or a number`);
@@ -194,7 +226,7 @@ export function parseEvalQuestionsJsonl(content: string, name: string): KbEvalQu
       }),
     );
   }
-  return refuseRepeats(out, name);
+  return refuseRepeats(out, name, 'field');
 }
 
 /** Reads a questions file (CSV or JSONL by its extension). */
@@ -202,11 +234,45 @@ export function readEvalQuestionsFile(path: string): KbEvalQuestion[] {
   const extension = extname(path).toLowerCase();
   if (!['.csv', '.jsonl', '.ndjson'].includes(extension))
     throw bad(`--questions ${path}: give a .csv or .jsonl file (${FORMAT_HINT})`);
-  let content: string;
+  let bytes: Buffer;
   try {
-    content = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     throw new UsageError(`--questions ${path}: cannot read it (${(error as Error).message})`);
   }
-  return extension === '.csv' ? parseEvalQuestionsCsv(content, path) : parseEvalQuestionsJsonl(content, path);
+  const content = decodeUtf8(bytes, path);
+  const questions =
+    extension === '.csv' ? parseEvalQuestionsCsv(content, path) : parseEvalQuestionsJsonl(content, path);
+  if (questions.length === 0)
+    throw bad(
+      `${path}: no questions (the file is empty${extension === '.csv' ? ', or has a header row only' : ''}); ` +
+        `give one question a ${extension === '.csv' ? 'row' : 'line'} (${FORMAT_HINT})`,
+    );
+  return questions;
+}
+
+/**
+ * The file's text, strictly UTF-8: a file in another encoding (Windows-1251, Latin-1) would be read as
+ * replacement characters and asked mangled, so it is refused naming the line of the first invalid byte.
+ */
+export function decodeUtf8(bytes: Uint8Array, name: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // a line feed is never part of a multi-byte UTF-8 sequence: decode line by line to find the first bad one
+    let start = 0;
+    for (let line = 1; start <= bytes.length; line++) {
+      let end = bytes.indexOf(0x0a, start);
+      if (end < 0) end = bytes.length;
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start, end));
+      } catch {
+        throw bad(
+          `${name} line ${line}: not UTF-8 text (an invalid byte); save the file as UTF-8 and try again`,
+        );
+      }
+      start = end + 1;
+    }
+    throw bad(`${name}: not UTF-8 text; save the file as UTF-8 and try again`);
+  }
 }

@@ -3,11 +3,15 @@
 // question is stored with its chunks as soon as it settles, the run row first (`running`) and finished with its
 // figures last, so a stopped or failed run keeps every question it had done. A refused key (kb.auth: expired or
 // revoked during the run) stops the asking: the questions not yet asked are recorded as failed with the reason.
+// While running, the run's heartbeat is refreshed (a lease, src/warehouse/lease.ts): a run started later closes
+// a `running` run whose heartbeat went stale (its process killed outright) as `abandoned`.
 import type { KbClient } from '../kb/kb-client.js';
 import type { KbChunk, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
 import type { Logger } from '../log.js';
+import { type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import { findUnknownExpectedSources } from './find-unknown-expected-sources.js';
 import {
   describeError,
   type Generated,
@@ -24,12 +28,16 @@ import {
   type RankedChunk,
 } from './kb-eval-metrics.js';
 import {
+  beatKbEvalRun,
+  closeAbandonedKbEvalRuns,
   finishKbEvalRun,
   insertKbEvalQuestion,
   insertKbEvalRun,
   type KbEvalChunkRow,
   type KbEvalQuestionRow,
+  type KbEvalRunStatus,
 } from './kb-eval-sql.js';
+import { questionSetFingerprint } from './question-set-fingerprint.js';
 import type { KbEvalQuestion } from './read-eval-questions.js';
 
 export type UseKbEvalWarehouse = <T>(fn: (warehouse: Warehouse) => Promise<T>) => Promise<T>;
@@ -54,13 +62,19 @@ export interface RunKbEvalOptions {
   /** Stops asking (the questions not asked are recorded as not asked); the run is finished all the same. */
   signal?: AbortSignal;
   onQuestion?: (progress: { done: number; total: number; failed: number; row: KbEvalQuestionRow }) => void;
+  /** Told the expected sources that no source of the latest kb sync snapshot has, before the first question. */
+  onUnknownExpectedSources?: (unknown: string[], snapshotId: string) => void;
   log: Logger;
   now?: () => number;
+  /** The run's heartbeat (default LEASE: a beat every 10 s, stale after 30 s); tests pass shorter ones. */
+  lease?: Partial<LeaseTiming>;
 }
 
 export interface KbEvalSummary {
   runId: string;
-  status: 'success' | 'partial' | 'failed';
+  status: KbEvalRunStatus;
+  /** The question set's fingerprint (kb_eval_runs.question_set): runs are compared within one set. */
+  questionSet: string;
   projectId: number | null;
   projectName: string | null;
   mode: 'async' | 'stream';
@@ -70,6 +84,11 @@ export interface KbEvalSummary {
   durationMs: number;
   /** Why the run stopped early (a refused key, a signal); null when every question was asked. */
   error: string | null;
+  /**
+   * Expected sources (ids or names) that are no source of the project's latest kb sync snapshot (they can
+   * only be misses); null when there is no snapshot (or nothing expected) to compare with.
+   */
+  unknownExpectedSources: string[] | null;
 }
 
 function chunkRows(
@@ -113,6 +132,9 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   const streamer = options.streamer;
   const mode = streamer ? 'stream' : 'async';
   const requestsAtStart = client.requests + (options.streamer?.requests ?? 0);
+  const questionSet = questionSetFingerprint(options.questions);
+  /** Questions recorded `not asked` because the run was stopped by its signal. */
+  let notAskedStopped = 0;
   /** Set by the first kb.auth: nothing more is asked. */
   let refused: { seq: number; message: string } | undefined;
   const refuse = (seq: number, error: unknown) => {
@@ -132,8 +154,16 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
       log.warn({ reason: message }, 'kb eval: the project of REPORTER_KB_KEY could not be read (GET /info)');
   }
 
+  const unknownSources = await options.useWarehouse((w) =>
+    findUnknownExpectedSources(w, projectId, options.questions),
+  );
+  if (unknownSources && unknownSources.unknown.length > 0)
+    options.onUnknownExpectedSources?.(unknownSources.unknown, unknownSources.snapshotId);
+
+  const lease = leaseTiming(options.lease);
   await options.useWarehouse((w) =>
     w.execute([
+      closeAbandonedKbEvalRuns(started - lease.staleMs, started),
       insertKbEvalRun({
         runId: options.runId,
         startedAt: started,
@@ -142,6 +172,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
         projectName,
         questionSource: options.questionSource,
         questionQuery: options.questionQuery ?? null,
+        questionSet,
         mode,
         settings: {
           concurrency: options.concurrency,
@@ -152,6 +183,12 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
         questions: options.questions.length,
       }),
     ]),
+  );
+
+  const heartbeat = startHeartbeat(
+    () => options.useWarehouse((w) => w.execute([beatKbEvalRun(options.runId, now())])),
+    lease.beatMs,
+    log,
   );
 
   const generation = {
@@ -190,6 +227,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
       errorCode: notAsked ? (refused ? 'kb.auth' : 'stopped') : null,
       error: notAsked ?? null,
     };
+    if (notAsked && !refused) notAskedStopped++;
     if (!notAsked) {
       const t0 = now();
       try {
@@ -237,6 +275,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
       attempts: generated.attempts,
       errorCode: generated.errorCode,
       error: generated.error,
+      asked: notAsked === undefined,
       startedAt: questionStarted,
       finishedAt: now(),
     };
@@ -270,7 +309,11 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     }
   };
   const workers = Math.max(1, Math.min(options.concurrency, options.questions.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    await heartbeat.stop();
+  }
   const metrics = computeKbEvalMetrics(outcomes);
   const stopped = options.signal?.aborted
     ? `stopped (${(options.signal.reason as Error | undefined)?.message ?? 'a signal'})`
@@ -283,11 +326,20 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   const allGood =
     outcomes.length === options.questions.length &&
     outcomes.every((o) => o.status === 'answered' && o.retrievalOk);
-  const status: KbEvalSummary['status'] =
-    refused || runError || metrics.answered === 0 ? 'failed' : allGood ? 'success' : 'partial';
+  const status: KbEvalRunStatus =
+    refused || runError
+      ? 'failed'
+      : notAskedStopped > 0
+        ? 'stopped'
+        : metrics.answered === 0
+          ? 'failed'
+          : allGood
+            ? 'success'
+            : 'partial';
   const summary: KbEvalSummary = {
     runId: options.runId,
     status: options.questions.length === 0 ? 'success' : status,
+    questionSet,
     projectId,
     projectName,
     mode,
@@ -296,6 +348,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     statusRequests,
     durationMs: now() - started,
     error,
+    unknownExpectedSources: unknownSources?.unknown ?? null,
   };
   await options.useWarehouse((w) =>
     w.execute([

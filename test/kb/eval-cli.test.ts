@@ -3,9 +3,10 @@
 // prints its figures (progress on stderr); after a source is replaced (re-indexing: the emulator stops finding
 // it) a second run shows the drop, in the kb_eval_run_changes view and in `report kb-eval` (XLSX and HTML),
 // as the emulator's truth says; --sql takes the questions from the warehouse, --stream uses SSE.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAsk, retrieveChunks } from '../../src/emulator/kb/kb-generation.js';
 import { kbKeys, kbQuestions } from '../../src/emulator/kb/kb-truth.js';
@@ -138,11 +139,53 @@ describe('reporter-etl kb eval', () => {
       firstRanks.flatMap((r, i) => (r !== null && r <= 5 && secondRanks[i] === null ? [i + 1] : [])),
     );
 
+    // a third run stopped by SIGTERM after its second question: neither the headline nor a regression source
+    running.emulator.requestLog = [];
+    const child = spawn(
+      process.execPath,
+      [
+        resolve('bin/reporter-etl.js'),
+        'kb',
+        'eval',
+        '--questions',
+        join(dir, 'questions.csv'),
+        '--concurrency',
+        '1',
+      ],
+      { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'ignore' },
+    );
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const retrieves = () => running.emulator.requestLog!.filter((r) => r.url.endsWith('/retrieve')).length;
+    while (retrieves() < 2) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(75);
+    const asked = retrieves();
+    running.emulator.requestLog = undefined;
+    expect(asked).toBeLessThan(10);
+    const reader = await openWarehouse({ path: join(dir, 'warehouse.duckdb'), access: 'read' });
+    let stopped: Record<string, unknown>;
+    let stoppedChanges: Record<string, unknown>[];
+    try {
+      stopped = (await reader.query("select * from kb_eval_run_changes where status = 'stopped'"))[0]!;
+      stoppedChanges = await reader.query(
+        'select seq, asked, regressed from kb_eval_question_changes where run_id = $r order by seq',
+        { r: String(stopped['run_id']) },
+      );
+    } finally {
+      await reader.close();
+    }
+    expect(stopped['previous_run_id']).toBe(changes[1]!['run_id']);
+    expect(stoppedChanges.filter((c) => c['asked']).length).toBe(asked);
+    expect(stoppedChanges.filter((c) => !c['asked'] && c['regressed'])).toEqual([]);
+
     const today = new Date().toISOString().slice(0, 10);
     const report = await runCli(['report', 'kb-eval', '--from', today, '--json'], env);
     expect(report.code, report.stderr).toBe(0);
     const path = (JSON.parse(report.stdout) as { path: string }).path;
     const { sheets, workbook } = await readWorkbook(path);
+    // the headline is the latest run that finished normally (the second), not the stopped one
+    const runSheet = sheetNamed(sheets, 'Run');
+    expect(column(runSheet, 'Value')[0]).toBe(changes[1]!['run_id']);
     const compared = sheetNamed(sheets, 'Compared with previous');
     expect(column(compared, 'Run')).toEqual(['This run', 'Previous run', 'Change']);
     const hit1 = column(compared, 'Hit@1') as number[];
@@ -153,7 +196,10 @@ describe('reporter-etl kb eval', () => {
     expect(column(worse, 'Question')).toContain(q0.question);
     const worst = sheetNamed(sheets, 'Worst questions');
     expect(column(worst, 'Question')).toContain(q0.question);
-    expect(column(sheetNamed(sheets, 'Runs'), 'Run id')).toHaveLength(2);
+    const runs = sheetNamed(sheets, 'Runs');
+    expect(column(runs, 'Run id')).toEqual([one.runId, changes[1]!['run_id'], stopped['run_id']]);
+    expect(column(runs, 'Note')[0]).toBeNull();
+    expect(String(column(runs, 'Note')[2])).toMatch(/^STOPPED/);
     expect(workbook.worksheets.flatMap((w) => w.getImages()).length).toBe(2);
 
     const html = await runCli(['report', 'kb-eval', '--from', today, '--format', 'html', '--json'], env);
@@ -178,5 +224,47 @@ describe('reporter-etl kb eval', () => {
     expect(summary.statusRequests).toBe(0);
     expect(summary.metrics.questions).toBe(4);
     expect(summary.metrics.hitAt1).toBeCloseTo(hitAt1(truthRanks().slice(0, 4)), 12);
+  });
+
+  it('warns of expected sources the latest kb sync snapshot does not have, and answers --json with no rows', async () => {
+    const sync = await runCli(['kb', 'sync'], env);
+    expect(sync.code, sync.stderr).toBe(0);
+    const [q0, q1] = kbQuestions(running.emulator);
+    // the emulator's truth: its sources' names and ids; the two expectations below are none of them
+    const names = [...running.emulator.kb.sources.values()].map((s) => s.name.toLowerCase());
+    const ids = [...running.emulator.kb.sources.values()].map((s) => String(s.id));
+    expect(names).toContain(q0!.sourceName.toLowerCase());
+    expect(names).not.toContain('no-such-source.pdf');
+    expect(ids).not.toContain('999999');
+    writeFileSync(
+      join(dir, 'unknown.csv'),
+      `question,expected_sources\n"${q0!.question}",${q0!.sourceName}|no-such-source.pdf\n"${q1!.question}",999999\n`,
+    );
+    const r = await runCli(['kb', 'eval', '--questions', join(dir, 'unknown.csv'), '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: 2 expected sources match no source of the latest kb sync snapshot/);
+    expect(r.stderr).toContain('no-such-source.pdf, 999999');
+    const summary = JSON.parse(r.stdout) as { unknownExpectedSources: string[] };
+    expect(summary.unknownExpectedSources).toEqual(['no-such-source.pdf', '999999']);
+
+    const none = await runCli(
+      [
+        'kb',
+        'eval',
+        '--sql',
+        "select question from kb_eval_questions where question = 'never asked'",
+        '--json',
+      ],
+      env,
+    );
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ questions: 0, runId: null });
+
+    const negative = await runCli(
+      ['kb', 'eval', '--questions', join(dir, 'unknown.csv'), '--concurrency', '-1'],
+      env,
+    );
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--concurrency expects a whole number of at least 1, got "-1"');
   });
 });

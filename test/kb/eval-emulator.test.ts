@@ -100,6 +100,8 @@ async function evaluate(
     key?: string;
     concurrency?: number;
     timeoutMs?: number;
+    waitTimeSeconds?: number;
+    lease?: { beatMs: number; staleMs: number };
     signal?: AbortSignal;
     onQuestion?: (done: number) => void;
   } = {},
@@ -130,9 +132,10 @@ async function evaluate(
       kbBaseUrl: config.baseUrl,
       questionSource: 'test.csv',
       concurrency: options.concurrency ?? 4,
-      waitTimeSeconds: 10,
+      waitTimeSeconds: options.waitTimeSeconds ?? 10,
       timeoutMs: options.timeoutMs ?? 30_000,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.lease ? { lease: options.lease } : {}),
       log: silentLogger(),
       ...(options.onQuestion ? { onQuestion: ({ done }) => options.onQuestion!(done) } : {}),
     });
@@ -212,6 +215,30 @@ describe('kb eval against the emulator', () => {
         truthRanking(q.question).flatMap((s, i) => (s === q.expectedSources[0] ? [i + 1] : [])),
       );
     }
+  });
+
+  it('never asks the status of a generation more than once a second, even with --wait-time 0', async () => {
+    // the emulator generates for 150 ms and answers a status call with waitTimeSeconds=0 at once: a tight
+    // loop would ask dozens of times per question; one call a second asks twice (at once, then after 1 s)
+    const questions = truthQuestions(3);
+    running.emulator.requestLog = [];
+    const started = Date.now();
+    const summary = await evaluate(questions, { waitTimeSeconds: 0, concurrency: 3 });
+    const elapsed = Date.now() - started;
+    const statusCalls = running.emulator.requestLog!.filter(
+      (r) => r.method === 'GET' && /\/query\/\d+\?waitTimeSeconds=0\b/.test(r.url),
+    );
+    const perQuery = new Map<string, number>();
+    for (const call of statusCalls) {
+      const id = /\/query\/(\d+)/.exec(call.url)![1]!;
+      perQuery.set(id, (perQuery.get(id) ?? 0) + 1);
+    }
+    expect(perQuery.size).toBe(3);
+    for (const calls of perQuery.values()) expect(calls).toBeLessThanOrEqual(2);
+    expect(summary.statusRequests).toBe(statusCalls.length);
+    expect(summary.metrics.answered).toBe(truthFigures(questions).answered);
+    // a question that needed a second call waited out the second between them
+    if (statusCalls.length > 3) expect(elapsed).toBeGreaterThanOrEqual(1000);
   });
 
   it('streams over SSE with the same figures', async () => {
@@ -304,6 +331,14 @@ describe('kb eval against the emulator', () => {
       // the figures stay those of the three questions asked before the expiry
       expect(run['with_expected_sources']).toBe(3);
       expect(run['hit_at_1']).toBeCloseTo(truthFigures(questions.slice(0, 3)).hitAt1, 12);
+      // the questions never asked are not compared: none of them is worse (or better) than before
+      const changes = await warehouse.query(
+        'select seq, asked, regressed, improved from kb_eval_question_changes where run_id = $r order by seq',
+        { r: summary.runId },
+      );
+      expect(changes.slice(4).map((c) => [c['asked'], c['regressed'], c['improved']])).toEqual(
+        Array.from({ length: 4 }, () => [false, false, false]),
+      );
     } finally {
       running.emulator.clock.set(start);
     }
@@ -368,7 +403,91 @@ describe('kb eval against the emulator', () => {
     }
     const run = await runRow(summary.runId);
     expect(run['error']).toBe('stopped (stopped by SIGINT)');
-    expect(run['status']).toBe('partial');
+    expect(run['status']).toBe('stopped');
+    expect(summary.status).toBe('stopped');
     expect(run['failures']).toBe(4);
+  });
+
+  it('compares a run only with the last normally finished run of the same question set', async () => {
+    const questions = truthQuestions(5);
+    const baseline = await evaluate(questions, { concurrency: 1 });
+    expect(['success', 'partial']).toContain(baseline.status);
+    const truth = truthFigures(questions);
+    // every question of the baseline was answered: each one not asked later would read as "worse"
+    expect(truth.answered).toBe(5);
+
+    // stopped after its second question: the three it never asked are neither regressed nor improved
+    const controller = new AbortController();
+    const stopped = await evaluate(questions, {
+      concurrency: 1,
+      signal: controller.signal,
+      onQuestion: (done) => {
+        if (done === 2) controller.abort(new Error('stopped by SIGTERM'));
+      },
+    });
+    expect(stopped.status).toBe('stopped');
+    const changes = await warehouse.query(
+      `select seq, previous_run_id, asked, regressed, improved from kb_eval_question_changes
+       where run_id = $r order by seq`,
+      { r: stopped.runId },
+    );
+    expect(changes.map((c) => c['previous_run_id'])).toEqual(Array(5).fill(baseline.runId));
+    expect(changes.map((c) => c['asked'])).toEqual([true, true, false, false, false]);
+    expect(changes.filter((c) => c['regressed'] || c['improved'])).toEqual([]);
+
+    // the next run's baseline is the normal run, not the stopped one
+    const next = await evaluate(questions, { concurrency: 1 });
+    const after = await warehouse.query(
+      'select run_id, previous_run_id, baseline from kb_eval_run_changes where run_id in ($a, $b, $c)',
+      { a: baseline.runId, b: stopped.runId, c: next.runId },
+    );
+    const byRun = new Map(after.map((r) => [r['run_id'], r]));
+    expect(byRun.get(next.runId)!['previous_run_id']).toBe(baseline.runId);
+    expect(byRun.get(stopped.runId)!['baseline']).toBe(false);
+    expect(byRun.get(next.runId)!['baseline']).toBe(true);
+
+    // a run of two of the five questions (--limit 2) is a set of its own: no previous run to compare with
+    const limited = await evaluate(questions.slice(0, 2), { concurrency: 1 });
+    expect(limited.questionSet).not.toBe(next.questionSet);
+    expect(next.questionSet).toBe(baseline.questionSet);
+    const limitedChange = await warehouse.query(
+      'select previous_run_id from kb_eval_run_changes where run_id = $r',
+      { r: limited.runId },
+    );
+    expect(limitedChange[0]!['previous_run_id']).toBeNull();
+  });
+
+  it('closes a run left running by a killed process as abandoned at the next start, and beats while running', async () => {
+    // two runs left `running`: one by a process killed an hour ago (no beat since), one still beating
+    const insert = (runId: string, beatAt: number) =>
+      warehouse.execute([
+        {
+          sql: `INSERT INTO kb_eval_runs (run_id, started_at, status, kb_base_url, question_source, question_set,
+                  mode, settings, questions, heartbeat_at)
+                VALUES ($r, $t, 'running', 'http://x', 'test.csv', 'killed', 'async', '{}', 3, $t)`,
+          params: { r: runId, t: new Date(beatAt) },
+        },
+      ]);
+    await insert('killed-run', Date.now() - 3_600_000);
+    await insert('live-run', Date.now());
+    const summary = await evaluate(truthQuestions(2), { lease: { beatMs: 20, staleMs: 60_000 } });
+    const rows = await warehouse.query(
+      `select run_id, status, finished_at, heartbeat_at, started_at, error from kb_eval_runs
+       where run_id in ('killed-run', 'live-run', $r) order by run_id`,
+      { r: summary.runId },
+    );
+    const byRun = new Map(rows.map((r) => [r['run_id'], r]));
+    expect(byRun.get('killed-run')!['status']).toBe('abandoned');
+    expect(byRun.get('killed-run')!['finished_at']).not.toBeNull();
+    expect(String(byRun.get('killed-run')!['error'])).toMatch(/^abandoned/);
+    expect(byRun.get('live-run')!['status']).toBe('running');
+    // the run's heartbeat moved on from its start while it asked (a beat every 20 ms)
+    const mine = byRun.get(summary.runId)!;
+    expect(mine['heartbeat_at'] as number).toBeGreaterThan(mine['started_at'] as number);
+    const abandoned = await warehouse.query(
+      "select run_id, baseline from kb_eval_run_changes where run_id = 'killed-run'",
+    );
+    expect(abandoned).toEqual([{ run_id: 'killed-run', baseline: false }]);
+    await warehouse.execute([{ sql: "DELETE FROM kb_eval_runs WHERE run_id = 'live-run'", params: {} }]);
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  MAX_QUESTION_CHARS,
   parseEvalQuestionsCsv,
   parseEvalQuestionsJsonl,
   readEvalQuestionsFile,
@@ -105,5 +106,70 @@ describe('the questions file', () => {
     } catch (error) {
       expect((error as { exitCode: number }).exitCode).toBe(2);
     }
+  });
+
+  it('refuses a file that is not UTF-8, naming the line of the first invalid byte', () => {
+    const path = join(dir, 'cp1251.csv');
+    // "Где мой заказ?" in Windows-1251 on line 3: bytes that are no UTF-8
+    const cp1251 = Buffer.from([0xc3, 0xe4, 0xe5, 0x20, 0xec, 0xee, 0xe9, 0x3f]);
+    writeFileSync(path, Buffer.concat([Buffer.from('question\nÄpfel?\n'), cp1251, Buffer.from('\n')]));
+    let thrown: unknown;
+    try {
+      readEvalQuestionsFile(path);
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).message).toMatch(/cp1251\.csv line 3: not UTF-8 text/);
+    expect((thrown as { exitCode: number; code: string }).exitCode).toBe(2);
+    expect((thrown as { code: string }).code).toBe('kb.bad_questions');
+    const jsonl = join(dir, 'latin1.jsonl');
+    writeFileSync(
+      jsonl,
+      Buffer.concat([Buffer.from('{"question":"caf'), Buffer.from([0xe9]), Buffer.from('?"}\n')]),
+    );
+    expect(() => readEvalQuestionsFile(jsonl)).toThrow(/latin1\.jsonl line 1: not UTF-8 text/);
+  });
+
+  it('refuses an empty file, a header-only CSV and an empty JSONL, naming the file', () => {
+    for (const [name, content] of [
+      ['empty.csv', ''],
+      ['header-only.csv', 'question,expected_sources\n'],
+      ['empty.jsonl', ''],
+      ['blank.jsonl', '\n\n'],
+    ] as const) {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      let thrown: unknown;
+      try {
+        readEvalQuestionsFile(path);
+      } catch (error) {
+        thrown = error;
+      }
+      expect((thrown as Error | undefined)?.message, name).toMatch(
+        new RegExp(`${name.replace('.', '\\.')}: no questions`),
+      );
+      expect((thrown as { exitCode: number }).exitCode).toBe(2);
+    }
+  });
+
+  it('refuses a repeated column, a repeated id as an id, and a question over the length limit', () => {
+    expect(() => parseEvalQuestionsCsv('question,question\nA,B\n', 'q.csv')).toThrow(
+      /q\.csv line 1, column 2 \("question"\): repeats column 1/,
+    );
+    expect(() => parseEvalQuestionsCsv('id,question\nx,A\ny,B\nx,C\n', 'q.csv')).toThrow(
+      /q\.csv line 4, column id: repeats the id "x" of line 2/,
+    );
+    expect(() =>
+      parseEvalQuestionsJsonl('{"id":1,"question":"A"}\n{"id":1,"question":"B"}\n', 'q.jsonl'),
+    ).toThrow(/q\.jsonl line 2, field id: repeats the id "1" of line 1/);
+    const long = 'x'.repeat(MAX_QUESTION_CHARS + 1);
+    expect(MAX_QUESTION_CHARS).toBe(4000);
+    expect(parseEvalQuestionsCsv(`question\n${'y'.repeat(MAX_QUESTION_CHARS)}\n`, 'q.csv')).toHaveLength(1);
+    expect(() => parseEvalQuestionsCsv(`question\nA\n${long}\n`, 'q.csv')).toThrow(
+      /q\.csv line 3, column question: 4001 characters, over the limit of 4000/,
+    );
+    expect(() => parseEvalQuestionsJsonl(`{"question":"${long}"}\n`, 'q.jsonl')).toThrow(
+      /q\.jsonl line 1, field question: 4001 characters, over the limit/,
+    );
   });
 });

@@ -9,7 +9,12 @@ import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { createKbClient } from '../../kb/kb-client.js';
 import { createKbStreamer } from '../../kb/kb-stream.js';
 import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
-import { type KbEvalQuestion, readEvalQuestionsFile } from '../../kb-eval/read-eval-questions.js';
+import {
+  checkQuestionLength,
+  type KbEvalQuestion,
+  MAX_QUESTION_CHARS,
+  readEvalQuestionsFile,
+} from '../../kb-eval/read-eval-questions.js';
 import { type KbEvalSummary, runKbEval } from '../../kb-eval/run-kb-eval.js';
 import { selectKbEvalQuestions } from '../../manage/select-kb-eval-questions.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
@@ -50,7 +55,11 @@ The questions file (docs/kb-eval.md):
           "How do I return an item?",returns-policy.pdf|faq.md,30 days
   .jsonl  one object per line: {"question": "...", "expected_sources": ["returns-policy.pdf", 12],
           "expected_answer_contains": "30 days"}  (expected_answer_contains may be a list: all must appear)
-A bad file is refused before anything is asked, naming the line and the column (exit 2).
+A bad file is refused before anything is asked, naming the line and the column (exit 2): also a file
+that is not UTF-8, an empty one (or a header row only), a repeated column or id, a question over
+${MAX_QUESTION_CHARS} characters. Expected sources that no source of the latest kb sync snapshot has are
+named in a warning. A run is compared with the previous run of the same question set (the same questions
+and expectations: a --limit run is a set of its own) that finished normally (not stopped or failed).
 
 Options:
   --questions FILE   the questions (.csv, .jsonl or .ndjson)
@@ -60,7 +69,8 @@ Options:
                      questions (below)
   --stream           generate through the SSE stream instead of the async query and its long poll
   --concurrency N    questions asked at a time (default 4)
-  --wait-time S      waitTimeSeconds of each status call, 0..30 (default 20): the long poll
+  --wait-time S      waitTimeSeconds of each status call, 0..30 (default 20): the long poll; whatever S,
+                     a generation's status is asked at most once a second
   --timeout S        how long a generation may take before it is recorded as failed, kb.timeout (default 180)
   --limit N          ask only the first N questions
   --json             the run's summary as JSON on stdout
@@ -74,7 +84,8 @@ REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}).
 Exit codes: 0 every question retrieved and answered; 1 failed (the key refused, or no question answered);
 2 usage (bad option, file or query; no REPORTER_KB_KEY); 3 partial (some questions failed: see
 kb_eval_questions.error); 75 try again later (the warehouse locked, or stopped by Ctrl-C / SIGTERM: the
-questions asked so far are kept, the rest recorded as not asked).
+questions asked so far are kept, the rest recorded as not asked, the run's status stopped). A run left
+running by a process killed outright is closed as abandoned by the next run.
 
 Examples (against the emulator: npx reporter-etl emulator):
   export REPORTER_KB_BASE_URL=http://127.0.0.1:4010/kb REPORTER_KB_KEY=emulator-kb-project-key
@@ -125,11 +136,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       'kb eval: give the questions with --questions FILE or with --sql QUERY / --sql-file PATH (one of them)',
     );
   const concurrency = intOption(values.concurrency, 'concurrency', 4, 1);
-  const waitTimeSeconds = intOption(values['wait-time'], 'wait-time', 20, 0);
-  if (waitTimeSeconds > 30)
-    throw new UsageError(
-      `--wait-time expects 0..30 seconds (the service's waitTimeSeconds), got ${waitTimeSeconds}`,
-    );
+  const waitTimeSeconds = intOption(values['wait-time'], 'wait-time', 20, 0, 30);
   const timeoutMs = intOption(values.timeout, 'timeout', 180, 1) * 1000;
   const limit = values.limit === undefined ? undefined : intOption(values.limit, 'limit', 0, 1);
   const config = loadConfig(process.env, { requireToken: false });
@@ -156,11 +163,28 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     if (selected.skipped > 0) io.err(`--sql: ${plural(selected.skipped, 'row')} without a question skipped`);
     if (selected.repeated > 0) io.err(`--sql: ${plural(selected.repeated, 'repeated question')} skipped`);
     questions = selected.questions;
+    for (const [n, q] of questions.entries())
+      checkQuestionLength(q.question, `--sql row ${n + 1}, column question`);
     source = 'sql';
-  }
-  if (questions.length === 0) {
-    io.err('kb eval: no questions to ask');
-    return EXIT.ok;
+    if (questions.length === 0) {
+      // nothing to ask is not an error for a query (last week may have had no questions); --json still answers
+      io.err('kb eval: the --sql query selected no questions; nothing asked, no run recorded');
+      if (values.json)
+        io.out(
+          JSON.stringify(
+            {
+              runId: null,
+              status: 'nothing_to_ask',
+              questions: 0,
+              skipped: selected.skipped,
+              repeated: selected.repeated,
+            },
+            null,
+            2,
+          ),
+        );
+      return EXIT.ok;
+    }
   }
 
   const controller = new AbortController();
@@ -196,6 +220,12 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         timeoutMs,
         signal: controller.signal,
         log,
+        onUnknownExpectedSources: (unknown, snapshotId) =>
+          io.err(
+            escapeForTerminal(
+              `kb eval: warning: ${plural(unknown.length, 'expected source')} match no source of the latest kb sync snapshot (${snapshotId}), so they can only be misses: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', ...' : ''}`,
+            ),
+          ),
         onQuestion: ({ done, total, failed, row }) => {
           const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
           if (io.isTty) showStatusLine(line);

@@ -1,6 +1,7 @@
 -- The runs of `reporter-etl kb eval` (docs/kb-eval.md), kept side by side so a run can be compared with the
 -- one before it. kb_eval_runs: one row per run, inserted `running` before the first question and finished
--- with its figures (a crashed run stays `running` with the questions it recorded). kb_eval_questions: one row
+-- with its figures (a crashed run stays `running` with the questions it recorded until the next run closes
+-- it as `abandoned`, its heartbeat stale). kb_eval_questions: one row
 -- per question (run_id, seq from 1), written as soon as the question settles, so a stopped or failed run
 -- loses nothing it had done. kb_eval_chunks: the chunks retrieval returned for a question (rank from 1 in
 -- the service's order). Times are TIMESTAMPTZ, durations ms. Keys unique by construction; no ART index
@@ -10,7 +11,9 @@ CREATE TABLE kb_eval_runs (
   started_at TIMESTAMPTZ NOT NULL,
   finished_at TIMESTAMPTZ,
   -- running, success (every question answered), partial (some failed), failed (none answered, or the key
-  -- was refused and the rest were not asked)
+  -- was refused and the rest were not asked), stopped (Ctrl-C / SIGTERM: the rest were not asked), abandoned
+  -- (left `running` by a process killed outright; closed by the next run). Only success and partial runs
+  -- asked every question: only they are baselines (views below)
   status VARCHAR NOT NULL,
   kb_base_url VARCHAR NOT NULL,
   project_id BIGINT,
@@ -18,6 +21,9 @@ CREATE TABLE kb_eval_runs (
   -- the questions file's name, or `sql`; question_query holds the --sql text
   question_source VARCHAR NOT NULL,
   question_query VARCHAR,
+  -- sha256 of the question set (each question's key, text, sorted expected sources and answer texts, the
+  -- questions sorted): runs are compared only within one set (a --limit run is a set of its own)
+  question_set VARCHAR NOT NULL,
   -- async (POST /async/query + long-polled GET /query/{id}) or stream (SSE POST /query/stream)
   mode VARCHAR NOT NULL,
   -- JSON: {concurrency, waitTimeSeconds, timeoutSeconds, streamRetries}
@@ -38,7 +44,10 @@ CREATE TABLE kb_eval_runs (
   requests INTEGER,
   status_requests INTEGER,
   duration_ms BIGINT,
-  error VARCHAR
+  error VARCHAR,
+  -- refreshed every few seconds while the run is `running` (src/warehouse/lease.ts): a `running` run whose
+  -- heartbeat is stale belongs to a process killed outright, and the next run closes it as `abandoned`
+  heartbeat_at TIMESTAMPTZ
 );
 
 CREATE TABLE kb_eval_questions (
@@ -72,6 +81,8 @@ CREATE TABLE kb_eval_questions (
   attempts INTEGER NOT NULL,
   error_code VARCHAR,
   error VARCHAR,
+  -- false for a question recorded `not asked` (the run stopped, or the key refused before it): never compared
+  asked BOOLEAN NOT NULL,
   started_at TIMESTAMPTZ NOT NULL,
   finished_at TIMESTAMPTZ NOT NULL
 );
@@ -88,18 +99,23 @@ CREATE TABLE kb_eval_chunks (
   content VARCHAR
 );
 
--- Each finished run beside the previous finished run of the same knowledge base project and question source
--- (a file's name, or `sql`): the figures of both and their change (negative: a drop).
+-- Each finished run beside the previous run of the same knowledge base project and question set
+-- (question_set) that finished normally (success or partial: every question asked; a stopped, failed,
+-- abandoned or running run is never a baseline): the figures of both and their change (negative: a drop).
+-- `baseline`: whether this run may itself be a baseline (and headline report kb-eval).
 CREATE VIEW kb_eval_run_changes AS
 WITH finished AS (
-  SELECT *, lag(run_id) OVER (
-    PARTITION BY coalesce(project_id, -1), question_source ORDER BY started_at, run_id
-  ) AS previous_run_id
+  SELECT *, status IN ('success', 'partial') AS baseline,
+    last_value(CASE WHEN status IN ('success', 'partial') THEN run_id END IGNORE NULLS) OVER (
+      PARTITION BY coalesce(project_id, -1), question_set ORDER BY started_at, run_id
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS previous_run_id
   FROM kb_eval_runs
   WHERE status <> 'running'
 )
 SELECT
-  r.run_id, r.started_at, r.project_id, r.project_name, r.question_source, r.mode, r.status, r.questions,
+  r.run_id, r.started_at, r.project_id, r.project_name, r.question_source, r.question_set, r.mode, r.status,
+  r.baseline, r.questions,
   r.previous_run_id, p.started_at AS previous_started_at,
   r.hit_at_1, p.hit_at_1 AS previous_hit_at_1, r.hit_at_1 - p.hit_at_1 AS hit_at_1_change,
   r.hit_at_5, p.hit_at_5 AS previous_hit_at_5, r.hit_at_5 - p.hit_at_5 AS hit_at_5_change,
@@ -113,8 +129,9 @@ FROM finished r
 LEFT JOIN kb_eval_runs p ON p.run_id = r.previous_run_id;
 
 -- Each question of a finished run beside the same question (by question_key) in the previous comparable run
--- (kb_eval_run_changes): `regressed` when it was found (hit within 5) and is not, or it was answered with
--- the expected text and is not, or it was answered and now failed.
+-- (kb_eval_run_changes). Only questions asked in both runs are compared (a question recorded `not asked` is
+-- neither regressed nor improved): `regressed` when it was found (hit within 5) and is not, or it was
+-- answered with the expected text and is not, or it was answered and now failed; `improved` the reverse.
 CREATE VIEW kb_eval_question_changes AS
 SELECT
   c.run_id, c.previous_run_id, q.seq, q.question_key, q.question,
@@ -123,12 +140,17 @@ SELECT
   q.answer_contains, pq.answer_contains AS previous_answer_contains,
   q.latency_ms, pq.latency_ms AS previous_latency_ms,
   pq.seq IS NOT NULL AS in_previous,
-  coalesce(
+  q.asked,
+  coalesce(q.asked AND pq.asked AND (
     (pq.hit_rank <= 5 AND (q.hit_rank IS NULL OR q.hit_rank > 5))
     OR (pq.answer_contains AND NOT coalesce(q.answer_contains, false))
-    OR (pq.status = 'answered' AND q.status <> 'answered'),
-    false
-  ) AS regressed
+    OR (pq.status = 'answered' AND q.status <> 'answered')
+  ), false) AS regressed,
+  coalesce(q.asked AND pq.asked AND (
+    (q.hit_rank <= 5 AND (pq.hit_rank IS NULL OR pq.hit_rank > 5))
+    OR (q.answer_contains AND NOT coalesce(pq.answer_contains, false))
+    OR (q.status = 'answered' AND pq.status <> 'answered')
+  ), false) AS improved
 FROM kb_eval_run_changes c
 JOIN kb_eval_questions q ON q.run_id = c.run_id
 LEFT JOIN kb_eval_questions pq ON pq.run_id = c.previous_run_id AND pq.question_key = q.question_key;
