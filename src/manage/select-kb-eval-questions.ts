@@ -4,10 +4,9 @@
 // (a VARCHAR[] list, or text separated by `|` or `;`), `expected_answer_contains` (text) and `id`. Rows without
 // a question are skipped and counted, and so are repeats of a question already selected.
 
-import { EtlError, UsageError } from '../errors.js';
 import type { KbEvalQuestion } from '../kb-eval/read-eval-questions.js';
 import { splitSourceList } from '../kb-eval/read-eval-questions.js';
-import { checkSelectQuery } from './select-label-targets.js';
+import { checkSelectQuery, runSelectQuery } from './select-label-targets.js';
 import type { QuerySandbox } from './use-query-sandbox.js';
 
 const EXAMPLE =
@@ -41,15 +40,7 @@ export async function selectKbEvalQuestions(
     table: 'sessions',
     meaning: 'the questions to ask the knowledge base',
   });
-  let rows: Record<string, unknown>[];
-  try {
-    rows = await sandbox.query(
-      `SELECT * FROM (${sql}) AS q${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`,
-    );
-  } catch (cause) {
-    if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
-    throw new UsageError(`--sql fails on the warehouse: ${(cause as Error).message}`, 'manage.bad_query');
-  }
+  const rows = await runSelectQuery(sandbox, sql, limit);
   const out: SelectedKbEvalQuestions = { questions: [], skipped: 0, repeated: 0 };
   const keys = new Set<string>();
   for (const row of rows) {

@@ -197,3 +197,22 @@ export async function selectLabelTargets(
   }
   return selection;
 }
+
+/**
+ * Runs a query `checkSelectQuery` accepted, with at most `limit` rows: a failure on the warehouse is the
+ * analyst's (manage.bad_query), any other error is the tool's.
+ */
+export async function runSelectQuery(
+  sandbox: QuerySandbox,
+  sql: string,
+  limit: number | undefined,
+): Promise<Record<string, unknown>[]> {
+  try {
+    return await sandbox.query(
+      `SELECT * FROM (${sql}) AS q${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`,
+    );
+  } catch (cause) {
+    if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
+    throw new UsageError(`--sql fails on the warehouse: ${(cause as Error).message}`, 'manage.bad_query');
+  }
+}

@@ -2,8 +2,7 @@
 // only the warehouse's tables, a text column `text`), run in the read-only sandbox; an `expected_intent`
 // column, when the query returns one, gives each question's expected intent. Rows without a text are skipped
 // (a NULL question cannot be asked) and counted.
-import { EtlError, UsageError } from '../errors.js';
-import { checkSelectQuery } from './select-label-targets.js';
+import { checkSelectQuery, runSelectQuery } from './select-label-targets.js';
 import type { QuerySandbox } from './use-query-sandbox.js';
 
 const EXAMPLE = "select distinct question as text from messages where nlp_class = '/CatchAll'";
@@ -25,15 +24,7 @@ export async function selectPrompterQuestions(
     table: 'messages',
     meaning: 'the questions to send',
   });
-  let rows: Record<string, unknown>[];
-  try {
-    rows = await sandbox.query(
-      `SELECT * FROM (${sql}) AS q${limit === undefined ? '' : ` LIMIT ${Math.floor(limit)}`}`,
-    );
-  } catch (cause) {
-    if (cause instanceof EtlError && cause.code !== 'warehouse.query_failed') throw cause;
-    throw new UsageError(`--sql fails on the warehouse: ${(cause as Error).message}`, 'manage.bad_query');
-  }
+  const rows = await runSelectQuery(sandbox, sql, limit);
   const out: SelectedQuestions = { questions: [], skipped: 0 };
   for (const row of rows) {
     const text = row['text'];
