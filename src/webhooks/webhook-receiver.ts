@@ -74,7 +74,7 @@ export interface WebhookReceiver {
   readonly url: string;
   readonly port: number;
   readonly counts: ReceiverCounts;
-  /** Loads what is spooled now (the loader does it every second). */
+  /** Loads everything acknowledged until now (the loader does it every second), after a load in flight. */
   loadNow(): Promise<void>;
   /** Stops taking requests, answers those in flight, loads everything acknowledged, removes the spool. */
   close(): Promise<void>;
@@ -327,7 +327,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     port,
     counts,
-    loadNow: () => load(),
+    // a load in flight took the records spooled before it: wait for it, then load what came since
+    loadNow: async () => {
+      await loading?.catch(() => undefined);
+      await load();
+    },
     async close() {
       closing = true;
       clearInterval(timer);
