@@ -15,6 +15,7 @@ import { KB_BASE_PATH } from './kb/kb-options.js';
 import { pushgateRoutes } from './pushgate/routes.js';
 import type { Generation, Route, RouteContext, RouteResult } from './route.js';
 import { reporterRoutes } from './routes/index.js';
+import { sendJson } from './send-json.js';
 
 export interface RunningEmulator {
   url: string;
@@ -118,21 +119,6 @@ function locate(
   m = /^\/__emulator\/(.+)$/.exec(pathname);
   if (m) return { scope: 'control', generation: 'v1', rest: m[1]!, prefix: '/__emulator' };
   return undefined;
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {

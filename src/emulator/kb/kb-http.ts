@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../api-error.js';
 import type { Emulator } from '../emulator.js';
 import { type FaultState, REQUEST_FAULTS } from '../faults.js';
+import { sendJson } from '../send-json.js';
 import { authenticateKb } from './kb-auth.js';
 import { KbError, kbBody } from './kb-error.js';
 import { KB_API_PREFIX, KB_BASE_PATH } from './kb-options.js';
@@ -27,21 +28,6 @@ export function kbRoutes(): KbRoute[] {
     ...generationRoutes(),
     ...streamRoutes(),
   ];
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }
 
 async function readRaw(req: IncomingMessage): Promise<Buffer> {
@@ -75,9 +61,9 @@ export class KbHttp {
         res.destroy();
         return;
       }
-      if (error instanceof ApiError) send(res, error.status, kbBody(error), error.headers);
+      if (error instanceof ApiError) sendJson(res, error.status, kbBody(error), error.headers);
       else
-        send(res, 500, {
+        sendJson(res, 500, {
           code: 'kb.internal_error',
           description: error instanceof Error ? error.message : String(error),
         });
@@ -101,7 +87,7 @@ export class KbHttp {
     const retryAfter = fault ? undefined : e.rateLimit?.take();
     if (retryAfter !== undefined) {
       req.resume();
-      send(
+      sendJson(
         res,
         429,
         { code: 'kb.too_many_requests', description: 'Rate limit exceeded, retry later' },
@@ -174,14 +160,14 @@ export class KbHttp {
       setTimeout(() => res.destroy(), 10);
       return;
     }
-    send(res, result.status ?? 200, result.body, result.headers ?? {});
+    sendJson(res, result.status ?? 200, result.body, result.headers ?? {});
   }
 
   private applyFault(fault: FaultState, req: IncomingMessage, res: ServerResponse): void {
     req.resume();
     switch (fault.type) {
       case 'status429':
-        send(
+        sendJson(
           res,
           429,
           { code: 'kb.too_many_requests', description: 'Rate limit exceeded, retry later' },
@@ -193,7 +179,7 @@ export class KbHttp {
       case 'status500':
       case 'status503': {
         const status = fault.type === 'status500' ? 500 : 503;
-        send(res, status, {
+        sendJson(res, status, {
           code: status === 500 ? 'kb.internal_error' : 'kb.service_unavailable',
           description: `emulated ${status}`,
         });
