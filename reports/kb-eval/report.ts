@@ -84,40 +84,35 @@ const COMPARED_COLUMNS: ColumnSpec[] = [
   col('p95', 'Latency p95 (ms)', 'integer'),
 ];
 
+/** The figures of a run in the compared sheet, after its id, in column order. */
+const RUN_FIGURES = [
+  'started_at',
+  'questions',
+  'failures',
+  'hit_at_1',
+  'hit_at_5',
+  'mrr',
+  'answer_contains_rate',
+  'latency_p50_ms',
+  'latency_p95_ms',
+] as const;
+
 /** This run, the previous one and the change (negative: a drop), one figure per column. */
 function comparedSheet(run: PlainRow | undefined): SheetSource {
   const hasPrevious = run !== undefined && run['previous_run_id'] !== null;
   const diff = (a: PlainValue | undefined, b: PlainValue | undefined) =>
     typeof a === 'number' && typeof b === 'number' ? a - b : null;
+  /** One run's figures, read from the columns of `run` named with `prefix` (the run's own, or previous_). */
+  const figuresOf = (label: string, prefix: '' | 'previous_'): CellInput[] => [
+    label,
+    text(run?.[`${prefix}run_id`]),
+    ...RUN_FIGURES.map((figure) => num(run?.[`${prefix}${figure}`])),
+  ];
   const rows: CellInput[][] =
     run && hasPrevious
       ? [
-          [
-            'This run',
-            text(run['run_id']),
-            num(run['started_at']),
-            num(run['questions']),
-            num(run['failures']),
-            num(run['hit_at_1']),
-            num(run['hit_at_5']),
-            num(run['mrr']),
-            num(run['answer_contains_rate']),
-            num(run['latency_p50_ms']),
-            num(run['latency_p95_ms']),
-          ],
-          [
-            'Previous run',
-            text(run['previous_run_id']),
-            num(run['previous_started_at']),
-            num(run['previous_questions']),
-            num(run['previous_failures']),
-            num(run['previous_hit_at_1']),
-            num(run['previous_hit_at_5']),
-            num(run['previous_mrr']),
-            num(run['previous_answer_contains_rate']),
-            num(run['previous_latency_p50_ms']),
-            num(run['previous_latency_p95_ms']),
-          ],
+          figuresOf('This run', ''),
+          figuresOf('Previous run', 'previous_'),
           [
             'Change',
             null,
