@@ -18,6 +18,7 @@ export const CONFIG_DEFAULTS = {
   REPORTER_BASE_URL: 'https://app.jaicp.com',
   REPORTER_DATA_DIR: './data',
   REPORTER_CONCURRENCY: 4,
+  REPORTER_SYNC_DUCKDB_THREADS: 1,
   REPORTER_TIMEOUT_MS: 30_000,
   REPORTER_RETRIES: 6,
   REPORTER_PAGE_SIZE: 500,
@@ -214,6 +215,7 @@ const ENV_KEYS = {
   REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(D.REPORTER_WINDOW_MAX_SESSIONS),
   REPORTER_WINDOW_MAX_BYTES: sizeFromEnv(1000).optional(),
   REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: sizeFromEnv(1_000_000).optional(),
+  REPORTER_SYNC_DUCKDB_THREADS: intFromEnv(1, 64).default(D.REPORTER_SYNC_DUCKDB_THREADS),
   REPORTER_DUCKDB_MEMORY_LIMIT: sizeFromEnv(1_000_000).optional(),
   REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(D.REPORTER_HISTORY_DAYS),
   REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(D.REPORTER_MAX_REJECT_SHARE),
@@ -283,6 +285,8 @@ export interface Config {
   windowMaxBytes: number;
   /** DuckDB's memory limit while syncing, as DuckDB reads it (REPORTER_SYNC_DUCKDB_MEMORY_LIMIT). */
   syncMemoryLimit: string;
+  /** DuckDB's worker threads while syncing (REPORTER_SYNC_DUCKDB_THREADS). */
+  syncThreads: number;
   /** DuckDB's memory limit for statistics, reports and the rest, as DuckDB reads it (REPORTER_DUCKDB_MEMORY_LIMIT). */
   memoryLimit: string;
   historyMs: number;
@@ -561,6 +565,7 @@ export function loadConfig(
     // a commit holds its window about twice (the staged rows and the inserted ones) beside the rest of the pool
     windowMaxBytes: e.REPORTER_WINDOW_MAX_BYTES?.bytes ?? defaultWindowMaxBytes(syncMemory.bytes),
     syncMemoryLimit: syncMemory.text,
+    syncThreads: e.REPORTER_SYNC_DUCKDB_THREADS,
     memoryLimit: e.REPORTER_DUCKDB_MEMORY_LIMIT?.text ?? DUCKDB_MEMORY_LIMIT,
     historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,

@@ -55,6 +55,7 @@ describe('loadConfig', () => {
     expect(c.warehousePath).toMatch(/data\/warehouse\.duckdb$/);
     expect(c.lookbackMs).toBe(48 * 3_600_000);
     expect(c.syncMemoryLimit).toBe('96MB');
+    expect(c.syncThreads).toBe(1);
     expect(c.windowMaxBytes).toBe(24_000_000);
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -114,6 +115,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_CONCURRENCY: 'many' })).toThrow(
       /REPORTER_CONCURRENCY: expected a whole number/,
     );
+    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SYNC_DUCKDB_THREADS: '0' })).toThrow(
+      /REPORTER_SYNC_DUCKDB_THREADS/,
+    );
+    expect(loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SYNC_DUCKDB_THREADS: '3' }).syncThreads).toBe(3);
     expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_LOOKBACK_HOURS: '-1' })).toThrow(
       /REPORTER_LOOKBACK_HOURS/,
     );

@@ -19,7 +19,7 @@ import { reporterHttpOptions } from '../reporter/http-options.js';
 import { resolveProjectName } from '../reporter/resolve-project.js';
 import { beatRun } from '../warehouse/etl-runs.js';
 import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
-import { limitWarehouseMemory } from '../warehouse/limit-memory.js';
+import { limitSyncResources } from '../warehouse/limit-sync-resources.js';
 import type { WindowBatch } from '../warehouse/rows.js';
 import { insertFinishedRun } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -90,12 +90,16 @@ export async function syncProject(
   projectConfig: ProjectConfig,
   options: SyncOptions = {},
 ): Promise<SyncSummary> {
-  // a smaller DuckDB buffer pool while syncing (with 1,500-session windows: 951k messages in 401 MB peak RSS)
-  const restoreMemoryLimit = await limitWarehouseMemory(ctx.warehouse, ctx.config.syncMemoryLimit);
+  // a smaller DuckDB buffer pool while syncing (with 1,500-session windows: 951k messages in 401 MB peak RSS),
+  // and fewer DuckDB threads (limit-sync-resources.ts says why)
+  const restoreDefaults = await limitSyncResources(ctx.warehouse, {
+    memoryLimit: ctx.config.syncMemoryLimit,
+    threads: ctx.config.syncThreads,
+  });
   try {
     return await syncProjectRange(ctx, projectConfig, options);
   } finally {
-    await restoreMemoryLimit();
+    await restoreDefaults();
   }
 }
 

@@ -32,6 +32,8 @@ export interface OpenDatabaseFileOptions {
   readOnly?: boolean;
   /** DuckDB's memory_limit for this open (default DUCKDB_MEMORY_LIMIT; commands pass config.memoryLimit). */
   memoryLimit?: string | undefined;
+  /** DuckDB's worker threads for this open (default DUCKDB_THREADS; the sync passes config.syncThreads). */
+  threads?: number | undefined;
   log?: Logger | undefined;
   /** More DuckDB instance options (e.g. enable_external_access false); they override the defaults below. */
   settings?: Record<string, string> | undefined;
@@ -103,6 +105,9 @@ export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promis
   }
 }
 
+/** DuckDB's worker threads when the caller gives none: this machine's two cores. */
+export const DUCKDB_THREADS = 2;
+
 /** DuckDB's memory limit (it spills to disk beyond it) when the caller gives none (config.ts's default). */
 export { DUCKDB_MEMORY_LIMIT };
 
@@ -110,7 +115,7 @@ async function openOnce(options: OpenDatabaseFileOptions, key: string): Promise<
   // a bounded buffer pool: the sync's peak memory must stay flat as the warehouse grows
   const instance = await DuckDBInstance.create(options.path, {
     memory_limit: options.memoryLimit ?? DUCKDB_MEMORY_LIMIT,
-    threads: '2',
+    threads: String(options.threads ?? DUCKDB_THREADS),
     ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}),
     ...options.settings,
   });

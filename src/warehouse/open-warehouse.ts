@@ -13,7 +13,12 @@ import { commitCatalogues } from './commit-catalogues.js';
 import { commitWindow, isOutOfMemory } from './commit-window.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
 import { finishRun, startRun } from './etl-runs.js';
-import { DUCKDB_MEMORY_LIMIT, type OpenDatabaseFile, openDatabaseFile } from './open-database-file.js';
+import {
+  DUCKDB_MEMORY_LIMIT,
+  DUCKDB_THREADS,
+  type OpenDatabaseFile,
+  openDatabaseFile,
+} from './open-database-file.js';
 import { runStatement } from './query-rows.js';
 import { type ReadRequest, runReadRequest } from './read-request.js';
 import { type ReadService, serveReads } from './read-service.js';
@@ -42,6 +47,8 @@ export interface OpenWarehouseOptions {
   lockWaitMs?: number;
   /** DuckDB's memory_limit for the opens of this warehouse (setMemoryLimit changes it later). */
   memoryLimit?: string;
+  /** DuckDB's threads for the opens of this warehouse (setThreads changes it later). */
+  threads?: number;
   log?: Logger;
   /** The clock for run times and catalogue sync times (default Date.now). */
   now?: () => number;
@@ -57,6 +64,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   const lockWaitMs =
     options.lockWaitMs ?? (access === 'read' ? DEFAULT_READ_LOCK_WAIT_MS : DEFAULT_LOCK_WAIT_MS);
   let memoryLimit = options.memoryLimit;
+  let threads = options.threads;
   if (!inMemory) {
     if (access === 'write') assertWarehouseWritable(options.path);
     else if (!existsSync(options.path))
@@ -129,6 +137,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       lockWaitMs,
       readOnly: access === 'read',
       memoryLimit,
+      threads,
       log,
       onLockWait: async (waitedMs) => {
         if (access === 'read' && !readTheFile) {
@@ -406,6 +415,15 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       const value = memoryLimit ?? DUCKDB_MEMORY_LIMIT;
       await enqueue('set the memory limit', async (c) => {
         await c.run(`SET memory_limit = '${value.replaceAll("'", "''")}'`);
+      });
+    },
+    async setThreads(count) {
+      // as setMemoryLimit: the opens that follow use it, a file open now gets it at once
+      threads = count ?? options.threads;
+      if (!file) return;
+      const value = threads ?? DUCKDB_THREADS;
+      await enqueue('set the threads', async (c) => {
+        await c.run(`SET threads = ${Math.trunc(value)}`);
       });
     },
     async close() {

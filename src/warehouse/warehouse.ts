@@ -141,6 +141,8 @@ export interface Warehouse {
   hold<T>(work: () => Promise<T>): Promise<T>;
   /** DuckDB's memory_limit from now on (undefined: the one the warehouse was opened with): the sync lowers it. */
   setMemoryLimit(limit: string | undefined): Promise<void>;
+  /** DuckDB's threads from now on (undefined: the ones the warehouse was opened with): the sync lowers them. */
+  setThreads(count: number | undefined): Promise<void>;
   /** Waits for queued operations, then releases the file so another process can open it. Idempotent. */
   close(): Promise<void>;
 }

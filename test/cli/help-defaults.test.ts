@@ -62,6 +62,7 @@ function configDefaults(): Record<string, string | number> {
     REPORTER_RETENTION_DAYS: c.retentionMs / 86_400_000,
     REPORTER_SHUTDOWN_GRACE_SECONDS: c.shutdownGraceMs / 1000,
     REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: c.syncMemoryLimit,
+    REPORTER_SYNC_DUCKDB_THREADS: c.syncThreads,
     REPORTER_WINDOW_MAX_BYTES: c.windowMaxBytes,
     REPORTER_KB_BASE_URL: c.kb.baseUrl,
   };
@@ -110,6 +111,7 @@ describe('defaults in the help texts', () => {
         'sync:REPORTER_RATE_LIMIT_RPM',
         'sync:REPORTER_WINDOW_MAX_BYTES',
         'sync:REPORTER_SYNC_DUCKDB_MEMORY_LIMIT',
+        'sync:REPORTER_SYNC_DUCKDB_THREADS',
         'schedule:REPORTER_TZ',
         'schedule:REPORTER_RETENTION_DAYS',
         'run:REPORTER_SHUTDOWN_GRACE_SECONDS',
