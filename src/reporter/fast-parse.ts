@@ -108,8 +108,8 @@ const sessionData: Check<Record<string, string>> = (v) => {
     return BAD;
   const out: Record<string, string> = {};
   for (const key of Object.keys(v)) {
-    const value = v[key];
     if (key === '__proto__') return BAD;
+    const value = v[key];
     if (typeof value === 'string') out[key] = value;
     else if (typeof value === 'boolean' || Number.isFinite(value)) out[key] = String(value);
     else return BAD;
