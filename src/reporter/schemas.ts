@@ -2,13 +2,12 @@
 // record is rejected alone; unknown extra fields are tolerated (and dropped). Date-times become epoch ms.
 import { z } from 'zod';
 
-/** yyyy-MM-ddTHH:mm:ss.SSSZ, also with other offsets or without milliseconds. */
+/** yyyy-MM-ddTHH:mm:ss.SSSZ, also with other offsets or without milliseconds (fast-parse.ts shares it). */
+export const DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
 export const dateTime = z
   .string()
-  .regex(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/,
-    'expected an ISO date-time with a zone',
-  )
+  .regex(DATE_TIME_PATTERN, 'expected an ISO date-time with a zone')
   .transform((value, ctx) => {
     const t = Date.parse(value);
     if (Number.isNaN(t)) {
@@ -113,6 +112,7 @@ export const messageStatus = z.object({
   questionId: z.string().min(1),
   status: z.enum(MESSAGE_STATUSES).nullish(),
 });
+export type MessageStatus = z.infer<typeof messageStatus>;
 
 /** ExtendedMessage of messages/filter: the session context, no status. */
 export const extendedMessage = z.object({

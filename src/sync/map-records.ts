@@ -1,6 +1,8 @@
 // Validated API records → warehouse rows. Each raw record is parsed alone: a record that fails
-// validation becomes a RejectRow with the reason, never an exception for the whole window.
+// validation becomes a RejectRow with the reason, never an exception for the whole window. The hot kinds
+// go through their fast path (src/reporter/fast-parse.ts) first; zod only sees what it declines.
 import type { z } from 'zod';
+import { fastClientExtendedInfo, fastExtendedMessage, fastSessionInfo } from '../reporter/fast-parse.js';
 import { normaliseChannel } from '../reporter/normalise-channel.js';
 import {
   type ClientExtendedInfo,
@@ -30,42 +32,105 @@ export interface Parsed<T> {
   rejects: RejectRow[];
 }
 
+/** A record validated (and mapped), or quarantined. */
+export type Mapped<T> = { ok: T; reject?: undefined } | { ok?: undefined; reject: RejectRow };
+
+export interface ParseContext {
+  runId: string;
+  project: string;
+  endpoint: string;
+  idField: string;
+}
+
+/**
+ * A fast path of src/reporter/fast-parse.ts: exactly what its schema's parse returns, or undefined when the
+ * record is not plainly valid (zod then decides and names the reason).
+ */
+export type FastParse<T> = (record: unknown) => T | undefined;
+
+/** A kind of record a paged read maps: its schema, fast path, endpoint and id field. */
+export interface RecordKind<S extends z.ZodType> {
+  schema: S;
+  fast: FastParse<z.infer<S>>;
+  endpoint: string;
+  idField: string;
+}
+
+export const SESSION_RECORDS: RecordKind<typeof sessionInfo> = {
+  schema: sessionInfo,
+  fast: fastSessionInfo,
+  endpoint: 'sessions/filter',
+  idField: 'sessionId',
+};
+export const EXTENDED_MESSAGE_RECORDS: RecordKind<typeof extendedMessage> = {
+  schema: extendedMessage,
+  fast: fastExtendedMessage,
+  endpoint: 'messages/filter',
+  idField: 'questionId',
+};
+export const CLIENT_RECORDS: RecordKind<typeof clientExtendedInfo> = {
+  schema: clientExtendedInfo,
+  fast: fastClientExtendedInfo,
+  endpoint: 'clients/filter',
+  idField: 'id',
+};
+
 function rawId(record: unknown, field: string): string | null {
   const value =
     typeof record === 'object' && record !== null ? (record as Record<string, unknown>)[field] : undefined;
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }
 
+function rejectOf(record: unknown, context: ParseContext, error: z.ZodError): RejectRow {
+  return {
+    run_id: context.runId,
+    project: context.project,
+    endpoint: context.endpoint,
+    record_id: rawId(record, context.idField),
+    raw_json: JSON.stringify(record),
+    error: describeZodError(error),
+  };
+}
+
+/** Validates each record alone: `fast` first; when it declines, zod decides and names the reject's reason. */
 export function parseAll<S extends z.ZodType>(
   records: unknown[],
   schema: S,
-  context: { runId: string; project: string; endpoint: string; idField: string },
+  context: ParseContext,
+  fast?: FastParse<z.infer<S>>,
 ): Parsed<z.infer<S>> {
   const ok: z.infer<S>[] = [];
   const rejects: RejectRow[] = [];
   for (const record of records) {
+    const value = fast?.(record);
+    if (value !== undefined) {
+      ok.push(value);
+      continue;
+    }
     const parsed = schema.safeParse(record);
     if (parsed.success) ok.push(parsed.data);
-    else {
-      rejects.push({
-        run_id: context.runId,
-        project: context.project,
-        endpoint: context.endpoint,
-        record_id: rawId(record, context.idField),
-        raw_json: JSON.stringify(record),
-        error: describeZodError(parsed.error),
-      });
-    }
+    else rejects.push(rejectOf(record, context, parsed.error));
   }
   return { ok, rejects };
 }
 
-export const parseSessions = (records: unknown[], ctx: { runId: string; project: string }) =>
-  parseAll(records, sessionInfo, { ...ctx, endpoint: 'sessions/filter', idField: 'sessionId' });
-export const parseExtendedMessages = (records: unknown[], ctx: { runId: string; project: string }) =>
-  parseAll(records, extendedMessage, { ...ctx, endpoint: 'messages/filter', idField: 'questionId' });
-export const parseClients = (records: unknown[], ctx: { runId: string; project: string }) =>
-  parseAll(records, clientExtendedInfo, { ...ctx, endpoint: 'clients/filter', idField: 'id' });
+/**
+ * Validates one record of `kind` and maps it with `map`, right as its page arrives: the fast path first;
+ * when it declines, zod decides and names the reject's reason.
+ */
+export function mapRecord<S extends z.ZodType, T>(
+  kind: RecordKind<S>,
+  ctx: { runId: string; project: string },
+  map: (record: z.infer<S>) => T,
+): (record: unknown) => Mapped<T> {
+  const context: ParseContext = { ...ctx, endpoint: kind.endpoint, idField: kind.idField };
+  return (record) => {
+    const value = kind.fast(record);
+    if (value !== undefined) return { ok: map(value) };
+    const parsed = kind.schema.safeParse(record);
+    return parsed.success ? { ok: map(parsed.data) } : { reject: rejectOf(record, context, parsed.error) };
+  };
+}
 
 const text = (v: string | null | undefined): string | null => (v === undefined || v === null ? null : v);
 

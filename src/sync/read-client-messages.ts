@@ -4,10 +4,11 @@
 // with by-client, moved them twice). A session for which the client's read brought fewer messages than the
 // warehouse holds (a server whose by-client differs, a record without its session id) is left to the caller
 // to read with messages/filter, as are sessions whose client or bot is unknown.
+import { fastMessage } from '../reporter/fast-parse.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import { message } from '../reporter/schemas.js';
-import { parseAll, toMessageRows } from './map-records.js';
-import type { Mapped, WindowMessage } from './read-window.js';
+import { type Mapped, parseAll, toMessageRows } from './map-records.js';
+import type { WindowMessage } from './read-window.js';
 
 /** A stored session of the window with a message whose status can still change. */
 export interface UnsettledSession {
@@ -74,7 +75,7 @@ export async function readClientMessages(
           },
         });
         const records = answer?.messages ?? [];
-        const parsed = parseAll(records, message, context);
+        const parsed = parseAll(records, message, context, fastMessage);
         for (const reject of parsed.rejects) out.messages.push({ reject });
         for (const m of parsed.ok) {
           const entry = m.sessionId ? bySession.get(m.sessionId) : undefined;

@@ -22,11 +22,11 @@ import {
 } from '../reporter/filters.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import { type PagedRequest, readAllPages } from '../reporter/paging.js';
+import type { Mapped } from './map-records.js';
 import { readClientMessages } from './read-client-messages.js';
 import {
   assembleWindow,
   clientsRequest,
-  type Mapped,
   type MappedSession,
   messagesRequest,
   type ReadWindowOptions,

@@ -8,6 +8,7 @@
 // (the run reads a moment of the platform either way; the next run's look-back reads what moved since).
 // A message that the client's read did not return (a server whose by-client differs, a page that drifted)
 // is asked for with messages/by-session, as are sessions whose client or bot is unknown.
+import { fastMessageStatus } from '../reporter/fast-parse.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import { messageStatus } from '../reporter/schemas.js';
 import type { RejectRow } from '../warehouse/rows.js';
@@ -105,11 +106,12 @@ export async function readStatuses(
       });
       if (op === 'messages/by-client') out.byClientRequests++;
       else out.bySessionRequests++;
-      const parsed = parseAll(answer?.messages ?? [], messageStatus, {
-        ...ctx,
-        endpoint: op,
-        idField: 'questionId',
-      });
+      const parsed = parseAll(
+        answer?.messages ?? [],
+        messageStatus,
+        { ...ctx, endpoint: op, idField: 'questionId' },
+        fastMessageStatus,
+      );
       out.rejects.push(...parsed.rejects);
       for (const m of parsed.ok) sink(m.questionId, m.status ?? null);
       const total = answer?.paging?.totalCount ?? 0;

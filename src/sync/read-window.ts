@@ -16,10 +16,11 @@ import { type PagedRead, type PagedRequest, readAllPages } from '../reporter/pag
 import type { ClientRow, MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import { estimateRowsBytes } from './estimate-rows-bytes.js';
 import {
-  type Parsed,
-  parseClients,
-  parseExtendedMessages,
-  parseSessions,
+  CLIENT_RECORDS,
+  EXTENDED_MESSAGE_RECORDS,
+  type Mapped,
+  mapRecord,
+  SESSION_RECORDS,
   STATUS_CHANNELS,
   toClientRow,
   toMessageRows,
@@ -59,22 +60,6 @@ const idField = (field: string) => (record: unknown) => {
     typeof record === 'object' && record !== null ? (record as Record<string, unknown>)[field] : undefined;
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 };
-
-/** A record validated and mapped to its rows, or quarantined. */
-export type Mapped<T> = { ok: T; reject?: undefined } | { ok?: undefined; reject: RejectRow };
-
-/** Validates one record with `parse` and maps it with `map`, right as its page arrives. */
-function mapRecord<S, T>(
-  parse: (records: unknown[], ctx: { runId: string; project: string }) => Parsed<S>,
-  ctx: { runId: string; project: string },
-  map: (record: S) => T,
-): (record: unknown) => Mapped<T> {
-  return (record) => {
-    const parsed = parse([record], ctx);
-    const first = parsed.ok[0];
-    return first === undefined ? { reject: parsed.rejects[0]! } : { ok: map(first) };
-  };
-}
 
 function splitMapped<T>(records: readonly Mapped<T>[]): { ok: T[]; rejects: RejectRow[] } {
   const ok: T[] = [];
@@ -150,7 +135,7 @@ export function sessionsRequest(
     pageSize: o.pageSize,
     idOf: idField('sessionId'),
     ...(stopAbove !== undefined ? { stopAbove } : {}),
-    transform: mapRecord(parseSessions, ctx, (s) => ({
+    transform: mapRecord(SESSION_RECORDS, ctx, (s) => ({
       ...toSessionRows(o.project, s, o.durationUnit),
       sessionId: s.sessionId,
     })),
@@ -170,7 +155,7 @@ export function messagesRequest(
     pageSize: o.pageSize,
     idOf: idField('questionId'),
     transform: mapRecord(
-      parseExtendedMessages,
+      EXTENDED_MESSAGE_RECORDS,
       ctx,
       (m): WindowMessage => ({
         ...toMessageRows(o.project, m, m.sessionId, null),
@@ -191,7 +176,7 @@ export function clientsRequest(o: ReadContext, filters: ReporterFilter[]): Paged
     body: { filters },
     pageSize: o.pageSize,
     idOf: idField('id'),
-    transform: mapRecord(parseClients, ctx, (c) => toClientRow(o.project, c)),
+    transform: mapRecord(CLIENT_RECORDS, ctx, (c) => toClientRow(o.project, c)),
   };
 }
 
