@@ -224,16 +224,23 @@ function putMessageCommon(o: Fields, r: Fields): boolean {
   );
 }
 
+/** The session's owner, in the key order that `extendedMessage` and `sessionInfo` share. */
+function putSessionOwner(o: Fields, r: Fields): boolean {
+  return (
+    put(o, 'sessionId', nonEmptyText(r.sessionId)) &&
+    put(o, 'projectShortName', text(r.projectShortName)) &&
+    put(o, 'channelType', nonEmptyText(r.channelType)) &&
+    put(o, 'botId', text(r.botId)) &&
+    put(o, 'client', clientInfo(r.client))
+  );
+}
+
 /** `extendedMessage.parse(record)` (messages/filter), or undefined: then ask zod. */
 export function fastExtendedMessage(record: unknown): ExtendedMessage | undefined {
   if (!isFields(record)) return undefined;
   const o: Fields = {};
   return putMessageCommon(o, record) &&
-    put(o, 'sessionId', nonEmptyText(record.sessionId)) &&
-    put(o, 'projectShortName', text(record.projectShortName)) &&
-    put(o, 'channelType', nonEmptyText(record.channelType)) &&
-    put(o, 'botId', text(record.botId)) &&
-    put(o, 'client', clientInfo(record.client)) &&
+    putSessionOwner(o, record) &&
     put(o, 'sessionStartTime', epochMs(record.sessionStartTime))
     ? (o as ExtendedMessage)
     : undefined;
@@ -272,11 +279,7 @@ export function fastSessionInfo(record: unknown): SessionInfo | undefined {
   if (!isFields(record)) return undefined;
   const r = record;
   const o: Fields = {};
-  return put(o, 'sessionId', nonEmptyText(r.sessionId)) &&
-    put(o, 'projectShortName', text(r.projectShortName)) &&
-    put(o, 'channelType', nonEmptyText(r.channelType)) &&
-    put(o, 'botId', text(r.botId)) &&
-    put(o, 'client', clientInfo(r.client)) &&
+  return putSessionOwner(o, r) &&
     put(o, 'startTime', epochMs(r.startTime)) &&
     put(o, 'isLivechat', booleanOrFalse(r.isLivechat)) &&
     putOptional(o, r, 'firstQuestion', nullishText(r.firstQuestion)) &&
