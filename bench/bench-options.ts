@@ -40,6 +40,9 @@ Steps (--only full-sync,incremental; prerequisites run too):
   full-sync-capped       the full sync again against an emulator capping pages at --max-page-size rows
   transfer-floor-capped  its requests replayed the same way (the ratio at that cap)
   load-floor      the same rows appended to an empty warehouse with DuckDB's appender, no HTTP
+  sync-levers     the full sync again with each CPU lever that is a setting turned off (DuckDB on 2 threads;
+                  windows of 24 hours), beside one with the defaults: what each lever saves (with
+                  --large only when named in --only)
   incremental     incremental sync right after, nothing changed (cost must follow the look-back)
   stats           each statistics query on a synthetic 10,000,000-message warehouse, best of 3
   xlsx-export     the messages XLSX export of the synced warehouse vs a bare exceljs streaming writer

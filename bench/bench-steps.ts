@@ -7,6 +7,7 @@ import { cappedFullSyncStep, fullSyncStep } from './steps/full-sync.js';
 import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
+import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
 import { webhooksStep } from './steps/webhooks.js';
 import { xlsxExportStep } from './steps/xlsx-export.js';
@@ -18,6 +19,7 @@ export const STEPS: readonly BenchStep[] = [
   cappedFullSyncStep,
   cappedTransferFloorStep,
   loadFloorStep,
+  syncLeversStep,
   incrementalSyncStep,
   statsQueriesStep,
   xlsxExportStep,

@@ -3,6 +3,7 @@
 // with its target where the issue sets one. A row whose inputs were not measured is left out.
 import type { Figure, StepFigures } from './bench-step.js';
 import { WAREHOUSE_MESSAGES, WHOLE_REPORT } from './steps/stats-queries.js';
+import { SYNC_LEVERS } from './steps/sync-levers.js';
 
 export interface ResultRow {
   group: 'ratio' | 'absolute' | 'rss';
@@ -58,6 +59,35 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         { note: 'the server answers at most that many rows a page, whatever REPORTER_PAGE_SIZE asks' },
       ),
     });
+  for (const capped of [false, true]) {
+    const syncCpu = value(all, capped ? 'full-sync-capped' : 'full-sync', 'cpuSeconds');
+    const floorCpu = value(all, capped ? 'transfer-floor-capped' : 'transfer-floor', 'cpuSeconds');
+    if (syncCpu !== undefined && floorCpu !== undefined)
+      rows.push({
+        group: 'ratio',
+        ...atMost(
+          `full sync's CPU ÷ transfer floor's CPU${capped ? `, pages capped at ${cap ?? '?'} rows` : ''}`,
+          syncCpu / floorCpu,
+          4,
+          'ratio',
+          { note: 'user + system seconds of each process' },
+        ),
+      });
+  }
+  const leversDefault = value(all, 'sync-levers', 'defaultsCpuSeconds');
+  for (const lever of SYNC_LEVERS) {
+    const off = value(all, 'sync-levers', `${lever.id}CpuSeconds`);
+    if (off !== undefined && leversDefault !== undefined)
+      rows.push({
+        group: 'ratio',
+        name: `full sync's CPU with ${lever.what} ÷ with the defaults`,
+        value: off / leversDefault,
+        unit: 'ratio',
+        note: `the lever, turned off with ${Object.entries(lever.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}: above 1 is what it saves`,
+      });
+  }
   if (sync !== undefined && transfer !== undefined && load !== undefined)
     rows.push({
       group: 'ratio',
@@ -159,6 +189,17 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['load-floor', 'seconds', 'load floor'],
     ['full-sync', 'cpuSeconds', 'CPU seconds of the full sync process (the emulator runs beside it)'],
     ['transfer-floor', 'cpuSeconds', 'CPU seconds of the transfer floor process'],
+    ['full-sync-capped', 'cpuSeconds', 'CPU seconds of the full sync process, pages capped'],
+    ['transfer-floor-capped', 'cpuSeconds', 'CPU seconds of the transfer floor process, pages capped'],
+    ['sync-levers', 'defaultsCpuSeconds', 'CPU seconds of the full sync with the defaults (levers step)'],
+    ...SYNC_LEVERS.map(
+      (l) =>
+        ['sync-levers', `${l.id}CpuSeconds`, `CPU seconds of the full sync with ${l.what}`] as [
+          string,
+          string,
+          string,
+        ],
+    ),
     ['full-sync', 'requestsPer1000Messages', 'requests per 1,000 messages (full sync; lower is better)'],
     [
       'full-sync',

@@ -47,10 +47,16 @@ describe('bench plan', () => {
       {
         'full-sync': {
           seconds: { value: 26, unit: 's' },
+          cpuSeconds: { value: 24, unit: 's' },
           requestsPer1000Messages: { value: 58, unit: 'per 1000' },
           peakRssMb: { value: 350, unit: 'MB' },
         },
-        'transfer-floor': { seconds: { value: 20, unit: 's' } },
+        'transfer-floor': { seconds: { value: 20, unit: 's' }, cpuSeconds: { value: 3, unit: 's' } },
+        'sync-levers': {
+          defaultsCpuSeconds: { value: 20, unit: 's' },
+          duckdbThreadsCpuSeconds: { value: 25, unit: 's' },
+          windowHoursCpuSeconds: { value: 22, unit: 's' },
+        },
         'load-floor': { seconds: { value: 6, unit: 's' } },
         incremental: {
           seconds: { value: 3, unit: 's' },
@@ -72,6 +78,25 @@ describe('bench plan', () => {
     expect(rows[0]).toMatchObject({ group: 'ratio', name: 'full sync ÷ transfer floor', value: 26 / 20 });
     expect(row('full sync ÷ transfer floor').met).toBe(true);
     expect(row('full sync ÷ (transfer floor + load floor)').value).toBe(1);
+    expect(row("full sync's CPU ÷ transfer floor's CPU")).toMatchObject({
+      value: 8,
+      target: '≤ 4',
+      met: false,
+    });
+    // no capped runs were given: no capped CPU row
+    expect(rows.some((r) => r.name.startsWith("full sync's CPU ÷ transfer floor's CPU, pages capped"))).toBe(
+      false,
+    );
+    expect(row("full sync's CPU with DuckDB on 2 threads while syncing ÷ with the defaults").value).toBe(
+      1.25,
+    );
+    expect(row("full sync's CPU with windows of 24 hours ÷ with the defaults")).toMatchObject({
+      value: 1.1,
+      group: 'ratio',
+    });
+    expect(row("full sync's CPU with windows of 24 hours ÷ with the defaults").note).toContain(
+      'REPORTER_WINDOW_HOURS=24',
+    );
     expect(row('incremental ÷ its transfer floor').value).toBe(2);
     expect(row('incremental sync, nothing changed')).toMatchObject({ value: 3, met: false });
     expect(row('stats: totals').met).toBe(true);
