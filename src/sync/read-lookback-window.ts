@@ -7,8 +7,9 @@
 //      return (their labels were removed);
 //   3. messages: those labelled now (LOG_LABELS EXISTS), those with a comment now (COMMENT_TEXT contains ""),
 //      every message of the window of the sessions stored with a status that can still change, read with their
-//      statuses from messages/by-client (read-client-messages.ts), and every message of the sessions with a
-//      label or comment the first two reads did not return (removed), or that by-client did not bring whole;
+//      statuses from messages/by-client (read-client-messages.ts; only those whose status moved are written
+//      again), and every message of the sessions with a label or comment the first two reads did not return
+//      (removed), or that by-client did not bring whole;
 //   4. clients last active in the window, as before;
 // then the statuses and the batch as for any window (read-window.ts). Rows are replaced by key, so a partial
 // batch leaves the window's other rows as they are. A server that refuses one of these filters (400) gets
@@ -107,6 +108,29 @@ async function totalCount(
   return typeof total === 'number' ? total : undefined;
 }
 
+/**
+ * The by-client messages to write again: those whose status moved. Texts and times do not change, and labels
+ * and comments are read by their own filters, so a message with no label or comment, now or stored, whose
+ * status is the stored one is the warehouse's row already (rewriting it cost most of a quiet run's commit).
+ */
+async function withMovedStatus(
+  messages: readonly Mapped<WindowMessage>[],
+  o: LookbackWindowOptions,
+  annotatedNow: ReadonlySet<string>,
+): Promise<Mapped<WindowMessage>[]> {
+  const stored = await o.knownStatuses([...o.stored.unsettledSessions.keys()]);
+  return messages.filter((m) => {
+    if (m.ok === undefined) return true;
+    const id = m.ok.row.question_id;
+    return (
+      !stored.has(id) ||
+      stored.get(id) !== m.ok.row.status ||
+      annotatedNow.has(id) ||
+      o.stored.annotatedMessages.has(id)
+    );
+  });
+}
+
 export async function readLookbackWindow(
   http: ReporterHttp,
   o: LookbackWindowOptions,
@@ -167,6 +191,7 @@ export async function readLookbackWindow(
     });
     // the window's status step takes these instead of asking again
     for (const [id, status] of fromClients.statuses) o.statusCache.put(id, status, o.rangeTo);
+    const moved = await withMovedStatus(fromClients.messages, o, annotatedNow);
     const toReread = new Set(fromClients.incomplete);
     for (const [questionId, sessionId] of o.stored.annotatedMessages)
       if (!annotatedNow.has(questionId)) toReread.add(sessionId);
@@ -185,7 +210,7 @@ export async function readLookbackWindow(
           (s) => s.sessionId,
         ),
         messages: union<WindowMessage>(
-          [labelledMessages, commentedMessages, fromClients.messages, ...rereadMessages],
+          [labelledMessages, commentedMessages, moved, ...rereadMessages],
           (m) => m.row.question_id,
         ),
         clients,

@@ -151,6 +151,55 @@ describe('the look-back read by its changes', () => {
     });
   });
 
+  it('writes again the look-back messages whose status moved, and only those', async () => {
+    h = await createHarness();
+    expect((await h.sync()).error).toBeNull();
+    const now = h.running.emulator.now();
+    const range = { from: new Date(now - 30 * HOUR), to: new Date(now - 10 * HOUR) };
+    // as if the first run had seen them before they were read: DELIVERED in the warehouse, READ on the platform
+    const moved = await h.withWarehouse((w) =>
+      w.query(
+        `select question_id from messages where status = 'READ' and channel_type in ('viber', 'vk')
+           and comment is null and "timestamp" between $from and $to order by 1 limit 5`,
+        range,
+      ),
+    );
+    // DELIVERED on viber and vk can still move: their sessions are read again, these rows have not changed
+    const unmoved = await h.withWarehouse((w) =>
+      w.query(
+        `select question_id, synced_at from messages where status = 'DELIVERED' and channel_type in ('viber', 'vk')
+           and comment is null and "timestamp" between $from and $to order by 1 limit 5`,
+        range,
+      ),
+    );
+    expect(moved).toHaveLength(5);
+    expect(unmoved).toHaveLength(5);
+    const movedIds = moved.map((r) => String(r['question_id']));
+    await h.withWarehouse((w) =>
+      w.query(`update messages set status = 'DELIVERED' where question_id in (select unnest($ids))`, {
+        ids: movedIds,
+      }),
+    );
+    h.running.emulator.clock.advance(HOUR);
+    const run = await h.sync();
+    expect(run.error).toBeNull();
+    await expectExact(h);
+    const after = await h.withWarehouse((w) =>
+      w.query(
+        `select question_id, status, synced_at from messages
+         where question_id in (select unnest($ids)) order by question_id`,
+        { ids: [...movedIds, ...unmoved.map((r) => String(r['question_id']))] },
+      ),
+    );
+    const byId = new Map(after.map((r) => [String(r['question_id']), r]));
+    for (const id of movedIds) expect(byId.get(id)?.['status'], id).toBe('READ');
+    // the rows that did not change are the first run's, not written again
+    for (const r of unmoved)
+      expect(byId.get(String(r['question_id']))?.['synced_at'], String(r['question_id'])).toEqual(
+        r['synced_at'],
+      );
+  });
+
   it('reads a look-back window whole when the warehouse lacks records of it', async () => {
     h = await createHarness();
     expect((await h.sync()).error).toBeNull();
