@@ -46,8 +46,8 @@ export const CONFIG_DEFAULTS = {
 const D = CONFIG_DEFAULTS;
 
 /** DuckDB's memory limit while syncing unless REPORTER_SYNC_DUCKDB_MEMORY_LIMIT says otherwise. */
-export const SYNC_DUCKDB_MEMORY_LIMIT = '96MB';
-const SYNC_DUCKDB_MEMORY_BYTES = 96e6;
+export const SYNC_DUCKDB_MEMORY_LIMIT = '64MB';
+const SYNC_DUCKDB_MEMORY_BYTES = 64e6;
 
 /** REPORTER_WINDOW_MAX_BYTES unless set: a quarter of the sync pool (a commit holds its window about twice). */
 export function defaultWindowMaxBytes(syncMemoryBytes: number = SYNC_DUCKDB_MEMORY_BYTES): number {

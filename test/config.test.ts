@@ -54,9 +54,9 @@ describe('loadConfig', () => {
     ]);
     expect(c.warehousePath).toMatch(/data\/warehouse\.duckdb$/);
     expect(c.lookbackMs).toBe(48 * 3_600_000);
-    expect(c.syncMemoryLimit).toBe('96MB');
+    expect(c.syncMemoryLimit).toBe('64MB');
     expect(c.syncThreads).toBe(1);
-    expect(c.windowMaxBytes).toBe(24_000_000);
+    expect(c.windowMaxBytes).toBe(16_000_000);
     expect(Object.isFrozen(c)).toBe(true);
   });
 

@@ -26,7 +26,7 @@ function deleteByKey(
  * The staged rows that win, one per key (the last staged): a semi-join on the keys' highest `seq`, which
  * streams the rows through. (A `QUALIFY row_number() OVER (PARTITION BY ...)` would materialise every column
  * of the stage, long texts and all, next to the stage and the inserted rows: with 1,000-character messages
- * that ran out of the sync's 96 MB pool.)
+ * that ran out of a 96 MB pool.)
  */
 function latestOfKey(alias: string, stage: string, keys: readonly string[]): string {
   return `${alias}seq IN (SELECT max(seq) FROM ${stage} GROUP BY ${keys.join(', ')})`;
