@@ -6,6 +6,7 @@ import { exportsStep } from './steps/exports.js';
 import { cappedFullSyncStep, fullSyncStep } from './steps/full-sync.js';
 import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
+import { parseFloorStep } from './steps/parse-floor.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
 import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
@@ -19,6 +20,7 @@ export const STEPS: readonly BenchStep[] = [
   cappedFullSyncStep,
   cappedTransferFloorStep,
   loadFloorStep,
+  parseFloorStep,
   syncLeversStep,
   incrementalSyncStep,
   statsQueriesStep,

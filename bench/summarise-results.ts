@@ -74,6 +74,32 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         ),
       });
   }
+  // what parsing the bodies and storing the rows cost at least, whoever does them: the CPU no design can shed
+  const fullSyncCpu = value(all, 'full-sync', 'cpuSeconds');
+  const transferCpu = value(all, 'transfer-floor', 'cpuSeconds');
+  const parseCpus = [value(all, 'parse-floor', 'cpuSeconds'), value(all, 'parse-floor', 'duckdbCpuSeconds')];
+  const parseCpu = parseCpus.every((v) => v === undefined)
+    ? undefined
+    : Math.min(...parseCpus.filter((v) => v !== undefined));
+  const loadCpu = value(all, 'load-floor', 'cpuSeconds');
+  if (parseCpu !== undefined && loadCpu !== undefined) {
+    if (transferCpu !== undefined)
+      rows.push({
+        group: 'ratio',
+        name: "floors' CPU (transfer with parse, plus load) ÷ transfer floor's CPU",
+        value: (parseCpu + loadCpu) / transferCpu,
+        unit: 'ratio',
+        note: 'the least the CPU ratio above could be: the bodies parsed (the cheaper of V8 and DuckDB) and the rows appended, nothing else',
+      });
+    if (fullSyncCpu !== undefined)
+      rows.push({
+        group: 'ratio',
+        name: "full sync's CPU ÷ floors' CPU (transfer with parse, plus load)",
+        value: fullSyncCpu / (parseCpu + loadCpu),
+        unit: 'ratio',
+        note: 'what the sync spends beyond moving, parsing and storing: checks, mapping, staging, replacing by key',
+      });
+  }
   const leversDefault = value(all, 'sync-levers', 'defaultsCpuSeconds');
   for (const lever of SYNC_LEVERS) {
     const off = value(all, 'sync-levers', `${lever.id}CpuSeconds`);
@@ -189,6 +215,9 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['load-floor', 'seconds', 'load floor'],
     ['full-sync', 'cpuSeconds', 'CPU seconds of the full sync process (the emulator runs beside it)'],
     ['transfer-floor', 'cpuSeconds', 'CPU seconds of the transfer floor process'],
+    ['parse-floor', 'cpuSeconds', 'CPU seconds of the parse floor process (bodies decoded and JSON.parse-d)'],
+    ['parse-floor', 'duckdbCpuSeconds', 'CPU seconds of the parse floor process (bodies parsed by DuckDB)'],
+    ['load-floor', 'cpuSeconds', 'CPU seconds of the load floor (appending and CHECKPOINT)'],
     ['full-sync-capped', 'cpuSeconds', 'CPU seconds of the full sync process, pages capped'],
     ['transfer-floor-capped', 'cpuSeconds', 'CPU seconds of the transfer floor process, pages capped'],
     ['sync-levers', 'defaultsCpuSeconds', 'CPU seconds of the full sync with the defaults (levers step)'],

@@ -1,7 +1,8 @@
 // The load floor: the rows of a synced warehouse appended to an empty one (same schema, migrations
 // applied first and not timed) with DuckDB's appender, one data chunk at a time, then a CHECKPOINT.
 // The rows are read into memory before the clock starts: no HTTP, no parsing, no staging, no deletes.
-// Usage: append-rows.js SOURCE.duckdb TARGET.duckdb; prints {rows, wallMs, tables} as JSON.
+// Usage: append-rows.js SOURCE.duckdb TARGET.duckdb; prints {rows, wallMs, cpuMs, tables} as JSON (cpuMs:
+// user + system CPU of the whole process, DuckDB's threads included, while the clock ran).
 import { DuckDBDataChunk, DuckDBInstance, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 
@@ -51,6 +52,7 @@ const memoryLimit = process.env['REPORTER_DUCKDB_MEMORY_LIMIT'] ?? '256MB';
 const targetDb = await DuckDBInstance.create(target, { memory_limit: memoryLimit, threads: '2' });
 const connection = await targetDb.connect();
 const started = performance.now();
+const cpuStarted = process.cpuUsage();
 const tables: Record<string, { rows: number; ms: number }> = {};
 for (const t of loaded) {
   const tableStarted = performance.now();
@@ -67,7 +69,9 @@ for (const t of loaded) {
 }
 await connection.run('CHECKPOINT');
 const wallMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuStarted);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 connection.closeSync();
 targetDb.closeSync();
 const rows = loaded.reduce((sum, t) => sum + t.rows, 0);
-process.stdout.write(`${JSON.stringify({ rows, wallMs, tables })}\n`);
+process.stdout.write(`${JSON.stringify({ rows, wallMs, cpuMs, tables })}\n`);

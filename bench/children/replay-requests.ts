@@ -1,8 +1,15 @@
 // The transfer floor: replays recorded requests (NDJSON of {method, url, body}) against a base URL with a
 // bare undici Pool, `concurrency` requests in flight, every body read to the end and discarded. Prints
-// {requests, bytes, wallMs, failures} as JSON. Usage: replay-requests.js FILE BASE_URL TOKEN CONCURRENCY
+// {requests, bytes, wallMs, failures} as JSON. Usage: replay-requests.js FILE BASE_URL TOKEN CONCURRENCY [PARSE]
+// With PARSE (the parse floor), each body is also parsed and the result dropped: `json` decodes it from
+// UTF-8 and runs JSON.parse (what the sync's JavaScript does first with a page), `duckdb` hands its bytes
+// to DuckDB on one thread, which checks that they are UTF-8 and parses them as JSON (what a design handing
+// the pages to DuckDB's JSON reader would do first).
 import { readFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { Pool } from 'undici';
+
+const PARSERS = ['json', 'duckdb'];
 
 interface Recorded {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -10,9 +17,9 @@ interface Recorded {
   body?: string;
 }
 
-const [file, baseUrl, token, concurrencyText] = process.argv.slice(2);
-if (!file || !baseUrl || !token || !concurrencyText) {
-  process.stderr.write('usage: replay-requests.js FILE BASE_URL TOKEN CONCURRENCY\n');
+const [file, baseUrl, token, concurrencyText, parse] = process.argv.slice(2);
+if (!file || !baseUrl || !token || !concurrencyText || (parse !== undefined && !PARSERS.includes(parse))) {
+  process.stderr.write(`usage: replay-requests.js FILE BASE_URL TOKEN CONCURRENCY [${PARSERS.join('|')}]\n`);
   process.exit(2);
 }
 const concurrency = Number(concurrencyText);
@@ -26,6 +33,23 @@ let next = 0;
 let bytes = 0;
 let failures = 0;
 
+const duckdb =
+  parse === 'duckdb'
+    ? await (await DuckDBInstance.create(':memory:', { threads: '1' })).connect()
+    : undefined;
+const parseDuckdb = await duckdb?.prepare('SELECT json_valid(decode($1)) AS ok');
+/** A body parsed as the PARSE argument says; throws when it is not JSON. */
+async function parseBody(body: Buffer): Promise<void> {
+  if (body.length === 0) return;
+  if (parseDuckdb === undefined) {
+    JSON.parse(body.toString('utf8'));
+    return;
+  }
+  parseDuckdb.bindBlob(1, body);
+  const ok = (await parseDuckdb.runAndReadAll()).getRows()[0]?.[0];
+  if (ok !== true) throw new Error('DuckDB did not read a body as JSON');
+}
+
 async function worker(): Promise<void> {
   for (let n = next++; n < requests.length; n = next++) {
     const r = requests[n]!;
@@ -37,7 +61,14 @@ async function worker(): Promise<void> {
       headers,
       ...(r.body === undefined ? {} : { body: r.body }),
     });
-    for await (const chunk of response.body) bytes += (chunk as Buffer).length;
+    if (parse === undefined) for await (const chunk of response.body) bytes += (chunk as Buffer).length;
+    else {
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      bytes += body.length;
+      await parseBody(body);
+    }
     if (response.statusCode >= 300) failures++;
   }
 }
@@ -46,4 +77,5 @@ const started = performance.now();
 await Promise.all(Array.from({ length: concurrency }, () => worker()));
 const wallMs = performance.now() - started;
 await pool.close();
+duckdb?.closeSync();
 process.stdout.write(`${JSON.stringify({ requests: requests.length, bytes, wallMs, failures })}\n`);

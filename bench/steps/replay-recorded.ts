@@ -27,13 +27,15 @@ export async function replayRecorded(
   requestsFile: string,
   label: string,
   emulator: { maxPageSize?: number | undefined } = {},
+  /** Also parse each body (the parse floor, children/replay-requests.ts says how). */
+  parse?: 'json' | 'duckdb',
 ): Promise<ReplayFigures> {
   // the same data and the same page cap as the emulator that recorded them: the same answers
   const running = await startBenchEmulator(ctx, emulator);
   try {
     const child = await runChild(
       childScript('replay-requests.js'),
-      [requestsFile, running.url, ctx.token, String(ctx.options.concurrency)],
+      [requestsFile, running.url, ctx.token, String(ctx.options.concurrency), ...(parse ? [parse] : [])],
       { resourcesFile: join(ctx.dir, `resources-replay-${label}.json`) },
     );
     if (child.exitCode !== 0) throw new Error(`the replay failed: ${child.stderr.slice(-2000)}`);

@@ -57,7 +57,8 @@ describe('bench plan', () => {
           duckdbThreadsCpuSeconds: { value: 25, unit: 's' },
           windowHoursCpuSeconds: { value: 22, unit: 's' },
         },
-        'load-floor': { seconds: { value: 6, unit: 's' } },
+        'load-floor': { seconds: { value: 6, unit: 's' }, cpuSeconds: { value: 4, unit: 's' } },
+        'parse-floor': { cpuSeconds: { value: 8.5, unit: 's' }, duckdbCpuSeconds: { value: 8, unit: 's' } },
         incremental: {
           seconds: { value: 3, unit: 's' },
           transferFloorSeconds: { value: 1.5, unit: 's' },
@@ -83,6 +84,9 @@ describe('bench plan', () => {
       target: '≤ 4',
       met: false,
     });
+    // the floors take the cheaper parser (DuckDB's 8 here), plus the load floor's 4
+    expect(row("floors' CPU (transfer with parse, plus load) ÷ transfer floor's CPU").value).toBe(4);
+    expect(row("full sync's CPU ÷ floors' CPU (transfer with parse, plus load)").value).toBe(2);
     // no capped runs were given: no capped CPU row
     expect(rows.some((r) => r.name.startsWith("full sync's CPU ÷ transfer floor's CPU, pages capped"))).toBe(
       false,
