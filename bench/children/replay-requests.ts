@@ -38,6 +38,9 @@ const duckdb =
     ? await (await DuckDBInstance.create(':memory:', { threads: '1' })).connect()
     : undefined;
 const parseDuckdb = await duckdb?.prepare('SELECT json_valid(decode($1)) AS ok');
+/** The DuckDB parses one at a time: the workers share one prepared statement (bind, then run). */
+let duckdbTurn: Promise<unknown> = Promise.resolve();
+
 /** A body parsed as the PARSE argument says; throws when it is not JSON. */
 async function parseBody(body: Buffer): Promise<void> {
   if (body.length === 0) return;
@@ -45,9 +48,13 @@ async function parseBody(body: Buffer): Promise<void> {
     JSON.parse(body.toString('utf8'));
     return;
   }
-  parseDuckdb.bindBlob(1, body);
-  const ok = (await parseDuckdb.runAndReadAll()).getRows()[0]?.[0];
-  if (ok !== true) throw new Error('DuckDB did not read a body as JSON');
+  const statement = parseDuckdb;
+  const parsed = duckdbTurn.then(async () => {
+    statement.bindBlob(1, body);
+    return (await statement.runAndReadAll()).getRows()[0]?.[0];
+  });
+  duckdbTurn = parsed.catch(() => undefined);
+  if ((await parsed) !== true) throw new Error('DuckDB did not read a body as JSON');
 }
 
 async function worker(): Promise<void> {
