@@ -36,7 +36,7 @@ export interface BenchContext {
  * A fresh emulator with the run's data; `record` keeps every API request it receives; `maxPageSize` caps
  * its pages (the emulator's default, 500, otherwise).
  */
-export async function startBenchEmulator(
+async function startBenchEmulator(
   ctx: BenchContext,
   options: { record?: boolean; maxPageSize?: number | undefined } = {},
 ): Promise<RunningEmulator> {
@@ -49,6 +49,20 @@ export async function startBenchEmulator(
   });
   if (options.record) running.emulator.requestLog = [];
   return running;
+}
+
+/** Runs `use` against a fresh emulator (startBenchEmulator's options), closed whatever `use` does. */
+export async function withBenchEmulator<T>(
+  ctx: BenchContext,
+  options: { record?: boolean; maxPageSize?: number | undefined },
+  use: (running: RunningEmulator) => Promise<T>,
+): Promise<T> {
+  const running = await startBenchEmulator(ctx, options);
+  try {
+    return await use(running);
+  } finally {
+    await running.close();
+  }
 }
 
 export const BENCH_TOKEN = DEFAULT_V1_TOKEN;

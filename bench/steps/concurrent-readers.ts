@@ -6,7 +6,7 @@
 // warehouse costs from what sharing 2 cores with another process's work costs.
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
+import { type BenchContext, syncEnvironment, withBenchEmulator } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { CLI, runChild } from '../run-child.js';
 import { runSyncChild } from './run-sync-child.js';
@@ -49,8 +49,7 @@ export const concurrentReadersStep: BenchStep = {
   async run(ctx: BenchContext): Promise<StepFigures> {
     const alone = ctx.fullSync;
     if (!alone) throw new Error('concurrent-readers needs the full-sync step');
-    const running = await startBenchEmulator(ctx);
-    try {
+    return withBenchEmulator(ctx, {}, async (running) => {
       const copyDir = join(ctx.dir, 'readers-own-copy');
       cpSync(alone.dataDir, copyDir, { recursive: true });
       const control = await syncBesideReaders(
@@ -111,9 +110,7 @@ export const concurrentReadersStep: BenchStep = {
         readerWaitP95: { value: percentile(waits, 95), unit: 's', note: 'target ≤ 5 s' },
         readerWaitMax: { value: waits.at(-1) ?? null, unit: 's' },
       };
-    } finally {
-      await running.close();
-    }
+    });
   },
 };
 

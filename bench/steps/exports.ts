@@ -5,7 +5,7 @@
 // per second). Each export is the CLI in a child process, as a user runs it.
 import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
+import { type BenchContext, syncEnvironment, withBenchEmulator } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { clickHouseMissing, startClickHouse } from '../clickhouse-server.js';
 import { CLI, runChild } from '../run-child.js';
@@ -50,12 +50,9 @@ export const exportsStep: BenchStep = {
     const lakeBytes = sizeOf(lake);
     const partitions = (full.result.written ?? []).length;
 
-    const running = await startBenchEmulator(ctx);
-    try {
-      await runSyncChild(ctx, syncEnvironment(ctx, running.url, dataDir), 'exports-incremental');
-    } finally {
-      await running.close();
-    }
+    await withBenchEmulator(ctx, {}, (running) =>
+      runSyncChild(ctx, syncEnvironment(ctx, running.url, dataDir), 'exports-incremental'),
+    );
     const incremental = await exportChild(ctx, ['parquet', '--out', lake], env, 'parquet-incremental');
     const written = (incremental.result.written ?? []).length;
     ctx.say(

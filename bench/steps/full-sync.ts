@@ -5,7 +5,7 @@
 // servers do), so the sync ÷ transfer floor ratio exists at both caps.
 import { join } from 'node:path';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
-import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
+import { type BenchContext, syncEnvironment, withBenchEmulator } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { saveRequests } from './replay-recorded.js';
 import { runSyncChild } from './run-sync-child.js';
@@ -13,10 +13,9 @@ import { statusRequestLevers } from './status-request-levers.js';
 
 async function runFullSync(ctx: BenchContext, capped: boolean): Promise<StepFigures> {
   const maxPageSize = capped ? ctx.options.maxPageSize : undefined;
-  const running = await startBenchEmulator(ctx, { record: true, maxPageSize });
   const label = capped ? 'full-capped' : 'full';
   const dataDir = join(ctx.dir, capped ? 'synced-capped' : 'synced');
-  try {
+  return withBenchEmulator(ctx, { record: true, maxPageSize }, async (running) => {
     const sync = await runSyncChild(ctx, syncEnvironment(ctx, running.url, dataDir), label);
     const log = running.emulator.requestLog ?? [];
     const requestsFile = saveRequests(ctx, log, label);
@@ -62,9 +61,7 @@ async function runFullSync(ctx: BenchContext, capped: boolean): Promise<StepFigu
         note: "the emulator's page cap",
       },
     };
-  } finally {
-    await running.close();
-  }
+  });
 }
 
 export const fullSyncStep: BenchStep = {

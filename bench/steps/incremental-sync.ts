@@ -3,7 +3,7 @@
 // new data, not the warehouse size: the step reports what it re-read, and replays its requests with
 // bare undici (its own transfer floor) to show how much of its time is the transfer of the look-back; then
 // the same run with REPORTER_LOOKBACK_READ=whole, what reading the look-back by its changes saves.
-import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
+import { type BenchContext, syncEnvironment, withBenchEmulator } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { replayRecorded, saveRequests } from './replay-recorded.js';
 import { runSyncChild } from './run-sync-child.js';
@@ -14,19 +14,14 @@ export const incrementalSyncStep: BenchStep = {
   needs: ['full-sync'],
   async run(ctx: BenchContext): Promise<StepFigures> {
     const full = ctx.fullSync!;
-    const running = await startBenchEmulator(ctx, { record: true });
-    let requestsFile: string;
-    let sync: Awaited<ReturnType<typeof runSyncChild>>;
-    let whole: Awaited<ReturnType<typeof runSyncChild>>;
-    try {
+    const { sync, requestsFile, whole } = await withBenchEmulator(ctx, { record: true }, async (running) => {
       const env = syncEnvironment(ctx, running.url, full.dataDir);
-      sync = await runSyncChild(ctx, env, 'incremental');
-      requestsFile = saveRequests(ctx, running.emulator.requestLog ?? [], 'incremental');
+      const sync = await runSyncChild(ctx, env, 'incremental');
+      const requestsFile = saveRequests(ctx, running.emulator.requestLog ?? [], 'incremental');
       // the lever's account: the same run reading its look-back whole (nothing changed in between)
-      whole = await runSyncChild(ctx, { ...env, REPORTER_LOOKBACK_READ: 'whole' }, 'incremental-whole');
-    } finally {
-      await running.close();
-    }
+      const whole = await runSyncChild(ctx, { ...env, REPORTER_LOOKBACK_READ: 'whole' }, 'incremental-whole');
+      return { sync, requestsFile, whole };
+    });
     const floor = await replayRecorded(ctx, requestsFile, 'incremental');
     return {
       seconds: { value: sync.wallMs / 1000, unit: 's' },

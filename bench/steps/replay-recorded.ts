@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedRequest } from '../../src/emulator/emulator.js';
-import { type BenchContext, startBenchEmulator } from '../bench-context.js';
+import { type BenchContext, withBenchEmulator } from '../bench-context.js';
 import { childScript, runChild } from '../run-child.js';
 
 export interface ReplayFigures {
@@ -31,8 +31,7 @@ export async function replayRecorded(
   parse?: 'json' | 'duckdb',
 ): Promise<ReplayFigures> {
   // the same data and the same page cap as the emulator that recorded them: the same answers
-  const running = await startBenchEmulator(ctx, emulator);
-  try {
+  return withBenchEmulator(ctx, emulator, async (running) => {
     const child = await runChild(
       childScript('replay-requests.js'),
       [requestsFile, running.url, ctx.token, String(ctx.options.concurrency), ...(parse ? [parse] : [])],
@@ -55,7 +54,5 @@ export async function replayRecorded(
       maxRssMb: child.maxRssMb,
       cpuSeconds: child.userCpuS + child.systemCpuS,
     };
-  } finally {
-    await running.close();
-  }
+  });
 }

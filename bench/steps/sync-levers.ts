@@ -6,7 +6,7 @@
 // code, such as the fast checks of src/reporter/fast-parse.ts, have no switch: bench/README.md gives their
 // paired runs.)
 import { join } from 'node:path';
-import { type BenchContext, startBenchEmulator, syncEnvironment } from '../bench-context.js';
+import { type BenchContext, syncEnvironment, withBenchEmulator } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { runSyncChild } from './run-sync-child.js';
 
@@ -21,17 +21,10 @@ export const SYNC_LEVERS = [
 ] as const;
 
 async function syncOnce(ctx: BenchContext, label: string, env: Record<string, string>) {
-  const running = await startBenchEmulator(ctx);
-  try {
-    const dataDir = join(ctx.dir, `levers-${label}`);
-    return await runSyncChild(
-      ctx,
-      { ...syncEnvironment(ctx, running.url, dataDir), ...env },
-      `levers-${label}`,
-    );
-  } finally {
-    await running.close();
-  }
+  const dataDir = join(ctx.dir, `levers-${label}`);
+  return withBenchEmulator(ctx, {}, (running) =>
+    runSyncChild(ctx, { ...syncEnvironment(ctx, running.url, dataDir), ...env }, `levers-${label}`),
+  );
 }
 
 export const syncLeversStep: BenchStep = {
