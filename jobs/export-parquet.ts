@@ -22,7 +22,9 @@ export const exportParquetJob: Job = {
         kind: 'usage',
       });
     }
-    const result = await ctx.useWarehouse((warehouse) => exportParquet(warehouse, dir, { now: ctx.now }));
+    const result = await ctx.useWarehouse((warehouse) =>
+      exportParquet(warehouse, dir, { now: ctx.now, setting: 'REPORTER_LAKE_DIR' }),
+    );
     return {
       status: 'success',
       summary: `${dir}: ${plural(result.written.length, 'partition')} written (${plural(result.rows, 'row')}), ${result.removed.length} removed, ${result.unchanged} unchanged`,

@@ -137,6 +137,11 @@ export const ERROR_CODES = {
     meaning: 'export clickhouse: REPORTER_CLICKHOUSE_URL is not set.',
   },
   'export.no_warehouse': { kinds: ['usage'], meaning: 'export: there is no warehouse yet (run sync first).' },
+  'lake.dir_unusable': {
+    kinds: ['usage'],
+    meaning:
+      "export parquet: the lake's folder (--out or REPORTER_LAKE_DIR) cannot be made or is not a folder.",
+  },
   'lake.write_failed': {
     kinds: ['terminal'],
     meaning: 'export parquet: a partition file of the lake could not be written (the message names it).',
@@ -217,7 +222,10 @@ export const ERROR_CODES = {
     kinds: ['terminal'],
     meaning: 'The warehouse file is damaged or not a DuckDB database.',
   },
-  'warehouse.dir_not_folder': { kinds: ['usage'], meaning: 'The folder of the warehouse file is a file.' },
+  'warehouse.dir_not_folder': {
+    kinds: ['usage'],
+    meaning: 'The folder of the warehouse file is a file, or cannot be made where REPORTER_DATA_DIR says.',
+  },
   'warehouse.invalid_row': { kinds: ['terminal'], meaning: 'A row does not fit its warehouse table.' },
   'warehouse.locked': {
     kinds: ['transient'],

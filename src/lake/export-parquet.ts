@@ -8,9 +8,10 @@
 // combined DIR/_manifest.json is rebuilt from them after each run.
 
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EtlError } from '../errors.js';
+import { makeDirectory } from '../make-directory.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { LAKE_TABLES, type LakeTable } from './lake-tables.js';
 import { type LakePartition, partitionsOf, partitionWhere, quote } from './partitions.js';
@@ -40,10 +41,24 @@ const MANIFESTS = '_manifests';
 export async function exportParquet(
   warehouse: Warehouse,
   dir: string,
-  options: { projects?: readonly string[]; full?: boolean; now?: () => number } = {},
+  options: {
+    projects?: readonly string[];
+    full?: boolean;
+    now?: () => number;
+    /** The option or setting that named `dir` (--out, REPORTER_LAKE_DIR), for the error when it is unusable. */
+    setting?: string;
+  } = {},
 ): Promise<ExportResult> {
   const now = options.now ?? Date.now;
-  mkdirSync(join(dir, MANIFESTS), { recursive: true });
+  try {
+    makeDirectory(join(dir, MANIFESTS));
+  } catch (cause) {
+    throw new EtlError(
+      'lake.dir_unusable',
+      `${options.setting ?? 'the lake folder'}: cannot make the lake's folder ${dir} (${(cause as Error).message}); choose another folder`,
+      { kind: 'usage', cause },
+    );
+  }
   const result: ExportResult = { dir, projects: [], written: [], removed: [], unchanged: 0, rows: 0 };
   await warehouse.hold(async () => {
     const present = await existingTables(warehouse);
@@ -120,13 +135,13 @@ async function writePartition(
   partition: LakePartition,
 ): Promise<void> {
   const folder = join(dir, partition.path);
-  mkdirSync(folder, { recursive: true });
-  // not *.parquet: a reader's glob never picks up a file being written, or one a killed run left
-  for (const name of readdirSync(folder))
-    if (name.startsWith('data.parquet.tmp-')) rmSync(join(folder, name), { force: true });
   const temporary = join(folder, `data.parquet.tmp-${process.pid}-${randomUUID().slice(0, 8)}`);
   const where = partitionWhere(table, project, partition);
   try {
+    makeDirectory(folder);
+    // not *.parquet: a reader's glob never picks up a file being written, or one a killed run left
+    for (const name of readdirSync(folder))
+      if (name.startsWith('data.parquet.tmp-')) rmSync(join(folder, name), { force: true });
     // the partition columns are the folders' names: the file holds the other columns (Hive layout)
     await warehouse.query(
       `COPY (SELECT * EXCLUDE (project) FROM ${table.table} WHERE ${where}) TO ${quote(temporary)} (FORMAT parquet, COMPRESSION zstd)`,

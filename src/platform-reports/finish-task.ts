@@ -5,9 +5,10 @@
 // record pending and resumable; the file appears under its final name only complete and verified. The
 // caller holds the task's lease (claimed or created); it is refreshed every beat while this waits and
 // downloads, and released when it stops (src/warehouse/lease.ts).
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EtlError } from '../errors.js';
+import { makeDirectory } from '../make-directory.js';
 import { startHeartbeat } from '../warehouse/lease.js';
 import { createTask, sendCreate, specOf } from './create-task.js';
 import { downloadReportFile, URL_EXPIRED } from './download-report-file.js';
@@ -112,7 +113,7 @@ async function downloadVerified(
   const fileType = fileTypeOf(current, record);
   const planned = record.filePath ?? join(outDir, `${record.kind}_${record.id}.xlsx`);
   const path = planned.replace(/\.(csv|xlsx)$/i, fileType === 'CSV' ? '.csv' : '.xlsx');
-  await mkdir(dirname(path), { recursive: true });
+  makeDirectory(dirname(path));
   const temp = join(dirname(path), `.${basename(path)}.${(current.taskId ?? record.id).slice(0, 8)}.part`);
   const { config } = session.ctx;
   try {

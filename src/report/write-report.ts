@@ -3,11 +3,12 @@
 // sheets once, writes each format (streaming, in memory with charts, or one HTML page) to a temporary name in
 // the same folder and renames it into place, so a crash or an abort never leaves a broken file under the final name;
 // a failed write (a full disk) is an EtlError naming the file, and dead writers' temporary files are swept first.
-import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectGarbage } from '../collect-garbage.js';
 import { EtlError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { makeDirectory } from '../make-directory.js';
 import { checkTimeZone, computeStats, readWarehouseNames } from '../stats/compute-stats.js';
 import { paramsFor } from '../stats/load-stats-sql.js';
 import type { PeriodUnit, StatsReport } from '../stats/stats-report.js';
@@ -153,7 +154,7 @@ export async function writeReport(
       );
   }
   try {
-    mkdirSync(req.outDir, { recursive: true });
+    makeDirectory(req.outDir);
   } catch (cause) {
     const where = req.outDirIsDefault
       ? `cannot create the report folder ${req.outDir} (the default, under REPORTER_DATA_DIR)`

@@ -4,11 +4,12 @@
 // and closes it. A reader sends its reads to that writer when there is one; otherwise it opens the file
 // itself (READ_ONLY, shared with other readers) only while an operation or hold() runs. Migrations run (or,
 // read-only, are checked) at the first open.
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { makeDirectory } from '../make-directory.js';
 import { commitCatalogues } from './commit-catalogues.js';
 import { commitWindow, isOutOfMemory } from './commit-window.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
@@ -495,7 +496,7 @@ export function assertWarehouseWritable(path: string): void {
   if (path === ':memory:') return;
   const dir = dirname(path);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR')
@@ -503,6 +504,13 @@ export function assertWarehouseWritable(path: string): void {
         'warehouse.dir_not_folder',
         `The folder of the warehouse file ${path} is a file (or lies under one), not a folder: ` +
           'set REPORTER_DATA_DIR to a folder',
+        { kind: 'usage', cause },
+      );
+    if (code === 'ENOENT')
+      throw new EtlError(
+        'warehouse.dir_not_folder',
+        `The folder of the warehouse file ${path} cannot be made: a folder above it exists but cannot hold ` +
+          'folders (ENOENT): set REPORTER_DATA_DIR to a folder on an ordinary file system',
         { kind: 'usage', cause },
       );
     if (!isReadOnlyError(cause))

@@ -5,9 +5,10 @@
 // modification time is its owner's heartbeat: a spool is left behind (to be loaded and removed by another
 // receiver) when no spool of this process is open under its name and its pid is this process's, or is not
 // running, or has not touched it for SPOOL_STALE_MS (a pid reused by an unrelated process, after a restart).
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectory } from '../make-directory.js';
 
 /** One spooled request: a payload that fits (route chatapi or prompter), or a rejected body with its reason. */
 export interface SpoolRecord {
@@ -50,7 +51,7 @@ export interface Spool {
 }
 
 export async function createSpool(dir: string, now = Date.now()): Promise<Spool> {
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const name = `${SPOOL_PREFIX}${now}-${process.pid}.jsonl`;
   const path = join(dir, name);
   const handle: FileHandle = await open(path, 'a');
@@ -200,7 +201,7 @@ export function removeSpool(path: string): void {
 
 /** Whether a file can be created in `dir` (a receiver fails at start on a read-only data directory). */
 export function assertSpoolWritable(dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const probe = join(dir, `.probe-${process.pid}`);
   closeSync(openSync(probe, 'w'));
   unlinkSync(probe);

@@ -1,6 +1,7 @@
 // What a user sees when the warehouse's place on disk is wrong: REPORTER_DATA_DIR naming a file (sync said
-// EEXIST, stats said there was no warehouse), and a damaged warehouse file (DuckDB's checksum message with
-// no way out). Each is one clear message naming the file, no stack.
+// EEXIST, stats said there was no warehouse), a data directory where no folder can be made (/proc), and a
+// damaged warehouse file (DuckDB's checksum message with no way out). Each is one clear message naming the
+// file, no stack.
 import {
   closeSync,
   mkdirSync,
@@ -55,6 +56,18 @@ describe('REPORTER_DATA_DIR naming a file', () => {
       expect(r.stderr).not.toMatch(STACK);
     }
   }, 90_000);
+});
+
+// Node 20's fs.mkdirSync(dir, { recursive: true }) spins forever under /proc (mkdir: ENOENT for the child,
+// EEXIST for the parent); src/make-directory.ts walks once. A hang would time this test out.
+describe.runIf(process.platform === 'linux')('REPORTER_DATA_DIR where no folder can be made (/proc)', () => {
+  it('is refused at once by sync, naming the setting (exit 2)', async () => {
+    const r = await runCli(['sync'], envFor('/proc/reporter-etl-data'));
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/warehouse file \/proc\/reporter-etl-data\/warehouse.duckdb cannot be made/);
+    expect(r.stderr).toMatch(/set REPORTER_DATA_DIR to a folder/);
+    expect(r.stderr).not.toMatch(STACK);
+  }, 60_000);
 });
 
 describe('a damaged warehouse file', () => {

@@ -1,7 +1,7 @@
 // `reporter-etl export parquet` and the export-parquet job from the command line: usage errors name what is
 // missing; a run writes the lake and its manifest; the job writes to REPORTER_LAKE_DIR.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -32,6 +32,22 @@ describe('reporter-etl export parquet', () => {
       /unknown target \(known: parquet, clickhouse\)/,
     );
     expect((await runCli(['export', 'parquet'], h.env)).stderr).toMatch(/--out DIR/);
+    // a folder that cannot be made: a usage error naming the option (under a file; under /proc, where Node 20's
+    // own recursive mkdir would spin forever)
+    writeFileSync(join(lake, 'a-file'), 'x');
+    const underFile = await runCli(['export', 'parquet', '--out', join(lake, 'a-file', 'lake')], h.env);
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toMatch(/--out: cannot make the lake's folder .*a-file\/lake \(ENOTDIR/);
+    if (process.platform === 'linux') {
+      const proc = await runCli(['run', 'export-parquet'], {
+        ...h.env,
+        REPORTER_LAKE_DIR: '/proc/reporter-lake',
+      });
+      expect(proc.code).toBe(2);
+      expect(proc.stderr).toMatch(
+        /REPORTER_LAKE_DIR: cannot make the lake's folder \/proc\/reporter-lake \(ENOENT/,
+      );
+    }
 
     const run = await runCli(['export', 'parquet', '--out', join(lake, 'a'), '--json'], h.env);
     expect(run.code, run.stderr).toBe(0);

@@ -3,22 +3,14 @@
 // builds a platform report and reconciles it, then says where everything was written. It writes only into a
 // folder of its own (new, empty, or marked by an earlier demo) and never removes anything it did not make: the
 // marker lists what it wrote, and a folder holding anything else is refused. A signal stops it between steps.
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../config.js';
 import { defaultChatApiToken } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { makeDirectory } from '../../make-directory.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';
@@ -251,7 +243,7 @@ function prepareDemoDir(dir: string, keep: boolean): DemoManifest {
     if (code !== 'ENOENT')
       throw new UsageError(`${option}: cannot use this folder (${(error as Error).message})`);
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirectory(dir);
     } catch (cause) {
       const reason =
         (cause as NodeJS.ErrnoException).code === 'ENOTDIR' ||

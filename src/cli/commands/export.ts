@@ -81,6 +81,7 @@ export const exportCommand: Command = {
       exportParquet(warehouse, dir, {
         ...(values.project ? { projects: [values.project] } : {}),
         ...(values.full ? { full: true } : {}),
+        setting: '--out',
       }),
     );
     if (values.json) io.out(JSON.stringify(result, null, 2));
