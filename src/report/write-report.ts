@@ -106,10 +106,10 @@ export function describeMkdirError(cause: unknown): string {
   const { code, message } = cause as NodeJS.ErrnoException;
   switch (code) {
     case 'EROFS':
-      return 'the data directory is on a read-only file system (EROFS)';
+      return 'the folder is on a read-only file system (EROFS)';
     case 'EACCES':
     case 'EPERM':
-      return `the data directory is not writable by this user (${code})`;
+      return `a folder on that path is not writable by this user (${code})`;
     case 'EEXIST':
     case 'ENOTDIR':
       return `a file (not a folder) is in the way on that path (${code})`;
