@@ -41,7 +41,8 @@ Steps (--only full-sync,incremental; prerequisites run too):
   transfer-floor-capped  its requests replayed the same way (the ratio at that cap)
   load-floor      the same rows appended to an empty warehouse with DuckDB's appender, no HTTP
   parse-floor     the transfer floor's requests again, each body parsed (V8's JSON.parse, then DuckDB):
-                  with the load floor, the CPU no design of the sync can shed
+                  with the load floor, the CPU no design of the sync can shed (with --large only when
+                  named in --only)
   sync-levers     the full sync again with each CPU lever that is a setting turned off (DuckDB on 2 threads;
                   windows of 24 hours), beside one with the defaults: what each lever saves (with
                   --large only when named in --only)
