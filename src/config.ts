@@ -1,6 +1,6 @@
 // Configuration: the environment (and optionally a JSON config file for several projects) validated by zod
 // into a frozen Config. Every error names the setting at fault (REPORTER_TOKEN, projects[1].baseUrl, ...).
-import { readFileSync } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
@@ -404,6 +404,35 @@ function describeIssues(error: z.ZodError, prefix: (path: PropertyKey[]) => stri
   return error.issues.map((issue) => `${prefix(issue.path)}: ${issue.message}`).join('; ');
 }
 
+/** A configuration file is small: anything larger is not one (and would be read whole before JSON.parse). */
+const MAX_CONFIG_FILE_BYTES = 1_000_000;
+
+/**
+ * REPORTER_CONFIG must name a regular file of at most MAX_CONFIG_FILE_BYTES: a device (/dev/zero), a named
+ * pipe with no writer or a huge file would otherwise hang every command at start, or fill its memory.
+ */
+function assertConfigFileReadable(file: string): void {
+  let stat: Stats;
+  try {
+    stat = statSync(file);
+  } catch (error) {
+    throw new UsageError(
+      `REPORTER_CONFIG: cannot read ${file} (${error instanceof Error ? error.message : String(error)})`,
+      'config.invalid',
+    );
+  }
+  if (!stat.isFile())
+    throw new UsageError(
+      `REPORTER_CONFIG: ${file} is ${stat.isDirectory() ? 'a folder' : 'not a regular file (a device or a pipe)'}; name a JSON file`,
+      'config.invalid',
+    );
+  if (stat.size > MAX_CONFIG_FILE_BYTES)
+    throw new UsageError(
+      `REPORTER_CONFIG: ${file} holds ${stat.size.toLocaleString('en')} bytes, more than a configuration file (at most ${MAX_CONFIG_FILE_BYTES.toLocaleString('en')}); name the JSON file of the projects`,
+      'config.invalid',
+    );
+}
+
 /** The REPORTER_CONFIG file: strict objects, so a misspelled key is an error, not a silently ignored one. */
 const configFileSchema = z
   .object({
@@ -493,6 +522,7 @@ export function loadConfig(
   let fileName: string | undefined;
   if (e.REPORTER_CONFIG !== undefined) {
     const file = resolve(e.REPORTER_CONFIG);
+    assertConfigFileReadable(file);
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));

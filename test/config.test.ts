@@ -1,5 +1,5 @@
 // Configuration: defaults, and errors that name the setting at fault.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -145,6 +145,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REPORTER_CONFIG: bad })).toThrow(/projects\[1\]\.(token|baseUrl)/);
     expect(() => loadConfig({ REPORTER_CONFIG: join(dir, 'missing.json') })).toThrow(
       /REPORTER_CONFIG: cannot read/,
+    );
+  });
+
+  it('refuses a REPORTER_CONFIG that is no regular file, or too large to be one, before reading it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    expect(() => loadConfig({ REPORTER_CONFIG: dir })).toThrow(
+      /REPORTER_CONFIG: .* is a folder; name a JSON file/,
+    );
+    // a device never ends: reading it whole would hang the command (and fill its memory)
+    if (existsSync('/dev/zero'))
+      expect(() => loadConfig({ REPORTER_CONFIG: '/dev/zero' })).toThrow(
+        /REPORTER_CONFIG: \/dev\/zero is not a regular file/,
+      );
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, `{"projects":[],"pad":"${'x'.repeat(1_000_000)}"}`);
+    expect(() => loadConfig({ REPORTER_CONFIG: huge })).toThrow(
+      /holds 1,000,\d+ bytes, more than a configuration file/,
     );
   });
 
