@@ -77,10 +77,11 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   // what parsing the bodies and storing the rows cost at least, whoever does them: the CPU no design can shed
   const fullSyncCpu = value(all, 'full-sync', 'cpuSeconds');
   const transferCpu = value(all, 'transfer-floor', 'cpuSeconds');
-  const parseCpus = [value(all, 'parse-floor', 'cpuSeconds'), value(all, 'parse-floor', 'duckdbCpuSeconds')];
-  const parseCpu = parseCpus.every((v) => v === undefined)
-    ? undefined
-    : Math.min(...parseCpus.filter((v) => v !== undefined));
+  const parseCpus = [
+    value(all, 'parse-floor', 'cpuSeconds'),
+    value(all, 'parse-floor', 'duckdbCpuSeconds'),
+  ].filter((v) => v !== undefined);
+  const parseCpu = parseCpus.length > 0 ? Math.min(...parseCpus) : undefined;
   const loadCpu = value(all, 'load-floor', 'cpuSeconds');
   if (parseCpu !== undefined && loadCpu !== undefined) {
     if (transferCpu !== undefined)

@@ -4,7 +4,7 @@
 // Node's walk goes back and forth between the two. Here the walk goes up once (stat), then down once
 // (mkdir): every failure is thrown with Node's own error (ENOTDIR under a file, EEXIST when the folder is a
 // file, EACCES, EROFS, ENOENT where a folder cannot be made), so callers tell them apart by `code`.
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, type Stats, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
@@ -13,9 +13,10 @@ const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 export function makeDirectory(dir: string): void {
   const missing: string[] = [];
   let current = resolve(dir);
+  let existing: Stats;
   for (;;) {
     try {
-      statSync(current);
+      existing = statSync(current);
       break; // an existing entry: the folders below it are made from here (a file makes mkdir fail)
     } catch (error) {
       if (codeOf(error) !== 'ENOENT') throw error;
@@ -26,7 +27,7 @@ export function makeDirectory(dir: string): void {
     }
   }
   if (missing.length === 0) {
-    if (!statSync(current).isDirectory()) mkdirSync(current); // throws EEXIST, as Node's recursive mkdir does
+    if (!existing.isDirectory()) mkdirSync(current); // throws EEXIST, as Node's recursive mkdir does
     return;
   }
   for (const folder of missing.reverse()) {
