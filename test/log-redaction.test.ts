@@ -138,6 +138,15 @@ describe('redactSecrets on a text', () => {
   });
 });
 
+describe('a text of many backslashes, escapes or percent signs', () => {
+  it('is searched in linear time (a quadratic search would take minutes)', () => {
+    for (const unit of ['\\', '\\u', '%', '%25', '\\"']) {
+      const text = unit.repeat(Math.floor((256 * 1024) / unit.length));
+      expect(redactSecrets(text, SECRETS)).toBe(text);
+    }
+  });
+});
+
 describe('a secret too short to redact safely', () => {
   it('is refused by the configuration, naming the setting and not the value', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'log-redaction-')), 'config.json');

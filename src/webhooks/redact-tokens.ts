@@ -12,7 +12,7 @@ export const REDACTED = '[redacted]';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX_DIGIT = '0123456789abcdefABCDEF';
-const QUOTE = '\\\\*"';
+const QUOTE = '\\\\{0,15}"';
 
 /** A `"token": "...` member, its name in any form: its value up to the closing quote, or to the end of a body cut short. */
 const TOKEN_MEMBER = new RegExp(
@@ -45,10 +45,27 @@ function tokenMemberTexts(body: string): string[] {
   return found;
 }
 
-export function redactTokens(text: string, knownTokens: readonly string[]): string {
+/** Past the characters kept, what is searched too: longer than any token in any form (200 characters, 13 each). */
+const TAIL = 4096;
+
+/**
+ * `text` with every token redacted, cut to its first `keep` characters. Only those and a tail are searched
+ * (a body of a megabyte costs as much as one of `keep`), and the tail is dropped: a token cut at its end
+ * is not found, so it is not kept either.
+ */
+export function redactTokens(
+  text: string,
+  knownTokens: readonly string[],
+  keep = Number.POSITIVE_INFINITY,
+): string {
+  const searched = text.length > keep + TAIL ? text.slice(0, keep + TAIL) : text;
   const secrets = [...knownTokens, ...tokenMemberTexts(text)];
-  const redacted = text.replace(TOKEN_MEMBER, `$1${REDACTED}`).replace(TOKEN_FORM, REDACTED);
-  return redactSecrets(redacted, secrets, REDACTED);
+  const redacted = redactSecrets(
+    searched.replace(TOKEN_MEMBER, `$1${REDACTED}`).replace(TOKEN_FORM, REDACTED),
+    secrets,
+    REDACTED,
+  );
+  return redacted.slice(0, searched === text ? keep : Math.min(keep, redacted.length - TAIL));
 }
 
 /** V8's JSON.parse message quotes the text around the fault (`, "emuchat1:1a"... is not valid JSON`). */

@@ -139,7 +139,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       route: 'reject',
       receivedAt: now(),
       // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
-      body: redactTokens(raw, knownTokens).slice(0, MAX_KEPT_BYTES),
+      body: redactTokens(raw, knownTokens, MAX_KEPT_BYTES),
       reason: redactRejectReason(reason, knownTokens),
       endpoint,
     });

@@ -101,4 +101,17 @@ describe('a rejected Chat API body', () => {
       '[{"questionId":"q-2","token":"[redacted]","url":"https://x/[redacted]"}]',
     );
   });
+
+  it('is searched in linear time, and a token across the 64 KiB cut is not kept in part', async () => {
+    // a megabyte of backslashes: every position starts an escape; a quadratic search would take hours
+    expect(await post('\\'.repeat(1024 * 1024 - 16))).toBe(400);
+    // the token starts 5 characters before the cut: what is kept ends with the start of [redacted]
+    const cut = 64 * 1024 - 5;
+    expect(await post(`["${'x'.repeat(cut - 2)}${escapeEvery(UNKNOWN, 2)}"]`)).toBe(400);
+    await receiver!.loadNow();
+    const rows = await warehouse.query('select raw_json from etl_rejects order by rejected_at');
+    expect(rows).toHaveLength(2);
+    const kept = String(rows[1]?.['raw_json']);
+    expect(kept).toBe(`["${'x'.repeat(cut - 2)}[reda`);
+  });
 });
