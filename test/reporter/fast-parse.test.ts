@@ -239,6 +239,9 @@ const VALUES: unknown[] = [
   'SENT',
   'READ',
   'sent',
+  // delivery statuses the platform may add later: kept as given by zod and by the fast path alike
+  'QUEUED',
+  'DELIVERED_TO_DEVICE',
   'switch',
   '2026-11-01T10:00:00.000Z',
   '2026-11-01T10:00:00Z',
@@ -400,6 +403,15 @@ describe('fast paths under a mutation sweep', () => {
     for (const name of Object.keys(KINDS) as KindName[]) {
       expect(outcomeOf(KINDS[name], FULL[name]), name).toBe('same');
       expect(outcomeOf(KINDS[name], MINIMAL[name]), name).toBe('same');
+    }
+  });
+
+  it('keeps a delivery status it does not know as given, as zod does (an empty one is refused by both)', () => {
+    for (const name of ['message', 'messageStatus'] as const) {
+      const record = { ...FULL[name], status: 'QUEUED' };
+      expect(KINDS[name].schema.safeParse(record).data, name).toMatchObject({ status: 'QUEUED' });
+      expect(outcomeOf(KINDS[name], record), name).toBe('same');
+      expect(outcomeOf(KINDS[name], { ...FULL[name], status: '' }), name).toBe('declined-invalid');
     }
   });
 
