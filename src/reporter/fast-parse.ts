@@ -46,9 +46,15 @@ const epochMs: Check<number> = (v) => {
   return Number.isNaN(t) ? BAD : t;
 };
 
-/** schemas.ts `id`: a non-empty string or a finite number, as a string. */
+/** schemas.ts `id`: a non-empty string or a number of at most 2^53 - 1 in size, as a string. */
 const id: Check<string> = (v) =>
-  typeof v === 'string' ? (v.length > 0 ? v : BAD) : Number.isFinite(v) ? String(v) : BAD;
+  typeof v === 'string'
+    ? v.length > 0
+      ? v
+      : BAD
+    : typeof v === 'number' && Math.abs(v) <= Number.MAX_SAFE_INTEGER
+      ? String(v)
+      : BAD;
 
 /** `.optional()`: undefined passes as it is. */
 const optional =

@@ -18,7 +18,16 @@ export const dateTime = z
   });
 
 const optionalText = z.string().nullish();
-const id = z.union([z.string().min(1), z.number()]).transform(String);
+/**
+ * A client's or agent's id: a string in the vendor's document; a number is taken as its text, but not one
+ * beyond 2^53, which JSON.parse has already rounded (the record is quarantined rather than stored wrong).
+ */
+const id = z
+  .union([
+    z.string().min(1),
+    z.number().refine((n) => Math.abs(n) <= Number.MAX_SAFE_INTEGER, 'a numeric id beyond 2^53 lost digits'),
+  ])
+  .transform(String);
 
 export const paging = z.object({
   pageNum: z.number().int(),

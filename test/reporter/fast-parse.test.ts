@@ -415,6 +415,17 @@ describe('fast paths under a mutation sweep', () => {
     }
   });
 
+  it('takes a numeric client id as its text up to 2^53, and refuses one beyond (JSON.parse rounded it)', () => {
+    const kind = KINDS.clientExtendedInfo;
+    const safe = { ...FULL.clientExtendedInfo, id: Number.MAX_SAFE_INTEGER };
+    expect(kind.schema.safeParse(safe).data).toMatchObject({ id: '9007199254740991' });
+    expect(outcomeOf(kind, safe)).toBe('same');
+    // 9007199254740993 on the wire: JSON.parse made it ...992, which is no id the platform has
+    const rounded = { ...FULL.clientExtendedInfo, id: JSON.parse('9007199254740993') as number };
+    expect(kind.schema.safeParse(rounded).success).toBe(false);
+    expect(outcomeOf(kind, rounded)).toBe('declined-invalid');
+  });
+
   it('keeps defaults, id strings, epoch ms, present nulls and loose keys as zod does', () => {
     const parsed = fastExtendedMessage({ ...FULL.extendedMessage, isLivechat: undefined, comment: null });
     expect(parsed).toBeDefined();
