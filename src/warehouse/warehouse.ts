@@ -4,7 +4,7 @@
 import type { CatalogueBatch, WindowBatch } from './rows.js';
 
 /** What a value bound to a `query` parameter may be: a Date binds as TIMESTAMPTZ, a string[] as VARCHAR[]. */
-export type SqlParam = string | number | boolean | null | Date | readonly string[];
+export type SqlParam = string | number | bigint | boolean | null | Date | readonly string[];
 /** Positional (`$1`, `?`) or named (`$name`) parameters. */
 export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
 
