@@ -34,6 +34,11 @@ export interface ReporterHttpOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /**
+   * How an answer's text becomes its value (JSON.parse by default; the knowledge base's client keeps int64 ids
+   * beyond 2^53 exact with src/kb/parse-json-big-integers.ts). It throws on a body that is not JSON.
+   */
+  parseJson?: (text: string) => unknown;
+  /**
    * Another interface of the platform on this transport (the Chat API): its URL prefix, with the token in
    * its path (redacted like a legacy token), its name in messages, and the error a 401/403 becomes.
    */
@@ -167,6 +172,7 @@ export class ReporterHttp {
   private readonly backoffCapMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly parseJson: (text: string) => unknown;
   private readonly sibling: SiblingInterface | undefined;
 
   constructor(options: ReporterHttpOptions) {
@@ -193,6 +199,7 @@ export class ReporterHttp {
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
+    this.parseJson = options.parseJson ?? JSON.parse;
   }
 
   /** Where the generation's operations live; for legacy it contains the token: never log it. */
@@ -256,7 +263,7 @@ export class ReporterHttp {
       if (text.trim() === '') return { value: undefined, headers, status };
       const type = String(headers['content-type'] ?? '');
       try {
-        return { value: JSON.parse(text) as unknown, headers, status };
+        return { value: this.parseJson(text), headers, status };
       } catch (cause) {
         throw new Retryable(
           `${this.describe(req)} answered ${status} with a body that is not JSON (${type || 'no content type'}, ${text.length} bytes)`,
@@ -276,7 +283,7 @@ export class ReporterHttp {
       let value: unknown;
       if (text.trim() !== '') {
         try {
-          value = JSON.parse(text);
+          value = this.parseJson(text);
         } catch (cause) {
           throw new Retryable(`${this.describe(req)} answered a body that is not JSON`, undefined, { cause });
         }

@@ -360,6 +360,7 @@ function readFunnelRow(r: PlainRow): FunnelRow {
     read,
     notSent,
     notDelivered,
+    other: count(r['other']),
     unexpected: count(r['unexpected']),
     deliveredRate: ratio(reached, withStatus),
     readRate: read === null ? null : ratio(read, reached),

@@ -193,6 +193,12 @@ export const syncCommand: Command = {
           io.err(
             `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
           );
+        for (const [field, values] of Object.entries(s.unknownValues))
+          io.err(
+            `  ${field}: values this version does not know, kept as given: ${Object.entries(values)
+              .map(([value, n]) => `${escapeForTerminal(value)} (${n})`)
+              .join(', ')}`,
+          );
       }
     }
     if (!values.json)
