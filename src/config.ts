@@ -310,7 +310,7 @@ export interface Config {
   dailyReportHtml: boolean;
   chatApi: ChatApiConfig;
   webhooks: WebhooksConfig;
-  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: it does nothing. */
+  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: the job is off. */
   lakeDir: string | undefined;
   /** The ClickHouse destination (REPORTER_CLICKHOUSE_*); undefined without REPORTER_CLICKHOUSE_URL. */
   clickhouse: { url: string; user: string; password: string; database: string } | undefined;
