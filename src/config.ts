@@ -192,7 +192,7 @@ const projectSchema = z
 
 export type ProjectConfig = z.infer<typeof projectSchema>;
 
-const ENV_KEYS = {
+export const ENV_KEYS = {
   REPORTER_BASE_URL: urlSetting.optional(),
   REPORTER_TOKEN: secretSetting('is required and must not be empty').optional(),
   REPORTER_API: z.enum(['v1', 'legacy']).optional(),
