@@ -2,7 +2,7 @@
 // chatapi_events (agent replies, bot responses, timeouts, page activity), each from its own cursor
 // (src/chatapi/follow-events.ts), every 5 minutes. A channel never read before starts REPORTER_HISTORY_DAYS
 // back. Without channels the job is off (missingSetting): never scheduled, and `run chatapi-events` exits 2.
-import { readChannelEvents } from '../src/chatapi/read-channel-events.js';
+import { channelEventsAsJson, readChannelEvents } from '../src/chatapi/read-channel-events.js';
 import { selectChannels } from '../src/chatapi/select-channels.js';
 import { EXIT } from '../src/errors.js';
 import { plural } from '../src/plural.js';
@@ -49,7 +49,7 @@ export const chatApiEventsJob: Job = {
           : rejects > 0
             ? EXIT.partial
             : EXIT.ok,
-      details: { channels: done, failures },
+      details: channelEventsAsJson({ channels: done, failures }),
     };
   },
 };

@@ -67,6 +67,8 @@ describe('reporter-etl chatapi-events', () => {
     expect(rest.code, rest.stderr).toBe(0);
     const result = JSON.parse(rest.stdout);
     expect(result.failures).toEqual([]);
+    // times in --json are ISO 8601, as in every JSON output
+    for (const channel of result.channels) expect(channel.cursor).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
     const stored = await runCli(
       [
         'sql',
