@@ -200,7 +200,7 @@ const projectSchema = z
 
 export type ProjectConfig = z.infer<typeof projectSchema>;
 
-const ENV_KEYS = {
+export const ENV_KEYS = {
   REPORTER_BASE_URL: urlSetting.optional(),
   REPORTER_TOKEN: secretSetting('is required and must not be empty').optional(),
   REPORTER_API: z.enum(['v1', 'legacy']).optional(),
@@ -319,7 +319,7 @@ export interface Config {
   dailyReportHtml: boolean;
   chatApi: ChatApiConfig;
   webhooks: WebhooksConfig;
-  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: it does nothing. */
+  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: the job is off. */
   lakeDir: string | undefined;
   /** The ClickHouse destination (REPORTER_CLICKHOUSE_*); undefined without REPORTER_CLICKHOUSE_URL. */
   clickhouse: { url: string; user: string; password: string; database: string } | undefined;

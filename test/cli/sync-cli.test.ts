@@ -53,7 +53,7 @@ describe('reporter-etl sync', () => {
       messages: first.messages,
       requests: first.requests,
     });
-    const table = await cli(['runs', '--limit', '1'], h.env);
+    const table = await cli(['runs', '--limit', '1', '--wide'], h.env);
     expect(table.stdout).toContain(second.runId);
     expect(table.stdout).not.toContain(first.runId);
   }, 240_000);

@@ -14,6 +14,7 @@ import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
 import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
+import { assertFromBeforeTo } from '../../time/check-period.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -88,10 +89,7 @@ export const syncCommand: Command = {
     if (values.full && (from !== undefined || to !== undefined))
       throw new UsageError('--full re-reads everything: use it without --from/--to');
     // refused here, before the configuration, the warehouse or any request
-    if (from !== undefined && to !== undefined && from >= to)
-      throw new UsageError(
-        `--from (${new Date(from).toISOString()}) must be before --to (${new Date(to).toISOString()}); --from is inclusive, --to exclusive`,
-      );
+    if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
     const config = loadConfig();
     const projects =
       values.project === undefined
