@@ -127,11 +127,11 @@ function createTransport(
     ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
     ...(options.backoffCapMs === undefined ? {} : { backoffCapMs: options.backoffCapMs }),
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    baseUrlSetting: 'REPORTER_KB_BASE_URL',
     sibling: {
       urlPrefix: `${config.baseUrl}${KB_API_PATH}`,
       name: 'knowledge base',
       bearer: true,
-      baseUrlSetting: 'REPORTER_KB_BASE_URL',
       authError: (status, detail) =>
         new EtlError(
           'kb.auth',
@@ -143,6 +143,7 @@ function createTransport(
         unavailable: 'kb.unavailable',
         retryAfterTooLong: 'kb.retry_after_too_long',
         requestFailed: 'kb.request_failed',
+        unreachable: 'kb.unreachable',
       },
     },
   });

@@ -49,6 +49,8 @@ export interface SendPushbacksDeps {
   useWarehouse: UseWarehouse;
   useSandbox: UseQuerySandbox;
   baseUrl: string;
+  /** The setting baseUrl came from, for messages. */
+  baseUrlSetting?: string | undefined;
   log: Logger;
   timeoutMs?: number;
   retries?: number;
@@ -224,6 +226,7 @@ export async function sendPushbacks(
         await pushToPushgate(
           {
             baseUrl: deps.baseUrl,
+            baseUrlSetting: deps.baseUrlSetting,
             log: deps.log,
             ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
             ...(deps.retries === undefined ? {} : { retries: deps.retries }),

@@ -46,6 +46,7 @@ export function createPrompterClient(options: {
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.log ? { log: options.log } : {}),
     ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
+    baseUrlSetting: config.baseUrlSetting,
     sibling: {
       urlPrefix: `${config.baseUrl}${config.path}/webhook/prompter_api/${encodeURIComponent(channel.token)}`,
       name: `Prompter API (channel ${channel.name})`,

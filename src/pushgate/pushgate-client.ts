@@ -9,6 +9,8 @@ import { ReporterHttp } from '../reporter/http.js';
 export interface PushOptions {
   /** Everything before `/pushgate/`, e.g. `https://bot.example.com`. */
   baseUrl: string;
+  /** The setting baseUrl came from (REPORTER_PUSHGATE_URL, REPORTER_PUSHGATE_BASE_URL, ...), for messages. */
+  baseUrlSetting?: string | undefined;
   timeoutMs?: number;
   retries?: number;
   log?: Logger;
@@ -26,6 +28,7 @@ export async function pushToPushgate(options: PushOptions, pushbackId: string, b
     token: pushbackId,
     api: 'legacy',
     concurrency: 1,
+    ...(options.baseUrlSetting === undefined ? {} : { baseUrlSetting: options.baseUrlSetting }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.log ? { log: options.log } : {}),

@@ -22,6 +22,7 @@ export async function sendNotification(
     await pushToPushgate(
       {
         baseUrl: target.baseUrl,
+        baseUrlSetting: 'REPORTER_PUSHGATE_URL',
         timeoutMs: config.timeoutMs,
         retries: Math.min(config.retries, 4),
         log,
