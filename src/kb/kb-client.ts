@@ -308,15 +308,15 @@ export function createKbClient(options: KbClientOptions): KbClient {
       ),
     projects: async () => allPages(needAdmin('the list of projects'), 'projects', 'content', kbProjectSchema),
     async retrieve(request) {
-      const answer = await project.json({ method: 'POST', op: 'retrieve', body: request });
+      const answer = await project.json({ method: 'POST', read: true, op: 'retrieve', body: request });
       return parseWhole('retrieve', retrieveAnswerSchema, answer).chunks;
     },
     async generate(request) {
-      const answer = await generation.json({ method: 'POST', op: 'query', body: request });
+      const answer = await generation.json({ method: 'POST', read: true, op: 'query', body: request });
       return parseWhole('query', kbQueryRecordSchema, answer);
     },
     async generateAsync(request) {
-      const answer = await project.json({ method: 'POST', op: 'async/query', body: request });
+      const answer = await project.json({ method: 'POST', read: true, op: 'async/query', body: request });
       return parseWhole('async/query', kbQueryRecordSchema, answer);
     },
     async queryStatus(queryId, waitTimeSeconds) {

@@ -220,10 +220,11 @@ export async function sendPushbacks(
           started_at: new Date(now()),
         });
     });
-    const outcomes: { push: PushToSend; error?: string }[] = [];
+    /** `error`: not sent; `note`: sent, its answer unreadable (recorded in the error column of a 'sent' row). */
+    const outcomes: { push: PushToSend; error?: string; note?: string }[] = [];
     await eachLimited(batch, deps.concurrency ?? 4, async (push) => {
       try {
-        await pushToPushgate(
+        const pushed = await pushToPushgate(
           {
             baseUrl: deps.baseUrl,
             baseUrlSetting: deps.baseUrlSetting,
@@ -235,7 +236,11 @@ export async function sendPushbacks(
           push.pushbackId,
           push.body,
         );
-        outcomes.push({ push });
+        outcomes.push(
+          pushed.unreadable === undefined
+            ? { push }
+            : { push, note: pushed.unreadable.split(push.pushbackId).join('…') },
+        );
       } catch (error) {
         if (!(error instanceof EtlError)) throw error;
         outcomes.push({ push, error: error.message.split(push.pushbackId).join('…') });
@@ -247,7 +252,7 @@ export async function sendPushbacks(
           event_id: o.push.eventId,
           run_id: summary.runId,
           status: o.error === undefined ? 'sent' : 'failed',
-          error: o.error ?? null,
+          error: o.error ?? o.note ?? null,
           finished_at: new Date(now()),
         });
     });

@@ -18,6 +18,7 @@ import { EtlError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { plural } from '../plural.js';
 import { redactSecrets } from '../redact-secrets.js';
+import { type HttpAnswer, isWrite, parseBody } from './answer-body.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
@@ -85,6 +86,11 @@ export interface ReporterRequest {
   scope?: 'reporter' | 'async';
   /** Send projectShortName on v1 (default true when a project is configured). */
   withProject?: boolean;
+  /**
+   * A POST that only reads (…/filter, statistics, retrieval): an unreadable 2xx answer is asked again, like a
+   * GET's. Any other non-GET request is a write: its 2xx answer is never followed by the same request again.
+   */
+  read?: boolean;
 }
 
 /**
@@ -290,49 +296,54 @@ export class ReporterHttp {
     return `${req.method} ${req.scope === 'async' ? 'async/' : ''}${req.op} (${this.api} API)`;
   }
 
-  /** Sends a request and parses its JSON answer (undefined for an empty body). */
+  /**
+   * Sends a request and parses its JSON answer (undefined for an empty body). A write whose 2xx answer cannot
+   * be read gives undefined too (logged; see `write` for the note): it was done, and is not sent again.
+   */
   async json<T = unknown>(req: ReporterRequest): Promise<T> {
-    const answer = await this.send(req, async (status, headers, text) => {
-      if (text.trim() === '') return { value: undefined, headers, status };
-      const type = String(headers['content-type'] ?? '');
-      try {
-        return { value: JSON.parse(text) as unknown, headers, status };
-      } catch (cause) {
-        throw new Retryable(
-          `${this.describe(req)} answered ${status} with a body that is not JSON (${type || 'no content type'}, ${text.length} bytes)`,
-          undefined,
-          { cause },
-        );
-      }
-    });
-    return answer.value as T;
+    return (await this.send(req)).value as T;
   }
 
   /** Sends a request and returns its status, headers and raw JSON (for operations answering with headers only). */
-  async raw(
-    req: ReporterRequest,
-  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; value: unknown }> {
-    return this.send(req, async (status, headers, text) => {
-      let value: unknown;
-      if (text.trim() !== '') {
-        try {
-          value = JSON.parse(text);
-        } catch (cause) {
-          throw new Retryable(`${this.describe(req)} answered a body that is not JSON`, undefined, { cause });
-        }
-      }
-      return { status, headers, value };
-    });
+  async raw(req: ReporterRequest): Promise<HttpAnswer> {
+    return this.send(req);
   }
 
-  private async send<R>(
+  /**
+   * Sends a write (a request that changes something) and returns its answer; `unreadable` says why a 2xx
+   * answer could not be read (cut short, not JSON): the write was done and is not sent again, so the caller
+   * records it as done with that note.
+   */
+  async write<T = unknown>(req: ReporterRequest): Promise<HttpAnswer<T>> {
+    return (await this.send(req)) as HttpAnswer<T>;
+  }
+
+  /** A 2xx answer: parsed; a read's unreadable body is asked again, a write's is done and noted. */
+  private settle(
     req: ReporterRequest,
-    read: (
-      status: number,
-      headers: Record<string, string | string[] | undefined>,
-      text: string,
-    ) => Promise<R>,
-  ): Promise<R> {
+    status: number,
+    headers: HttpAnswer['headers'],
+    text: string,
+  ): HttpAnswer {
+    const parsed = parseBody(text, headers);
+    if (parsed.ok) return { status, headers, value: parsed.value };
+    if (isWrite(req)) return this.noteUnreadable(req, status, headers, `its answer was ${parsed.problem}`);
+    throw new Retryable(`${this.describe(req)} answered ${status} with ${parsed.problem}`);
+  }
+
+  /** A write answered 2xx whose body could not be read: done, logged, never sent again. */
+  private noteUnreadable(
+    req: ReporterRequest,
+    status: number,
+    headers: HttpAnswer['headers'],
+    problem: string,
+  ): HttpAnswer {
+    const unreadable = `${this.describe(req)} was done (${status}) but ${problem}; it was not sent again`;
+    this.log.warn({ op: this.redact(req.op), status }, this.redact(unreadable));
+    return { status, headers, value: undefined, unreadable: this.redact(unreadable) };
+  }
+
+  private async send(req: ReporterRequest): Promise<HttpAnswer> {
     const url = this.buildUrl(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     // undici refuses a header value with a control character, and each refused request keeps one of the
@@ -367,16 +378,27 @@ export class ReporterHttp {
             throw this.classifyNetworkError(req, error);
           }
           this.answered = true;
+          const status = response.statusCode;
+          const done = status >= 200 && status < 300;
           let text: string;
           try {
             text = await response.body.text();
           } catch (error) {
+            // a write's 2xx answer cut short: the server did it all the same
+            if (done && isWrite(req)) {
+              this.limiter.recordSuccess();
+              return this.noteUnreadable(
+                req,
+                status,
+                response.headers,
+                `its answer was cut short (${errorCode(error) ?? (error as Error).name})`,
+              );
+            }
             throw this.classifyNetworkError(req, error);
           }
-          const status = response.statusCode;
-          if (status >= 200 && status < 300) {
+          if (done) {
             this.limiter.recordSuccess();
-            return read(status, response.headers, text);
+            return this.settle(req, status, response.headers, text);
           }
           throw this.classifyStatus(req, status, response.headers, text);
         });
