@@ -41,12 +41,13 @@ async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-const fail = (p: Promise<unknown>) => p.then(
-  () => {
-    throw new Error('expected a failure');
-  },
-  (e: unknown) => e as Error & { code?: string; kind?: string },
-);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as Error & { code?: string; kind?: string },
+  );
 
 describe('first contact', () => {
   it('after a first answer, a refused connection gets the full retry policy, as before', async () => {
@@ -74,7 +75,12 @@ describe('first contact', () => {
     const file = join(dir, 'projects.json');
     writeFileSync(
       file,
-      JSON.stringify({ projects: [{ token: 'a', project: 'one' }, { token: 'b', baseUrl: closed }] }),
+      JSON.stringify({
+        projects: [
+          { token: 'a', project: 'one' },
+          { token: 'b', baseUrl: closed },
+        ],
+      }),
     );
     const config = loadConfig({ REPORTER_CONFIG: file });
     const http = new ReporterHttp({ ...reporterHttpOptions(config, config.projects[1]!), backoffBaseMs: 1 });
