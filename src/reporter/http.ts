@@ -318,6 +318,29 @@ export class ReporterHttp {
     return (await this.send(req)) as HttpAnswer<T>;
   }
 
+  /** Reads an answer: a 2xx one parsed (a write's, even cut short, is done), any other classified. */
+  private async receive(
+    req: ReporterRequest,
+    response: Awaited<ReturnType<typeof request>>,
+  ): Promise<HttpAnswer> {
+    this.answered = true;
+    const status = response.statusCode;
+    const done = status >= 200 && status < 300;
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      if (!(done && isWrite(req))) throw this.classifyNetworkError(req, error);
+      // a write's 2xx answer cut short: the server did it all the same
+      this.limiter.recordSuccess();
+      const why = errorCode(error) ?? (error as Error).name;
+      return this.noteUnreadable(req, status, response.headers, `its answer was cut short (${why})`);
+    }
+    if (!done) throw this.classifyStatus(req, status, response.headers, text);
+    this.limiter.recordSuccess();
+    return this.settle(req, status, response.headers, text);
+  }
+
   /** A 2xx answer: parsed; a read's unreadable body is asked again, a write's is done and noted. */
   private settle(
     req: ReporterRequest,
@@ -377,30 +400,7 @@ export class ReporterHttp {
           } catch (error) {
             throw this.classifyNetworkError(req, error);
           }
-          this.answered = true;
-          const status = response.statusCode;
-          const done = status >= 200 && status < 300;
-          let text: string;
-          try {
-            text = await response.body.text();
-          } catch (error) {
-            // a write's 2xx answer cut short: the server did it all the same
-            if (done && isWrite(req)) {
-              this.limiter.recordSuccess();
-              return this.noteUnreadable(
-                req,
-                status,
-                response.headers,
-                `its answer was cut short (${errorCode(error) ?? (error as Error).name})`,
-              );
-            }
-            throw this.classifyNetworkError(req, error);
-          }
-          if (done) {
-            this.limiter.recordSuccess();
-            return this.settle(req, status, response.headers, text);
-          }
-          throw this.classifyStatus(req, status, response.headers, text);
+          return this.receive(req, response);
         });
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
