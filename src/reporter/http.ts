@@ -1,10 +1,11 @@
 // The Reporter API transport: builds URLs for both generations (v1 bearer, legacy token in the path),
 // bounds concurrency over keep-alive connections, rate-limits, times out, and retries 429/5xx/network
-// faults and unreadable bodies with exponential backoff and jitter. A Retry-After (seconds or HTTP-date)
+// faults and unreadable bodies of reads with exponential backoff and jitter (a write answered 2xx is done,
+// whatever its body: never sent again). A Retry-After (seconds or HTTP-date)
 // or a 429 pauses every request of the client until then (the rate limiter's "not before" time), and a 429
 // lowers the client's rate, which recovers gradually (the limiter's AIMD; no fixed rate by default).
 // The first request of a run that cannot connect (nothing listening, unknown host, https to plain HTTP) is
-// tried twice, within seconds, and fails naming the setting of the address; once the server has answered
+// tried at most twice, within seconds, and fails naming the setting of the address; once the server has answered
 // anything, the full policy applies. Invariant: the token never appears in an error, a log line or anything
 // returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
