@@ -21,7 +21,7 @@ afterEach(async () => {
 
 function env(baseUrl: string): Record<string, string> {
   dir = mkdtempSync(join(tmpdir(), 'first-contact-'));
-  return { REPORTER_BASE_URL: baseUrl, REPORTER_TOKEN: 'token-1', REPORTER_DATA_DIR: dir };
+  return { REPORTER_BASE_URL: baseUrl, REPORTER_TOKEN: 'token-0123456789', REPORTER_DATA_DIR: dir };
 }
 
 /** A port nothing listens on: taken from the system, then let go. */

@@ -77,8 +77,8 @@ describe('first contact', () => {
       file,
       JSON.stringify({
         projects: [
-          { token: 'a', project: 'one' },
-          { token: 'b', baseUrl: closed },
+          { token: 'token-aaaaaaaa', project: 'one' },
+          { token: 'token-bbbbbbbb', baseUrl: closed },
         ],
       }),
     );
@@ -114,7 +114,7 @@ describe('first contact', () => {
   it('a Pushgate notification: names REPORTER_PUSHGATE_URL by its base, never the pushback id', async () => {
     const closed = await closedPortUrl();
     const config = loadConfig(
-      { REPORTER_TOKEN: 't', REPORTER_PUSHGATE_URL: `${closed}/pushgate/push_SECRETPUSHBACK` },
+      { REPORTER_TOKEN: 'token-0123456789', REPORTER_PUSHGATE_URL: `${closed}/pushgate/push_SECRETPUSHBACK` },
       {},
     );
     const started = Date.now();

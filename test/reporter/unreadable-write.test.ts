@@ -105,7 +105,7 @@ describe.each(MODES)('a 2xx answer that is %s', (m) => {
 
   it('a run notification is recorded sent, with the note', async () => {
     const config = loadConfig(
-      { REPORTER_TOKEN: 't', REPORTER_PUSHGATE_URL: `${base}/pushgate/push_${PUSHBACK}` },
+      { REPORTER_TOKEN: 'token-0123456789', REPORTER_PUSHGATE_URL: `${base}/pushgate/push_${PUSHBACK}` },
       {},
     );
     const outcome = await sendNotification(config, { eventId: 'e2' } as never, silentLogger(), {
