@@ -106,11 +106,29 @@ const flagFromEnv = z
   .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], 'expected true or false'))
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** What is wrong with a base URL setting, in one sentence (a scheme-less one is one problem, said once). */
+function urlProblem(text: string): string | undefined {
+  const expected = 'expected an absolute http or https URL like https://app.jaicp.com';
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
+    return `${expected} (it has no scheme: add https:// or http://)`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return expected;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:'
+    ? undefined
+    : `${expected}, not ${url.protocol}//`;
+}
+
 const urlSetting = z
   .string()
   .trim()
-  .url('expected an absolute URL like https://app.jaicp.com')
-  .refine((u) => /^https?:\/\//.test(u), 'expected an http or https URL')
+  .superRefine((text, ctx) => {
+    const problem = urlProblem(text);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .transform((u) => u.replace(/\/+$/, ''));
 
 /** C0 controls (a line break, a tab, ...), DEL and C1: never part of a secret, which goes into a header. */
@@ -327,6 +345,8 @@ export interface Config {
   /** Alert rules evaluated after each sync (REPORTER_ALERTS, else "alerts" of the REPORTER_CONFIG file). */
   alerts: readonly AlertRule[];
   kb: KbConfig;
+  /** The REPORTER_CONFIG file the projects came from (absolute); undefined: REPORTER_BASE_URL and REPORTER_TOKEN. */
+  projectsFile?: string | undefined;
 }
 
 /** The knowledge base service (docs/kb.md). Its keys are secrets: never logged or stored. */
@@ -345,6 +365,8 @@ export interface PushgateConfig {
   notify: PushgateTarget | undefined;
   /** REPORTER_PUSHGATE_BASE_URL, else the notify URL's base, else the first project's base URL. */
   baseUrl: string;
+  /** The setting baseUrl came from, for messages (the notify URL's base is no secret: the pushback id is). */
+  baseUrlSetting?: string;
 }
 
 /** The webhook receiver (docs/webhooks.md). */
@@ -365,6 +387,8 @@ export interface ChatApiConfig {
   channels: readonly ChatApiChannel[];
   /** REPORTER_CHATAPI_BASE_URL, else the first project's base URL (REPORTER_BASE_URL). */
   baseUrl: string;
+  /** The setting baseUrl came from, for messages. */
+  baseUrlSetting?: string;
   /** REPORTER_CHATAPI_PATH: `/chatapi`, or `/chatadapter/chatapi` on some installations. */
   path: string;
   /** REPORTER_CHATAPI_TIMEZONE: the zone of the Chat API's local date-times (they carry none). */
@@ -509,6 +533,16 @@ function describeFileIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/**
+ * The setting of the n-th project's base URL, as messages name it: `REPORTER_CONFIG projects[n].baseUrl` when the
+ * projects come from that file, else REPORTER_BASE_URL.
+ */
+export function projectBaseUrlSetting(projectsFile: string | undefined, index = 0): string {
+  return projectsFile === undefined ? 'REPORTER_BASE_URL' : `REPORTER_CONFIG projects[${index}].baseUrl`;
+}
+
+const firstBaseUrlSetting = (fileName: string | undefined): string => projectBaseUrlSetting(fileName, 0);
+
 /** Reads the configuration from `env` (process.env by default). Throws a UsageError naming the setting. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -621,6 +655,10 @@ export function loadConfig(
       channels: Object.freeze((e.REPORTER_CHATAPI_CHANNELS ?? []).map((c) => Object.freeze(c))),
       baseUrl:
         e.REPORTER_CHATAPI_BASE_URL ?? projects[0]?.baseUrl ?? e.REPORTER_BASE_URL ?? D.REPORTER_BASE_URL,
+      baseUrlSetting:
+        e.REPORTER_CHATAPI_BASE_URL !== undefined
+          ? 'REPORTER_CHATAPI_BASE_URL'
+          : firstBaseUrlSetting(fileName),
       path: e.REPORTER_CHATAPI_PATH,
       timeZone: e.REPORTER_CHATAPI_TIMEZONE,
     }),
@@ -649,6 +687,12 @@ export function loadConfig(
         e.REPORTER_BASE_URL ??
         D.REPORTER_BASE_URL
       ).replace(/\/+$/, ''),
+      baseUrlSetting:
+        e.REPORTER_PUSHGATE_BASE_URL !== undefined
+          ? 'REPORTER_PUSHGATE_BASE_URL'
+          : e.REPORTER_PUSHGATE_URL !== undefined
+            ? 'REPORTER_PUSHGATE_URL'
+            : firstBaseUrlSetting(fileName),
     }),
     alerts: Object.freeze((e.REPORTER_ALERTS ?? fileAlerts ?? []).map((r) => Object.freeze(r))),
     kb: Object.freeze({
@@ -656,5 +700,6 @@ export function loadConfig(
       key: e.REPORTER_KB_KEY,
       adminKey: e.REPORTER_KB_ADMIN_KEY,
     }),
+    projectsFile: fileName,
   });
 }

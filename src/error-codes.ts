@@ -89,6 +89,11 @@ export const ERROR_CODES = {
     meaning:
       'A knowledge base request could not be sent at all (the host of REPORTER_KB_BASE_URL does not resolve, ...): check REPORTER_KB_BASE_URL.',
   },
+  'kb.unreachable': {
+    kinds: ['transient'],
+    meaning:
+      'The first knowledge base request of a run could not connect (nothing answers, unknown host, https to plain HTTP, TLS): check REPORTER_KB_BASE_URL.',
+  },
   'kb.retry_after_too_long': {
     kinds: ['transient'],
     meaning: 'The knowledge base service asks to wait (Retry-After) longer than a request waits.',
@@ -183,6 +188,11 @@ export const ERROR_CODES = {
   'reporter.unavailable': {
     kinds: ['transient'],
     meaning: 'The Reporter API kept failing (5xx, 429, network) through every retry: try again later.',
+  },
+  'reporter.unreachable': {
+    kinds: ['transient'],
+    meaning:
+      'The first request of a run could not connect (nothing answers, unknown host, https to plain HTTP, TLS), twice: the message names the setting of the address to check.',
   },
   'reporter.unsupported': {
     kinds: ['terminal'],

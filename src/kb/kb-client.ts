@@ -131,11 +131,11 @@ function createTransport(
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     // ids are int64: those beyond 2^53 arrive as the strings of their digits, never rounded (kb-schemas.ts)
     parseJson: parseJsonBigIntegers,
+    baseUrlSetting: 'REPORTER_KB_BASE_URL',
     sibling: {
       urlPrefix: `${config.baseUrl}${KB_API_PATH}`,
       name: 'knowledge base',
       bearer: true,
-      baseUrlSetting: 'REPORTER_KB_BASE_URL',
       authError: (status, detail) =>
         new EtlError(
           'kb.auth',
@@ -147,6 +147,7 @@ function createTransport(
         unavailable: 'kb.unavailable',
         retryAfterTooLong: 'kb.retry_after_too_long',
         requestFailed: 'kb.request_failed',
+        unreachable: 'kb.unreachable',
       },
     },
   });
@@ -311,15 +312,15 @@ export function createKbClient(options: KbClientOptions): KbClient {
       ),
     projects: async () => allPages(needAdmin('the list of projects'), 'projects', 'content', kbProjectSchema),
     async retrieve(request) {
-      const answer = await project.json({ method: 'POST', op: 'retrieve', body: request });
+      const answer = await project.json({ method: 'POST', read: true, op: 'retrieve', body: request });
       return parseWhole('retrieve', retrieveAnswerSchema, answer).chunks;
     },
     async generate(request) {
-      const answer = await generation.json({ method: 'POST', op: 'query', body: request });
+      const answer = await generation.json({ method: 'POST', read: true, op: 'query', body: request });
       return parseWhole('query', kbQueryRecordSchema, answer);
     },
     async generateAsync(request) {
-      const answer = await project.json({ method: 'POST', op: 'async/query', body: request });
+      const answer = await project.json({ method: 'POST', read: true, op: 'async/query', body: request });
       return parseWhole('async/query', kbQueryRecordSchema, answer);
     },
     async queryStatus(queryId, waitTimeSeconds) {

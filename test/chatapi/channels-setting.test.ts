@@ -35,6 +35,8 @@ describe('REPORTER_CHATAPI_CHANNELS', () => {
     expect(config.chatApi).toEqual({
       channels: [],
       baseUrl: 'https://app.jaicp.com',
+      // messages about the address name the setting it came from
+      baseUrlSetting: 'REPORTER_BASE_URL',
       path: '/chatapi',
       timeZone: 'UTC',
     });

@@ -25,6 +25,8 @@ describe('Pushgate settings', () => {
     expect(config.pushgate).toEqual({
       notify: { baseUrl: 'https://bot.example.com', pushbackId: 'secretXYZ123' },
       baseUrl: 'https://bot.example.com',
+      // messages about the address name the setting it came from (its base is no secret)
+      baseUrlSetting: 'REPORTER_PUSHGATE_URL',
     });
     const bad = message({ REPORTER_PUSHGATE_URL: 'https://bot.example.com/push/secretXYZ123' });
     expect(bad).toMatch(/^bad configuration: REPORTER_PUSHGATE_URL: expected a pushback URL/);
