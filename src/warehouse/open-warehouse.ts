@@ -55,6 +55,8 @@ export interface OpenWarehouseOptions {
   now?: () => number;
   /** After how long without a heartbeat a running run counts as abandoned (default LEASE.staleMs). */
   leaseStaleMs?: number;
+  /** Where the per-user folder of the read socket is made (default /tmp: read-service-socket.ts). */
+  socketRoot?: string;
 }
 
 export async function openWarehouse(options: OpenWarehouseOptions): Promise<Warehouse> {
@@ -92,6 +94,20 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   /** A write file being checkpointed and closed: the next open waits for it. */
   let closing: Promise<void> | undefined;
   const marker = turnMarkerOf(options.path);
+  /** A socket this reader does not trust is named once in the log; the reader reads the file itself. */
+  let warnedOfSocket = false;
+  const findReadService = () =>
+    connectToReadService(options.path, {
+      socketRoot: options.socketRoot,
+      onRefused: (socketPath, reason) => {
+        if (warnedOfSocket) return;
+        warnedOfSocket = true;
+        log?.warn(
+          { path: options.path, socketPath },
+          `ignoring the read socket ${socketPath}: ${reason}; reading the warehouse file itself`,
+        );
+      },
+    });
   /** While a writer holds the file between operations: checks for a waiter and for the idle limit. */
   let idleWatch: NodeJS.Timeout | undefined;
   let idleSince = 0;
@@ -143,7 +159,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       onLockWait: async (waitedMs) => {
         if (access === 'read' && !readTheFile) {
           // the writer holding the file serves reads: ask it; ask for the file only if none answers
-          const found = await connectToReadService(options.path);
+          const found = await findReadService();
           if (found) throw new FoundReadService(found, waitedMs);
           if (waitedMs < READER_ASKS_FOR_TURN_AFTER_MS) return;
         }
@@ -165,14 +181,19 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     }
     file = opened;
     if (access === 'write' && !inMemory)
-      service = await serveReads({ instance: opened.instance, warehousePath: options.path, log });
+      service = await serveReads({
+        instance: opened.instance,
+        warehousePath: options.path,
+        log,
+        socketRoot: options.socketRoot,
+      });
     return opened.connection;
   };
   /** Where a reader's next operation runs: the file it has open, the writer's read service, or the file. */
   const connectReader = async (): Promise<ReadTarget> => {
     if (file) return { local: file.connection };
     if (remote?.closed) remote = undefined;
-    if (!readTheFile) remote ??= await connectToReadService(options.path);
+    if (!readTheFile) remote ??= await findReadService();
     if (!remote) {
       try {
         return { local: await connect() };
