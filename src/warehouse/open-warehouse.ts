@@ -4,7 +4,7 @@
 // and closes it. A reader sends its reads to that writer when there is one; otherwise it opens the file
 // itself (READ_ONLY, shared with other readers) only while an operation or hold() runs. Migrations run (or,
 // read-only, are checked) at the first open.
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
@@ -21,7 +21,7 @@ import {
   openDatabaseFile,
 } from './open-database-file.js';
 import { runStatement } from './query-rows.js';
-import { type ReadRequest, runReadRequest } from './read-request.js';
+import { copyToParquetSql, type ReadRequest, runReadRequest } from './read-request.js';
 import { type ReadService, serveReads } from './read-service.js';
 import { connectToReadService, type ReadServiceClient, ReadServiceGone } from './read-service-client.js';
 import { runInTransaction } from './run-in-transaction.js';
@@ -212,13 +212,20 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     }
     return { remote };
   };
-  /** Runs a read operation where connectReader says; a writer that stops serving midway is asked no more. */
-  const runRead = async (request: ReadRequest): Promise<unknown> => {
+  /**
+   * Runs a read operation where connectReader says; a writer that stops serving midway is asked no more.
+   * A `parquet` read writes its file at `parquetPath` (here directly; through the writer, from its bytes).
+   */
+  const runRead = async (request: ReadRequest, parquetPath?: string): Promise<unknown> => {
     for (let attempt = 1; ; attempt++) {
       try {
         const target = access === 'write' ? { local: await connect() } : await connectReader();
+        if ('local' in target && request.op === 'parquet' && parquetPath !== undefined)
+          return await runStatement(target.local, copyToParquetSql(request.sql, parquetPath));
         if ('local' in target) return await runReadRequest(target.local, request);
-        return await target.remote.read(request);
+        const value = await target.remote.read(request);
+        if (parquetPath !== undefined) writeFileSync(parquetPath, value as Uint8Array);
+        return value;
       } catch (error) {
         if (!canReadElsewhere(error) || attempt >= MAX_READ_ATTEMPTS) throw asQueryError(error);
         leaveReadService(error);
@@ -321,12 +328,12 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       throw asQueryError(cause);
     }
   };
-  const read = <T>(operation: string, request: ReadRequest): Promise<T> => {
+  const read = <T>(operation: string, request: ReadRequest, parquetPath?: string): Promise<T> => {
     if (closed) return Promise.reject(closedError(operation));
     pending++;
     return queue.run(async () => {
       try {
-        return (await runRead(request)) as T;
+        return (await runRead(request, parquetPath)) as T;
       } finally {
         pending--;
         releaseWhenIdle();
@@ -370,6 +377,9 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
         between,
       }),
     query: (sql, params) => read<PlainRow[]>('query', { op: 'query', sql, params }),
+    async writeParquet(select, path) {
+      await read('write a Parquet file', { op: 'parquet', sql: select }, path);
+    },
     async *streamRows(sql, params) {
       // holds the queue (and the file, or the writer's connection) from the first chunk to the end of the
       // iteration: one statement

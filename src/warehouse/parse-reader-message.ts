@@ -9,6 +9,7 @@ const params = z.union([z.array(param), z.record(z.string(), param)]).optional()
 
 const readRequest = z.discriminatedUnion('op', [
   z.object({ op: z.literal('query'), sql: z.string(), params }),
+  z.object({ op: z.literal('parquet'), sql: z.string() }),
   z.object({
     op: z.literal('listRuns'),
     options: z.object({

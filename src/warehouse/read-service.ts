@@ -241,18 +241,30 @@ async function refusalOf(
   connection: DuckDBConnection,
   message: ReaderMessage,
 ): Promise<WireError | undefined> {
-  const sql =
-    message.type === 'stream'
-      ? message.sql
-      : message.type === 'read' && message.request.op === 'query'
-        ? message.request.sql
-        : undefined;
+  const sql = sqlOf(message);
   if (sql === undefined) return undefined;
   try {
     await checkSql(connection, sql);
     return undefined;
   } catch (error) {
     return toWireError(error);
+  }
+}
+
+/** The reader's own SQL in a message: a stream's, or a `query` or `parquet` read's. */
+function sqlOf(message: ReaderMessage): string | undefined {
+  if (message.type === 'stream') return message.sql;
+  if (message.type !== 'read') return undefined;
+  const request = message.request;
+  switch (request.op) {
+    case 'query':
+    case 'parquet':
+      return request.sql;
+    case 'listRuns':
+    case 'countRejects':
+    case 'getWatermark':
+    case 'latestStatuses':
+      return undefined; // SQL of our own, the reader's values bound
   }
 }
 

@@ -14,6 +14,8 @@ export interface ServedCatalog {
 
 /** Table functions that only make rows from their arguments: the ones the readers' SQL uses. */
 const TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest']);
+/** Functions the parser knows that DuckDB's function list does not (unnest in a select list). */
+const PARSER_FUNCTIONS = new Set(['unnest', 'unlist']);
 /** Loaded functions that reach settings, variables, the environment, sequences, the log or parse more SQL. */
 const REFUSED_FUNCTIONS = new Set([
   'current_setting',
@@ -93,7 +95,7 @@ function isTableRef(node: Node): boolean {
 function judgeFunction(node: Node, context: WalkContext): string | undefined {
   const name = String(node['function_name']).toLowerCase();
   if (REFUSED_FUNCTIONS.has(name)) return `the function ${name} reads settings, the environment or the log`;
-  if (!context.catalog.functions.has(name))
+  if (!context.catalog.functions.has(name) && !PARSER_FUNCTIONS.has(name))
     return `the function ${name} is not one the writer has loaded (it would load an extension, or read files)`;
   return undefined;
 }

@@ -104,6 +104,26 @@ describe('a writer serves the reads of other processes', () => {
     });
   });
 
+  it('a Parquet file of a reader is written by the reader, from the bytes the writer answers', async () => {
+    const writer = await open('write');
+    await whileHeld(writer, async () => {
+      await addState(writer, 'a');
+      await addState(writer, 'b');
+      const reader = await open('read');
+      const file = `${temp.dir}/state.parquet`;
+      await reader.writeParquet('SELECT key FROM etl_state ORDER BY key', file);
+      expect(await writer.query(`SELECT key FROM read_parquet('${file}') ORDER BY key`)).toEqual([
+        { key: 'a' },
+        { key: 'b' },
+      ]);
+      // the writer checks the SELECT as any served read: a file stays out of reach
+      await expect(
+        reader.writeParquet("SELECT * FROM read_text('/etc/hostname')", `${temp.dir}/host.parquet`),
+      ).rejects.toMatchObject({ code: 'warehouse.read_refused' });
+      expect(existsSync(`${temp.dir}/host.parquet`)).toBe(false);
+    });
+  });
+
   it('a failed query names DuckDB’s reason', async () => {
     const writer = await open('write');
     await whileHeld(writer, async () => {
