@@ -71,6 +71,12 @@ export async function serveReads(options: {
   const settle = (): void => {
     if (idle && ![...readers].some((r) => r.working)) idle();
   };
+  /** Resolves once no reader's request runs. */
+  const whenIdle = () =>
+    new Promise<void>((done) => {
+      idle = done;
+      settle();
+    });
 
   const drop = (reader: Reader): void => {
     readers.delete(reader);
@@ -154,33 +160,37 @@ export async function serveReads(options: {
       stopping = true;
       server.close();
       removeStaleSocket(socketPath);
-      let timer: NodeJS.Timeout | undefined;
-      const finished = await Promise.race([
-        new Promise<boolean>((done) => {
-          idle = () => done(true);
-          settle();
-        }),
-        new Promise<boolean>((done) => {
-          timer = setTimeout(() => done(false), maxWaitMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (!finished) {
-        options.log?.warn(
-          { readers: [...readers].filter((r) => r.working).length, waitedMs: maxWaitMs },
-          'closing the warehouse: a read served to another process did not finish in time and is cut',
-        );
-        // a request still running on a connection must end before the connection closes: destroying the
-        // socket makes a stream stop at its next chunk; the connection closes when its request ends (work())
-        for (const reader of readers) reader.socket.destroy();
-        await new Promise<void>((done) => {
-          idle = done;
-          settle();
-        });
-      }
+      await letReadsFinish({ readers, whenIdle, maxWaitMs, log: options.log });
       for (const reader of [...readers]) drop(reader);
     },
   };
+}
+
+/**
+ * Lets the running requests finish, at most `maxWaitMs`: then the readers' sockets are destroyed (a stream
+ * stops at its next chunk) and their requests are waited for, since a connection closes only after its request.
+ */
+async function letReadsFinish(options: {
+  readers: ReadonlySet<Reader>;
+  whenIdle: () => Promise<void>;
+  maxWaitMs: number;
+  log?: Logger | undefined;
+}): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    options.whenIdle().then(() => true),
+    new Promise<boolean>((done) => {
+      timer = setTimeout(() => done(false), options.maxWaitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (finished) return;
+  options.log?.warn(
+    { readers: [...options.readers].filter((r) => r.working).length, waitedMs: options.maxWaitMs },
+    'closing the warehouse: a read served to another process did not finish in time and is cut',
+  );
+  for (const reader of options.readers) reader.socket.destroy();
+  await options.whenIdle();
 }
 
 /** One reader's checked message, on its connection: a transaction per request unless it holds one. */
