@@ -10,6 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { makeDirectory } from '../make-directory.js';
+import { createServedSqlCheck } from './check-served-sql.js';
 import { commitCatalogues } from './commit-catalogues.js';
 import { commitWindow, isOutOfMemory } from './commit-window.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
@@ -94,6 +95,8 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   /** A write file being checkpointed and closed: the next open waits for it. */
   let closing: Promise<void> | undefined;
   const marker = turnMarkerOf(options.path);
+  /** A writer's check of served SQL, kept across reopens: its verdicts and DuckDB's function list (~0.1 s). */
+  const checkServedSql = createServedSqlCheck();
   /** A socket this reader does not trust is named once in the log; the reader reads the file itself. */
   let warnedOfSocket = false;
   const findReadService = () =>
@@ -186,6 +189,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
         warehousePath: options.path,
         log,
         socketRoot: options.socketRoot,
+        checkSql: checkServedSql,
       });
     return opened.connection;
   };

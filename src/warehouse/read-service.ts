@@ -54,6 +54,8 @@ export async function serveReads(options: {
   log?: Logger | undefined;
   /** Where the per-user socket folder is made (read-service-socket.ts; tests give their own). */
   socketRoot?: string | undefined;
+  /** The check of readers' SQL; the caller keeps one across reopens (its verdicts and DuckDB's catalog). */
+  checkSql?: CheckServedSql | undefined;
 }): Promise<ReadService | undefined> {
   const socketPath = readServiceSocketOf(options.warehousePath, options.socketRoot);
   const unsafe = prepareSocketFolder(socketPath, options.socketRoot);
@@ -64,7 +66,7 @@ export async function serveReads(options: {
     );
     return undefined;
   }
-  const checkSql = createServedSqlCheck();
+  const checkSql = options.checkSql ?? createServedSqlCheck();
   const readers = new Set<Reader>();
   let stopping = false;
   let idle: (() => void) | undefined;
