@@ -167,7 +167,7 @@ function createClient(socket: Socket): ReadServiceClient {
 }
 
 /** The writer's error: an EtlError only with a code of ours and one of its kinds, else a plain Error. */
-export function fromWireError(error: WireError): Error {
+function fromWireError(error: WireError): Error {
   const message = typeof error?.message === 'string' ? error.message : 'the writer answered an error';
   const code = error?.code;
   if (typeof code !== 'string' || !Object.hasOwn(ERROR_CODES, code)) return new Error(message);
