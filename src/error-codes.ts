@@ -222,6 +222,11 @@ export const ERROR_CODES = {
     meaning: 'The records of a window kept changing while they were paged: try again later.',
   },
 
+  'warehouse.bad_message': {
+    kinds: ['terminal'],
+    meaning:
+      'A message on the read socket is not one the writer serves (unknown type or operation, a malformed field).',
+  },
   'warehouse.closed': { kinds: ['terminal'], meaning: 'An operation on a warehouse handle that was closed.' },
   'warehouse.commit_failed': { kinds: ['terminal'], meaning: 'A commit failed and was rolled back.' },
   'warehouse.commit_out_of_memory': {
@@ -266,6 +271,11 @@ export const ERROR_CODES = {
   'warehouse.read_only': {
     kinds: ['usage'],
     meaning: 'The warehouse cannot be written (read-only file or folder).',
+  },
+  'warehouse.read_refused': {
+    kinds: ['terminal'],
+    meaning:
+      'A read sent to the writer is not one SELECT of the warehouse (a write, SET, COPY, a file, a URL).',
   },
   'warehouse.schema_newer': {
     kinds: ['terminal'],

@@ -139,6 +139,11 @@ export interface Warehouse {
    */
   streamRows(sql: string, params?: SqlParams): AsyncIterable<StreamedRows>;
   /**
+   * Writes the rows of one SELECT to a Parquet file (zstd) at `path`, by this process: a reader served by the
+   * writer gets the file's bytes from it (written to a private temp file there), never asks it to write `path`.
+   */
+  writeParquet(select: string, path: string): Promise<void>;
+  /**
    * Keeps the file open from the first operation of `work` to its end, so its queries see one snapshot
    * (a report's figures); outside hold() each operation opens and releases the file.
    */
