@@ -23,6 +23,14 @@ export function isOutOfResources(error: unknown): boolean {
   return false;
 }
 
+/** The messages of the error and its causes, one after the other. */
+function messagesOf(error: unknown): string {
+  const messages: string[] = [];
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    messages.push(e.message);
+  return messages.join('\n');
+}
+
 /** The cause DuckDB gave, first line only (its advice on SET threads and memory_limit is not this tool's). */
 function firstLineOf(error: unknown): string {
   let deepest = error;
@@ -40,8 +48,8 @@ export function loadOutOfResourcesError(
   record: { receivedAt: number; bytes: number } | undefined,
 ): EtlError {
   const reason = firstLineOf(cause);
-  const memory =
-    isOutOfMemory(cause) || /Out of Memory|could not allocate|failed to (allocate|pin)/i.test(reason);
+  // a database invalidated by a failed checkpoint says why further down ("Original error: ... failed to pin")
+  const memory = /Out of Memory|could not allocate|failed to (allocate|pin)/i.test(messagesOf(cause));
   const what =
     record === undefined
       ? `the load of webhook spool ${spoolName}`

@@ -21,7 +21,7 @@ let dir: string;
 let warehouse: Warehouse;
 let receiver: WebhookReceiver | undefined;
 /** The bytes of Chat API rows a statement list may carry before the wrapped warehouse "runs out of memory". */
-const budget = { bytes: Number.POSITIVE_INFINITY };
+const budget = { bytes: Number.POSITIVE_INFINITY, error: DUCKDB_OOM };
 /** The Chat API rows of every list of statements executed (successful or not). */
 let executedEvents: number[];
 
@@ -29,6 +29,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webhooks-oom-'));
   warehouse = await openWarehouse({ path: join(dir, 'warehouse.duckdb') });
   budget.bytes = Number.POSITIVE_INFINITY;
+  budget.error = DUCKDB_OOM;
   executedEvents = [];
 });
 afterEach(async () => {
@@ -54,7 +55,7 @@ function withMemoryBudget(inner: Warehouse): Warehouse {
         executedEvents.push((JSON.parse(rowsOf(events)) as unknown[]).length);
         // the rows of the payloads run out of memory (a reject of the same record would fit: as on main)
         if (Buffer.byteLength(rowsOf(events)) > budget.bytes) {
-          const cause = new Error(DUCKDB_OOM);
+          const cause = new Error(budget.error);
           throw new EtlError('warehouse.query_failed', `Warehouse query failed: ${cause.message}`, { cause });
         }
         return target.execute(statements);
@@ -153,6 +154,24 @@ describe('a load that runs out of memory', () => {
     await receiver!.close();
     receiver = undefined;
     expect(await storedIds()).toEqual(ids('live', 5));
+    expect(await rejectCount()).toBe(0);
+  });
+
+  it('as a full disk: a failure naming the disk, nothing rejected, everything stored once later', async () => {
+    const leftover = writeLeftover(ids('left', 3));
+    budget.bytes = 100;
+    budget.error =
+      'TransactionContext Error: Failed to commit: IO Error: Could not write file "warehouse.duckdb.wal": No space left on device';
+    await start();
+    await expect(receiver!.loadNow()).rejects.toMatchObject({
+      code: 'webhooks.load_out_of_resources',
+      message: expect.stringMatching(/out of disk.*free space/),
+    });
+    expect(await rejectCount()).toBe(0);
+    expect(existsSync(leftover)).toBe(true);
+    budget.bytes = Number.POSITIVE_INFINITY;
+    await receiver!.loadNow();
+    expect(await storedIds()).toEqual(ids('left', 3));
     expect(await rejectCount()).toBe(0);
   });
 
