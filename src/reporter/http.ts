@@ -7,8 +7,9 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
-import { type Logger, redactSecrets, silentLogger } from '../log.js';
+import { type Logger, silentLogger } from '../log.js';
 import { plural } from '../plural.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
@@ -239,9 +240,9 @@ export class ReporterHttp {
     return headers;
   }
 
-  /** Removes the token from any text (legacy URLs carry it in the path). */
+  /** Removes the token, in any form (legacy URLs carry it in the path, URL-encoded), from any text. */
   redact(text: string): string {
-    return redactSecrets(text, [this.token, encodeURIComponent(this.token)]);
+    return redactSecrets(text, [this.token]);
   }
 
   private describe(req: ReporterRequest): string {

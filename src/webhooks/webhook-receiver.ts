@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { LOAD_MAX_RECORDS, loadSpoolFile, loadSpoolRecords, type SpoolLoader } from './load-spool.js';
 import { forgetSpoolStatements } from './load-spool-sql.js';
-import { redactTokens } from './redact-tokens.js';
+import { redactRejectReason, redactTokens } from './redact-tokens.js';
 import { createSpool, isLeftBehind, listSpools, removeSpool, type Spool, spoolDirOf } from './spool.js';
 import {
   type ChatApiPayload,
@@ -126,9 +126,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     await spool.append({
       route: 'reject',
       receivedAt: now(),
-      // a malformed Chat API body may still carry the channel token: it is kept without it
-      body: redactTokens(raw, knownTokens).slice(0, MAX_KEPT_BYTES),
-      reason,
+      // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
+      body: redactTokens(raw, knownTokens, MAX_KEPT_BYTES),
+      reason: redactRejectReason(reason, knownTokens),
       endpoint,
     });
     answer(response, status, { error: status === 413 ? 'too_large' : 'bad_request', message: reason });

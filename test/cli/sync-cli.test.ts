@@ -62,7 +62,7 @@ describe('reporter-etl sync', () => {
     const r = await cli(['sync'], { REPORTER_TOKEN: '', REPORTER_CONFIG: '' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/REPORTER_TOKEN/);
-    const bad = await cli(['sync'], { REPORTER_TOKEN: 'x', REPORTER_API: 'v3' });
+    const bad = await cli(['sync'], { REPORTER_TOKEN: 'test-token-x', REPORTER_API: 'v3' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/REPORTER_API/);
   });
