@@ -121,6 +121,11 @@ export const ERROR_CODES = {
     kinds: ['usage'],
     meaning: 'webhooks --port (REPORTER_WEBHOOKS_PORT): another process listens on this port.',
   },
+  'webhooks.load_out_of_resources': {
+    kinds: ['transient'],
+    meaning:
+      'webhooks: one spooled request did not fit in the warehouse (DuckDB out of memory, a full disk, an I/O error); nothing was rejected and the spool keeps it (REPORTER_DUCKDB_MEMORY_LIMIT, REPORTER_WEBHOOKS_LOAD_MAX_BYTES).',
+  },
   'webhooks.listen_failed': {
     kinds: ['usage'],
     meaning: 'webhooks: the receiver cannot listen on --host / --port (no such address, a port not allowed).',
