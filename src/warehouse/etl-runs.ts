@@ -122,7 +122,22 @@ export async function listRuns(connection: DuckDBConnection, options: ListRunsOp
     job: options.job ?? null,
     limit: Math.max(0, Math.floor(options.limit)),
   });
-  return rows.map(readRunRecord);
+  // a run still `running` whose process is known dead is shown as the next run will close it, never as running
+  return rows.map((row) => readRunRecord(presentDeadOwnerRun(row)));
+}
+
+/** A `running` row whose owner is known dead, as its next run will close it (failed, abandoned); others as they are. */
+function presentDeadOwnerRun(row: PlainRow): PlainRow {
+  if (row['status'] !== 'running' || startedHere.has(String(row['run_id']))) return row;
+  const verdict = judgeOwner(ownerOfRun(row));
+  return verdict.state === 'dead'
+    ? { ...row, status: 'failed', error: deadOwnerError(row, verdict.reason) }
+    : row;
+}
+
+/** The error of a run whose owner died: "abandoned: its process (PID 4242 on host) is no longer running; …". */
+function deadOwnerError(row: PlainRow, reason: string): string {
+  return `abandoned: its process (PID ${row['pid'] ?? 'unknown'} on ${row['host'] ?? 'an unknown host'}) ${reason}; the run was not finished`;
 }
 
 export async function countRejects(connection: DuckDBConnection, runId: string): Promise<number> {
@@ -154,8 +169,7 @@ function abandonedReason(row: PlainRow, now: number, staleMs: number): string | 
   const pid = row['pid'] ?? 'unknown';
   const host = row['host'] ?? 'an unknown host';
   const verdict = judgeOwner(ownerOfRun(row));
-  if (verdict.state === 'dead')
-    return `abandoned: its process (PID ${pid} on ${host}) ${verdict.reason}; the run was not finished`;
+  if (verdict.state === 'dead') return deadOwnerError(row, verdict.reason);
   const beatAt = typeof row['heartbeat_at'] === 'number' ? row['heartbeat_at'] : undefined;
   if (beatAt !== undefined && now - beatAt <= staleMs) return undefined;
   const beat = beatAt === undefined ? '?' : new Date(beatAt).toISOString();

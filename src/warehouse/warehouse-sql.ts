@@ -229,7 +229,7 @@ export const WAREHOUSE_SQL = {
     'requests = greatest(requests, coalesce($requests, requests)) WHERE run_id = $run_id',
   selectRuns:
     'SELECT run_id, project, job, trigger, started_at, finished_at, status, windows, sessions, messages, ' +
-    'requests, rejects, duration_ms, error, pid, host, notification FROM etl_runs ' +
+    'requests, rejects, duration_ms, error, pid, host, notification, boot_id, start_ticks FROM etl_runs ' +
     'WHERE ($project IS NULL OR project = $project) AND ($job IS NULL OR job = $job) ' +
     'ORDER BY started_at DESC, run_id DESC LIMIT $limit',
   countRejects: 'SELECT count(*) AS n FROM etl_rejects WHERE run_id = $run_id',

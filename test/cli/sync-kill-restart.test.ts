@@ -48,6 +48,14 @@ describe('sync after kill -9 of a sync of the same project', () => {
     killed.kill('SIGKILL');
     await gone; // reaped: its PID is gone
     h.running.emulator.faults.clear();
+    // `runs` does not show it running either: it shows the run as the next one will close it
+    const listed = await runCli(['runs', '--json'], h.env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const shown = JSON.parse(listed.stdout).runs.find((r: { pid: number }) => r.pid === killed.pid);
+    expect(shown).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^abandoned: .* is no longer running/),
+    });
     const next = await runCli(['sync', '--json'], h.env);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).not.toMatch(/running|waiting/i);
