@@ -2,7 +2,7 @@
 // recorded `running` before its first question, each question with its chunks in one transaction as soon as
 // it settles, and the run finished with its figures. The chunks travel JSON-encoded in one parameter
 // (DuckDB's from_json unpacks them): one INSERT per question, not one per chunk. A running run records its
-// owner (host, pid, boot id, start time: migration 015) so a dead owner's run is closed at once.
+// owner (host, pid, boot id, start time: migration 016) so a dead owner's run is closed at once.
 import { judgeOwner, type ProcessOwner } from '../process-identity.js';
 import type { PlainRow, SqlStatement } from '../warehouse/warehouse.js';
 import type { KbEvalMetrics } from './kb-eval-metrics.js';

@@ -203,7 +203,7 @@ describe('etl runs', () => {
     const me = thisProcess();
     const beat = new Date(T0 - 1_000);
     try {
-      // pid and host only (as written before migration 015): a PID gone or a zombie is dead all the same
+      // pid and host only (as written before migration 016): a PID gone or a zombie is dead all the same
       await warehouse.query(
         'INSERT INTO etl_runs (run_id, project, job, started_at, status, pid, host, heartbeat_at) VALUES ' +
           "('died', $project, 'sync', $beat, 'running', $died, $host, $beat), " +
