@@ -8,6 +8,7 @@ import { ALERT_RULE_KEYS, type AlertRule, alertRulesSchema, alertRulesSetting } 
 import { type ChatApiChannel, chatApiChannelsSetting } from './chatapi-channels.js';
 import { UsageError } from './errors.js';
 import { type PushgateTarget, pushgateUrlSetting } from './pushgate-url.js';
+import { SECRET_MIN_LENGTH } from './redact-secrets.js';
 import { isTimeZone } from './time/time-zone.js';
 
 /**
@@ -115,19 +116,26 @@ const urlSetting = z
 /** C0 controls (a line break, a tab, ...), DEL and C1: never part of a secret, which goes into a header. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** Why a secret shorter than SECRET_MIN_LENGTH is refused (redact-secrets.ts cannot hide it in the logs). */
+const SECRET_TOO_SHORT = `is too short: a secret is at least ${SECRET_MIN_LENGTH} characters, shorter ones cannot be kept out of the logs (its value is not shown)`;
+
+const isLongEnoughSecret = (secret: string): boolean => [...secret].length >= SECRET_MIN_LENGTH;
+
 /**
  * A secret (a token, a key, a password): refused at load when it holds a control character, typically the
- * line break of a file read into the variable. The message names the setting, never the value.
+ * line break of a file read into the variable, or when it is too short to redact. The message names the
+ * setting, never the value.
  */
 const secretSetting = (emptyMessage = 'must not be empty') =>
   z
     .string()
     .trim()
-    .min(1, emptyMessage)
+    .min(1, { message: emptyMessage, abort: true })
     .refine(
       (secret) => !CONTROL_CHARACTER.test(secret),
       'holds a control character (a line break, a tab, ...), which no secret has: set it again without it (its value is not shown)',
-    );
+    )
+    .refine(isLongEnoughSecret, SECRET_TOO_SHORT);
 
 const timeZoneSetting = z
   .string()
@@ -192,7 +200,7 @@ const projectSchema = z
 
 export type ProjectConfig = z.infer<typeof projectSchema>;
 
-const ENV_KEYS = {
+export const ENV_KEYS = {
   REPORTER_BASE_URL: urlSetting.optional(),
   REPORTER_TOKEN: secretSetting('is required and must not be empty').optional(),
   REPORTER_API: z.enum(['v1', 'legacy']).optional(),
@@ -247,6 +255,7 @@ const ENV_KEYS = {
   REPORTER_CLICKHOUSE_PASSWORD: z
     .string()
     .refine((password) => !CONTROL_CHARACTER.test(password), 'holds a control character, which no secret has')
+    .refine((password) => password === '' || isLongEnoughSecret(password), SECRET_TOO_SHORT)
     .default(''),
   REPORTER_CLICKHOUSE_DATABASE: z
     .string()
@@ -310,7 +319,7 @@ export interface Config {
   dailyReportHtml: boolean;
   chatApi: ChatApiConfig;
   webhooks: WebhooksConfig;
-  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: it does nothing. */
+  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: the job is off. */
   lakeDir: string | undefined;
   /** The ClickHouse destination (REPORTER_CLICKHOUSE_*); undefined without REPORTER_CLICKHOUSE_URL. */
   clickhouse: { url: string; user: string; password: string; database: string } | undefined;

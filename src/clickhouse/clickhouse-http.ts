@@ -3,7 +3,7 @@
 // message; ClickHouse's own error text is kept (its first line), with the setting to check.
 import { Agent, request } from 'undici';
 import { EtlError } from '../errors.js';
-import { redactSecrets } from '../log.js';
+import { redactSecrets } from '../redact-secrets.js';
 
 export interface ClickHouseSettings {
   /** REPORTER_CLICKHOUSE_URL: http(s)://host:8123 */

@@ -7,7 +7,8 @@
 // as `abandoned` a `running` run whose owner on this host is dead (src/process-identity.ts) at once, and one
 // whose heartbeat went stale (killed outright on another host, or hung) after the lease.
 import type { KbClient } from '../kb/kb-client.js';
-import type { KbChunk, KbQueryRecord } from '../kb/kb-schemas.js';
+import { kbIdForJson } from '../kb/kb-json.js';
+import type { KbChunk, KbId, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
 import type { Logger } from '../log.js';
 import { thisProcess } from '../process-identity.js';
@@ -79,7 +80,8 @@ export interface KbEvalSummary {
   status: KbEvalRunStatus;
   /** The question set's fingerprint (kb_eval_runs.question_set): runs are compared within one set. */
   questionSet: string;
-  projectId: number | null;
+  /** The knowledge base project; an id beyond 2^53 as the string of its digits (kb-json.ts). */
+  projectId: number | string | null;
   projectName: string | null;
   mode: 'async' | 'stream';
   metrics: KbEvalMetrics;
@@ -145,7 +147,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     refused ??= { seq, message: describeError(error).message };
   };
 
-  let projectId: number | null = null;
+  let projectId: KbId | null = null;
   let projectName: string | null = null;
   try {
     const project = await client.info();
@@ -346,7 +348,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     runId: options.runId,
     status: options.questions.length === 0 ? 'success' : status,
     questionSet,
-    projectId,
+    projectId: projectId === null ? null : kbIdForJson(projectId),
     projectName,
     mode,
     metrics,

@@ -31,9 +31,23 @@ export interface AskPrompterOptions {
   pollMs?: number;
   /** Called before each look (e.g. the in-process receiver loads its spool). */
   beforeLook?: () => Promise<void>;
+  /** Told after each question sent and each look at the answers: for a progress line on a terminal. */
+  onProgress?: (progress: AskProgress) => void;
   log: Logger;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** Where `prompter ask` is: sending the questions, or waiting for their answers (with the seconds left). */
+export type AskProgress =
+  | { phase: 'sending'; done: number; total: number; failed: number }
+  | { phase: 'waiting'; answered: number; sent: number; secondsLeft: number };
+
+/** The progress line of `prompter ask` on a terminal: "sending 3/6", then "answers 2/6 · waiting up to 12 s". */
+export function describeAskProgress(p: AskProgress): string {
+  if (p.phase === 'sending')
+    return `prompter ask: sending ${p.done}/${p.total}${p.failed > 0 ? ` (${p.failed} failed)` : ''}`;
+  return `prompter ask: answers ${p.answered}/${p.sent} · waiting up to ${p.secondsLeft} s`;
 }
 
 export interface AskPrompterSummary {
@@ -93,6 +107,7 @@ export async function askPrompter(options: AskPrompterOptions): Promise<AskPromp
     if (refused !== undefined) throw refused;
     if (questionId === undefined) summary.failed++;
     else summary.sent++;
+    options.onProgress?.({ phase: 'sending', done: seq, total: summary.asked, failed: summary.failed });
   }
   const deadline = now() + options.waitMs;
   const pollMs = options.pollMs ?? 500;
@@ -105,6 +120,12 @@ export async function askPrompter(options: AskPrompterOptions): Promise<AskPromp
       return ids.length;
     });
     summary.answered += answered;
+    options.onProgress?.({
+      phase: 'waiting',
+      answered: summary.answered,
+      sent: summary.sent,
+      secondsLeft: Math.max(0, Math.ceil((deadline - now()) / 1000)),
+    });
     if (summary.answered >= summary.sent || now() >= deadline) break;
     await sleep(Math.min(pollMs, Math.max(0, deadline - now())));
   }

@@ -7,8 +7,9 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
-import { type Logger, redactSecrets, silentLogger } from '../log.js';
+import { type Logger, silentLogger } from '../log.js';
 import { plural } from '../plural.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
@@ -32,6 +33,11 @@ export interface ReporterHttpOptions {
   backoffCapMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /**
+   * How an answer's text becomes its value (JSON.parse by default; the knowledge base's client keeps int64 ids
+   * beyond 2^53 exact with src/kb/parse-json-big-integers.ts). It throws on a body that is not JSON.
+   */
+  parseJson?: (text: string) => unknown;
   /**
    * Another interface of the platform on this transport (the Chat API): its URL prefix, with the token in
    * its path (redacted like a legacy token), its name in messages, and the error a 401/403 becomes.
@@ -166,6 +172,7 @@ export class ReporterHttp {
   private readonly backoffCapMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly parseJson: (text: string) => unknown;
   private readonly sibling: SiblingInterface | undefined;
 
   constructor(options: ReporterHttpOptions) {
@@ -192,6 +199,7 @@ export class ReporterHttp {
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
+    this.parseJson = options.parseJson ?? JSON.parse;
   }
 
   /** Where the generation's operations live; for legacy it contains the token: never log it. */
@@ -239,9 +247,9 @@ export class ReporterHttp {
     return headers;
   }
 
-  /** Removes the token from any text (legacy URLs carry it in the path). */
+  /** Removes the token, in any form (legacy URLs carry it in the path, URL-encoded), from any text. */
   redact(text: string): string {
-    return redactSecrets(text, [this.token, encodeURIComponent(this.token)]);
+    return redactSecrets(text, [this.token]);
   }
 
   private describe(req: ReporterRequest): string {
@@ -255,7 +263,7 @@ export class ReporterHttp {
       if (text.trim() === '') return { value: undefined, headers, status };
       const type = String(headers['content-type'] ?? '');
       try {
-        return { value: JSON.parse(text) as unknown, headers, status };
+        return { value: this.parseJson(text), headers, status };
       } catch (cause) {
         throw new Retryable(
           `${this.describe(req)} answered ${status} with a body that is not JSON (${type || 'no content type'}, ${text.length} bytes)`,
@@ -275,7 +283,7 @@ export class ReporterHttp {
       let value: unknown;
       if (text.trim() !== '') {
         try {
-          value = JSON.parse(text);
+          value = this.parseJson(text);
         } catch (cause) {
           throw new Retryable(`${this.describe(req)} answered a body that is not JSON`, undefined, { cause });
         }

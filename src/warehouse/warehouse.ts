@@ -4,7 +4,7 @@
 import type { CatalogueBatch, WindowBatch } from './rows.js';
 
 /** What a value bound to a `query` parameter may be: a Date binds as TIMESTAMPTZ, a string[] as VARCHAR[]. */
-export type SqlParam = string | number | boolean | null | Date | readonly string[];
+export type SqlParam = string | number | bigint | boolean | null | Date | readonly string[];
 /** Positional (`$1`, `?`) or named (`$name`) parameters. */
 export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
 
@@ -53,6 +53,8 @@ export interface RunFinish {
   durationMs: number;
   /** Every request of the run, catalogues included (the windows add theirs as they commit). */
   requests?: number;
+  /** A sync's values of enumerated fields it does not know, per field and value (etl_runs.unknown_values). */
+  unknownValues?: Record<string, Record<string, number>>;
 }
 
 export interface RunRecord {
@@ -74,6 +76,8 @@ export interface RunRecord {
   host: string | null;
   /** The run's Pushgate notification: null none was due, `sent`, or `failed: <reason>` (migration 012). */
   notification: string | null;
+  /** A sync's values of enumerated fields it did not know, per field and value; null when none (migration 015). */
+  unknownValues: Record<string, Record<string, number>> | null;
 }
 
 export interface ListRunsOptions {

@@ -20,7 +20,7 @@ import {
   spoolStateKey,
   WEBHOOKS_STATE_PROJECT,
 } from './load-spool-sql.js';
-import { redactTokens } from './redact-tokens.js';
+import { redactRejectReason, redactTokens } from './redact-tokens.js';
 import {
   createSpool,
   isLeftBehind,
@@ -138,9 +138,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     await spool.append({
       route: 'reject',
       receivedAt: now(),
-      // a malformed Chat API body may still carry the channel token: it is kept without it
-      body: redactTokens(raw, knownTokens).slice(0, MAX_KEPT_BYTES),
-      reason,
+      // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
+      body: redactTokens(raw, knownTokens, MAX_KEPT_BYTES),
+      reason: redactRejectReason(reason, knownTokens),
       endpoint,
     });
     answer(response, status, { error: status === 413 ? 'too_large' : 'bad_request', message: reason });

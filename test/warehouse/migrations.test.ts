@@ -119,6 +119,7 @@ const EXPECTED: Record<string, string[]> = {
     'host',
     'heartbeat_at',
     'notification',
+    'unknown_values',
     'boot_id',
     'start_ticks',
   ],
