@@ -85,7 +85,7 @@ describe('a writer killed with -9', () => {
     const stale = temporaries(out);
     expect(stale).toHaveLength(1);
     expect(stale[0]).toMatch(
-      new RegExp(`^\\.messages\\.(?:[A-Za-z0-9_-]+\\.)?${child.pid}\\.[0-9a-f]+\\.xlsx\\.tmp$`),
+      new RegExp(`^\\.messages\\.(?:[A-Za-z0-9_-]+\\.)?${child.pid}-\\d+\\.[0-9a-f]+\\.xlsx\\.tmp$`),
     );
 
     const r = await runCli(['report', 'messages', ...PERIOD, '--out', out, '--json'], h.env);
