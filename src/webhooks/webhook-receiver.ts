@@ -239,9 +239,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
 
   let loading: Promise<void> | undefined;
   let warnedAt = 0;
-  const loadOnce = async (): Promise<void> => {
-    findLeftovers();
-    // spools of earlier processes first: their rows came first
+  const loadLeftovers = async (): Promise<void> => {
     for (const name of [...leftovers]) {
       const [row] = await warehouse.query(SELECT_SPOOL_OFFSET, {
         project: WEBHOOKS_STATE_PROJECT,
@@ -263,6 +261,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       await warehouse.execute(forgetSpoolStatements(name));
       leftovers.delete(name);
     }
+  };
+  const loadOnce = async (): Promise<void> => {
+    findLeftovers();
+    // spools of earlier processes first: their rows came first
+    await loadLeftovers();
     const taken = spool.takeDurable();
     if (taken.records.length > 0) {
       try {
@@ -273,13 +276,26 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       }
       counts.loaded += taken.records.length;
     }
-    if (spool.size > ROTATE_BYTES && !closing) {
-      const full = spool;
-      spool = await createSpool(dir, now());
-      // records it acknowledged since the take are loaded from the file with the leftovers
-      leftovers.add(full.name);
-      await full.close();
+    // the replaced spool at once: after a full disk, its removal is what makes room for the next requests
+    if (await replaceSpoolIfDue()) await loadLeftovers();
+  };
+  /**
+   * A spool past ROTATE_BYTES, or one a write failed on (a full disk: 503 until there is room), is replaced
+   * by a new one once loaded; records it acknowledged since the take are loaded from its file as a leftover.
+   */
+  const replaceSpoolIfDue = async (): Promise<boolean> => {
+    if (closing || !(spool.size > ROTATE_BYTES || (spool.writeFailed && spool.size > 0))) return false;
+    const full = spool;
+    try {
+      // never the same name as the spool it replaces (a clock that did not move)
+      spool = await createSpool(dir, Math.max(now(), spoolStart(full.name) + 1));
+    } catch (error) {
+      log.warn({ err: error }, 'could not start a new webhook spool: the full one stays in use');
+      return false;
     }
+    leftovers.add(full.name);
+    await full.close();
+    return true;
   };
   const context = () => ({ channels: options.channels, timeZone: options.timeZone, runId, now: now() });
   /**
