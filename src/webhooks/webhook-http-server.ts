@@ -1,0 +1,88 @@
+// The receiver's HTTP server: node:http with limits against slow and hostile clients (a header must arrive
+// within seconds, a whole request within its timeout, a keep-alive connection serves a bounded number of
+// requests and idles briefly, a connection cap that makes room instead of refusing), listening on the address
+// given; a port that cannot be taken is a usage error naming where the port came from (--port or the setting).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EtlError } from '../errors.js';
+import { type ConnectionCap, capConnections, defaultConnectionCap } from './connection-cap.js';
+
+export interface DoorLimits {
+  /** A request's header must be complete this long after it began (else 408 and the connection closes). */
+  headersTimeoutMs: number;
+  /** A whole request (header and body) must arrive within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A keep-alive connection is closed after this many requests. */
+  maxRequestsPerSocket: number;
+  /** Header lines read of a request; the rest are ignored. */
+  maxHeadersCount: number;
+  /** How often the timeouts above are checked. */
+  checkEveryMs: number;
+}
+
+/** The platform sends its request at once and waits 3 s: a client much slower than that is not the platform. */
+export const DOOR_LIMITS: DoorLimits = {
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  maxRequestsPerSocket: 1_000,
+  maxHeadersCount: 64,
+  checkEveryMs: 1_000,
+};
+
+export interface WebhookServerOptions {
+  host: string;
+  port: number;
+  /** How the port was given, for the message when it is taken (`--port 8790`, `REPORTER_WEBHOOKS_PORT=8790`). */
+  portGivenAs?: string | undefined;
+  limits?: Partial<DoorLimits> | undefined;
+  /** At most this many connections open (default: from the file-descriptor limit, see connection-cap.ts). */
+  maxConnections?: number | undefined;
+  onRequest: (request: IncomingMessage, response: ServerResponse) => void;
+}
+
+export interface WebhookServer {
+  server: Server;
+  port: number;
+  connections: ConnectionCap;
+}
+
+export async function listenWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
+  const limits = { ...DOOR_LIMITS, ...options.limits };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkEveryMs,
+    },
+    options.onRequest,
+  );
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+  server.maxHeadersCount = limits.maxHeadersCount;
+  const connections = capConnections(server, options.maxConnections ?? defaultConnectionCap());
+  await new Promise<void>((listening, failed) => {
+    server.once('error', (error: NodeJS.ErrnoException) => failed(listenError(error, options)));
+    server.listen(options.port, options.host, () => listening());
+  });
+  return { server, port: (server.address() as AddressInfo).port, connections };
+}
+
+function listenError(error: NodeJS.ErrnoException, options: WebhookServerOptions): EtlError {
+  const given = options.portGivenAs ?? `--port ${options.port}`;
+  return error.code === 'EADDRINUSE'
+    ? new EtlError('webhooks.port_in_use', `${given}: another process listens on it`, {
+        kind: 'usage',
+        cause: error,
+      })
+    : new EtlError(
+        'webhooks.listen_failed',
+        `cannot listen on ${options.host}:${options.port}: ${error.message}`,
+        {
+          kind: 'usage',
+          cause: error,
+        },
+      );
+}
