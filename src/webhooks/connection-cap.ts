@@ -1,7 +1,10 @@
-// A cap on the receiver's open connections that slow clients cannot use to starve the platform: past the cap,
-// a new connection makes room by closing the least recently active one that serves no request (a header
-// never finished, an idle keep-alive), instead of being refused as server.maxConnections would. Sockets that
-// serve a request are never closed for room. The cap follows the process's file-descriptor limit (ulimit -n).
+// The receiver's connections that serve no request (a header not finished, an idle keep-alive): closed once
+// they have done nothing for the header timeout, by a sweep that closes at most 500 a second (each close and
+// the reconnection that follows costs the event loop that answers the platform; thousands of slow clients
+// that arrived together would otherwise expire together and stall it), and capped: past the cap, a new
+// connection makes room by closing the least recently active one, instead of being refused as
+// server.maxConnections would. A connection serving a request is never closed here. The cap follows the
+// process's file-descriptor limit (ulimit -n).
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -9,6 +12,8 @@ import type { Socket } from 'node:net';
 /** The cap's ceiling, and the default where the descriptor limit cannot be read (not Linux). */
 const MOST_CONNECTIONS = 10_000;
 const FALLBACK_CONNECTIONS = 1_000;
+const SWEEP_EVERY_MS = 100;
+const SWEEP_AT_MOST = 50;
 
 /** Half the process's open-file limit (the rest for the warehouse, the spool, the logs), at most 10,000. */
 export function defaultConnectionCap(limitsFile = '/proc/self/limits'): number {
@@ -28,19 +33,25 @@ export function defaultConnectionCap(limitsFile = '/proc/self/limits'): number {
 export interface ConnectionCap {
   /** Connections open now. */
   readonly open: number;
-  /** Connections closed to make room so far. */
+  /** Connections closed to make room or for doing nothing so far. */
   readonly dropped: number;
   /** Closes every connection that serves no request (at stop: a header never finished does not hold it). */
   closeIdle(): void;
 }
 
-export function capConnections(server: Server, max: number): ConnectionCap {
+export function capConnections(server: Server, max: number, idleMs: number): ConnectionCap {
   // insertion order is activity order: a socket goes (back) to the end when it connects or a response ends
-  const idle = new Map<Socket, true>();
+  const idle = new Map<Socket, number>();
   const serving = new Map<Socket, number>();
   let dropped = 0;
+  // closed without an answer: a client that holds a header unfinished is not worth a write
+  const drop = (socket: Socket): void => {
+    idle.delete(socket);
+    dropped++;
+    socket.destroy();
+  };
   server.on('connection', (socket: Socket) => {
-    idle.set(socket, true);
+    idle.set(socket, Date.now());
     socket.once('close', () => {
       idle.delete(socket);
       serving.delete(socket);
@@ -55,21 +66,29 @@ export function capConnections(server: Server, max: number): ConnectionCap {
       const left = (serving.get(socket) ?? 1) - 1;
       if (left > 0) return void serving.set(socket, left);
       serving.delete(socket);
-      if (!socket.destroyed) idle.set(socket, true);
+      if (!socket.destroyed) idle.set(socket, Date.now());
     });
   });
   const makeRoom = (newcomer: Socket): void => {
-    for (const socket of idle.keys()) {
-      if (socket === newcomer) continue;
-      idle.delete(socket);
-      socket.destroy();
-      dropped++;
-      return;
-    }
-    // every other connection serves a request: the newcomer waits for none of them
+    for (const socket of idle.keys())
+      if (socket !== newcomer) {
+        drop(socket);
+        return;
+      }
+    // every other connection serves a request: the newcomer is the one refused
     newcomer.destroy();
     dropped++;
   };
+  const sweep = setInterval(() => {
+    const before = Date.now() - idleMs;
+    let closed = 0;
+    for (const [socket, since] of idle) {
+      if (since > before || closed++ >= SWEEP_AT_MOST) break;
+      drop(socket);
+    }
+  }, SWEEP_EVERY_MS);
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
   return {
     get open() {
       return idle.size + serving.size;

@@ -1,5 +1,5 @@
-// The receiver's HTTP server: node:http with limits against slow and hostile clients (a header must arrive
-// within seconds, a whole request within its timeout, a keep-alive connection serves a bounded number of
+// The receiver's HTTP server: node:http with limits against slow and hostile clients (a connection must
+// start a request within seconds, a whole request arrive within its timeout, a keep-alive connection serves a bounded number of
 // requests and idles briefly, a connection cap that makes room instead of refusing), listening on the address
 // given; a port that cannot be taken is a usage error naming where the port came from (--port or the setting).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -8,9 +8,9 @@ import { EtlError } from '../errors.js';
 import { type ConnectionCap, capConnections, defaultConnectionCap } from './connection-cap.js';
 
 export interface DoorLimits {
-  /** A request's header must be complete this long after it began (else 408 and the connection closes). */
+  /** A connection serving no request is closed after this long without one (connection-cap.ts's sweep). */
   headersTimeoutMs: number;
-  /** A whole request (header and body) must arrive within this. */
+  /** A whole request (header and body) must arrive within this (node: 408); also the header's backstop. */
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
@@ -18,14 +18,14 @@ export interface DoorLimits {
   maxRequestsPerSocket: number;
   /** Header lines read of a request; the rest are ignored. */
   maxHeadersCount: number;
-  /** How often the timeouts above are checked. */
+  /** How often node checks the request timeout. */
   checkEveryMs: number;
 }
 
 /** The platform sends its request at once and waits 3 s: a client much slower than that is not the platform. */
 export const DOOR_LIMITS: DoorLimits = {
-  headersTimeoutMs: 5_000,
-  requestTimeoutMs: 15_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   maxRequestsPerSocket: 1_000,
   maxHeadersCount: 64,
@@ -53,7 +53,8 @@ export async function listenWebhookServer(options: WebhookServerOptions): Promis
   const limits = { ...DOOR_LIMITS, ...options.limits };
   const server = createServer(
     {
-      headersTimeout: limits.headersTimeoutMs,
+      // the header timeout is connection-cap.ts's sweep (spread out); node's own check is the backstop
+      headersTimeout: limits.requestTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: limits.checkEveryMs,
@@ -62,7 +63,11 @@ export async function listenWebhookServer(options: WebhookServerOptions): Promis
   );
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   server.maxHeadersCount = limits.maxHeadersCount;
-  const connections = capConnections(server, options.maxConnections ?? defaultConnectionCap());
+  const connections = capConnections(
+    server,
+    options.maxConnections ?? defaultConnectionCap(),
+    limits.headersTimeoutMs,
+  );
   await new Promise<void>((listening, failed) => {
     server.once('error', (error: NodeJS.ErrnoException) => failed(listenError(error, options)));
     server.listen(options.port, options.host, () => listening());

@@ -64,6 +64,8 @@ interface Sent {
   written: number;
   /** What the server answered (its first bytes), '' when it did not within the time. */
   answer: string;
+  /** Whether the server closed the connection within the time. */
+  closed: boolean;
 }
 
 /** Sends `head`, then up to `bodyBytes` of body (as chunks when `chunked`), until the server closes. */
@@ -86,7 +88,7 @@ async function send(head: string, bodyBytes: number, chunked = false, waitMs = 3
     if (!ok) await Promise.race([new Promise((r) => socket.once('drain', r)), gone]);
   }
   await Promise.race([gone, new Promise((r) => setTimeout(r, waitMs))]);
-  return { written, answer };
+  return { written, answer, closed };
 }
 
 const post = (path: string, length: number | 'chunked') =>
@@ -142,9 +144,9 @@ describe('the webhook receiver against slow and hostile clients', () => {
   });
 
   it('drops a connection whose header is not finished within the headers timeout', async () => {
-    await start({ limits: { headersTimeoutMs: 200, checkEveryMs: 100 } });
+    await start({ limits: { headersTimeoutMs: 200 } });
     const sent = await send('POST /webhooks/chatapi HTTP/1.1\r\nHost: rec', 0, false, 3_000);
-    expect(sent.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(sent).toMatchObject({ answer: '', closed: true });
   });
 
   it('at the connection cap, the least recently active sockets without a request make room for a keyed one', async () => {
