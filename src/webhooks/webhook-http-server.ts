@@ -2,10 +2,13 @@
 // start a request within seconds, a whole request arrive within its timeout, a keep-alive connection serves a bounded number of
 // requests and idles briefly, a connection cap that makes room instead of refusing), listening on the address
 // given; a port that cannot be taken is a usage error naming where the port came from (--port or the setting).
+// The door (openWebhookDoor) answers 503 to a request it could not store, and while it stops.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EtlError } from '../errors.js';
+import type { Logger } from '../log.js';
 import { type ConnectionCap, capConnections, defaultConnectionCap } from './connection-cap.js';
+import { answer } from './webhook-request-handler.js';
 
 export interface DoorLimits {
   /** A connection serving no request is closed after this long without one (connection-cap.ts's sweep). */
@@ -90,4 +93,51 @@ function listenError(error: NodeJS.ErrnoException, options: WebhookServerOptions
           cause: error,
         },
       );
+}
+
+export interface WebhookDoor {
+  readonly port: number;
+  /** Stops taking requests (503 meanwhile), closes the idle connections, waits for the requests in flight. */
+  close(): Promise<void>;
+}
+
+/** The server with the receiver's handler: a request the handler fails (the spool not written) gets 503. */
+export async function openWebhookDoor(
+  options: Omit<WebhookServerOptions, 'onRequest'> & {
+    handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+    log: Logger;
+  },
+): Promise<WebhookDoor> {
+  let inFlight = 0;
+  let stopping = false;
+  const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
+    if (stopping) {
+      answer(response, 503, { error: 'stopping', message: 'the receiver is stopping: send again' }, true);
+      return;
+    }
+    inFlight++;
+    options
+      .handle(request, response)
+      .catch((error: unknown) => {
+        // the spool could not be written (a full disk): the platform resends what was not acknowledged
+        options.log.error({ err: error }, 'webhook request failed: answered 503');
+        if (!response.headersSent)
+          answer(response, 503, { error: 'unavailable', message: 'could not store the request' });
+      })
+      .finally(() => {
+        inFlight--;
+      });
+  };
+  const { server, port, connections } = await listenWebhookServer({ ...options, onRequest });
+  return {
+    port,
+    async close() {
+      stopping = true;
+      const stopped = new Promise<void>((done) => server.close(() => done()));
+      // a header never finished, an idle keep-alive: nothing to wait for
+      connections.closeIdle();
+      await stopped;
+      while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+    },
+  };
 }

@@ -29,10 +29,9 @@ import {
   spoolDirOf,
   spoolStart,
 } from './spool.js';
-import { type DoorLimits, listenWebhookServer } from './webhook-http-server.js';
+import { type DoorLimits, openWebhookDoor } from './webhook-http-server.js';
 import { wellFormed } from './webhook-payloads.js';
 import {
-  answer,
   createWebhookRequestHandler,
   MAX_KEPT_BYTES,
   type ReceiverCounts,
@@ -112,41 +111,21 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       if (!leftovers.has(name) && isLeftBehind(dir, name)) leftovers.add(name);
   };
   const counts: ReceiverCounts = { accepted: 0, rejected: 0, unauthorized: 0, loaded: 0 };
-  let inFlight = 0;
   let closing = false;
-  const handle = createWebhookRequestHandler({
-    key: options.key,
-    channels: options.channels,
-    counts,
-    now,
-    spool: () => spool,
-  });
-  const { server, port, connections } = await listenWebhookServer({
+  const door = await openWebhookDoor({
     host: options.host,
     port: options.port,
     portGivenAs: options.portGivenAs,
     limits: options.limits,
     maxConnections: options.maxConnections,
-    onRequest: (request, response) => {
-      if (closing)
-        return answer(
-          response,
-          503,
-          { error: 'stopping', message: 'the receiver is stopping: send again' },
-          true,
-        );
-      inFlight++;
-      handle(request, response)
-        .catch((error: unknown) => {
-          // the spool could not be written (a full disk): the platform resends what was not acknowledged
-          log.error({ err: error }, 'webhook request failed: answered 503');
-          if (!response.headersSent)
-            answer(response, 503, { error: 'unavailable', message: 'could not store the request' });
-        })
-        .finally(() => {
-          inFlight--;
-        });
-    },
+    log,
+    handle: createWebhookRequestHandler({
+      key: options.key,
+      channels: options.channels,
+      counts,
+      now,
+      spool: () => spool,
+    }),
   });
 
   let loading: Promise<void> | undefined;
@@ -252,8 +231,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   }, options.loadEveryMs ?? 1_000);
 
   return {
-    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
-    port,
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${door.port}`,
+    port: door.port,
     counts,
     // a load in flight took the records spooled before it: wait for it, then load what came since
     loadNow: async () => {
@@ -263,11 +242,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     async close() {
       closing = true;
       clearInterval(timer);
-      const stopped = new Promise<void>((done) => server.close(() => done()));
-      // a header never finished, an idle keep-alive: nothing to wait for
-      connections.closeIdle();
-      await stopped;
-      while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+      await door.close();
       await loading?.catch(() => undefined);
       await load();
       await spool.close();
