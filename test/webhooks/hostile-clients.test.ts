@@ -3,7 +3,7 @@
 // request without the key is refused before its body is read; a body nested too deep gets 400 in our words;
 // a header never finished is dropped at the headers timeout; at the connection cap, the least recently
 // active sockets that serve no request make room, so a keyed request still gets in.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { defaultConnectionCap } from '../../src/webhooks/connection-cap.js';
 import {
   startWebhookReceiver,
   type WebhookReceiver,
@@ -170,5 +171,21 @@ describe('the webhook receiver against slow and hostile clients', () => {
     // 61 connections against 40: the 21 oldest slow ones were dropped, the newest kept
     expect(open_.slice(0, 20)).toEqual(Array(20).fill(false));
     expect(open_.slice(-19)).toEqual(Array(19).fill(true));
+  });
+});
+
+describe('the connection cap', () => {
+  it('is half the open-file limit, at most 10,000, and 1,000 where the limit cannot be read', () => {
+    const limits = (soft: string) => {
+      const file = join(dir, `limits-${soft}`);
+      writeFileSync(
+        file,
+        `Limit                     Soft Limit           Hard Limit           Units\nMax open files            ${soft}                 524288               files\n`,
+      );
+      return file;
+    };
+    expect(defaultConnectionCap(limits('1024'))).toBe(512);
+    expect(defaultConnectionCap(limits('1048576'))).toBe(10_000);
+    expect(defaultConnectionCap(join(dir, 'none'))).toBe(1_000);
   });
 });
