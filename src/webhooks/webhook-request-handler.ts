@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatApiChannel } from '../chatapi-channels.js';
 import { nestsDeeperThan } from './json-nesting.js';
 import { readRequestBody } from './read-request-body.js';
-import { redactTokens } from './redact-tokens.js';
+import { redactRejectReason, redactTokens } from './redact-tokens.js';
 import type { Spool } from './spool.js';
 import {
   type ChatApiPayload,
@@ -76,9 +76,9 @@ export function createWebhookRequestHandler(
     await context.spool().append({
       route: 'reject',
       receivedAt: now(),
-      // a malformed Chat API body may still carry the channel token: it is kept without it
-      body: redactTokens(raw, knownTokens).slice(0, MAX_KEPT_BYTES),
-      reason,
+      // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
+      body: redactTokens(raw, knownTokens, MAX_KEPT_BYTES),
+      reason: redactRejectReason(reason, knownTokens),
       endpoint,
     });
     if (status === 413) answer(response, 413, { error: 'too_large', message: reason }, true);

@@ -128,6 +128,7 @@ export const pushgateCommand: Command = {
         useWarehouse,
         useSandbox: useQuerySandboxAt(where),
         baseUrl: config.pushgate.baseUrl,
+        baseUrlSetting: config.pushgate.baseUrlSetting,
         log,
         timeoutMs: config.timeoutMs,
         retries: config.retries,
