@@ -58,6 +58,14 @@ export function defaultWindowMaxBytes(syncMemoryBytes: number = SYNC_DUCKDB_MEMO
 /** DuckDB's memory limit for everything but the sync unless REPORTER_DUCKDB_MEMORY_LIMIT says otherwise. */
 export const DUCKDB_MEMORY_LIMIT = '256MB';
 
+/**
+ * REPORTER_WEBHOOKS_LOAD_MAX_BYTES unless set: the spooled bytes of one webhook load transaction. DuckDB parses
+ * a batch's rows outside its memory limit; unbounded, 2,000 bodies of 50 KB ran out of it and peaked at 2.6 GB
+ * RSS. Bounded, the peak (0.7-1.0 GB at 1 MiB, 0.8-1.1 GB at 8 MiB) is mostly DuckDB's checkpoints of those
+ * rows, and larger batches were no faster.
+ */
+export const WEBHOOKS_LOAD_MAX_BYTES = 1024 * 1024;
+
 const intFromEnv = (min: number, max: number) =>
   z
     .string()
@@ -267,6 +275,7 @@ export const ENV_KEYS = {
   REPORTER_WEBHOOKS_HOST: z.string().trim().min(1).default(D.REPORTER_WEBHOOKS_HOST),
   REPORTER_WEBHOOKS_PORT: intFromEnv(0, 65_535).optional(),
   REPORTER_WEBHOOKS_LOAD_SECONDS: numberFromEnv(0.05, 3600).default(D.REPORTER_WEBHOOKS_LOAD_SECONDS),
+  REPORTER_WEBHOOKS_LOAD_MAX_BYTES: sizeFromEnv(1000).optional(),
   REPORTER_LAKE_DIR: z.string().trim().min(1).optional(),
   REPORTER_CLICKHOUSE_URL: urlSetting.optional(),
   REPORTER_CLICKHOUSE_USER: z.string().trim().min(1).default(D.REPORTER_CLICKHOUSE_USER),
@@ -379,6 +388,8 @@ export interface WebhooksConfig {
   port: number | undefined;
   /** REPORTER_WEBHOOKS_LOAD_SECONDS: how often the spool is loaded into the warehouse, in ms. */
   loadEveryMs: number;
+  /** REPORTER_WEBHOOKS_LOAD_MAX_BYTES: the spooled bytes of one load transaction at most. */
+  loadMaxBytes: number;
 }
 
 /** The Chat API channels read by `chatapi-events` and the sync (docs/chatapi.md). */
@@ -667,6 +678,7 @@ export function loadConfig(
       host: e.REPORTER_WEBHOOKS_HOST,
       port: e.REPORTER_WEBHOOKS_PORT,
       loadEveryMs: e.REPORTER_WEBHOOKS_LOAD_SECONDS * 1000,
+      loadMaxBytes: e.REPORTER_WEBHOOKS_LOAD_MAX_BYTES?.bytes ?? WEBHOOKS_LOAD_MAX_BYTES,
     }),
     lakeDir: e.REPORTER_LAKE_DIR === undefined ? undefined : resolve(e.REPORTER_LAKE_DIR),
     clickhouse:

@@ -127,6 +127,11 @@ export const ERROR_CODES = {
     meaning:
       'webhooks --host (REPORTER_WEBHOOKS_HOST) is not a loopback address and REPORTER_WEBHOOK_KEY is not set (--insecure-no-key allows it).',
   },
+  'webhooks.load_out_of_resources': {
+    kinds: ['transient'],
+    meaning:
+      'webhooks: one spooled request did not fit in the warehouse (DuckDB out of memory, a full disk, an I/O error); nothing was rejected and the spool keeps it (REPORTER_DUCKDB_MEMORY_LIMIT, REPORTER_WEBHOOKS_LOAD_MAX_BYTES).',
+  },
   'webhooks.listen_failed': {
     kinds: ['usage'],
     meaning: 'webhooks: the receiver cannot listen on --host / --port (no such address, a port not allowed).',

@@ -75,6 +75,15 @@ describe('loadConfig', () => {
     ).toThrow(/REPORTER_SYNC_DUCKDB_MEMORY_LIMIT/);
   });
 
+  it('reads the byte bound of a webhook load transaction (REPORTER_WEBHOOKS_LOAD_MAX_BYTES), 1 MiB unless set', () => {
+    expect(loadConfig({ REPORTER_TOKEN: 'test-token-abc' }).webhooks.loadMaxBytes).toBe(2 ** 20);
+    const c = loadConfig({ REPORTER_TOKEN: 'test-token-abc', REPORTER_WEBHOOKS_LOAD_MAX_BYTES: '512KB' });
+    expect(c.webhooks.loadMaxBytes).toBe(512_000);
+    expect(() =>
+      loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_WEBHOOKS_LOAD_MAX_BYTES: '12' }),
+    ).toThrow(/REPORTER_WEBHOOKS_LOAD_MAX_BYTES: expected a size like 96MB/);
+  });
+
   it("reads DuckDB's memory limit for everything but the sync from the configuration, validated", async () => {
     expect(loadConfig({ REPORTER_TOKEN: 'test-token-abc' }).memoryLimit).toBe('256MB');
     const c = loadConfig({ REPORTER_TOKEN: 'test-token-abc', REPORTER_DUCKDB_MEMORY_LIMIT: '64MB' });

@@ -2,40 +2,28 @@
 // /webhooks/prompter). A request is answered 200 once its body is on disk in the spool (spool.ts); a loader
 // moves the spool into the warehouse every second, in one transaction per batch with the spool offset, and
 // never holds the warehouse between batches (readers and the sync get in; a locked warehouse only delays the
-// load). The HTTP side is webhook-http-server.ts (limits against slow clients) and webhook-request-handler.ts
-// (the key, the body's limits, the payloads); here, the spool's lifecycle and the load loop.
+// load). The HTTP side is webhook-http-server.ts (limits against slow clients, the door) and
+// webhook-request-handler.ts (the key, the body's limits, the payloads); here, the spool's lifecycle and the
+// load loop (the loader itself: load-spool.ts).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChatApiChannel } from '../chatapi-channels.js';
-import { CONFIG_DEFAULTS, type Config } from '../config.js';
-import { EtlError } from '../errors.js';
+import { CONFIG_DEFAULTS, type Config, WEBHOOKS_LOAD_MAX_BYTES } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import {
-  forgetSpoolStatements,
-  loadSpoolStatements,
-  SELECT_SPOOL_OFFSET,
-  spoolStateKey,
-  WEBHOOKS_STATE_PROJECT,
-} from './load-spool-sql.js';
+import { LOAD_MAX_RECORDS, loadSpoolFile, loadSpoolRecords, type SpoolLoader } from './load-spool.js';
+import { forgetSpoolStatements } from './load-spool-sql.js';
 import {
   createSpool,
   isLeftBehind,
   listSpools,
-  readSpool,
   removeSpool,
   type Spool,
-  type SpoolRecord,
   spoolDirOf,
   spoolStart,
 } from './spool.js';
 import { type DoorLimits, openWebhookDoor } from './webhook-http-server.js';
-import { wellFormed } from './webhook-payloads.js';
-import {
-  createWebhookRequestHandler,
-  MAX_KEPT_BYTES,
-  type ReceiverCounts,
-} from './webhook-request-handler.js';
+import { createWebhookRequestHandler, type ReceiverCounts } from './webhook-request-handler.js';
 
 export type { ReceiverCounts } from './webhook-request-handler.js';
 
@@ -55,6 +43,8 @@ export interface WebhookReceiverOptions {
   log: Logger;
   /** How often the spool is loaded into the warehouse (default 1 s). */
   loadEveryMs?: number;
+  /** REPORTER_WEBHOOKS_LOAD_MAX_BYTES: the spooled bytes of one load transaction at most (default WEBHOOKS_LOAD_MAX_BYTES). */
+  loadMaxBytes?: number;
   now?: () => number;
   /** How the port was given, for the message when it is taken (`--port 8790`, `REPORTER_WEBHOOKS_PORT=8790`). */
   portGivenAs?: string | undefined;
@@ -94,6 +84,7 @@ export function configuredReceiverOptions(
     timeZone: config.chatApi.timeZone,
     log,
     loadEveryMs: config.webhooks.loadEveryMs,
+    loadMaxBytes: config.webhooks.loadMaxBytes,
   };
 }
 
@@ -132,21 +123,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   let warnedAt = 0;
   const loadLeftovers = async (): Promise<void> => {
     for (const name of [...leftovers]) {
-      const [row] = await warehouse.query(SELECT_SPOOL_OFFSET, {
-        project: WEBHOOKS_STATE_PROJECT,
-        key: spoolStateKey(name),
-      });
-      const from = Number(row?.['value'] ?? 0);
       const path = join(dir, name);
-      const rest = readSpool(path, from);
-      if (rest.length > 0) {
-        await commit(
-          name,
-          rest.map((r) => r.record),
-          rest.at(-1)!.end,
-        );
-        counts.loaded += rest.length;
-        log.info({ spool: name, records: rest.length }, 'loaded the spool of an earlier receiver');
+      const loaded = await loadSpoolFile(loader, path, name);
+      if (loaded > 0) {
+        counts.loaded += loaded;
+        log.info({ spool: name, records: loaded }, 'loaded the spool of an earlier receiver');
       }
       removeSpool(path);
       await warehouse.execute(forgetSpoolStatements(name));
@@ -160,7 +141,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const taken = spool.takeDurable();
     if (taken.records.length > 0) {
       try {
-        await commit(spool.name, taken.records, taken.offset);
+        await loadSpoolRecords(loader, spool.name, taken.records, taken.offset);
       } catch (error) {
         spool.giveBack(taken);
         throw error;
@@ -188,31 +169,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     await full.close();
     return true;
   };
-  const context = () => ({ channels: options.channels, timeZone: options.timeZone, runId, now: now() });
-  /**
-   * Stores spooled records and the offset they reach in one transaction. When the warehouse refuses the
-   * batch's statements (not a lock: a value it cannot take), one record must not hold back the others
-   * forever: each is stored alone, a refused one is kept in etl_rejects with the reason, then the offset.
-   * A crash in between loads the batch again: rows are skipped by question_id, rejects as already kept.
-   */
-  const commit = async (name: string, records: SpoolRecord[], offset: number): Promise<void> => {
-    try {
-      await warehouse.execute(loadSpoolStatements(name, records, offset, context()));
-      return;
-    } catch (error) {
-      if (!isRefusedStatement(error)) throw error;
-      log.warn({ err: error, spool: name, records: records.length }, 'loading the batch record by record');
-    }
-    const refused: SpoolRecord[] = [];
-    for (const record of records) {
-      try {
-        await warehouse.execute(loadSpoolStatements(name, [record], undefined, context()));
-      } catch (error) {
-        if (!isRefusedStatement(error)) throw error;
-        refused.push(asUnstorable(record, (error as Error).message, spoolStart(name)));
-      }
-    }
-    await warehouse.execute(loadSpoolStatements(name, refused, offset, context()));
+  const loader: SpoolLoader = {
+    warehouse,
+    log,
+    context: () => ({ channels: options.channels, timeZone: options.timeZone, runId, now: now() }),
+    limits: { maxBytes: options.loadMaxBytes ?? WEBHOOKS_LOAD_MAX_BYTES, maxRecords: LOAD_MAX_RECORDS },
   };
   const load = (): Promise<void> => {
     loading ??= loadOnce().finally(() => {
@@ -249,23 +210,5 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       removeSpool(spool.path);
       await warehouse.execute(forgetSpoolStatements(spool.name));
     },
-  };
-}
-
-/** The statements themselves failed (a value the warehouse cannot take), not the warehouse (a lock, a closed file). */
-function isRefusedStatement(error: unknown): boolean {
-  return error instanceof EtlError && error.code === 'warehouse.query_failed';
-}
-
-/** A spooled record the warehouse refused, as a reject: its body as JSON (cut at 64 KiB) and the reason. */
-function asUnstorable(record: SpoolRecord, reason: string, spoolStartedAt: number): SpoolRecord {
-  // a receive time the warehouse cannot hold is replaced by its spool's start: the same on every reload
-  const valid = Number.isFinite(record.receivedAt) && Math.abs(record.receivedAt) <= 8.64e15;
-  return {
-    route: 'reject',
-    receivedAt: valid ? record.receivedAt : spoolStartedAt,
-    body: JSON.stringify(wellFormed(record.body) ?? null).slice(0, MAX_KEPT_BYTES),
-    reason: `could not be stored: ${String(wellFormed(reason)).slice(0, 1000)}`,
-    endpoint: record.route === 'reject' ? (record.endpoint ?? 'webhooks') : `webhooks/${record.route}`,
   };
 }
