@@ -1,10 +1,12 @@
 // The statements of `kb eval` over kb_eval_runs, kb_eval_questions and kb_eval_chunks (migration 014): the run
 // recorded `running` before its first question, each question with its chunks in one transaction as soon as
 // it settles, and the run finished with its figures. The chunks travel JSON-encoded in one parameter
-// (DuckDB's from_json unpacks them): one INSERT per question, not one per chunk.
+// (DuckDB's from_json unpacks them): one INSERT per question, not one per chunk. A running run records its
+// owner (host, pid, boot id, start time: migration 016) so a dead owner's run is closed at once.
 import { stringifyKbJson } from '../kb/kb-json.js';
 import type { KbId } from '../kb/kb-schemas.js';
-import type { SqlStatement } from '../warehouse/warehouse.js';
+import { judgeOwner, type ProcessOwner } from '../process-identity.js';
+import type { PlainRow, SqlStatement } from '../warehouse/warehouse.js';
 import type { KbEvalMetrics } from './kb-eval-metrics.js';
 
 export interface KbEvalRunStart {
@@ -20,14 +22,18 @@ export interface KbEvalRunStart {
   mode: 'async' | 'stream';
   settings: Record<string, unknown>;
   questions: number;
+  /** The process running it (src/process-identity.ts). */
+  owner: ProcessOwner;
 }
 
 export function insertKbEvalRun(run: KbEvalRunStart): SqlStatement {
   return {
     sql: `INSERT INTO kb_eval_runs (run_id, started_at, status, kb_base_url, project_id, project_name,
-            question_source, question_query, question_set, mode, settings, questions, heartbeat_at)
+            question_source, question_query, question_set, mode, settings, questions, heartbeat_at, pid, host,
+            boot_id, start_ticks)
           VALUES ($run_id, $started_at, 'running', $kb_base_url, $project_id, $project_name, $question_source,
-            $question_query, $question_set, $mode, $settings, $questions, $started_at)`,
+            $question_query, $question_set, $mode, $settings, $questions, $started_at, $pid, $host, $boot_id,
+            $start_ticks)`,
     params: {
       run_id: run.runId,
       started_at: new Date(run.startedAt),
@@ -40,6 +46,10 @@ export function insertKbEvalRun(run: KbEvalRunStart): SqlStatement {
       mode: run.mode,
       settings: JSON.stringify(run.settings),
       questions: run.questions,
+      pid: run.owner.pid,
+      host: run.owner.host,
+      boot_id: run.owner.bootId,
+      start_ticks: run.owner.startTicks,
     },
   };
 }
@@ -63,6 +73,38 @@ export function closeAbandonedKbEvalRuns(staleBefore: number, at: number): SqlSt
           WHERE status = 'running' AND coalesce(heartbeat_at, started_at) < $stale_before`,
     params: { at: new Date(at), stale_before: new Date(staleBefore) },
   };
+}
+
+/** The running runs with their owners (to close those whose owner is known dead). */
+export const SELECT_RUNNING_KB_EVAL_RUNS =
+  "SELECT run_id, pid, host, boot_id, start_ticks FROM kb_eval_runs WHERE status = 'running'";
+
+/**
+ * Closes as `abandoned`, at once, the running runs (rows of SELECT_RUNNING_KB_EVAL_RUNS) whose owner is known
+ * dead: on this host, its PID gone, a zombie, or another process now (src/process-identity.ts).
+ */
+export function closeDeadOwnersKbEvalRuns(running: readonly PlainRow[], at: number): SqlStatement[] {
+  const statements: SqlStatement[] = [];
+  for (const row of running) {
+    const owner: ProcessOwner = {
+      host: row['host'] === null ? null : String(row['host']),
+      pid: row['pid'] === null ? null : Number(row['pid']),
+      bootId: row['boot_id'] === null ? null : String(row['boot_id']),
+      startTicks: row['start_ticks'] === null ? null : Number(row['start_ticks']),
+    };
+    const verdict = judgeOwner(owner);
+    if (verdict.state !== 'dead') continue;
+    statements.push({
+      sql: `UPDATE kb_eval_runs SET status = 'abandoned', finished_at = $at, error = $error
+            WHERE run_id = $run_id AND status = 'running'`,
+      params: {
+        run_id: String(row['run_id']),
+        at: new Date(at),
+        error: `abandoned: its process (PID ${owner.pid} on ${owner.host}) ${verdict.reason}; the run was not finished`,
+      },
+    });
+  }
+  return statements;
 }
 
 export interface KbEvalChunkRow {

@@ -4,12 +4,14 @@
 // figures last, so a stopped or failed run keeps every question it had done. A refused key (kb.auth: expired or
 // revoked during the run) stops the asking: the questions not yet asked are recorded as failed with the reason.
 // While running, the run's heartbeat is refreshed (a lease, src/warehouse/lease.ts): a run started later closes
-// a `running` run whose heartbeat went stale (its process killed outright) as `abandoned`.
+// as `abandoned` a `running` run whose owner on this host is dead (src/process-identity.ts) at once, and one
+// whose heartbeat went stale (killed outright on another host, or hung) after the lease.
 import type { KbClient } from '../kb/kb-client.js';
 import { kbIdForJson } from '../kb/kb-json.js';
 import type { KbChunk, KbId, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
 import type { Logger } from '../log.js';
+import { thisProcess } from '../process-identity.js';
 import { type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { findUnknownExpectedSources } from './find-unknown-expected-sources.js';
@@ -31,12 +33,14 @@ import {
 import {
   beatKbEvalRun,
   closeAbandonedKbEvalRuns,
+  closeDeadOwnersKbEvalRuns,
   finishKbEvalRun,
   insertKbEvalQuestion,
   insertKbEvalRun,
   type KbEvalChunkRow,
   type KbEvalQuestionRow,
   type KbEvalRunStatus,
+  SELECT_RUNNING_KB_EVAL_RUNS,
 } from './kb-eval-sql.js';
 import { questionSetFingerprint } from './question-set-fingerprint.js';
 import type { KbEvalQuestion } from './read-eval-questions.js';
@@ -163,10 +167,12 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     options.onUnknownExpectedSources?.(unknownSources.unknown, unknownSources.snapshotId);
 
   const lease = leaseTiming(options.lease);
-  await options.useWarehouse((w) =>
+  await options.useWarehouse(async (w) =>
     w.execute([
+      ...closeDeadOwnersKbEvalRuns(await w.query(SELECT_RUNNING_KB_EVAL_RUNS), started),
       closeAbandonedKbEvalRuns(started - lease.staleMs, started),
       insertKbEvalRun({
+        owner: thisProcess(),
         runId: options.runId,
         startedAt: started,
         kbBaseUrl: options.kbBaseUrl,

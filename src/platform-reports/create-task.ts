@@ -90,6 +90,8 @@ async function fail(session: ReportSession, record: TaskRecord, message: string)
     finishedAt: session.now(),
     ownerPid: null,
     ownerHost: null,
+    ownerBootId: null,
+    ownerStartTicks: null,
     ownerId: null,
     heartbeatAt: null,
   });
@@ -205,9 +207,7 @@ export async function createTask(
     tasksBefore: before.map((t) => t.taskId),
     replaces: options.replaces ?? null,
     finishedAt: null,
-    ownerPid: session.pid,
-    ownerHost: session.host,
-    ownerId: session.ownerId,
+    ...session.owner,
     heartbeatAt: session.now(),
     error: null,
   });

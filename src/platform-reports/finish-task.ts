@@ -169,7 +169,14 @@ async function finishOnce(
       totalCount: state.totalCount,
       phase,
     });
-  const released: TaskPatch = { ownerPid: null, ownerHost: null, ownerId: null, heartbeatAt: null };
+  const released: TaskPatch = {
+    ownerPid: null,
+    ownerHost: null,
+    ownerBootId: null,
+    ownerStartTicks: null,
+    ownerId: null,
+    heartbeatAt: null,
+  };
   const end = async (patch: TaskPatch) => {
     const full: TaskPatch = { ...patch, ...released };
     if (patch.status !== undefined && patch.status !== 'pending') full.finishedAt = session.now();

@@ -32,6 +32,8 @@ export const TASK_COLUMNS = {
   finishedAt: 'finished_at',
   ownerPid: 'owner_pid',
   ownerHost: 'owner_host',
+  ownerBootId: 'owner_boot_id',
+  ownerStartTicks: 'owner_start_ticks',
   ownerId: 'owner_id',
   heartbeatAt: 'heartbeat_at',
   error: 'error',
@@ -50,13 +52,16 @@ export const PLATFORM_REPORT_SQL = {
   selectTask: 'SELECT * FROM platform_report_tasks WHERE id = $id',
 
   /**
-   * Takes the lease of an open task when it is free (no owner, ours, or a heartbeat older than $stale_before):
-   * one statement, so two processes never both take it. Answers the row when taken.
+   * Takes the lease of an open task when it is free (no owner, ours, an owner known dead: $dead_owner_id, or
+   * a heartbeat older than $stale_before): one statement, so two processes never both take it. Answers the
+   * row when taken.
    */
   claimTask: `UPDATE platform_report_tasks
-    SET owner_id = $owner_id, owner_pid = $owner_pid, owner_host = $owner_host, heartbeat_at = $now, updated_at = $now
+    SET owner_id = $owner_id, owner_pid = $owner_pid, owner_host = $owner_host, owner_boot_id = $owner_boot_id,
+        owner_start_ticks = $owner_start_ticks, heartbeat_at = $now, updated_at = $now
     WHERE id = $id AND status IN ('creating', 'pending')
-      AND (owner_id IS NULL OR owner_id = $owner_id OR heartbeat_at IS NULL OR heartbeat_at < $stale_before)
+      AND (owner_id IS NULL OR owner_id = $owner_id OR owner_id = $dead_owner_id OR heartbeat_at IS NULL
+        OR heartbeat_at < $stale_before)
     RETURNING id`,
 
   /** The heartbeat of a task's lease, written only while this owner holds it. */
@@ -64,7 +69,8 @@ export const PLATFORM_REPORT_SQL = {
 
   /** Gives the lease up (only while this owner still holds it). */
   releaseTask: `UPDATE platform_report_tasks
-    SET owner_id = NULL, owner_pid = NULL, owner_host = NULL, heartbeat_at = NULL, updated_at = $now
+    SET owner_id = NULL, owner_pid = NULL, owner_host = NULL, owner_boot_id = NULL, owner_start_ticks = NULL,
+        heartbeat_at = NULL, updated_at = $now
     WHERE id = $id AND owner_id = $owner_id`,
 
   /** Tasks of one platform and project that are not finished, oldest first. */

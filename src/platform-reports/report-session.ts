@@ -2,15 +2,15 @@
 // warehouse access), the Reporter client for reports, the task store, and the resolved projectShortName.
 // Invariant: the token stays inside ReporterHttp and the download call; nothing here logs or returns it.
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Config, ProjectConfig } from '../config.js';
 import type { Logger } from '../log.js';
+import { thisProcess } from '../process-identity.js';
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
 import { resolveProjectName } from '../reporter/resolve-project.js';
 import { type LeaseTiming, leaseTiming } from '../warehouse/lease.js';
 import { ReportApi } from './report-api.js';
-import { type TaskScope, TaskStore, type WithWarehouse } from './task-store.js';
+import { type TaskOwner, type TaskScope, TaskStore, type WithWarehouse } from './task-store.js';
 
 /** Where a task stands, for a progress line (writeCount of totalCount rows). */
 export interface TaskProgress {
@@ -60,9 +60,9 @@ export interface ReportSession {
   project: string;
   now: () => number;
   log: Logger;
-  pid: number;
-  host: string;
-  /** This session's owner id in the task leases (random: a PID can be a zombie's or reused). */
+  /** This session as a task's owner: a random owner id, and its process (host, PID, boot id, start time). */
+  owner: TaskOwner;
+  /** This session's owner id in the task leases (random: one process may run several sessions). */
   ownerId: string;
   lease: LeaseTiming;
   sleep(ms: number): Promise<void>;
@@ -97,9 +97,7 @@ export async function openReportSession(ctx: PlatformReportContext): Promise<Rep
       now,
       // inside a job (platform-daily) its job is bound already: a second `job` key would repeat in every line
       log: ctx.log.child('job' in ctx.log.bindings() ? { project } : { job: 'platform-report', project }),
-      pid: process.pid,
-      host: hostname(),
-      ownerId: randomUUID(),
+      ...ownerOfSession(randomUUID()),
       lease: leaseTiming(ctx.lease),
       token: projectConfig.token,
       sleep: (ms) =>
@@ -123,4 +121,19 @@ export async function openReportSession(ctx: PlatformReportContext): Promise<Rep
     await Promise.all([http.close(), createHttp.close()]);
     throw error;
   }
+}
+
+/** This process as the owner of the tasks a session waits for. */
+function ownerOfSession(ownerId: string): { owner: TaskOwner; ownerId: string } {
+  const me = thisProcess();
+  return {
+    ownerId,
+    owner: {
+      ownerId,
+      ownerPid: me.pid,
+      ownerHost: me.host,
+      ownerBootId: me.bootId,
+      ownerStartTicks: me.startTicks,
+    },
+  };
 }

@@ -1,10 +1,12 @@
 // Resumes the report tasks a previous run left open (creating or pending) on this platform and project:
 // `platform-report --resume`, and the first step of every `platform-report <kind>` run. Invariants: a
 // task is never created again by a resume (pending tasks are waited for by their request or task id; an
-// unanswered create is settled through the platform's task list); a task whose lease another process holds
-// (its heartbeat fresher than LEASE.staleMs, whatever its PID or host) is left to it, and --resume then
-// exits 75; a task whose owner stopped beating (died, zombie, reused PID, recreated container) is taken over.
+// unanswered create is settled through the platform's task list); a task whose owner is known dead (this
+// host: PID gone, a zombie, a reused PID; src/process-identity.ts) is taken over at once; one whose lease
+// another process holds (a heartbeat fresher than LEASE.staleMs) is left to it, and --resume then exits 75;
+// one whose owner stopped beating (it hangs, or a recreated container on another host) is taken over.
 import { EXIT } from '../errors.js';
+import { judgeOwner, type OwnerVerdict } from '../process-identity.js';
 import { isLeaseFresh } from '../warehouse/lease.js';
 import { finishTask, type TaskOutcome } from './finish-task.js';
 import type { ReconcileResult } from './reconcile-report.js';
@@ -34,6 +36,8 @@ export interface SkippedTask {
   ownerId: string | null;
   /** The owner's last heartbeat (epoch ms). */
   heartbeatAt: number | null;
+  /** 'alive': its process is seen running on this host; 'unknown': only its fresh heartbeat says so. */
+  ownerState: 'alive' | 'unknown';
 }
 
 export interface PlatformReportResult {
@@ -44,22 +48,37 @@ export interface PlatformReportResult {
   exitCode: number;
 }
 
-/** Another session (of this or another process or host) holds the task's lease: its heartbeat is fresh. */
+/** Whether the process recorded as the task's owner is alive (src/process-identity.ts). */
+function judgeTaskOwner(record: TaskRecord): OwnerVerdict {
+  return judgeOwner({
+    host: record.ownerHost,
+    pid: record.ownerPid,
+    bootId: record.ownerBootId,
+    startTicks: record.ownerStartTicks,
+  });
+}
+
+/** Another session's owner is known dead: its lease is free at once, whatever its heartbeat. */
+function ownerIsDead(session: ReportSession, record: TaskRecord): boolean {
+  return (
+    record.ownerId !== null && record.ownerId !== session.ownerId && judgeTaskOwner(record).state === 'dead'
+  );
+}
+
+/** Another session (of this or another process or host) holds the task's lease: alive, its heartbeat fresh. */
 export function ownedElsewhere(session: ReportSession, record: TaskRecord): boolean {
   return (
     record.ownerId !== null &&
     record.ownerId !== session.ownerId &&
+    !ownerIsDead(session, record) &&
     isLeaseFresh(record.heartbeatAt, session.now(), session.lease)
   );
 }
 
-/** Takes the task's lease for this session; false when another owner's heartbeat is still fresh. */
+/** Takes the task's lease for this session; false when another owner, not known dead, still beats. */
 export function claimTask(session: ReportSession, record: TaskRecord): Promise<boolean> {
-  return session.store.claim(
-    record.id,
-    { ownerId: session.ownerId, ownerPid: session.pid, ownerHost: session.host },
-    session.lease.staleMs,
-  );
+  const deadOwnerId = ownerIsDead(session, record) ? record.ownerId : null;
+  return session.store.claim(record.id, session.owner, session.lease.staleMs, deadOwnerId);
 }
 
 function skippedOf(record: TaskRecord): SkippedTask {
@@ -71,6 +90,7 @@ function skippedOf(record: TaskRecord): SkippedTask {
     ownerHost: record.ownerHost,
     ownerId: record.ownerId,
     heartbeatAt: record.heartbeatAt,
+    ownerState: judgeTaskOwner(record).state === 'alive' ? 'alive' : 'unknown',
   };
 }
 
@@ -95,13 +115,21 @@ export async function resumeOpenTasks(
     if (record.id === exclude) continue;
     if (ownedElsewhere(session, record) || !(await claimTask(session, record))) {
       // read again: a claim lost to another process shows its owner now
-      skipped.push(skippedOf((await session.store.get(record.id)) ?? record));
+      const left = skippedOf((await session.store.get(record.id)) ?? record);
+      skipped.push(left);
       session.log.info(
-        { id: record.id, kind: record.kind, ownerPid: record.ownerPid, ownerHost: record.ownerHost },
-        'another process holds the task (its heartbeat is fresh): left to it',
+        { id: record.id, kind: record.kind, ownerPid: left.ownerPid, ownerHost: left.ownerHost },
+        left.ownerState === 'alive'
+          ? 'another process of this host waits for the task: left to it'
+          : 'another process holds the task (its heartbeat is fresh): left to it',
       );
       continue;
     }
+    if (ownerIsDead(session, record))
+      session.log.info(
+        { id: record.id, ownerPid: record.ownerPid, ownerHost: record.ownerHost },
+        `the task's previous process ${judgeTaskOwner(record).reason}: taken over`,
+      );
     session.log.info(
       { id: record.id, kind: record.kind, requestId: record.requestId, taskId: record.taskId },
       'resuming a report task',

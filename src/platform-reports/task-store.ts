@@ -42,12 +42,24 @@ export interface TaskRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
-  /** The lease: the process (pid, host) and session (ownerId) waiting for the task, and its last beat. */
+  /** The lease: the process (pid, host, boot id, start time: src/process-identity.ts) and session (ownerId)
+   * waiting for the task, and its last beat. */
   ownerPid: number | null;
   ownerHost: string | null;
+  ownerBootId: string | null;
+  ownerStartTicks: number | null;
   ownerId: string | null;
   heartbeatAt: number | null;
   error: string | null;
+}
+
+/** The session taking a task's lease: its owner id and its process. */
+export interface TaskOwner {
+  ownerId: string;
+  ownerPid: number;
+  ownerHost: string;
+  ownerBootId: string | null;
+  ownerStartTicks: number | null;
 }
 
 export type TaskPatch = Partial<Omit<TaskRecord, 'id' | 'updatedAt'>>;
@@ -121,13 +133,14 @@ export class TaskStore {
   }
 
   /**
-   * Takes the lease of an open task for `owner` unless another owner's heartbeat is fresher than `staleMs`;
-   * true when taken (or already ours).
+   * Takes the lease of an open task for `owner` unless another owner's heartbeat is fresher than `staleMs`
+   * (an owner known dead, `deadOwnerId`, is taken over whatever its heartbeat); true when taken (or ours).
    */
   async claim(
     id: string,
-    owner: { ownerId: string; ownerPid: number; ownerHost: string },
+    owner: TaskOwner,
     staleMs: number,
+    deadOwnerId: string | null = null,
   ): Promise<boolean> {
     const t = this.now();
     const rows = await this.withWarehouse((w) =>
@@ -136,6 +149,9 @@ export class TaskStore {
         owner_id: owner.ownerId,
         owner_pid: owner.ownerPid,
         owner_host: owner.ownerHost,
+        owner_boot_id: owner.ownerBootId,
+        owner_start_ticks: owner.ownerStartTicks,
+        dead_owner_id: deadOwnerId,
         now: new Date(t),
         stale_before: new Date(t - staleMs),
       }),

@@ -1,12 +1,14 @@
-// A report's temporary file, `.<id>.<host>.<pid>.<random>.xlsx.tmp` (or `.html.tmp`) in the output folder, and the sweep of the
-// ones a dead writer left (kill -9, power loss) at the start of every report. Invariant: a live writer's file
-// is never removed: only files of this host whose pid is not running, or files untouched for a day (an old
-// name without a host: pid not running and untouched for 10 minutes).
+// A report's temporary file, `.<id>.<host>.<pid>-<start ticks>.<random>.xlsx.tmp` (or `.html.tmp`) in the output
+// folder, and the sweep of the ones a dead writer left (kill -9, power loss) at the start of every report.
+// Invariant: a live writer's file is never removed: only files of this host whose writer is dead (not running, a
+// zombie, its pid another process's now: src/process-identity.ts), or files untouched for a day (an old name
+// without a host: pid not running and untouched for 10 minutes).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
+import { isPidRunning, judgeOwner, thisProcess } from '../process-identity.js';
 
 /** A file of another host (its pid cannot be checked here) is removed only when it has not been written for
  * this long: a live writer touches its file far more often. */
@@ -16,7 +18,7 @@ export const STALE_TEMPORARY_MS = 24 * 3_600_000;
 const STALE_HOSTLESS_MS = 10 * 60_000;
 
 const TEMPORARY =
-  /^\.(?<id>[A-Za-z0-9_-]+)\.(?:(?<host>[A-Za-z0-9_-]+)\.)?(?<pid>\d+)\.[0-9a-f]+\.(?:xlsx|html)\.tmp$/;
+  /^\.(?<id>[A-Za-z0-9_-]+)\.(?:(?<host>[A-Za-z0-9_-]+)\.)?(?<pid>\d+)(?:-(?<ticks>\d+))?\.[0-9a-f]+\.(?:xlsx|html)\.tmp$/;
 
 /** This host's name as a file name part (anything but letters, digits, `-` and `_` becomes `_`). */
 function hostPart(): string {
@@ -25,17 +27,16 @@ function hostPart(): string {
 
 /** The temporary name a report is written under in `outDir` before it is renamed into place. */
 export function temporaryFileName(reportId: string, extension: 'xlsx' | 'html' = 'xlsx'): string {
-  return `.${reportId}.${hostPart()}.${process.pid}.${randomBytes(4).toString('hex')}.${extension}.tmp`;
+  const { pid, startTicks } = thisProcess();
+  const writer = startTicks === null ? String(pid) : `${pid}-${startTicks}`;
+  return `.${reportId}.${hostPart()}.${writer}.${randomBytes(4).toString('hex')}.${extension}.tmp`;
 }
 
-/** True when a process with this pid runs on this host (EPERM: it runs as another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** Whether the writer of a file of this host is dead: not running, a zombie, or its pid another process's now. */
+function isWriterDead(pid: number, ticks: string | undefined): boolean {
+  if (!isPidRunning(pid)) return true;
+  const startTicks = ticks === undefined ? null : Number(ticks);
+  return judgeOwner({ host: hostname(), pid, bootId: null, startTicks }).state === 'dead';
 }
 
 /**
@@ -58,12 +59,15 @@ export function sweepStaleTemporaryFiles(outDir: string, log?: Logger, now = Dat
     const pid = Number(match.groups['pid']);
     const fileHost = match.groups['host'];
     const ours = fileHost === host;
-    if (ours && pid === process.pid) continue; // this process's own writer (a concurrent report)
+    const ticks = match.groups['ticks'];
+    if (ours && pid === process.pid && (ticks === undefined || Number(ticks) === thisProcess().startTicks))
+      continue; // this process's own writer (a concurrent report)
     try {
       const path = join(outDir, name);
       const age = now - statSync(path).mtimeMs;
       const dead =
-        (ours && !isRunning(pid)) || (fileHost === undefined && age >= STALE_HOSTLESS_MS && !isRunning(pid));
+        (ours && isWriterDead(pid, ticks)) ||
+        (fileHost === undefined && age >= STALE_HOSTLESS_MS && !isPidRunning(pid));
       if (!dead && age < STALE_TEMPORARY_MS) continue;
       rmSync(path, { force: true });
       removed.push(name);

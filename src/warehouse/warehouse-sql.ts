@@ -203,15 +203,16 @@ export const WAREHOUSE_SQL = {
   // --- runs -------------------------------------------------------------------------------------------
   insertRun:
     'INSERT INTO etl_runs (run_id, project, job, trigger, started_at, status, windows, sessions, messages, ' +
-    "requests, rejects, pid, host, heartbeat_at) VALUES ($run_id, $project, $job, $trigger, $started_at, 'running', " +
-    '0, 0, 0, 0, 0, $pid, $host, $started_at)',
-  /** Running runs (any host) whose lease is stale: no heartbeat since $stale_before (or no beat and started before). */
-  selectStaleRunningRuns:
-    'SELECT run_id, pid, host, coalesce(heartbeat_at, started_at) AS heartbeat_at FROM etl_runs ' +
-    "WHERE status = 'running' AND coalesce(heartbeat_at, started_at) < $stale_before",
+    'requests, rejects, pid, host, boot_id, start_ticks, heartbeat_at) VALUES ($run_id, $project, $job, $trigger, ' +
+    "$started_at, 'running', 0, 0, 0, 0, 0, $pid, $host, $boot_id, $start_ticks, $started_at)",
+  /** Running runs (any host) with their owner and last beat (or, before their first beat, their start). */
+  selectRunningRuns:
+    'SELECT run_id, pid, host, boot_id, start_ticks, coalesce(heartbeat_at, started_at) AS heartbeat_at ' +
+    "FROM etl_runs WHERE status = 'running'",
   /** Another run of the same job and project whose lease is fresh: it is working on that project now. */
   selectLiveRunOf:
-    'SELECT run_id, pid, host, started_at, coalesce(heartbeat_at, started_at) AS heartbeat_at FROM etl_runs ' +
+    'SELECT run_id, pid, host, boot_id, start_ticks, started_at, coalesce(heartbeat_at, started_at) AS heartbeat_at ' +
+    'FROM etl_runs ' +
     "WHERE status = 'running' AND job = $job AND project = $project AND run_id <> $run_id " +
     'AND coalesce(heartbeat_at, started_at) >= $stale_before ORDER BY started_at LIMIT 1',
   /** A running run's heartbeat (its lease); one short statement. */
@@ -229,8 +230,8 @@ export const WAREHOUSE_SQL = {
     'unknown_values = coalesce(CAST($unknown_values AS JSON), unknown_values) WHERE run_id = $run_id',
   selectRuns:
     'SELECT run_id, project, job, trigger, started_at, finished_at, status, windows, sessions, messages, ' +
-    'requests, rejects, duration_ms, error, pid, host, notification, CAST(unknown_values AS VARCHAR) AS unknown_values ' +
-    'FROM etl_runs ' +
+    'requests, rejects, duration_ms, error, pid, host, notification, CAST(unknown_values AS VARCHAR) AS unknown_values, ' +
+    'boot_id, start_ticks FROM etl_runs ' +
     'WHERE ($project IS NULL OR project = $project) AND ($job IS NULL OR job = $job) ' +
     'ORDER BY started_at DESC, run_id DESC LIMIT $limit',
   countRejects: 'SELECT count(*) AS n FROM etl_rejects WHERE run_id = $run_id',

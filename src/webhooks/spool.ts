@@ -1,14 +1,17 @@
 // The receiver's spool: every acknowledged request is first a line in an append-only file, on disk before
 // the answer (a kill -9 right after the 200 loses nothing). Requests arriving together share one write and
 // one fdatasync (group commit), so durability costs one disk flush per burst, not per request. A spool file
-// is named after its process (spool-<start ms>-<pid>.jsonl) in <REPORTER_DATA_DIR>/webhooks/, and its
-// modification time is its owner's heartbeat: a spool is left behind (to be loaded and removed by another
-// receiver) when no spool of this process is open under its name and its pid is this process's, or is not
-// running, or has not touched it for SPOOL_STALE_MS (a pid reused by an unrelated process, after a restart).
+// is named after its process (spool-<start ms>-<pid>-<process start ticks>.jsonl; older ones without the
+// ticks) in <REPORTER_DATA_DIR>/webhooks/, and its modification time is its owner's heartbeat: a spool is left
+// behind (to be loaded and removed by another receiver) when no spool of this process is open under its name
+// and its pid is this process's, or its owner is dead (not running, a zombie, its pid another process's now:
+// src/process-identity.ts), or it has not touched it for SPOOL_STALE_MS.
 import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { makeDirectory } from '../make-directory.js';
+import { isPidRunning, judgeOwner, thisProcess } from '../process-identity.js';
 
 /** One spooled request: a payload that fits (route chatapi or prompter), or a rejected body with its reason. */
 export interface SpoolRecord {
@@ -54,7 +57,8 @@ export interface Spool {
 
 export async function createSpool(dir: string, now = Date.now()): Promise<Spool> {
   makeDirectory(dir);
-  const name = `${SPOOL_PREFIX}${now}-${process.pid}.jsonl`;
+  const { pid, startTicks } = thisProcess();
+  const name = `${SPOOL_PREFIX}${now}-${pid}${startTicks === null ? '' : `-${startTicks}`}.jsonl`;
   const path = join(dir, name);
   const handle: FileHandle = await open(path, 'a');
   openSpools.add(path);
@@ -149,7 +153,10 @@ export function isLeftBehind(dir: string, name: string, now = Date.now()): boole
   const path = join(dir, name);
   if (openSpools.has(path)) return false;
   const pid = spoolPid(name);
-  if (pid === process.pid || !isRunning(pid)) return true;
+  if (pid === process.pid || !isPidRunning(pid)) return true;
+  // the spool folder is this host's: its writer is judged as a process of this host
+  const owner = { host: hostname(), pid, bootId: null, startTicks: spoolStartTicks(name) };
+  if (judgeOwner(owner).state === 'dead') return true;
   try {
     return now - statSync(path).mtimeMs > SPOOL_STALE_MS;
   } catch {
@@ -157,19 +164,17 @@ export function isLeftBehind(dir: string, name: string, now = Date.now()): boole
   }
 }
 
-function isRunning(pid: number): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const SPOOL_NAME = /^spool-\d+-(\d+)(?:-(\d+))?\.jsonl$/;
 
 /** The pid that wrote a spool file. */
 export function spoolPid(name: string): number {
-  return Number(/^spool-\d+-(\d+)\.jsonl$/.exec(name)?.[1] ?? 0);
+  return Number(SPOOL_NAME.exec(name)?.[1] ?? 0);
+}
+
+/** The start time (field 22 of /proc/<pid>/stat) of the process that wrote a spool file, when its name has it. */
+function spoolStartTicks(name: string): number | null {
+  const ticks = SPOOL_NAME.exec(name)?.[2];
+  return ticks === undefined ? null : Number(ticks);
 }
 
 /**

@@ -201,10 +201,10 @@ describe('readers beside writers', () => {
     expect(codes.every((c) => c === 0)).toBe(true);
     expectReaderOk(await runCli(['runs', '--json'], h.env), ['runs']);
     mark('killed and read');
-    // the killed sync's run keeps its lease until its heartbeat is stale: a sync of the same project started
-    // meanwhile refuses (75) rather than interleave with a run that may still be alive (a zombie, another host)
+    // as if the killed sync had run on another host (its death cannot be seen from here): its run keeps its
+    // lease until its heartbeat is stale, and a sync of the same project started meanwhile refuses (75)
     await h.withWarehouse((w) =>
-      w.query("UPDATE etl_runs SET heartbeat_at = now() WHERE status = 'running'"),
+      w.query("UPDATE etl_runs SET heartbeat_at = now(), host = 'another-host' WHERE status = 'running'"),
     );
     const refused = await runCli(['sync', '--json'], h.env);
     expect(refused.code, refused.stderr).toBe(75);

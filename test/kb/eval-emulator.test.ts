@@ -18,8 +18,10 @@ import { createKbStreamer } from '../../src/kb/kb-stream.js';
 import type { KbEvalQuestion } from '../../src/kb-eval/read-eval-questions.js';
 import { type KbEvalSummary, runKbEval } from '../../src/kb-eval/run-kb-eval.js';
 import { silentLogger } from '../../src/log.js';
+import type { ProcessOwner } from '../../src/process-identity.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { liveOwner, ownerThatDied, zombieOwner } from '../helpers/owner-processes.js';
 
 let dir: string;
 let warehouse: Warehouse;
@@ -455,6 +457,58 @@ describe('kb eval against the emulator', () => {
       { r: limited.runId },
     );
     expect(limitedChange[0]!['previous_run_id']).toBeNull();
+  });
+
+  it('closes at once, its heartbeat fresh, a run whose owner on this host died or is a zombie; a live one stays', async () => {
+    const died = await ownerThatDied();
+    const zombie = await zombieOwner();
+    const live = await liveOwner();
+    try {
+      const insert = (runId: string, owner: ProcessOwner) =>
+        warehouse.execute([
+          {
+            sql: `INSERT INTO kb_eval_runs (run_id, started_at, status, kb_base_url, question_source, question_set,
+                    mode, settings, questions, heartbeat_at, pid, host, boot_id, start_ticks)
+                  VALUES ($r, $t, 'running', 'http://x', 'test.csv', 'killed', 'async', '{}', 3, $t, $pid, $host,
+                    $boot, $ticks)`,
+            params: {
+              r: runId,
+              t: new Date(),
+              pid: owner.pid,
+              host: owner.host,
+              boot: owner.bootId,
+              ticks: owner.startTicks,
+            },
+          },
+        ]);
+      await insert('died-run', died);
+      await insert('zombie-run', zombie.owner);
+      await insert('live-owner-run', live.owner);
+      await evaluate(truthQuestions(1));
+      const rows = await warehouse.query(
+        `select run_id, status, error from kb_eval_runs
+         where run_id in ('died-run', 'zombie-run', 'live-owner-run') order by run_id`,
+      );
+      expect(rows).toEqual([
+        {
+          run_id: 'died-run',
+          status: 'abandoned',
+          error: `abandoned: its process (PID ${died.pid} on ${died.host}) is no longer running; the run was not finished`,
+        },
+        { run_id: 'live-owner-run', status: 'running', error: null },
+        {
+          run_id: 'zombie-run',
+          status: 'abandoned',
+          error: `abandoned: its process (PID ${zombie.owner.pid} on ${zombie.owner.host}) has exited (a zombie not yet reaped); the run was not finished`,
+        },
+      ]);
+      await warehouse.execute([
+        { sql: "DELETE FROM kb_eval_runs WHERE run_id = 'live-owner-run'", params: {} },
+      ]);
+    } finally {
+      await zombie.stop();
+      await live.stop();
+    }
   });
 
   it('closes a run left running by a killed process as abandoned at the next start, and beats while running', async () => {

@@ -66,6 +66,8 @@ function taskRecord(
     finishedAt: null,
     ownerPid: null,
     ownerHost: null,
+    ownerBootId: null,
+    ownerStartTicks: null,
     ownerId: null,
     heartbeatAt: null,
     error: null,

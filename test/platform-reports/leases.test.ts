@@ -1,7 +1,7 @@
-// Who may resume an open report task: the lease (owner id and heartbeat), not the liveness of a PID. A task
-// whose owner's PID answers but whose heartbeat is stale (a PID reused by an unrelated process, a zombie
-// never reaped) is resumed, created once; a task with a fresh heartbeat of another owner is left to it and
-// --resume exits 75 naming it; the owner's heartbeat moves while it waits.
+// Who may resume an open report task: an owner of this host known dead (reaped, a zombie, a reused PID) at
+// once, whatever its heartbeat; otherwise the lease (owner id and heartbeat). A task whose owner's PID answers
+// but whose heartbeat is stale is resumed, created once; a task with a fresh heartbeat of a live owner, or of
+// another host's, is left to it and --resume exits 75 naming it; the owner's heartbeat moves while it waits.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -11,8 +11,10 @@ import { EXIT } from '../../src/errors.js';
 import type { ReportSpec } from '../../src/platform-reports/build-create-request.js';
 import { resumePlatformReports } from '../../src/platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../src/platform-reports/run-platform-report.js';
+import { type ProcessOwner, thisProcess } from '../../src/process-identity.js';
 import { LEASE } from '../../src/warehouse/lease.js';
 import { TEST_NOW } from '../helpers/emulator-client.js';
+import { liveOwner, ownerThatDied, zombieOwner } from '../helpers/owner-processes.js';
 import { createReportHarness, DAY, fileRows, type ReportHarness, sorted } from './report-harness.js';
 
 async function using(
@@ -38,11 +40,11 @@ async function startUnrelated(): Promise<{ pid: number; child: ChildProcess }> {
 }
 
 /**
- * A zombie: `sleep 0` started in the background by a shell that then execs `sleep 120`, which never reaps
+ * A zombie: `sleep 1` started in the background by a shell that then execs `sleep 120`, which never reaps
  * it. Its PID answers kill(pid, 0) although the process is dead.
  */
 async function startZombie(): Promise<{ pid: number; child: ChildProcess }> {
-  const child = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 120'], {
+  const child = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 120'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
@@ -104,6 +106,80 @@ describe.concurrent('report task leases', () => {
     );
   }
 
+  /** A reused PID: this very process's PID, recorded with another start time. */
+  const reusedPid = async (): Promise<{ owner: ProcessOwner; stop(): Promise<void> }> => {
+    const me = thisProcess();
+    return { owner: { ...me, startTicks: (me.startTicks ?? 0) + 1 }, stop: async () => undefined };
+  };
+  const reaped = async () => ({ owner: await ownerThatDied(), stop: async () => undefined });
+  for (const [what, start, withIdentity] of [
+    ['reaped (its PID gone), recorded before boot ids were', reaped, false],
+    ['a zombie, recorded before boot ids were', zombieOwner, false],
+    ['a PID reused by another process (another start time)', reusedPid, true],
+  ] as const) {
+    it(
+      `an owner of this host known dead is taken over at once, its heartbeat fresh: ${what}`,
+      () =>
+        using({}, async (r) => {
+          const dead = await start();
+          try {
+            const id = await leavePending(r);
+            const o = dead.owner;
+            await r.withWarehouse((w) =>
+              w.query(
+                'UPDATE platform_report_tasks SET owner_pid = $pid, owner_host = $host, owner_boot_id = $boot, ' +
+                  "owner_start_ticks = $ticks, owner_id = 'another-session', heartbeat_at = $beat WHERE id = $id",
+                {
+                  id,
+                  pid: o.pid,
+                  host: o.host,
+                  boot: withIdentity ? o.bootId : null,
+                  ticks: withIdentity ? o.startTicks : null,
+                  beat: new Date(r.h.running.emulator.now() - 1_000),
+                },
+              ),
+            );
+            const resumed = await resumePlatformReports(r.ctx(), r.options());
+            expect(resumed.skipped).toEqual([]);
+            expect(resumed.exitCode).toBe(EXIT.ok);
+            expect(resumed.outcomes).toEqual([expect.objectContaining({ id, status: 'completed' })]);
+            expect(r.platformTasks()).toHaveLength(1);
+          } finally {
+            await dead.stop();
+          }
+        }),
+      90_000,
+    );
+  }
+
+  it(
+    'a live owner of this host with a fresh heartbeat keeps the task: skipped as alive',
+    () =>
+      using({}, async (r) => {
+        const live = await liveOwner();
+        try {
+          const id = await leavePending(r);
+          const o = live.owner;
+          const beat = r.h.running.emulator.now() - 1_000;
+          await r.withWarehouse((w) =>
+            w.query(
+              'UPDATE platform_report_tasks SET owner_pid = $pid, owner_host = $host, owner_boot_id = $boot, ' +
+                "owner_start_ticks = $ticks, owner_id = 'another-session', heartbeat_at = $beat WHERE id = $id",
+              { id, pid: o.pid, host: o.host, boot: o.bootId, ticks: o.startTicks, beat: new Date(beat) },
+            ),
+          );
+          const resumed = await resumePlatformReports(r.ctx(), r.options());
+          expect(resumed.exitCode).toBe(EXIT.tryLater);
+          expect(resumed.skipped).toEqual([
+            expect.objectContaining({ id, ownerPid: o.pid, heartbeatAt: beat, ownerState: 'alive' }),
+          ]);
+        } finally {
+          await live.stop();
+        }
+      }),
+    90_000,
+  );
+
   it(
     'an owner with a fresh heartbeat keeps the task, whatever its PID or host: --resume exits 75 naming it',
     () =>
@@ -128,6 +204,7 @@ describe.concurrent('report task leases', () => {
             ownerHost: 'recreated-container',
             ownerId: 'another-session',
             heartbeatAt: beat,
+            ownerState: 'unknown',
           },
         ]);
         expect(r.platformTasks()).toHaveLength(1);

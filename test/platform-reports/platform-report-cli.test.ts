@@ -1,10 +1,9 @@
-// `reporter-etl platform-report` as a user runs it, in a child process: a restart while waiting (the child
-// is killed; --resume leaves the task while its lease is fresh, exit 75, and finishes it once stale: exactly
-// one task on the platform and one file), create, list and
+// `reporter-etl platform-report` as a user runs it, in a child process: a restart while waiting (--resume
+// leaves the task to the live child, exit 75; once the child is killed with -9, --resume takes it over at once
+// and finishes it: exactly one task on the platform and one file), create, list and
 // delete on legacy with the token never printed, logged nor stored, a usage error (exit 2) and --help.
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { LEASE } from '../../src/warehouse/lease.js';
 import {
   cli,
   createReportHarness,
@@ -34,9 +33,9 @@ const iso = (t: number) => new Date(t).toISOString();
 
 describe.concurrent('reporter-etl platform-report (child process)', () => {
   it(
-    'a restart while waiting: killed, then --resume finishes it: one task on the platform, one file',
+    'a restart while waiting: left to the live process, then killed (-9) and --resume at once finishes it: one task, one file',
     () =>
-      using({ realClock: true, emulator: { reportRowsPerSecond: 200 } }, async (r) => {
+      using({ realClock: true, emulator: { reportRowsPerSecond: 60 } }, async (r) => {
         const now = r.h.running.emulator.now();
         const from = Math.floor((now - DAY) / HOUR) * HOUR;
         const to = from + 18 * HOUR;
@@ -45,27 +44,28 @@ describe.concurrent('reporter-etl platform-report (child process)', () => {
         const exited = once(child, 'exit');
         // the child long-polls only after recording the request
         await waitFor(() => r!.h.running.emulator.reports.pendingPolls > 0, 45_000, 'the child to long-poll');
-        child.kill('SIGKILL');
-        await exited;
-        expect(r.platformTasks()).toHaveLength(1);
-        expect(['CREATED', 'STARTED']).toContain(r.platformTasks()[0]!.status);
         const [pending] = await r.records();
         expect(pending).toMatchObject({ status: 'pending', owner_pid: child.pid });
         expect(pending!['request_id']).toEqual(expect.any(String));
-        const beatAt = (sql: string) =>
-          r.withWarehouse((w) => w.query(`UPDATE platform_report_tasks SET heartbeat_at = ${sql}`));
 
-        // right after the kill its lease still looks held (its heartbeat is fresh): left to it, exit 75
-        await beatAt('now()');
+        // while it lives, the task is left to it: exit 75, said to wait for it on this host
         const early = await cli(['--resume'], r.h.env);
-        expect(early.code, early.stderr).toBe(75);
-        expect(early.stderr).toContain(`task ${pending!['id']} left to process ${child.pid}`);
+        expect(early.code, early.stdout + early.stderr).toBe(75);
+        expect(early.stderr).toContain(
+          `task ${pending!['id']} left to process ${child.pid} on this host, which is waiting for it now`,
+        );
+
+        child.kill('SIGKILL');
+        await exited; // reaped: its PID is gone
         expect(r.platformTasks()).toHaveLength(1);
-        // 3 missed beats later (30 s) the lease is stale: the next --resume takes the task over
-        await beatAt(`now() - INTERVAL ${Math.ceil(LEASE.staleMs / 1000) + 1} SECOND`);
+        expect(['CREATED', 'STARTED']).toContain(r.platformTasks()[0]!.status);
+        // its heartbeat is still fresh, but its process is known dead: --resume takes the task over at once
+        await r.withWarehouse((w) => w.query('UPDATE platform_report_tasks SET heartbeat_at = now()'));
         const resumed = await cli(['--resume', '--json'], r.h.env);
         expect(resumed.code, resumed.stderr).toBe(0);
+        expect(resumed.stderr).not.toMatch(/waiting|left to process/);
         const result = JSON.parse(resumed.stdout);
+        expect(result.skipped).toEqual([]);
         expect(result.outcomes).toHaveLength(1);
         expect(result.outcomes[0]).toMatchObject({ id: pending!['id'], status: 'completed' });
         expect(r.platformTasks()).toHaveLength(1);

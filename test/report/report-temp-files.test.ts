@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { thisProcess } from '../../src/process-identity.js';
 import { sweepStaleTemporaryFiles, temporaryFileName } from '../../src/report/sweep-temporary-files.js';
+import { liveOwner, zombieOwner } from '../helpers/owner-processes.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 import { readWorkbook } from './read-workbook.js';
@@ -83,7 +85,7 @@ describe('a writer killed with -9', () => {
     const stale = temporaries(out);
     expect(stale).toHaveLength(1);
     expect(stale[0]).toMatch(
-      new RegExp(`^\\.messages\\.(?:[A-Za-z0-9_-]+\\.)?${child.pid}\\.[0-9a-f]+\\.xlsx\\.tmp$`),
+      new RegExp(`^\\.messages\\.(?:[A-Za-z0-9_-]+\\.)?${child.pid}-\\d+\\.[0-9a-f]+\\.xlsx\\.tmp$`),
     );
 
     const r = await runCli(['report', 'messages', ...PERIOD, '--out', out, '--json'], h.env);
@@ -140,6 +142,32 @@ describe('sweepStaleTemporaryFiles', () => {
         live.kill();
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sweepStaleTemporaryFiles and the writer of a file of this host', () => {
+  it("removes a zombie writer's file and one whose pid is another process now; keeps a live writer's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reporter-etl-sweep-owner-'));
+    const zombie = await zombieOwner();
+    const live = await liveOwner();
+    try {
+      const host = temporaryFileName('x').split('.')[2]!;
+      const ticks = live.owner.startTicks!;
+      const files = {
+        zombie: `.messages.${host}.${zombie.owner.pid}.0a1b2c3d.xlsx.tmp`,
+        reused: `.messages.${host}.${live.owner.pid}-${ticks + 1}.0a1b2c3d.xlsx.tmp`,
+        live: `.messages.${host}.${live.owner.pid}-${ticks}.0a1b2c3d.xlsx.tmp`,
+      };
+      for (const name of Object.values(files)) writeFileSync(join(dir, name), 'x');
+      expect(sweepStaleTemporaryFiles(dir).sort()).toEqual([files.reused, files.zombie].sort());
+      expect(readdirSync(dir)).toEqual([files.live]);
+      // this process's own name carries its start time
+      expect(temporaryFileName('x')).toContain(`.${process.pid}-${thisProcess().startTicks}.`);
+    } finally {
+      await zombie.stop();
+      await live.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -3,10 +3,12 @@
 // as failed, on any host and whatever their PID.
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { thisProcess } from '../../src/process-identity.js';
 import { beatRun } from '../../src/warehouse/etl-runs.js';
 import { LEASE } from '../../src/warehouse/lease.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { type LiveOwner, liveOwner, ownerThatDied, zombieOwner } from '../helpers/owner-processes.js';
 import { makeBatch, makeMessage, makeSession, makeTempDir, PROJECT, T0 } from './fixtures.js';
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -194,6 +196,99 @@ describe('etl runs', () => {
       { run_id: 'killed', status: 'failed' },
       { run_id: 'next', status: 'success' },
     ]);
+  });
+
+  it('closes at once, with a fresh heartbeat, the runs of dead owners of this host: reaped, zombie, reused PID', async () => {
+    const died = await ownerThatDied();
+    const zombie = await zombieOwner();
+    const me = thisProcess();
+    const beat = new Date(T0 - 1_000);
+    try {
+      // pid and host only (as written before migration 016): a PID gone or a zombie is dead all the same
+      await warehouse.query(
+        'INSERT INTO etl_runs (run_id, project, job, started_at, status, pid, host, heartbeat_at) VALUES ' +
+          "('died', $project, 'sync', $beat, 'running', $died, $host, $beat), " +
+          "('zombie', 'p2', 'sync', $beat, 'running', $zombie, $host, $beat), " +
+          "('dead-elsewhere', 'p3', 'sync', $beat, 'running', $died, 'another-host', $beat)",
+        { project: PROJECT, died: died.pid, zombie: zombie.owner.pid, host: hostname(), beat },
+      );
+      // this very PID, but started at another time: the PID was reused
+      await warehouse.query(
+        'INSERT INTO etl_runs (run_id, project, job, started_at, status, pid, host, boot_id, start_ticks, heartbeat_at) ' +
+          "VALUES ('reused', 'p4', 'sync', $beat, 'running', $pid, $host, $boot, $ticks, $beat)",
+        { pid: me.pid, host: me.host, boot: me.bootId, ticks: (me.startTicks ?? 0) + 1, beat },
+      );
+      // an exclusive sync of the dead owner's project starts at once, no waiting for the lease
+      await warehouse.startRun({
+        runId: 'next',
+        project: PROJECT,
+        job: 'sync',
+        trigger: 'cli',
+        exclusive: true,
+      });
+    } finally {
+      await zombie.stop();
+    }
+    const runs = await warehouse.query('SELECT run_id, status, error FROM etl_runs ORDER BY run_id');
+    const host = hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(runs).toEqual([
+      { run_id: 'dead-elsewhere', status: 'running', error: null },
+      {
+        run_id: 'died',
+        status: 'failed',
+        error: `abandoned: its process (PID ${died.pid} on ${hostname()}) is no longer running; the run was not finished`,
+      },
+      { run_id: 'next', status: 'running', error: null },
+      {
+        run_id: 'reused',
+        status: 'failed',
+        error: expect.stringMatching(
+          new RegExp(
+            `^abandoned: its process \\(PID ${me.pid} on ${host}\\) is no longer running \\(PID ${me.pid} is another process now\\)`,
+          ),
+        ),
+      },
+      {
+        run_id: 'zombie',
+        status: 'failed',
+        error: `abandoned: its process (PID ${zombie.owner.pid} on ${hostname()}) has exited (a zombie not yet reaped); the run was not finished`,
+      },
+    ]);
+    for (const run of runs) expect(String(run['error'])).not.toMatch(/is running|waiting/);
+  });
+
+  it('a live owner of this host is refused as running, without the advice to wait for its heartbeat', async () => {
+    let live: LiveOwner | undefined;
+    try {
+      live = await liveOwner();
+      const o = live.owner;
+      await warehouse.query(
+        'INSERT INTO etl_runs (run_id, project, job, started_at, status, pid, host, boot_id, start_ticks, heartbeat_at) ' +
+          "VALUES ('live', $project, 'sync', $beat, 'running', $pid, $host, $boot, $ticks, $beat)",
+        {
+          project: PROJECT,
+          pid: o.pid,
+          host: o.host,
+          boot: o.bootId,
+          ticks: o.startTicks,
+          beat: new Date(T0 - 1_000),
+        },
+      );
+      const refused = await warehouse
+        .startRun({ runId: 'second', project: PROJECT, job: 'sync', trigger: 'cli', exclusive: true })
+        .then(
+          () => undefined,
+          (error: unknown) => error as Error,
+        );
+      expect(refused?.message).toMatch(
+        new RegExp(
+          `^another sync of project ${PROJECT} is running: run live \\(PID ${o.pid} on this host, started .+\\); ` +
+            'try again when it has finished \\(reporter-etl runs shows it\\)$',
+        ),
+      );
+    } finally {
+      await live?.stop();
+    }
   });
 
   it('a heartbeat, and every committed window, refreshes the lease of a running run', async () => {

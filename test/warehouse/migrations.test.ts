@@ -119,6 +119,9 @@ const EXPECTED: Record<string, string[]> = {
     'host',
     'heartbeat_at',
     'notification',
+    'unknown_values',
+    'boot_id',
+    'start_ticks',
   ],
   etl_state: ['project', 'key', 'value', 'updated_at'],
   etl_rejects: ['run_id', 'project', 'endpoint', 'record_id', 'raw_json', 'error', 'rejected_at'],
@@ -137,6 +140,7 @@ const TYPES: Record<string, string> = {
   'etl_runs.windows': 'INTEGER',
   'etl_runs.requests': 'BIGINT',
   'etl_runs.heartbeat_at': 'TIMESTAMP WITH TIME ZONE',
+  'etl_runs.start_ticks': 'BIGINT',
 };
 
 let temp: ReturnType<typeof makeTempDir>;

@@ -19,10 +19,12 @@ import { resolveReportPeriod } from '../../platform-reports/resolve-report-perio
 import {
   type PlatformReportResult,
   resumePlatformReports,
+  type SkippedTask,
 } from '../../platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
 import { plural } from '../../plural.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { LEASE } from '../../warehouse/lease.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -135,6 +137,21 @@ function printReconcile(io: CommandIo, r: ReconcileResult): void {
   for (const note of r.notes) io.out(`  note: ${note}`);
 }
 
+/**
+ * A task left to another process: one seen running on this host waits for it now; of another host, only its
+ * fresh heartbeat is known (it is taken over once LEASE.staleMs pass without one).
+ */
+function describeSkipped(s: SkippedTask): string {
+  const beat = s.heartbeatAt === null ? '?' : new Date(s.heartbeatAt).toISOString();
+  const task = `${s.kind} ${s.period}: task ${s.id} left to process ${s.ownerPid ?? '?'}`;
+  if (s.ownerState === 'alive')
+    return `${task} on this host, which is waiting for it now (heartbeat at ${beat})`;
+  return (
+    `${task} on ${s.ownerHost ?? '?'}, which holds its lease (last heartbeat at ${beat}); it is taken over ` +
+    `once ${Math.round(LEASE.staleMs / 1000)} s pass without a heartbeat`
+  );
+}
+
 function printResult(io: CommandIo, result: PlatformReportResult, json: boolean): void {
   if (json) {
     io.out(JSON.stringify(result, null, 2));
@@ -146,12 +163,7 @@ function printResult(io: CommandIo, result: PlatformReportResult, json: boolean)
     if (o.status === 'completed' || o.status === 'expired') io.out(describeOutcome(o));
     else io.err(describeOutcome(o));
   }
-  for (const s of result.skipped) {
-    const beat = s.heartbeatAt === null ? '' : `, heartbeat at ${new Date(s.heartbeatAt).toISOString()}`;
-    io.err(
-      `${s.kind} ${s.period}: task ${s.id} left to process ${s.ownerPid ?? '?'} on ${s.ownerHost ?? '?'}, which is waiting for it now${beat}`,
-    );
-  }
+  for (const s of result.skipped) io.err(describeSkipped(s));
   if (result.reconcile) printReconcile(io, result.reconcile);
 }
 

@@ -16,7 +16,9 @@ const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--wid
 Shows the run history recorded in the warehouse (table etl_runs), newest first: what ran, when, how it
 ended, what it moved (windows, sessions, messages, requests, rejected records), the error of a failed
 run and its Pushgate notification (sent, or failed: why; REPORTER_PUSHGATE_URL). Below, the latest alert
-changes (a rule of REPORTER_ALERTS firing or resolved after a sync), newest first. A run still "running" whose process died is closed as failed by the next run on the same host.
+changes (a rule of REPORTER_ALERTS firing or resolved after a sync), newest first. A run whose process is
+known dead on this host (gone, a zombie, its PID reused) shows as failed ("abandoned: ..."), as the next run
+closes it; one of another host shows running until its heartbeat is 30 s old and the next run closes it.
 
 Options:
   --job NAME       only this job (e.g. sync)
