@@ -210,6 +210,18 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         note: 'from the scheduled send to the 200, the request on disk (fdatasync) before it',
       }),
     });
+  const webhookSlowP99 = value(all, 'webhooks', 'slowP99Ms');
+  if (webhookSlowP99 !== undefined)
+    rows.push({
+      group: 'absolute',
+      ...atMost(
+        'webhook receiver at 500 requests/s beside 5,000 slow connections: latency p99',
+        webhookSlowP99,
+        50,
+        'ms',
+        { note: 'the same load while connections that send a partial header and hold it are open' },
+      ),
+    });
   const absolute: [string, string, string, string?][] = [
     ['full-sync', 'seconds', 'full sync'],
     ['transfer-floor', 'seconds', 'transfer floor'],
@@ -284,7 +296,13 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['webhooks', 'floorP99Ms', 'bare HTTP server (stores nothing), same load: latency p99'],
     ['webhooks', 'acknowledged', 'webhook requests answered 200'],
     ['webhooks', 'failures', 'webhook requests not answered 200'],
-    ['webhooks', 'stored', 'webhook rows in the warehouse after SIGTERM (must equal the 200s)'],
+    ['webhooks', 'slowP50Ms', 'webhook receiver beside 5,000 slow connections: latency p50'],
+    ['webhooks', 'slowMaxMs', 'webhook receiver beside 5,000 slow connections: latency max'],
+    ['webhooks', 'slowFailures', 'webhook requests beside the slow connections not answered 200'],
+    ['webhooks', 'slowHeldMean', 'slow connections open during that load (mean)'],
+    ['webhooks', 'slowDropped', 'slow connections the receiver closed during that load'],
+    ['webhooks', 'slowAcknowledged', 'webhook requests beside the slow connections answered 200'],
+    ['webhooks', 'stored', 'webhook rows in the warehouse after SIGTERM (must equal the 200s of both loads)'],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);

@@ -119,7 +119,13 @@ export const ERROR_CODES = {
   },
   'webhooks.port_in_use': {
     kinds: ['usage'],
-    meaning: 'webhooks --port (REPORTER_WEBHOOKS_PORT): another process listens on this port.',
+    meaning:
+      'webhooks --port (REPORTER_WEBHOOKS_PORT): another process listens on this port (the message names how the port was given).',
+  },
+  'webhooks.key_required': {
+    kinds: ['usage'],
+    meaning:
+      'webhooks --host (REPORTER_WEBHOOKS_HOST) is not a loopback address and REPORTER_WEBHOOK_KEY is not set (--insecure-no-key allows it).',
   },
   'webhooks.load_out_of_resources': {
     kinds: ['transient'],

@@ -1,8 +1,10 @@
 // Step: the webhook receiver under the platform's load: `reporter-etl webhooks` (a child process) gets POST
 // /webhooks/chatapi at a steady rate (default 500 a second for 10 s, open loop: a request leaves on time
 // whatever the earlier ones do) and each answer's latency is taken; the floor is the same load against a
-// bare node:http server that stores nothing. Then SIGTERM: every acknowledged request must be in the
-// warehouse (counted with `reporter-etl sql`).
+// bare node:http server that stores nothing. The requests carry the key (REPORTER_WEBHOOK_KEY). Then the same
+// load again beside 5,000 slow clients (bench/children/slow-clients.ts: connections on loopback that send a
+// partial header and hold it, opened again when dropped). Then SIGTERM: every acknowledged request of both
+// loads must be in the warehouse (counted with `reporter-etl sql`).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,8 @@ import { CLI, childScript, runChild } from '../run-child.js';
 
 const RATE_PER_SECOND = 500;
 const SECONDS = 10;
+const SLOW_CONNECTIONS = 5_000;
+const KEY = 'bench-webhook-key-of-the-step';
 
 interface LoadResult {
   latenciesMs: number[];
@@ -44,8 +48,53 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
+interface SlowClients {
+  child: ChildProcess;
+  /** Connections open when the load starts. */
+  held: number;
+  /** Stops them; their counts (see slow-clients.ts). */
+  stop(): Promise<{ opened: number; dropped: number; failed: number; heldMean: number }>;
+}
+
+/** Opens the slow connections (a child process); resolves once all are open. */
+function startSlowClients(port: number): Promise<SlowClients> {
+  const child = spawn(
+    process.execPath,
+    [childScript('slow-clients.js'), String(port), String(SLOW_CONNECTIONS), String(SECONDS + 120)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines: string[] = [];
+  const waiters: ((line: string) => void)[] = [];
+  let out = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    for (let n = out.indexOf('\n'); n >= 0; n = out.indexOf('\n')) {
+      const line = out.slice(0, n);
+      out = out.slice(n + 1);
+      const waiter = waiters.shift();
+      if (waiter) waiter(line);
+      else lines.push(line);
+    }
+  });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      const line = lines.shift();
+      if (line !== undefined) return resolve(line);
+      waiters.push(resolve);
+      child.once('exit', (code) => reject(new Error(`slow-clients exited ${code}`)));
+    });
+  return nextLine().then((line) => ({
+    child,
+    held: JSON.parse(line).held,
+    stop: () => {
+      child.kill('SIGTERM');
+      return nextLine().then((summary) => JSON.parse(summary));
+    },
+  }));
+}
+
 /** Sends RATE_PER_SECOND × SECONDS requests on schedule; the latency of each, from its scheduled start. */
-async function load(port: number): Promise<LoadResult> {
+async function load(port: number, idPrefix = ''): Promise<LoadResult> {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 64, pipelining: 1 });
   const total = RATE_PER_SECOND * SECONDS;
   const latenciesMs: number[] = [];
@@ -62,7 +111,7 @@ async function load(port: number): Promise<LoadResult> {
       {
         token: 'bench',
         clientId: `client-${i % 97}`,
-        questionId: `bench-${i}`,
+        questionId: `bench-${idPrefix}${i}`,
         data: { nlpClass: '/Delivery/Status', confidence: 0.8, answer: 'Ваш заказ в пути', replies: [] },
         timestamp: '2026-11-20T09:30:00.123',
         blockForm: false,
@@ -71,7 +120,7 @@ async function load(port: number): Promise<LoadResult> {
     sends.push(
       pool
         .request({
-          path: '/webhooks/chatapi',
+          path: `/webhooks/chatapi?key=${KEY}`,
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body,
@@ -98,16 +147,19 @@ const percentile = (sorted: readonly number[], p: number): number | null =>
 
 export const webhooksStep: BenchStep = {
   id: 'webhooks',
-  title: `Webhook receiver at ${RATE_PER_SECOND} requests/s for ${SECONDS} s vs a bare HTTP server`,
+  title: `Webhook receiver at ${RATE_PER_SECOND} requests/s for ${SECONDS} s vs a bare HTTP server, then beside ${SLOW_CONNECTIONS} slow clients`,
   needs: [],
   async run(ctx: BenchContext): Promise<StepFigures> {
     const floorServer = await startServer(childScript('bare-http-server.js'), [], {});
     const floor = await load(floorServer.port).finally(() => stop(floorServer.child));
     const dataDir = join(ctx.dir, 'webhooks');
     mkdirSync(dataDir, { recursive: true });
-    const env = { REPORTER_DATA_DIR: dataDir };
+    const env = { REPORTER_DATA_DIR: dataDir, REPORTER_WEBHOOK_KEY: KEY };
     const receiver = await startServer(CLI, ['webhooks', '--port', '0', '--json'], env);
     const measured = await load(receiver.port);
+    const slow = await startSlowClients(receiver.port);
+    const beside = await load(receiver.port, 'slow-');
+    const slowCounts = await slow.stop();
     const exitCode = await stop(receiver.child);
     const counted = await runChild(
       CLI,
@@ -120,8 +172,10 @@ export const webhooksStep: BenchStep = {
     const stored = counted.exitCode === 0 ? Number(JSON.parse(counted.stdout)[0].n) : null;
     const p99 = percentile(measured.latenciesMs, 99);
     const floorP99 = percentile(floor.latenciesMs, 99);
+    const slowP99 = percentile(beside.latenciesMs, 99);
+    const acknowledged = measured.latenciesMs.length + beside.latenciesMs.length;
     ctx.say(
-      `bench: webhooks p50 ${percentile(measured.latenciesMs, 50)?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms (floor p99 ${floorP99?.toFixed(1)} ms); ${stored} of ${measured.latenciesMs.length} stored; receiver exit ${exitCode}`,
+      `bench: webhooks p50 ${percentile(measured.latenciesMs, 50)?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms (floor p99 ${floorP99?.toFixed(1)} ms); beside ${slow.held} slow connections (${slowCounts.heldMean} held on average, ${slowCounts.dropped} dropped by the receiver) p99 ${slowP99?.toFixed(1)} ms, ${beside.failures} failures; ${stored} of ${acknowledged} stored; receiver exit ${exitCode}`,
     );
     return {
       p50Ms: { value: percentile(measured.latenciesMs, 50), unit: 'ms' },
@@ -132,7 +186,26 @@ export const webhooksStep: BenchStep = {
       p99Ratio: { value: p99 !== null && floorP99 ? p99 / floorP99 : null, unit: 'ratio' },
       acknowledged: { value: measured.latenciesMs.length, unit: 'count' },
       failures: { value: measured.failures, unit: 'count', note: 'not 200, or no answer' },
-      stored: { value: stored, unit: 'count', note: 'rows after SIGTERM: must equal acknowledged' },
+      slowP50Ms: { value: percentile(beside.latenciesMs, 50), unit: 'ms' },
+      slowP99Ms: {
+        value: slowP99,
+        unit: 'ms',
+        note: `target < 50 beside ${SLOW_CONNECTIONS} slow connections`,
+      },
+      slowMaxMs: { value: beside.latenciesMs.at(-1) ?? null, unit: 'ms' },
+      slowAcknowledged: { value: beside.latenciesMs.length, unit: 'count' },
+      slowFailures: { value: beside.failures, unit: 'count', note: 'not 200, or no answer' },
+      slowHeldMean: {
+        value: slowCounts.heldMean,
+        unit: 'count',
+        note: 'slow connections open, sampled every 100 ms',
+      },
+      slowDropped: { value: slowCounts.dropped, unit: 'count', note: 'slow connections the receiver closed' },
+      stored: {
+        value: stored,
+        unit: 'count',
+        note: 'rows after SIGTERM: must equal acknowledged (both loads)',
+      },
     };
   },
 };

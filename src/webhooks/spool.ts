@@ -46,6 +46,8 @@ export interface Spool {
   append(record: SpoolRecord): Promise<void>;
   /** Bytes on disk so far. */
   readonly size: number;
+  /** Whether a write failed (a full disk): the receiver replaces the spool once it is loaded, freeing its room. */
+  readonly writeFailed: boolean;
   /** The records on disk not yet taken, and the offset they reach (for the loader). */
   takeDurable(): { records: SpoolRecord[]; offset: number };
   /** Puts records taken back in front (their load failed: the next one tries them again). */
@@ -66,6 +68,7 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
   }, SPOOL_HEARTBEAT_MS);
   heartbeat.unref();
   let size = 0;
+  let writeFailed = false;
   let queue: { record: SpoolRecord; line: string; done: () => void; failed: (e: unknown) => void }[] = [];
   let durable: SpoolRecord[] = [];
   let flushing: Promise<void> | undefined;
@@ -83,6 +86,7 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
       } catch (error) {
         // a full disk can leave part of the batch written: cut it off, so the next line starts clean
         await handle.truncate(size).catch(() => undefined);
+        writeFailed = true;
         for (const b of batch) b.failed(error);
       }
     }
@@ -99,6 +103,9 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
     name,
     get size() {
       return size;
+    },
+    get writeFailed() {
+      return writeFailed;
     },
     append(record) {
       return new Promise<void>((done, failed) => {

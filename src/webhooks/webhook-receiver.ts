@@ -2,33 +2,31 @@
 // /webhooks/prompter). A request is answered 200 once its body is on disk in the spool (spool.ts); a loader
 // moves the spool into the warehouse every second, in one transaction per batch with the spool offset, and
 // never holds the warehouse between batches (readers and the sync get in; a locked warehouse only delays the
-// load). With REPORTER_WEBHOOK_KEY set, a request without `?key=<it>` is refused (401) and nothing is kept.
-// A body that is not JSON or does not fit gets 400 with the reason, and is kept in etl_rejects.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// load). The HTTP side is webhook-http-server.ts (limits against slow clients, the door) and
+// webhook-request-handler.ts (the key, the body's limits, the payloads); here, the spool's lifecycle and the
+// load loop (the loader itself: load-spool.ts).
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChatApiChannel } from '../chatapi-channels.js';
 import { CONFIG_DEFAULTS, type Config, WEBHOOKS_LOAD_MAX_BYTES } from '../config.js';
-import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { LOAD_MAX_RECORDS, loadSpoolFile, loadSpoolRecords, type SpoolLoader } from './load-spool.js';
 import { forgetSpoolStatements } from './load-spool-sql.js';
-import { redactRejectReason, redactTokens } from './redact-tokens.js';
-import { createSpool, isLeftBehind, listSpools, removeSpool, type Spool, spoolDirOf } from './spool.js';
 import {
-  type ChatApiPayload,
-  chatApiPayload,
-  describeProblems,
-  prompterPayload,
-  wellFormed,
-} from './webhook-payloads.js';
+  createSpool,
+  isLeftBehind,
+  listSpools,
+  removeSpool,
+  type Spool,
+  spoolDirOf,
+  spoolStart,
+} from './spool.js';
+import { type DoorLimits, openWebhookDoor } from './webhook-http-server.js';
+import { createWebhookRequestHandler, type ReceiverCounts } from './webhook-request-handler.js';
 
-/** A body larger than this is refused (413): a payload of the platform is a few kilobytes. */
-const MAX_BODY_BYTES = 1024 * 1024;
-/** What of a rejected body is kept in etl_rejects (load-spool.ts keeps as much of a refused record). */
-const MAX_KEPT_BYTES = 64 * 1024;
+export type { ReceiverCounts } from './webhook-request-handler.js';
+
 /** A spool larger than this is replaced by a new one once it is loaded. */
 const ROTATE_BYTES = 64 * 1024 * 1024;
 
@@ -48,13 +46,12 @@ export interface WebhookReceiverOptions {
   /** REPORTER_WEBHOOKS_LOAD_MAX_BYTES: the spooled bytes of one load transaction at most (default WEBHOOKS_LOAD_MAX_BYTES). */
   loadMaxBytes?: number;
   now?: () => number;
-}
-
-export interface ReceiverCounts {
-  accepted: number;
-  rejected: number;
-  unauthorized: number;
-  loaded: number;
+  /** How the port was given, for the message when it is taken (`--port 8790`, `REPORTER_WEBHOOKS_PORT=8790`). */
+  portGivenAs?: string | undefined;
+  /** The HTTP limits (webhook-http-server.ts's DOOR_LIMITS unless given: tests shorten them). */
+  limits?: Partial<DoorLimits> | undefined;
+  /** At most this many connections open (default: half the file-descriptor limit, at most 10,000). */
+  maxConnections?: number | undefined;
 }
 
 export interface WebhookReceiver {
@@ -76,6 +73,10 @@ export function configuredReceiverOptions(
   return {
     host: config.webhooks.host,
     port: config.webhooks.port ?? CONFIG_DEFAULTS.REPORTER_WEBHOOKS_PORT,
+    portGivenAs:
+      config.webhooks.port === undefined
+        ? `the default port ${CONFIG_DEFAULTS.REPORTER_WEBHOOKS_PORT} (REPORTER_WEBHOOKS_PORT)`
+        : `REPORTER_WEBHOOKS_PORT=${config.webhooks.port}`,
     dataDir: config.dataDir,
     warehouse,
     key: config.webhooks.key,
@@ -100,136 +101,27 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     for (const name of listSpools(dir, spool.name))
       if (!leftovers.has(name) && isLeftBehind(dir, name)) leftovers.add(name);
   };
-  const channelOf = new Map(options.channels.map((c) => [c.token, c.name]));
-  const knownTokens = options.channels.map((c) => c.token);
   const counts: ReceiverCounts = { accepted: 0, rejected: 0, unauthorized: 0, loaded: 0 };
-  const keyDigest = options.key === undefined ? undefined : digest(options.key);
-  let inFlight = 0;
   let closing = false;
-
-  const answer = (response: ServerResponse, status: number, body: unknown): void => {
-    const text = JSON.stringify(body);
-    response.writeHead(status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(text),
-    });
-    response.end(text);
-  };
-  const reject = async (
-    response: ServerResponse,
-    status: number,
-    endpoint: string,
-    raw: string,
-    reason: string,
-  ) => {
-    counts.rejected++;
-    await spool.append({
-      route: 'reject',
-      receivedAt: now(),
-      // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
-      body: redactTokens(raw, knownTokens, MAX_KEPT_BYTES),
-      reason: redactRejectReason(reason, knownTokens),
-      endpoint,
-    });
-    answer(response, status, { error: status === 413 ? 'too_large' : 'bad_request', message: reason });
-  };
-
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? '/', 'http://receiver');
-    const route =
-      url.pathname === '/webhooks/chatapi'
-        ? 'chatapi'
-        : url.pathname === '/webhooks/prompter'
-          ? 'prompter'
-          : undefined;
-    if (request.method === 'GET' && url.pathname === '/healthz') return answer(response, 200, { ok: true });
-    if (!route)
-      return answer(response, 404, {
-        error: 'not_found',
-        message: 'POST /webhooks/chatapi or /webhooks/prompter',
-      });
-    if (request.method !== 'POST')
-      return answer(response, 405, { error: 'method_not_allowed', message: 'POST only' });
-    if (keyDigest && !sameKey(keyDigest, url.searchParams.get('key'))) {
-      counts.unauthorized++;
-      request.resume();
-      return answer(response, 401, {
-        error: 'unauthorized',
-        message: 'a wrong or missing ?key= (REPORTER_WEBHOOK_KEY)',
-      });
-    }
-    const endpoint = `webhooks/${route}`;
-    const body = await readBody(request, MAX_BODY_BYTES);
-    if (body.tooLarge)
-      return reject(response, 413, endpoint, body.text, `the body is larger than ${MAX_BODY_BYTES} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = wellFormed(JSON.parse(body.text));
-    } catch (error) {
-      return reject(response, 400, endpoint, body.text, `the body is not JSON: ${(error as Error).message}`);
-    }
-    const result = (route === 'chatapi' ? chatApiPayload : prompterPayload).safeParse(parsed);
-    if (!result.success)
-      return reject(
-        response,
-        400,
-        endpoint,
-        body.text,
-        `not a ${route === 'chatapi' ? 'Chat API' : 'Prompter'} payload: ${describeProblems(result.error)}`,
-      );
-    if (route === 'chatapi') {
-      // the token is a secret, never on disk: the spool keeps the channel it names instead
-      const objects = result.data as ChatApiPayload;
-      await spool.append({
-        route,
-        receivedAt: now(),
-        body: objects.map(({ token: _token, ...object }) => object),
-        channels: objects.map((o) => (o.token === undefined ? null : (channelOf.get(o.token) ?? null))),
-      });
-    } else await spool.append({ route, receivedAt: now(), body: result.data });
-    counts.accepted++;
-    answer(response, 200, {});
-  };
-
-  const server = createServer((request, response) => {
-    if (closing) {
-      response.setHeader('connection', 'close');
-      return answer(response, 503, { error: 'stopping', message: 'the receiver is stopping: send again' });
-    }
-    inFlight++;
-    handle(request, response)
-      .catch((error: unknown) => {
-        // the spool could not be written (a full disk): the platform resends what was not acknowledged
-        log.error({ err: error }, 'webhook request failed: answered 503');
-        if (!response.headersSent)
-          answer(response, 503, { error: 'unavailable', message: 'could not store the request' });
-      })
-      .finally(() => {
-        inFlight--;
-      });
+  const door = await openWebhookDoor({
+    host: options.host,
+    port: options.port,
+    portGivenAs: options.portGivenAs,
+    limits: options.limits,
+    maxConnections: options.maxConnections,
+    log,
+    handle: createWebhookRequestHandler({
+      key: options.key,
+      channels: options.channels,
+      counts,
+      now,
+      spool: () => spool,
+    }),
   });
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((listening, failed) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      failed(
-        new EtlError(
-          error.code === 'EADDRINUSE' ? 'webhooks.port_in_use' : 'webhooks.listen_failed',
-          error.code === 'EADDRINUSE'
-            ? `--port ${options.port}: another process listens on it (REPORTER_WEBHOOKS_PORT)`
-            : `cannot listen on ${options.host}:${options.port}: ${error.message}`,
-          { kind: 'usage', cause: error },
-        ),
-      ),
-    );
-    server.listen(options.port, options.host, () => listening());
-  });
-  const port = (server.address() as AddressInfo).port;
 
   let loading: Promise<void> | undefined;
   let warnedAt = 0;
-  const loadOnce = async (): Promise<void> => {
-    findLeftovers();
-    // spools of earlier processes first: their rows came first
+  const loadLeftovers = async (): Promise<void> => {
     for (const name of [...leftovers]) {
       const path = join(dir, name);
       const loaded = await loadSpoolFile(loader, path, name);
@@ -241,6 +133,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       await warehouse.execute(forgetSpoolStatements(name));
       leftovers.delete(name);
     }
+  };
+  const loadOnce = async (): Promise<void> => {
+    findLeftovers();
+    // spools of earlier processes first: their rows came first
+    await loadLeftovers();
     const taken = spool.takeDurable();
     if (taken.records.length > 0) {
       try {
@@ -251,13 +148,26 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       }
       counts.loaded += taken.records.length;
     }
-    if (spool.size > ROTATE_BYTES && !closing) {
-      const full = spool;
-      spool = await createSpool(dir, now());
-      // records it acknowledged since the take are loaded from the file with the leftovers
-      leftovers.add(full.name);
-      await full.close();
+    // the replaced spool at once: after a full disk, its removal is what makes room for the next requests
+    if (await replaceSpoolIfDue()) await loadLeftovers();
+  };
+  /**
+   * A spool past ROTATE_BYTES, or one a write failed on (a full disk: 503 until there is room), is replaced
+   * by a new one once loaded; records it acknowledged since the take are loaded from its file as a leftover.
+   */
+  const replaceSpoolIfDue = async (): Promise<boolean> => {
+    if (closing || !(spool.size > ROTATE_BYTES || (spool.writeFailed && spool.size > 0))) return false;
+    const full = spool;
+    try {
+      // never the same name as the spool it replaces (a clock that did not move)
+      spool = await createSpool(dir, Math.max(now(), spoolStart(full.name) + 1));
+    } catch (error) {
+      log.warn({ err: error }, 'could not start a new webhook spool: the full one stays in use');
+      return false;
     }
+    leftovers.add(full.name);
+    await full.close();
+    return true;
   };
   const loader: SpoolLoader = {
     warehouse,
@@ -282,8 +192,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   }, options.loadEveryMs ?? 1_000);
 
   return {
-    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
-    port,
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${door.port}`,
+    port: door.port,
     counts,
     // a load in flight took the records spooled before it: wait for it, then load what came since
     loadNow: async () => {
@@ -293,8 +203,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     async close() {
       closing = true;
       clearInterval(timer);
-      await new Promise<void>((done) => server.close(() => done()));
-      while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+      await door.close();
       await loading?.catch(() => undefined);
       await load();
       await spool.close();
@@ -302,28 +211,4 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       await warehouse.execute(forgetSpoolStatements(spool.name));
     },
   };
-}
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
-/** Compares keys in constant time (their digests: equal lengths whatever was sent). */
-function sameKey(expected: Buffer, given: string | null): boolean {
-  return given !== null && timingSafeEqual(expected, digest(given));
-}
-
-async function readBody(
-  request: IncomingMessage,
-  limit: number,
-): Promise<{ text: string; tooLarge: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) tooLarge = true;
-    else chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
 }

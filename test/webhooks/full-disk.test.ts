@@ -1,6 +1,6 @@
 // The webhook receiver on a full disk (a real 64 KB tmpfs for its spool, skipped where mount is not
 // permitted): a request it cannot write is answered 503 (the platform sends it again), never 200, and every
-// request it did answer 200 is in the warehouse.
+// request it did answer 200 is in the warehouse; once the full spool is loaded, a new one takes requests again.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
-import { startWebhookReceiver } from '../../src/webhooks/webhook-receiver.js';
+import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../src/webhooks/webhook-receiver.js';
 
 describe('the webhook receiver on a full disk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'webhooks-full-'));
@@ -28,10 +29,8 @@ describe('the webhook receiver on a full disk', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers 503 when the spool cannot be written, and loads every request it answered 200', async (ctx) => {
-    if (mounted !== '') ctx.skip(mounted);
-    const warehouse = await openWarehouse({ path: join(dir, 'warehouse.duckdb') });
-    const receiver = await startWebhookReceiver({
+  const start = (warehouse: Warehouse) =>
+    startWebhookReceiver({
       host: '127.0.0.1',
       port: 0,
       dataDir: dir,
@@ -41,32 +40,64 @@ describe('the webhook receiver on a full disk', () => {
       log: silentLogger(),
       loadEveryMs: 60_000,
     });
+  const send = async (receiver: WebhookReceiver, questionId: string): Promise<number> => {
+    const response = await fetch(`${receiver.url}/webhooks/chatapi`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { clientId: 'c', questionId, data: { answer: 'x'.repeat(1000) }, timestamp: '2026-11-20T09:30:00' },
+      ]),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+
+  it('answers 503 when the spool cannot be written, and loads every request it answered 200', async (ctx) => {
+    if (mounted !== '') ctx.skip(mounted);
+    const warehouse = await openWarehouse({ path: join(dir, 'warehouse.duckdb') });
+    const receiver = await start(warehouse);
     const accepted: string[] = [];
     const statuses = new Set<number>();
     try {
       for (let i = 0; i < 200; i++) {
-        const questionId = `q-${i}`;
-        const response = await fetch(`${receiver.url}/webhooks/chatapi`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify([
-            {
-              clientId: 'c',
-              questionId,
-              data: { answer: 'x'.repeat(1000) },
-              timestamp: '2026-11-20T09:30:00',
-            },
-          ]),
-        });
-        statuses.add(response.status);
-        if (response.status === 200) accepted.push(questionId);
-        await response.arrayBuffer();
+        const status = await send(receiver, `q-${i}`);
+        statuses.add(status);
+        if (status === 200) accepted.push(`q-${i}`);
       }
       expect([...statuses].sort()).toEqual([200, 503]);
       expect(accepted.length).toBeGreaterThan(10);
       await receiver.loadNow();
       const rows = await warehouse.query('select question_id from chatapi_webhook_events');
       expect(rows.map((r) => r['question_id']).sort()).toEqual([...accepted].sort());
+    } finally {
+      await receiver.close().catch(() => undefined);
+      await warehouse.close();
+    }
+  });
+
+  it('after a failed write, a new spool takes requests again once the full one is loaded', async (ctx) => {
+    if (mounted !== '') ctx.skip(mounted);
+    const warehouse = await openWarehouse({ path: join(dir, 'warehouse-again.duckdb') });
+    const receiver = await start(warehouse);
+    const accepted: string[] = [];
+    try {
+      let next = 0;
+      // fill the spool until a write fails; while it is full, every request is refused
+      while ((await send(receiver, `q-${next++}`)) === 200) accepted.push(`q-${next - 1}`);
+      expect(accepted.length).toBeGreaterThan(10);
+      expect(await send(receiver, `q-${next++}`)).toBe(503);
+      // the load frees the room: the full spool is loaded and removed, a new one takes the requests
+      await receiver.loadNow();
+      for (let k = 0; k < 20; k++, next++) {
+        expect(await send(receiver, `q-${next}`)).toBe(200);
+        accepted.push(`q-${next}`);
+      }
+      await receiver.loadNow();
+      const rows = await warehouse.query(
+        'select question_id, count(*)::int as n from chatapi_webhook_events group by 1',
+      );
+      expect(rows.map((r) => r['question_id']).sort()).toEqual([...accepted].sort());
+      expect(rows.every((r) => r['n'] === 1)).toBe(true);
     } finally {
       await receiver.close().catch(() => undefined);
       await warehouse.close();

@@ -1,7 +1,8 @@
 // `reporter-etl webhooks` as the platform meets it: killed with -9 right after its 200s, the next start
 // loads what it acknowledged; SIGTERM loads everything and exits 0; read commands (sql, stats) work while it
-// loads batch after batch under steady traffic; a taken port is a usage error naming it.
-import { type ChildProcess, spawn } from 'node:child_process';
+// loads batch after batch under steady traffic; a taken port is a usage error naming how it was given; a
+// non-loopback address without the key is refused unless --insecure-no-key.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,11 +24,17 @@ afterEach(() => {
 });
 
 /** Starts the receiver on a free port; resolves with its address once it listens. */
-async function startReceiver(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['bin/reporter-etl.js', 'webhooks', '--port', '0', '--json'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function startReceiver(
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(
+    process.execPath,
+    ['bin/reporter-etl.js', 'webhooks', '--port', '0', '--json', ...extra],
+    {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   let output = '';
   child.stderr?.on('data', (d) => (output += d));
@@ -147,7 +154,7 @@ describe('reporter-etl webhooks', () => {
     expect(await storedIds()).toEqual(ids(0, acknowledged));
   }, 90_000);
 
-  it('SIGTERM loads everything and exits 0; a taken port is a usage error', async () => {
+  it('SIGTERM loads everything and exits 0; a taken port is a usage error naming how it was given', async () => {
     const receiver = await startReceiver();
     await send(receiver.url, 0, 20);
     receiver.child.kill('SIGTERM');
@@ -161,8 +168,49 @@ describe('reporter-etl webhooks', () => {
       const busy = await runCli(['webhooks', '--port', String(port)], env);
       expect(busy.code).toBe(2);
       expect(busy.stderr).toMatch(new RegExp(`--port ${port}: another process listens on it`));
+      expect(busy.stderr).not.toMatch(/REPORTER_WEBHOOKS_PORT/);
+      const fromSetting = await runCli(['webhooks'], { ...env, REPORTER_WEBHOOKS_PORT: String(port) });
+      expect(fromSetting.code).toBe(2);
+      expect(fromSetting.stderr).toMatch(
+        new RegExp(`REPORTER_WEBHOOKS_PORT=${port}: another process listens on it`),
+      );
     } finally {
       taken.close();
     }
   }, 60_000);
+
+  it('refuses a non-loopback address without REPORTER_WEBHOOK_KEY (exit 2) unless --insecure-no-key', async () => {
+    // on main it started and listened: the time limit stops it (SIGTERM, exit 0)
+    const refused = await runFor(['webhooks', '--host', '0.0.0.0', '--port', '0'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /--host 0\.0\.0\.0 listens beyond this machine without REPORTER_WEBHOOK_KEY/,
+    );
+    const fromSetting = await runFor(['webhooks', '--port', '0'], { ...env, REPORTER_WEBHOOKS_HOST: '::' });
+    expect(fromSetting.code).toBe(2);
+    expect(fromSetting.stderr).toMatch(/REPORTER_WEBHOOKS_HOST=:: listens beyond/);
+    for (const allowed of [
+      ['--host', '0.0.0.0', '--insecure-no-key'],
+      ['--host', '0.0.0.0'],
+    ]) {
+      if (allowed.length === 2) env['REPORTER_WEBHOOK_KEY'] = 'a-secret-of-sixteen-chars';
+      const receiver = await startReceiver(allowed);
+      expect((await fetch(`${receiver.url}/healthz`)).status).toBe(200);
+      receiver.child.kill('SIGTERM');
+      expect(await exited(receiver.child)).toBe(0);
+    }
+  }, 60_000);
 });
+
+/** Runs the CLI for at most 4 s (then SIGTERM): a receiver that starts is stopped, and exits 0. */
+function runFor(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['bin/reporter-etl.js', ...args],
+      { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, timeout: 4_000 },
+      (error, _stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stderr: String(stderr) }),
+    );
+  });
+}

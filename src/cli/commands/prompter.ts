@@ -129,6 +129,7 @@ export const prompterCommand: Command = {
         ? await startWebhookReceiver({
             ...configuredReceiverOptions(config, warehouse, log),
             port: intOption(values.port, 'port', config.webhooks.port ?? D.REPORTER_WEBHOOKS_PORT, 0),
+            ...(values.port === undefined ? {} : { portGivenAs: `--port ${values.port}` }),
           })
         : undefined;
       if (receiver && !values.json)

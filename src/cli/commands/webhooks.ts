@@ -5,13 +5,14 @@ import { EXIT, UsageError } from '../../errors.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
+import { requireKeyOffLoopback } from '../../webhooks/require-key-off-loopback.js';
 import { configuredReceiverOptions, startWebhookReceiver } from '../../webhooks/webhook-receiver.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
 
-const HELP = `reporter-etl webhooks [--host ADDR] [--port N] [--json]
+const HELP = `reporter-etl webhooks [--host ADDR] [--port N] [--insecure-no-key] [--json]
 
 Receives what the platform pushes and stores it in the warehouse:
   POST /webhooks/chatapi     the Chat API's payload (an array of objects: asynchronous answers, agent
@@ -31,6 +32,8 @@ carries the channel's name when the token is one of REPORTER_CHATAPI_CHANNELS.
 Options:
   --host ADDR   address to listen on (default REPORTER_WEBHOOKS_HOST, ${D.REPORTER_WEBHOOKS_HOST})
   --port N      port to listen on (default REPORTER_WEBHOOKS_PORT, else ${D.REPORTER_WEBHOOKS_PORT}; 0 picks a free one)
+  --insecure-no-key  listen on an address other than loopback without REPORTER_WEBHOOK_KEY (refused otherwise:
+                anyone who reaches it could write into the warehouse)
   --json        print the address as one JSON line at start, and the counts as JSON at the end
 
 Configuration: REPORTER_WEBHOOK_KEY (none) a secret of 16 characters or more: a request without
@@ -42,8 +45,9 @@ REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}). \`reporter-etl schedule\` runs the r
 Put it behind your HTTPS proxy: it speaks plain HTTP.
 
 Exit codes: 0 stopped by SIGTERM/Ctrl-C with everything loaded, 1 the spool could not be loaded, 2 usage
-(a bad option, the port is taken, a read-only REPORTER_DATA_DIR), 75 the warehouse stayed locked at the end,
-or ran out of memory or disk loading a request (what was acknowledged is in the spool: the next start loads it).
+(a bad option, the port is taken, a read-only REPORTER_DATA_DIR, a non-loopback --host without
+REPORTER_WEBHOOK_KEY), 75 the warehouse stayed locked at the end, or ran out of memory or disk loading a
+request (what was acknowledged is in the spool: the next start loads it).
 
 Examples:
   npx reporter-etl webhooks --port 8080
@@ -59,12 +63,19 @@ export const webhooksCommand: Command = {
     const { values } = parseCommandArgs(argv, {
       host: { type: 'string' },
       port: { type: 'string' },
+      'insecure-no-key': { type: 'boolean' },
       json: { type: 'boolean' },
     });
     const config = loadConfig(process.env, { requireToken: false });
     const port = intOption(values.port, 'port', config.webhooks.port ?? D.REPORTER_WEBHOOKS_PORT, 0);
     if (port > 65_535) throw new UsageError(`--port ${port}: a port is 0 to 65535`);
     const host = values.host ?? config.webhooks.host;
+    requireKeyOffLoopback({
+      host,
+      hostGivenAs: values.host !== undefined ? `--host ${host}` : `REPORTER_WEBHOOKS_HOST=${host}`,
+      key: config.webhooks.key,
+      insecureNoKey: values['insecure-no-key'] === true,
+    });
     requireDataDir(config);
     const log = createCommandLogger(config, { onTerminal: 'info' });
     return withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
@@ -72,6 +83,7 @@ export const webhooksCommand: Command = {
         ...configuredReceiverOptions(config, warehouse, log),
         host,
         port,
+        ...(values.port === undefined ? {} : { portGivenAs: `--port ${port}` }),
       });
       if (values.json) io.out(JSON.stringify({ url: receiver.url, port: receiver.port }));
       else
