@@ -3,7 +3,7 @@
 // loads batch after batch under steady traffic; a taken port is a usage error naming how it was given; a
 // non-loopback address without the key is refused unless --insecure-no-key.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,6 +189,24 @@ describe('reporter-etl webhooks', () => {
     const fromSetting = await runFor(['webhooks', '--port', '0'], { ...env, REPORTER_WEBHOOKS_HOST: '::' });
     expect(fromSetting.code).toBe(2);
     expect(fromSetting.stderr).toMatch(/REPORTER_WEBHOOKS_HOST=:: listens beyond/);
+    // the receivers of schedule and prompter ask --receive follow the same rule (they take no --insecure-no-key)
+    const offLoopback = { ...env, REPORTER_WEBHOOKS_HOST: '0.0.0.0', REPORTER_WEBHOOKS_PORT: '0' };
+    const schedule = await runFor(['schedule', '--no-catch-up'], {
+      ...offLoopback,
+      REPORTER_JOBS: 'retention',
+    });
+    expect(schedule.code, schedule.stderr).toBe(2);
+    expect(schedule.stderr).toMatch(/REPORTER_WEBHOOKS_HOST=0\.0\.0\.0 listens beyond this machine/);
+    writeFileSync(join(dir, 'q.csv'), 'text\nhello\n');
+    const prompter = await runFor(
+      ['prompter', 'ask', '--file', join(dir, 'q.csv'), '--receive', '--wait', '0'],
+      {
+        ...offLoopback,
+        REPORTER_CHATAPI_CHANNELS: 'site=abcdefgh:0123456789abcdef0123456789abcdef01234567',
+      },
+    );
+    expect(prompter.code, prompter.stderr).toBe(2);
+    expect(prompter.stderr).toMatch(/REPORTER_WEBHOOKS_HOST=0\.0\.0\.0 listens beyond this machine/);
     for (const allowed of [
       ['--host', '0.0.0.0', '--insecure-no-key'],
       ['--host', '0.0.0.0'],

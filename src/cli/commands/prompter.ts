@@ -14,6 +14,7 @@ import { type AskProgress, askPrompter, describeAskProgress } from '../../prompt
 import { createPrompterClient } from '../../prompter/prompter-client.js';
 import { type PrompterQuestion, readQuestionsFile } from '../../prompter/read-questions.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { requireKeyOffLoopback } from '../../webhooks/require-key-off-loopback.js';
 import { configuredReceiverOptions, startWebhookReceiver } from '../../webhooks/webhook-receiver.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -123,6 +124,13 @@ export const prompterCommand: Command = {
       return EXIT.ok;
     }
 
+    if (values.receive)
+      requireKeyOffLoopback({
+        host: config.webhooks.host,
+        hostGivenAs: `REPORTER_WEBHOOKS_HOST=${config.webhooks.host}`,
+        key: config.webhooks.key,
+        insecureNoKey: false,
+      });
     const batchId = `prompter-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomUUID().slice(0, 8)}`;
     const summary = await withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
       const receiver = values.receive

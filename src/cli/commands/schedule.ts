@@ -16,6 +16,7 @@ import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { openWarehouse } from '../../warehouse/open-warehouse.js';
 import { readLastSuccesses } from '../../warehouse/run-history.js';
+import { requireKeyOffLoopback } from '../../webhooks/require-key-off-loopback.js';
 import {
   configuredReceiverOptions,
   startWebhookReceiver,
@@ -135,6 +136,14 @@ export const scheduleCommand: Command = {
       config,
       enabled.map((s) => s.job),
     );
+    // the receiver beside the jobs listens beyond this machine only with its key (require-key-off-loopback.ts)
+    if (config.webhooks.port !== undefined)
+      requireKeyOffLoopback({
+        host: config.webhooks.host,
+        hostGivenAs: `REPORTER_WEBHOOKS_HOST=${config.webhooks.host}`,
+        key: config.webhooks.key,
+        insecureNoKey: false,
+      });
     const log = createCommandLogger(config, { onTerminal: 'info' });
     routeCronLogs(log);
     const useWarehouse = useConfiguredWarehouse(config, 'write', log);
