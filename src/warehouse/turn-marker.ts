@@ -2,7 +2,7 @@
 // failed attempt; a writer holding the file sees it and lets go at its next idle moment (and then stays out
 // until the waiter got in, at most TURN_MS). DuckDB's file locks do not queue waiters, so without it a
 // writer whose operations follow each other closely would keep the others out for minutes.
-import { statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const TURN_MARKER_SUFFIX = '.waiting';
@@ -38,6 +38,16 @@ export function isSomeoneWaiting(marker: string): boolean {
     return Date.now() - statSync(marker).mtimeMs < FRESH_MS;
   } catch {
     return false;
+  }
+}
+
+/** The PID of the process that last asked for a turn (the marker holds it), when it can be read. */
+export function readTurnWaiter(marker: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(marker, 'utf8').trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 
