@@ -14,6 +14,6 @@ export function sqlTimeLimit(value: string | undefined, option: string, config: 
 export function sqlTimeoutHelp(option: string, width: number): string {
   const indent = ' '.repeat(width);
   return `  ${`${option} S`.padEnd(width - 2)}stop the query after S seconds, exit 2 (0: no limit; default
-${indent}REPORTER_SQL_TIMEOUT_SECONDS, ${CONFIG_DEFAULTS.REPORTER_SQL_TIMEOUT_SECONDS}); it stops too, exit 75, when a writer (a sync) waits for the
-${indent}warehouse: a query holds the file, and writers get it from a query as they do from each other`;
+${indent}REPORTER_SQL_TIMEOUT_SECONDS, ${CONFIG_DEFAULTS.REPORTER_SQL_TIMEOUT_SECONDS}). It also stops, exit 75, when a writer
+${indent}(a sync) waits for the warehouse file: run it again`;
 }

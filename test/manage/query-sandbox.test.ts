@@ -3,6 +3,8 @@
 // (the turn marker) gets it while such a query runs: the query is interrupted and fails with exit 75.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqlTimeLimit } from '../../src/cli/sql-time-limit.js';
+import { loadConfig } from '../../src/config.js';
 import { EtlError } from '../../src/errors.js';
 import { useQuerySandboxAt } from '../../src/manage/use-query-sandbox.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -85,4 +87,17 @@ describe('the query sandbox', () => {
     expect((error as Error).message).toMatch(/writer.*PID \d+/);
     expect((error as Error).message).toMatch(/again/);
   }, 20_000);
+
+  it('takes its limit from the option, else REPORTER_SQL_TIMEOUT_SECONDS (60 by default; 0: no limit)', () => {
+    const defaults = loadConfig({}, { requireToken: false });
+    expect(sqlTimeLimit(undefined, '--timeout', defaults)).toEqual({ ms: 60_000, option: '--timeout' });
+    const set = loadConfig({ REPORTER_SQL_TIMEOUT_SECONDS: '2.5' }, { requireToken: false });
+    expect(sqlTimeLimit(undefined, '--sql-timeout', set)).toEqual({ ms: 2500, option: '--sql-timeout' });
+    expect(sqlTimeLimit('0', '--sql-timeout', set).ms).toBe(0);
+    expect(sqlTimeLimit('90', '--timeout', set).ms).toBe(90_000);
+    expect(() => sqlTimeLimit('soon', '--timeout', set)).toThrow(/--timeout/);
+    expect(() => loadConfig({ REPORTER_SQL_TIMEOUT_SECONDS: 'soon' }, { requireToken: false })).toThrow(
+      /REPORTER_SQL_TIMEOUT_SECONDS/,
+    );
+  });
 });
