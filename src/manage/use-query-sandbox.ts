@@ -58,7 +58,7 @@ export function useQuerySandboxAt(options: {
       settings: { ...SANDBOX_SETTINGS },
       onLockWait: () => {
         asked = true;
-        askForTurn(marker);
+        askForTurn(marker, 'reader');
       },
     }).finally(() => {
       if (asked) withdrawTurnRequest(marker);

@@ -1,11 +1,12 @@
 // Watches the sandbox while it holds the warehouse file: once its time limit passed, or a writer asks for the
-// file (the turn marker, turn-marker.ts, looked at every 250 ms), the DuckDB call running is interrupted
-// (DuckDBConnection.interrupt()) and every call from then on fails with the reason's EtlError, so the caller
-// releases the file at once. Invariant: a call that ended by itself keeps its result; only calls are stopped.
+// file (the turn marker, turn-marker.ts, looked at every 250 ms; a waiting reader can share the file and is
+// not given way to), the DuckDB call running is interrupted (DuckDBConnection.interrupt()) and every call
+// from then on fails with the reason's EtlError, so the caller releases the file at once.
+// Invariant: a call that ended by itself keeps its result; only calls are stopped.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { EtlError } from '../errors.js';
 import { isOutOfMemory } from '../warehouse/commit-window.js';
-import { isSomeoneWaiting, readTurnWaiter } from '../warehouse/turn-marker.js';
+import { waitingWriter } from '../warehouse/turn-marker.js';
 import {
   queryOutOfMemoryError,
   queryTimeoutError,
@@ -40,7 +41,8 @@ export function watchSandbox(options: {
   const limitTimer =
     timeLimit.ms > 0 ? setTimeout(() => stop(queryTimeoutError(timeLimit)), timeLimit.ms) : undefined;
   const markerTimer = setInterval(() => {
-    if (isSomeoneWaiting(marker)) stop(queryYieldedError(readTurnWaiter(marker)));
+    const writer = waitingWriter(marker);
+    if (writer !== undefined) stop(queryYieldedError(writer === 0 ? undefined : writer));
   }, MARKER_EVERY_MS);
   return {
     async run(call) {

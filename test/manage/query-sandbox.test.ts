@@ -1,6 +1,7 @@
 // The --sql sandbox against a runaway query: a cross join that would run for minutes stops at its time limit
 // with an error naming REPORTER_SQL_TIMEOUT_SECONDS and the command's option, and a writer asking for the file
 // (the turn marker) gets it while such a query runs: the query is interrupted and fails with exit 75.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqlTimeLimit } from '../../src/cli/sql-time-limit.js';
@@ -86,6 +87,21 @@ describe('the query sandbox', () => {
     expect(error).toMatchObject({ code: 'manage.query_yielded_to_writer', exitCode: 75 });
     expect((error as Error).message).toMatch(/writer.*PID \d+/);
     expect((error as Error).message).toMatch(/again/);
+  }, 20_000);
+
+  it('does not give way to a waiting reader (readers share the file): only its time limit stops it', async () => {
+    const sandbox = useQuerySandboxAt({
+      path,
+      lockWaitMs: 2000,
+      timeLimit: { ms: 1500, option: '--timeout' },
+    });
+    const reader = setInterval(() => writeFileSync(`${path}.waiting`, '4242 reader'), 50);
+    try {
+      const error = await sandbox((s) => s.query(RUNAWAY)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'manage.query_timeout' });
+    } finally {
+      clearInterval(reader);
+    }
   }, 20_000);
 
   it('takes its limit from the option, else REPORTER_SQL_TIMEOUT_SECONDS (60 by default; 0: no limit)', () => {
