@@ -1,8 +1,8 @@
-// Watches the sandbox while it holds the warehouse file: once its time limit passed, or a writer asks for the
-// file (the turn marker, turn-marker.ts, looked at every 250 ms; a waiting reader can share the file and is
-// not given way to), the DuckDB call running is interrupted (DuckDBConnection.interrupt()) and every call
-// from then on fails with the reason's EtlError, so the caller releases the file at once.
-// Invariant: a call that ended by itself keeps its result; only calls are stopped.
+// Watches the sandbox while it holds the warehouse file: once its time limit passed, or a writer has waited
+// for the file for a second (the turn marker, turn-marker.ts, looked at every 250 ms: a short query ends
+// first; a waiting reader can share the file and is not given way to), the DuckDB call running is interrupted
+// (DuckDBConnection.interrupt()) and every call from then on fails with the reason's EtlError, so the caller
+// releases the file at once. Invariant: a call that ended by itself keeps its result; only calls are stopped.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { EtlError } from '../errors.js';
 import { isOutOfMemory } from '../warehouse/commit-window.js';
@@ -16,6 +16,8 @@ import {
 
 /** How often a running query looks for a waiting writer (a writer waits REPORTER_LOCK_WAIT_SECONDS at most). */
 const MARKER_EVERY_MS = 250;
+/** How long a writer waits for a running query before it gives way: a short query ends first. */
+const WRITER_GRACE_MS = 1_000;
 
 export interface SandboxWatch {
   /** Runs one DuckDB call: it fails with the stop's EtlError once stopped, and out of memory in our words. */
@@ -40,9 +42,17 @@ export function watchSandbox(options: {
   };
   const limitTimer =
     timeLimit.ms > 0 ? setTimeout(() => stop(queryTimeoutError(timeLimit)), timeLimit.ms) : undefined;
+  /** Since when a writer waits (performance.now()), while it does. */
+  let writerSince: number | undefined;
   const markerTimer = setInterval(() => {
     const writer = waitingWriter(marker);
-    if (writer !== undefined) stop(queryYieldedError(writer === 0 ? undefined : writer));
+    if (writer === undefined) {
+      writerSince = undefined;
+      return;
+    }
+    writerSince ??= performance.now();
+    if (performance.now() - writerSince >= WRITER_GRACE_MS)
+      stop(queryYieldedError(writer === 0 ? undefined : writer));
   }, MARKER_EVERY_MS);
   return {
     async run(call) {

@@ -89,6 +89,28 @@ describe('the query sandbox', () => {
     expect((error as Error).message).toMatch(/again/);
   }, 20_000);
 
+  it('lets a short query end before a writer that has waited less than a second', async () => {
+    const sandbox = useQuerySandboxAt({
+      path,
+      lockWaitMs: 2000,
+      timeLimit: { ms: 60_000, option: '--timeout' },
+    });
+    const writer = setInterval(() => writeFileSync(`${path}.waiting`, '4242 writer'), 50);
+    try {
+      const answers = await sandbox(async (s) => {
+        const rows = [];
+        for (let i = 0; i < 4; i++) {
+          rows.push(...(await s.query('select 42 as n')));
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return rows;
+      });
+      expect(answers).toEqual([{ n: 42 }, { n: 42 }, { n: 42 }, { n: 42 }]);
+    } finally {
+      clearInterval(writer);
+    }
+  }, 20_000);
+
   it('does not give way to a waiting reader (readers share the file): only its time limit stops it', async () => {
     const sandbox = useQuerySandboxAt({
       path,
