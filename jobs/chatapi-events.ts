@@ -1,8 +1,8 @@
 // Job `chatapi-events`: follows the events of every Chat API channel of REPORTER_CHATAPI_CHANNELS into
 // chatapi_events (agent replies, bot responses, timeouts, page activity), each from its own cursor
 // (src/chatapi/follow-events.ts), every 5 minutes. A channel never read before starts REPORTER_HISTORY_DAYS
-// back. Without channels a scheduled run has nothing to do; `run chatapi-events` says which setting is empty.
-import { readChannelEvents } from '../src/chatapi/read-channel-events.js';
+// back. Without channels the job is off (missingSetting): never scheduled, and `run chatapi-events` exits 2.
+import { channelEventsAsJson, readChannelEvents } from '../src/chatapi/read-channel-events.js';
 import { selectChannels } from '../src/chatapi/select-channels.js';
 import { EXIT } from '../src/errors.js';
 import { plural } from '../src/plural.js';
@@ -14,14 +14,12 @@ export const chatApiEventsJob: Job = {
     'stores the new events of every Chat API channel (REPORTER_CHATAPI_CHANNELS) in chatapi_events',
   defaultSchedule: '*/5 * * * *',
   needsApi: false,
+  missingSetting: (config) =>
+    config.chatApi.channels.length === 0
+      ? { setting: 'REPORTER_CHATAPI_CHANNELS', meaning: 'the Chat API channels to read, name=token' }
+      : undefined,
   async run(ctx): Promise<JobResult> {
     const { config } = ctx;
-    if (config.chatApi.channels.length === 0 && ctx.trigger === 'schedule')
-      return {
-        status: 'success',
-        summary: 'no Chat API channel configured (REPORTER_CHATAPI_CHANNELS)',
-        exitCode: EXIT.ok,
-      };
     const channels = selectChannels(config.chatApi);
     const { channels: done, failures } = await ctx.useWarehouse((warehouse) =>
       readChannelEvents({
@@ -51,7 +49,7 @@ export const chatApiEventsJob: Job = {
           : rejects > 0
             ? EXIT.partial
             : EXIT.ok,
-      details: { channels: done, failures },
+      details: channelEventsAsJson({ channels: done, failures }),
     };
   },
 };

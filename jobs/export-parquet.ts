@@ -1,8 +1,8 @@
 // Job `export-parquet`: the warehouse into the Parquet lake at REPORTER_LAKE_DIR (src/lake/), every hour at
 // :40, after the quarter-hourly syncs; incremental, so a run rewrites the days the syncs touched. Without
-// REPORTER_LAKE_DIR a scheduled run has nothing to do; `run export-parquet` says which setting is missing.
+// REPORTER_LAKE_DIR the job is off (missingSetting): never scheduled, and `run export-parquet` exits 2.
 
-import { EtlError, EXIT } from '../src/errors.js';
+import { EXIT } from '../src/errors.js';
 import { exportParquet } from '../src/lake/export-parquet.js';
 import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
@@ -13,15 +13,13 @@ export const exportParquetJob: Job = {
     'writes the warehouse into the Parquet lake at REPORTER_LAKE_DIR (the partitions that changed)',
   defaultSchedule: '40 * * * *',
   needsApi: false,
+  missingSetting: (config) =>
+    config.lakeDir === undefined
+      ? { setting: 'REPORTER_LAKE_DIR', meaning: 'the folder of the Parquet lake' }
+      : undefined,
   async run(ctx): Promise<JobResult> {
     const dir = ctx.config.lakeDir;
-    if (dir === undefined) {
-      if (ctx.trigger === 'schedule')
-        return { status: 'success', summary: 'no lake configured (REPORTER_LAKE_DIR)', exitCode: EXIT.ok };
-      throw new EtlError('usage', 'REPORTER_LAKE_DIR: is not set; name the folder of the Parquet lake', {
-        kind: 'usage',
-      });
-    }
+    if (dir === undefined) throw new Error('export-parquet ran without REPORTER_LAKE_DIR (missingSetting)');
     const result = await ctx.useWarehouse((warehouse) =>
       exportParquet(warehouse, dir, { now: ctx.now, setting: 'REPORTER_LAKE_DIR' }),
     );

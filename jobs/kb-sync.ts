@@ -1,7 +1,6 @@
 // Job `kb-sync`: one dated snapshot of the knowledge base project of REPORTER_KB_KEY (src/kb/sync-kb.ts),
-// every hour at :50. Without REPORTER_KB_KEY a scheduled run has nothing to do and says so;
-// `run kb-sync` says which setting is missing. It records its own etl_runs row (project kb:<project>).
-import { EtlError, EXIT } from '../src/errors.js';
+// every hour at :50. Without REPORTER_KB_KEY the job is off (missingSetting): never scheduled, and
+// `run kb-sync` exits 2 naming the setting. It records its own etl_runs row (project kb:<project>).
 import { syncKb } from '../src/kb/sync-kb.js';
 import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
@@ -13,23 +12,12 @@ export const kbSyncJob: Job = {
   defaultSchedule: '50 * * * *',
   needsApi: false,
   recordsOwnRuns: true,
+  missingSetting: (config) =>
+    config.kb.key === undefined
+      ? { setting: 'REPORTER_KB_KEY', meaning: 'the knowledge base project key' }
+      : undefined,
   async run(ctx): Promise<JobResult> {
     const { config } = ctx;
-    if (config.kb.key === undefined) {
-      if (ctx.trigger === 'schedule')
-        return {
-          status: 'success',
-          summary: 'no knowledge base configured (REPORTER_KB_KEY)',
-          exitCode: EXIT.ok,
-        };
-      throw new EtlError(
-        'kb.not_configured',
-        'REPORTER_KB_KEY: is not set (the knowledge base project key)',
-        {
-          kind: 'usage',
-        },
-      );
-    }
     const summary = await ctx.useWarehouse((warehouse) =>
       syncKb({ config, warehouse, log: ctx.log, now: ctx.now, signal: ctx.signal, trigger: ctx.trigger }),
     );

@@ -8,6 +8,7 @@ import { ALERT_RULE_KEYS, type AlertRule, alertRulesSchema, alertRulesSetting } 
 import { type ChatApiChannel, chatApiChannelsSetting } from './chatapi-channels.js';
 import { UsageError } from './errors.js';
 import { type PushgateTarget, pushgateUrlSetting } from './pushgate-url.js';
+import { SECRET_MIN_LENGTH } from './redact-secrets.js';
 import { isTimeZone } from './time/time-zone.js';
 
 /**
@@ -58,6 +59,14 @@ export function defaultWindowMaxBytes(syncMemoryBytes: number = SYNC_DUCKDB_MEMO
 /** DuckDB's memory limit for everything but the sync unless REPORTER_DUCKDB_MEMORY_LIMIT says otherwise. */
 export const DUCKDB_MEMORY_LIMIT = '256MB';
 
+/**
+ * REPORTER_WEBHOOKS_LOAD_MAX_BYTES unless set: the spooled bytes of one webhook load transaction. DuckDB parses
+ * a batch's rows outside its memory limit; unbounded, 2,000 bodies of 50 KB ran out of it and peaked at 2.6 GB
+ * RSS. Bounded, the peak (0.7-1.0 GB at 1 MiB, 0.8-1.1 GB at 8 MiB) is mostly DuckDB's checkpoints of those
+ * rows, and larger batches were no faster.
+ */
+export const WEBHOOKS_LOAD_MAX_BYTES = 1024 * 1024;
+
 const intFromEnv = (min: number, max: number) =>
   z
     .string()
@@ -106,29 +115,54 @@ const flagFromEnv = z
   .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], 'expected true or false'))
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** What is wrong with a base URL setting, in one sentence (a scheme-less one is one problem, said once). */
+function urlProblem(text: string): string | undefined {
+  const expected = 'expected an absolute http or https URL like https://app.jaicp.com';
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
+    return `${expected} (it has no scheme: add https:// or http://)`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return expected;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:'
+    ? undefined
+    : `${expected}, not ${url.protocol}//`;
+}
+
 const urlSetting = z
   .string()
   .trim()
-  .url('expected an absolute URL like https://app.jaicp.com')
-  .refine((u) => /^https?:\/\//.test(u), 'expected an http or https URL')
+  .superRefine((text, ctx) => {
+    const problem = urlProblem(text);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .transform((u) => u.replace(/\/+$/, ''));
 
 /** C0 controls (a line break, a tab, ...), DEL and C1: never part of a secret, which goes into a header. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** Why a secret shorter than SECRET_MIN_LENGTH is refused (redact-secrets.ts cannot hide it in the logs). */
+const SECRET_TOO_SHORT = `is too short: a secret is at least ${SECRET_MIN_LENGTH} characters, shorter ones cannot be kept out of the logs (its value is not shown)`;
+
+const isLongEnoughSecret = (secret: string): boolean => [...secret].length >= SECRET_MIN_LENGTH;
+
 /**
  * A secret (a token, a key, a password): refused at load when it holds a control character, typically the
- * line break of a file read into the variable. The message names the setting, never the value.
+ * line break of a file read into the variable, or when it is too short to redact. The message names the
+ * setting, never the value.
  */
 const secretSetting = (emptyMessage = 'must not be empty') =>
   z
     .string()
     .trim()
-    .min(1, emptyMessage)
+    .min(1, { message: emptyMessage, abort: true })
     .refine(
       (secret) => !CONTROL_CHARACTER.test(secret),
       'holds a control character (a line break, a tab, ...), which no secret has: set it again without it (its value is not shown)',
-    );
+    )
+    .refine(isLongEnoughSecret, SECRET_TOO_SHORT);
 
 const timeZoneSetting = z
   .string()
@@ -193,7 +227,7 @@ const projectSchema = z
 
 export type ProjectConfig = z.infer<typeof projectSchema>;
 
-const ENV_KEYS = {
+export const ENV_KEYS = {
   REPORTER_BASE_URL: urlSetting.optional(),
   REPORTER_TOKEN: secretSetting('is required and must not be empty').optional(),
   REPORTER_API: z.enum(['v1', 'legacy']).optional(),
@@ -243,12 +277,14 @@ const ENV_KEYS = {
   REPORTER_WEBHOOKS_HOST: z.string().trim().min(1).default(D.REPORTER_WEBHOOKS_HOST),
   REPORTER_WEBHOOKS_PORT: intFromEnv(0, 65_535).optional(),
   REPORTER_WEBHOOKS_LOAD_SECONDS: numberFromEnv(0.05, 3600).default(D.REPORTER_WEBHOOKS_LOAD_SECONDS),
+  REPORTER_WEBHOOKS_LOAD_MAX_BYTES: sizeFromEnv(1000).optional(),
   REPORTER_LAKE_DIR: z.string().trim().min(1).optional(),
   REPORTER_CLICKHOUSE_URL: urlSetting.optional(),
   REPORTER_CLICKHOUSE_USER: z.string().trim().min(1).default(D.REPORTER_CLICKHOUSE_USER),
   REPORTER_CLICKHOUSE_PASSWORD: z
     .string()
     .refine((password) => !CONTROL_CHARACTER.test(password), 'holds a control character, which no secret has')
+    .refine((password) => password === '' || isLongEnoughSecret(password), SECRET_TOO_SHORT)
     .default(''),
   REPORTER_CLICKHOUSE_DATABASE: z
     .string()
@@ -314,7 +350,7 @@ export interface Config {
   dailyReportHtml: boolean;
   chatApi: ChatApiConfig;
   webhooks: WebhooksConfig;
-  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: it does nothing. */
+  /** REPORTER_LAKE_DIR (absolute): where the export-parquet job writes the Parquet lake; undefined: the job is off. */
   lakeDir: string | undefined;
   /** The ClickHouse destination (REPORTER_CLICKHOUSE_*); undefined without REPORTER_CLICKHOUSE_URL. */
   clickhouse: { url: string; user: string; password: string; database: string } | undefined;
@@ -322,6 +358,8 @@ export interface Config {
   /** Alert rules evaluated after each sync (REPORTER_ALERTS, else "alerts" of the REPORTER_CONFIG file). */
   alerts: readonly AlertRule[];
   kb: KbConfig;
+  /** The REPORTER_CONFIG file the projects came from (absolute); undefined: REPORTER_BASE_URL and REPORTER_TOKEN. */
+  projectsFile?: string | undefined;
 }
 
 /** The knowledge base service (docs/kb.md). Its keys are secrets: never logged or stored. */
@@ -340,6 +378,8 @@ export interface PushgateConfig {
   notify: PushgateTarget | undefined;
   /** REPORTER_PUSHGATE_BASE_URL, else the notify URL's base, else the first project's base URL. */
   baseUrl: string;
+  /** The setting baseUrl came from, for messages (the notify URL's base is no secret: the pushback id is). */
+  baseUrlSetting?: string;
 }
 
 /** The webhook receiver (docs/webhooks.md). */
@@ -352,6 +392,8 @@ export interface WebhooksConfig {
   port: number | undefined;
   /** REPORTER_WEBHOOKS_LOAD_SECONDS: how often the spool is loaded into the warehouse, in ms. */
   loadEveryMs: number;
+  /** REPORTER_WEBHOOKS_LOAD_MAX_BYTES: the spooled bytes of one load transaction at most. */
+  loadMaxBytes: number;
 }
 
 /** The Chat API channels read by `chatapi-events` and the sync (docs/chatapi.md). */
@@ -360,6 +402,8 @@ export interface ChatApiConfig {
   channels: readonly ChatApiChannel[];
   /** REPORTER_CHATAPI_BASE_URL, else the first project's base URL (REPORTER_BASE_URL). */
   baseUrl: string;
+  /** The setting baseUrl came from, for messages. */
+  baseUrlSetting?: string;
   /** REPORTER_CHATAPI_PATH: `/chatapi`, or `/chatadapter/chatapi` on some installations. */
   path: string;
   /** REPORTER_CHATAPI_TIMEZONE: the zone of the Chat API's local date-times (they carry none). */
@@ -504,6 +548,16 @@ function describeFileIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/**
+ * The setting of the n-th project's base URL, as messages name it: `REPORTER_CONFIG projects[n].baseUrl` when the
+ * projects come from that file, else REPORTER_BASE_URL.
+ */
+export function projectBaseUrlSetting(projectsFile: string | undefined, index = 0): string {
+  return projectsFile === undefined ? 'REPORTER_BASE_URL' : `REPORTER_CONFIG projects[${index}].baseUrl`;
+}
+
+const firstBaseUrlSetting = (fileName: string | undefined): string => projectBaseUrlSetting(fileName, 0);
+
 /** Reads the configuration from `env` (process.env by default). Throws a UsageError naming the setting. */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
@@ -617,6 +671,10 @@ export function loadConfig(
       channels: Object.freeze((e.REPORTER_CHATAPI_CHANNELS ?? []).map((c) => Object.freeze(c))),
       baseUrl:
         e.REPORTER_CHATAPI_BASE_URL ?? projects[0]?.baseUrl ?? e.REPORTER_BASE_URL ?? D.REPORTER_BASE_URL,
+      baseUrlSetting:
+        e.REPORTER_CHATAPI_BASE_URL !== undefined
+          ? 'REPORTER_CHATAPI_BASE_URL'
+          : firstBaseUrlSetting(fileName),
       path: e.REPORTER_CHATAPI_PATH,
       timeZone: e.REPORTER_CHATAPI_TIMEZONE,
     }),
@@ -625,6 +683,7 @@ export function loadConfig(
       host: e.REPORTER_WEBHOOKS_HOST,
       port: e.REPORTER_WEBHOOKS_PORT,
       loadEveryMs: e.REPORTER_WEBHOOKS_LOAD_SECONDS * 1000,
+      loadMaxBytes: e.REPORTER_WEBHOOKS_LOAD_MAX_BYTES?.bytes ?? WEBHOOKS_LOAD_MAX_BYTES,
     }),
     lakeDir: e.REPORTER_LAKE_DIR === undefined ? undefined : resolve(e.REPORTER_LAKE_DIR),
     clickhouse:
@@ -645,6 +704,12 @@ export function loadConfig(
         e.REPORTER_BASE_URL ??
         D.REPORTER_BASE_URL
       ).replace(/\/+$/, ''),
+      baseUrlSetting:
+        e.REPORTER_PUSHGATE_BASE_URL !== undefined
+          ? 'REPORTER_PUSHGATE_BASE_URL'
+          : e.REPORTER_PUSHGATE_URL !== undefined
+            ? 'REPORTER_PUSHGATE_URL'
+            : firstBaseUrlSetting(fileName),
     }),
     alerts: Object.freeze((e.REPORTER_ALERTS ?? fileAlerts ?? []).map((r) => Object.freeze(r))),
     kb: Object.freeze({
@@ -652,5 +717,6 @@ export function loadConfig(
       key: e.REPORTER_KB_KEY,
       adminKey: e.REPORTER_KB_ADMIN_KEY,
     }),
+    projectsFile: fileName,
   });
 }

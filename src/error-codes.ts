@@ -89,6 +89,11 @@ export const ERROR_CODES = {
     meaning:
       'A knowledge base request could not be sent at all (the host of REPORTER_KB_BASE_URL does not resolve, ...): check REPORTER_KB_BASE_URL.',
   },
+  'kb.unreachable': {
+    kinds: ['transient'],
+    meaning:
+      'The first knowledge base request of a run could not connect (nothing answers, unknown host, https to plain HTTP, TLS): check REPORTER_KB_BASE_URL.',
+  },
   'kb.retry_after_too_long': {
     kinds: ['transient'],
     meaning: 'The knowledge base service asks to wait (Retry-After) longer than a request waits.',
@@ -115,6 +120,11 @@ export const ERROR_CODES = {
   'webhooks.port_in_use': {
     kinds: ['usage'],
     meaning: 'webhooks --port (REPORTER_WEBHOOKS_PORT): another process listens on this port.',
+  },
+  'webhooks.load_out_of_resources': {
+    kinds: ['transient'],
+    meaning:
+      'webhooks: one spooled request did not fit in the warehouse (DuckDB out of memory, a full disk, an I/O error); nothing was rejected and the spool keeps it (REPORTER_DUCKDB_MEMORY_LIMIT, REPORTER_WEBHOOKS_LOAD_MAX_BYTES).',
   },
   'webhooks.listen_failed': {
     kinds: ['usage'],
@@ -184,6 +194,11 @@ export const ERROR_CODES = {
     kinds: ['transient'],
     meaning: 'The Reporter API kept failing (5xx, 429, network) through every retry: try again later.',
   },
+  'reporter.unreachable': {
+    kinds: ['transient'],
+    meaning:
+      'The first request of a run could not connect (nothing answers, unknown host, https to plain HTTP, TLS), twice: the message names the setting of the address to check.',
+  },
   'reporter.unsupported': {
     kinds: ['terminal'],
     meaning: 'The operation exists only in the other API generation (asynchronous operations: v1).',
@@ -212,6 +227,11 @@ export const ERROR_CODES = {
     meaning: 'The records of a window kept changing while they were paged: try again later.',
   },
 
+  'warehouse.bad_message': {
+    kinds: ['terminal'],
+    meaning:
+      'A message on the read socket is not one the writer serves (unknown type or operation, a malformed field).',
+  },
   'warehouse.closed': { kinds: ['terminal'], meaning: 'An operation on a warehouse handle that was closed.' },
   'warehouse.commit_failed': { kinds: ['terminal'], meaning: 'A commit failed and was rolled back.' },
   'warehouse.commit_out_of_memory': {
@@ -256,6 +276,11 @@ export const ERROR_CODES = {
   'warehouse.read_only': {
     kinds: ['usage'],
     meaning: 'The warehouse cannot be written (read-only file or folder).',
+  },
+  'warehouse.read_refused': {
+    kinds: ['terminal'],
+    meaning:
+      'A read sent to the writer is not one SELECT of the warehouse (a write, SET, COPY, a file, a URL).',
   },
   'warehouse.schema_newer': {
     kinds: ['terminal'],

@@ -18,7 +18,7 @@ describe('loadConfig', () => {
     const cases: [string, Record<string, string>][] = [
       ['REPORTER_TOKEN', { REPORTER_TOKEN: secret }],
       ['REPORTER_KB_KEY', { REPORTER_KB_KEY: secret }],
-      ['REPORTER_KB_ADMIN_KEY', { REPORTER_KB_KEY: 'ok-key', REPORTER_KB_ADMIN_KEY: 'SECRETA\tB' }],
+      ['REPORTER_KB_ADMIN_KEY', { REPORTER_KB_KEY: 'ok-key-12345', REPORTER_KB_ADMIN_KEY: 'SECRETA\tB' }],
       ['REPORTER_WEBHOOK_KEY', { REPORTER_WEBHOOK_KEY: 'SECRETA-long-enough\u007f' }],
       ['REPORTER_CLICKHOUSE_PASSWORD', { REPORTER_CLICKHOUSE_PASSWORD: 'SECRETA\rB' }],
     ];
@@ -48,9 +48,9 @@ describe('loadConfig', () => {
   });
 
   it('reads the environment with sensible defaults', () => {
-    const c = loadConfig({ REPORTER_TOKEN: 'abc' });
+    const c = loadConfig({ REPORTER_TOKEN: 'test-token-abc' });
     expect(c.projects).toEqual([
-      { baseUrl: 'https://app.jaicp.com', token: 'abc', api: 'v1', durationUnit: 'ms' },
+      { baseUrl: 'https://app.jaicp.com', token: 'test-token-abc', api: 'v1', durationUnit: 'ms' },
     ]);
     expect(c.warehousePath).toMatch(/data\/warehouse\.duckdb$/);
     expect(c.lookbackMs).toBe(48 * 3_600_000);
@@ -61,31 +61,40 @@ describe('loadConfig', () => {
   });
 
   it('reads the sync memory sizes the way DuckDB writes them; the window byte bound follows the pool', () => {
-    const c = loadConfig({ REPORTER_TOKEN: 'abc', REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: '128MiB' });
+    const c = loadConfig({ REPORTER_TOKEN: 'test-token-abc', REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: '128MiB' });
     expect(c.syncMemoryLimit).toBe('128MiB');
     expect(c.windowMaxBytes).toBe(32 * 2 ** 20);
-    expect(loadConfig({ REPORTER_TOKEN: 'abc', REPORTER_WINDOW_MAX_BYTES: '1.5GB' }).windowMaxBytes).toBe(
-      1.5e9,
-    );
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_WINDOW_MAX_BYTES: '10 apples' })).toThrow(
-      /REPORTER_WINDOW_MAX_BYTES: expected a size like 96MB/,
-    );
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: "1GB'; --" })).toThrow(
-      /REPORTER_SYNC_DUCKDB_MEMORY_LIMIT/,
-    );
+    expect(
+      loadConfig({ REPORTER_TOKEN: 'test-token-abc', REPORTER_WINDOW_MAX_BYTES: '1.5GB' }).windowMaxBytes,
+    ).toBe(1.5e9);
+    expect(() =>
+      loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_WINDOW_MAX_BYTES: '10 apples' }),
+    ).toThrow(/REPORTER_WINDOW_MAX_BYTES: expected a size like 96MB/);
+    expect(() =>
+      loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: "1GB'; --" }),
+    ).toThrow(/REPORTER_SYNC_DUCKDB_MEMORY_LIMIT/);
+  });
+
+  it('reads the byte bound of a webhook load transaction (REPORTER_WEBHOOKS_LOAD_MAX_BYTES), 1 MiB unless set', () => {
+    expect(loadConfig({ REPORTER_TOKEN: 'test-token-abc' }).webhooks.loadMaxBytes).toBe(2 ** 20);
+    const c = loadConfig({ REPORTER_TOKEN: 'test-token-abc', REPORTER_WEBHOOKS_LOAD_MAX_BYTES: '512KB' });
+    expect(c.webhooks.loadMaxBytes).toBe(512_000);
+    expect(() =>
+      loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_WEBHOOKS_LOAD_MAX_BYTES: '12' }),
+    ).toThrow(/REPORTER_WEBHOOKS_LOAD_MAX_BYTES: expected a size like 96MB/);
   });
 
   it("reads DuckDB's memory limit for everything but the sync from the configuration, validated", async () => {
-    expect(loadConfig({ REPORTER_TOKEN: 'abc' }).memoryLimit).toBe('256MB');
-    const c = loadConfig({ REPORTER_TOKEN: 'abc', REPORTER_DUCKDB_MEMORY_LIMIT: '64MB' });
+    expect(loadConfig({ REPORTER_TOKEN: 'test-token-abc' }).memoryLimit).toBe('256MB');
+    const c = loadConfig({ REPORTER_TOKEN: 'test-token-abc', REPORTER_DUCKDB_MEMORY_LIMIT: '64MB' });
     expect(c.memoryLimit).toBe('64MB');
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_DUCKDB_MEMORY_LIMIT: "1GB'; --" })).toThrow(
-      /REPORTER_DUCKDB_MEMORY_LIMIT: expected a size like 96MB/,
-    );
+    expect(() =>
+      loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_DUCKDB_MEMORY_LIMIT: "1GB'; --" }),
+    ).toThrow(/REPORTER_DUCKDB_MEMORY_LIMIT: expected a size like 96MB/);
     // the commands' warehouse opens with it (it used to be read from process.env when the module loaded)
     const dir = mkdtempSync(join(tmpdir(), 'config-memory-'));
     const config = loadConfig({
-      REPORTER_TOKEN: 'abc',
+      REPORTER_TOKEN: 'test-token-abc',
       REPORTER_DATA_DIR: dir,
       REPORTER_DUCKDB_MEMORY_LIMIT: '64MB',
     });
@@ -108,18 +117,20 @@ describe('loadConfig', () => {
 
   it('names the missing or malformed setting', () => {
     expect(() => loadConfig({})).toThrow(/REPORTER_TOKEN: is required/);
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_API: 'v2' })).toThrow(/REPORTER_API/);
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_BASE_URL: 'app.jaicp.com' })).toThrow(
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_API: 'v2' })).toThrow(/REPORTER_API/);
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_BASE_URL: 'app.jaicp.com' })).toThrow(
       /REPORTER_BASE_URL/,
     );
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_CONCURRENCY: 'many' })).toThrow(
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_CONCURRENCY: 'many' })).toThrow(
       /REPORTER_CONCURRENCY: expected a whole number/,
     );
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SYNC_DUCKDB_THREADS: '0' })).toThrow(
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_SYNC_DUCKDB_THREADS: '0' })).toThrow(
       /REPORTER_SYNC_DUCKDB_THREADS/,
     );
-    expect(loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SYNC_DUCKDB_THREADS: '3' }).syncThreads).toBe(3);
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_LOOKBACK_HOURS: '-1' })).toThrow(
+    expect(
+      loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_SYNC_DUCKDB_THREADS: '3' }).syncThreads,
+    ).toBe(3);
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_LOOKBACK_HOURS: '-1' })).toThrow(
       /REPORTER_LOOKBACK_HOURS/,
     );
   });
@@ -131,8 +142,8 @@ describe('loadConfig', () => {
       good,
       JSON.stringify({
         projects: [
-          { token: 't1', project: 'a' },
-          { token: 't2', project: 'b', api: 'legacy' },
+          { token: 'test-token-1', project: 'a' },
+          { token: 'test-token-2', project: 'b', api: 'legacy' },
         ],
       }),
     );
@@ -141,7 +152,10 @@ describe('loadConfig', () => {
       'b:legacy',
     ]);
     const bad = join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ projects: [{ token: 't1' }, { token: '', baseUrl: 'nope' }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({ projects: [{ token: 'test-token-1' }, { token: '', baseUrl: 'nope' }] }),
+    );
     expect(() => loadConfig({ REPORTER_CONFIG: bad })).toThrow(/projects\[1\]\.(token|baseUrl)/);
     expect(() => loadConfig({ REPORTER_CONFIG: join(dir, 'missing.json') })).toThrow(
       /REPORTER_CONFIG: cannot read/,
@@ -166,7 +180,7 @@ describe('loadConfig', () => {
   });
 
   it('reads the scheduler settings from the environment and the config file; the environment wins', () => {
-    const defaults = loadConfig({ REPORTER_TOKEN: 'x' });
+    const defaults = loadConfig({ REPORTER_TOKEN: 'test-token-x' });
     expect({
       timeZone: defaults.timeZone,
       jobs: defaults.jobs,
@@ -181,7 +195,7 @@ describe('loadConfig', () => {
       shutdownGraceMs: 30_000,
     });
     const env = loadConfig({
-      REPORTER_TOKEN: 'x',
+      REPORTER_TOKEN: 'test-token-x',
       REPORTER_TZ: 'Europe/Moscow',
       REPORTER_JOBS: 'sync, retention',
       REPORTER_SCHEDULE_DAILY_REPORT: '0 6 * * 1-5',
@@ -195,14 +209,14 @@ describe('loadConfig', () => {
     });
     expect(env.retentionMs).toBe(7 * 86_400_000);
     expect(env.shutdownGraceMs).toBe(5000);
-    expect(loadConfig({ REPORTER_TOKEN: 'x', REPORTER_JOBS: 'all' }).jobs).toBeNull();
+    expect(loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_JOBS: 'all' }).jobs).toBeNull();
 
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     const file = join(dir, 'schedule.json');
     writeFileSync(
       file,
       JSON.stringify({
-        projects: [{ token: 't1' }],
+        projects: [{ token: 'test-token-1' }],
         schedule: {
           timeZone: 'Asia/Tokyo',
           jobs: ['sync'],
@@ -226,7 +240,7 @@ describe('loadConfig', () => {
     const bad = join(dir, 'bad-schedule.json');
     writeFileSync(
       bad,
-      JSON.stringify({ projects: [{ token: 't1' }], schedule: { cron: { sync: 'often' } } }),
+      JSON.stringify({ projects: [{ token: 'test-token-1' }], schedule: { cron: { sync: 'often' } } }),
     );
     expect(() => loadConfig({ REPORTER_CONFIG: bad })).toThrow(
       /schedule\.cron\.sync: "often" is not a cron expression/,
@@ -250,25 +264,25 @@ describe('loadConfig', () => {
     };
     const tokn = refusal({
       projects: [
-        { token: 't1', project: 'a' },
-        { tokn: 't2', project: 'b' },
+        { token: 'test-token-1', project: 'a' },
+        { tokn: 'test-token-2', project: 'b' },
       ],
     });
     expect(tokn).toBeInstanceOf(UsageError);
     expect(tokn.exitCode).toBe(2);
     expect(tokn.message).toMatch(/REPORTER_CONFIG/);
     expect(tokn.message).toMatch(/projects\[1\]\.tokn: unknown key \(did you mean "token"\?\)/);
-    expect(refusal({ projects: [{ token: 't', baseURL: 'https://x.example' }] }).message).toMatch(
+    expect(refusal({ projects: [{ token: 'test-token-t', baseURL: 'https://x.example' }] }).message).toMatch(
       /projects\[0\]\.baseURL: unknown key \(did you mean "baseUrl"\?\)/,
     );
-    expect(refusal({ projects: [{ token: 't' }], schedul: {} }).message).toMatch(
+    expect(refusal({ projects: [{ token: 'test-token-t' }], schedul: {} }).message).toMatch(
       /schedul: unknown key \(did you mean "schedule"\?\)/,
     );
-    expect(refusal({ projects: [{ token: 't' }], schedule: { timezone: 'UTC' } }).message).toMatch(
+    expect(refusal({ projects: [{ token: 'test-token-t' }], schedule: { timezone: 'UTC' } }).message).toMatch(
       /schedule\.timezone: unknown key \(did you mean "timeZone"\?\)/,
     );
     // nothing close: named, with the keys that are known there
-    const far = refusal({ projects: [{ token: 't', colour: 'red' }] }).message;
+    const far = refusal({ projects: [{ token: 'test-token-t', colour: 'red' }] }).message;
     expect(far).toMatch(/projects\[0\]\.colour: unknown key; known keys here: baseUrl, token, api/);
     expect(far).not.toMatch(/did you mean/);
   });
@@ -306,14 +320,16 @@ describe('loadConfig', () => {
   });
 
   it('names the scheduler setting at fault', () => {
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_TZ: 'Moscow' })).toThrow(
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_TZ: 'Moscow' })).toThrow(
       /REPORTER_TZ: expected an IANA/,
     );
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_SCHEDULE_SYNC: '*/15 * * *' })).toThrow(
-      /REPORTER_SCHEDULE_SYNC: "\*\/15 \* \* \*" is not a cron expression/,
+    expect(() =>
+      loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_SCHEDULE_SYNC: '*/15 * * *' }),
+    ).toThrow(/REPORTER_SCHEDULE_SYNC: "\*\/15 \* \* \*" is not a cron expression/);
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_JOBS: 'Sync' })).toThrow(
+      /REPORTER_JOBS/,
     );
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_JOBS: 'Sync' })).toThrow(/REPORTER_JOBS/);
-    expect(() => loadConfig({ REPORTER_TOKEN: 'x', REPORTER_RETENTION_DAYS: '0' })).toThrow(
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_RETENTION_DAYS: '0' })).toThrow(
       /REPORTER_RETENTION_DAYS/,
     );
   });

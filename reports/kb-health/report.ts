@@ -158,7 +158,8 @@ export const kbHealthReport: ReportDefinition = {
         name: 'Stale integrations',
         columns: [
           col('project_name', 'Project', 'text'),
-          col('integration_id', 'Integration ID', 'id'),
+          // text: an int64 beyond 2^53 keeps every digit (a spreadsheet number would round it)
+          col('integration_id', 'Integration ID', 'text'),
           col('name', 'Integration', 'text', 40),
           col('status', 'Status', 'text'),
           col('sync_interval_minutes', 'Interval (min)', 'integer'),

@@ -1,5 +1,6 @@
 -- kb-health: the integrations of each project's latest snapshot that sync automatically and have had no
 -- successful sync for more than $factor times their interval (or never), measured at the snapshot's time.
+-- integration_id as text: an int64 beyond 2^53 keeps every digit in the sheet.
 WITH ranked AS (
   SELECT snapshot_id, project_id, project_name, taken_at, with_admin,
          row_number() OVER (PARTITION BY project_id ORDER BY taken_at DESC, snapshot_id DESC) AS n
@@ -8,7 +9,7 @@ WITH ranked AS (
 ),
 latest AS (SELECT * FROM ranked WHERE n = 1),
 previous AS (SELECT * FROM ranked WHERE n = 2)
-SELECT l.project_name, i.integration_id, i.name, i.status, i.sync_interval_minutes,
+SELECT l.project_name, CAST(i.integration_id AS VARCHAR) AS integration_id, i.name, i.status, i.sync_interval_minutes,
        i.last_successful_sync_at,
        (epoch_ms(l.taken_at) - epoch_ms(i.last_successful_sync_at)) / 3600000.0 AS hours_since_success,
        (epoch_ms(l.taken_at) - epoch_ms(i.last_successful_sync_at)) / (i.sync_interval_minutes * 60000.0)

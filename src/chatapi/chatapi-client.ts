@@ -98,6 +98,7 @@ export function createChatApiClient(options: {
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.log ? { log: options.log } : {}),
     ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
+    baseUrlSetting: config.baseUrlSetting,
     sibling: {
       urlPrefix: `${config.baseUrl}${config.path}/${encodeURIComponent(channel.token)}`,
       name: `Chat API (channel ${channel.name})`,

@@ -75,3 +75,11 @@ export async function readChannelEvents(options: {
   result.channels.sort((a, b) => a.channel.localeCompare(b.channel));
   return result;
 }
+
+/** The result as `--json` and the job's details show it: each channel's cursor in ISO 8601, as every JSON time. */
+export function channelEventsAsJson(result: ReadChannelEventsResult): unknown {
+  return {
+    ...result,
+    channels: result.channels.map((c) => ({ ...c, cursor: new Date(c.cursor).toISOString() })),
+  };
+}

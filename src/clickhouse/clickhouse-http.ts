@@ -1,9 +1,11 @@
 // ClickHouse over its HTTP interface: a statement in the POST body (or the query string for an INSERT whose
 // rows are the body), JSONEachRow answers, HTTP basic authentication. The password never appears in a
-// message; ClickHouse's own error text is kept (its first line), with the setting to check.
+// message; ClickHouse's own error text is kept (its first line), with the setting to check. A request that
+// cannot connect is worded (nothing answers, https to plain HTTP, ...), never with OpenSSL's own text.
 import { Agent, request } from 'undici';
+import { connectFailureOf, describeConnectFailure } from '../describe-connect-failure.js';
 import { EtlError } from '../errors.js';
-import { redactSecrets } from '../log.js';
+import { redactSecrets } from '../redact-secrets.js';
 
 export interface ClickHouseSettings {
   /** REPORTER_CLICKHOUSE_URL: http(s)://host:8123 */
@@ -44,9 +46,12 @@ export function createClickHouse(settings: ClickHouseSettings): ClickHouse {
         bodyTimeout: timeoutMs,
       });
     } catch (cause) {
+      const failure = connectFailureOf(cause);
       throw new EtlError(
         'clickhouse.unavailable',
-        `ClickHouse at ${url.origin} (REPORTER_CLICKHOUSE_URL) did not answer: ${(cause as Error).message}`,
+        failure
+          ? `ClickHouse: ${describeConnectFailure(failure, 'REPORTER_CLICKHOUSE_URL', url.origin)} (${failure.code})`
+          : `ClickHouse at ${url.origin} (REPORTER_CLICKHOUSE_URL) did not answer: ${(cause as Error).message}`,
         { kind: 'transient', cause },
       );
     }

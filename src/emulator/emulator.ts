@@ -10,7 +10,7 @@ import { Faults } from './faults.js';
 import { type KbOptions, resolveKbOptions } from './kb/kb-options.js';
 import { KbService } from './kb/kb-service.js';
 import { hashString } from './prng.js';
-import { ProjectData, type TextLengths } from './project-data.js';
+import { type NewStatus, ProjectData, type TextLengths } from './project-data.js';
 import { DEFAULT_PUSHBACK_ID, Pushgate } from './pushgate/pushgate.js';
 import { type RateLimitOptions, ServerRateLimit } from './rate-limit.js';
 import { ReportTasks } from './reports/report-tasks.js';
@@ -69,6 +69,11 @@ export interface EmulatorOptions {
   chatApiWebhookRetryDelayMs: number;
   /** Share of sessions whose bot stored a Pushgate pushback id in sessionData `pushbackId` (default 0). */
   pushbackShare: number;
+  /**
+   * A delivery status the platform added after the documented five (none by default): that share of the
+   * status channels' answers (telegram, viber, vk) is given it after SENT and keeps it.
+   */
+  newStatus?: NewStatus;
   /** Standalone Pushgate pushbacks (default: DEFAULT_PUSHBACK_ID in the first project). */
   pushbacks: { pushbackId: string; project?: string }[];
   /** The knowledge base service at `/kb` (sources, keys, generation pace; see kb/kb-options.ts). */
@@ -120,6 +125,7 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     kb: partial.kb ?? {},
     ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
     ...(partial.rateLimit === undefined ? {} : { rateLimit: partial.rateLimit }),
+    ...(partial.newStatus === undefined ? {} : { newStatus: partial.newStatus }),
   };
 }
 
@@ -166,6 +172,7 @@ export class Emulator {
           messagesPerSession: o.messagesPerSession,
           texts: o.texts,
           pushbackShare: o.pushbackShare,
+          ...(o.newStatus === undefined ? {} : { newStatus: o.newStatus }),
         }),
       );
     });

@@ -40,6 +40,14 @@ export interface ProjectOptions extends SkeletonOptions {
   texts?: TextLengths;
   /** Share of sessions (with messages) whose bot stored a Pushgate pushback id in sessionData (`pushbackId`). */
   pushbackShare?: number;
+  /** A delivery status the platform added later (none by default): see EmulatorOptions.newStatus. */
+  newStatus?: NewStatus;
+}
+
+/** A delivery status beyond the documented five, and the share of status-channel answers that end in it. */
+export interface NewStatus {
+  status: string;
+  share: number;
 }
 
 /**
@@ -74,7 +82,8 @@ export interface MessageFacts {
   answerAt?: number;
 }
 
-export type DeliveryStatus = 'SENT' | 'DELIVERED' | 'READ' | 'NOT_SENT' | 'NOT_DELIVERED';
+/** The documented five, or a status the platform added later (EmulatorOptions.newStatus). */
+export type DeliveryStatus = 'SENT' | 'DELIVERED' | 'READ' | 'NOT_SENT' | 'NOT_DELIVERED' | (string & {});
 export interface StatusStep {
   status: DeliveryStatus;
   at: number;
@@ -111,6 +120,7 @@ export class ProjectData {
   readonly withheld = new Set<number>();
   readonly texts: TextLengths;
   readonly pushbackShare: number;
+  readonly newStatus: NewStatus | undefined;
   /** Sessions that came from outside (Chat API dialogues), with their messages as they were said. */
   readonly live = new LiveSessions();
   private clientIndexById = new Map<string, number>();
@@ -120,6 +130,7 @@ export class ProjectData {
     this.name = options.name;
     this.texts = options.texts ?? { length: 0, longEvery: 0, longLength: 0 };
     this.pushbackShare = options.pushbackShare ?? 0;
+    this.newStatus = options.newStatus;
     this.accountId = options.accountId;
     this.seed = options.seed;
     this.skeleton = new Skeleton(options);
@@ -277,6 +288,11 @@ export class ProjectData {
     const steps: StatusStep[] = [];
     if (u < 0.03) return [{ status: 'NOT_SENT', at: base + 1_000 }];
     if (rules.sent) steps.push({ status: 'SENT', at: base + 300 });
+    // a status the platform added later: the answer stays in it (its own draw, so the others keep theirs)
+    if (this.newStatus && unit(s, i, k, 54) < this.newStatus.share) {
+      steps.push({ status: this.newStatus.status, at: base + 2_000 });
+      return steps;
+    }
     const deliveredAt = base + 1_000 + pickIndex(59_000, s, i, k, 51);
     if (u < 0.07) {
       steps.push({ status: 'NOT_DELIVERED', at: base + 40_000 });

@@ -1,6 +1,7 @@
 // The expected sources of a `kb eval` question set that name no source of the knowledge base's latest `kb sync`
 // snapshot (kb_sources) of the project: a misspelt name or a deleted source's id would otherwise only count as
 // a miss, question after question, without a word. Null when there is no snapshot to compare with.
+import type { KbId } from '../kb/kb-schemas.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { KbEvalQuestion } from './read-eval-questions.js';
 
@@ -13,7 +14,7 @@ export interface UnknownExpectedSources {
 
 export async function findUnknownExpectedSources(
   warehouse: Warehouse,
-  projectId: number | null,
+  projectId: KbId | null,
   questions: readonly KbEvalQuestion[],
 ): Promise<UnknownExpectedSources | null> {
   // once each, names compared without case (the first spelling kept)

@@ -2,6 +2,8 @@
 // recorded `running` before its first question, each question with its chunks in one transaction as soon as
 // it settles, and the run finished with its figures. The chunks travel JSON-encoded in one parameter
 // (DuckDB's from_json unpacks them): one INSERT per question, not one per chunk.
+import { stringifyKbJson } from '../kb/kb-json.js';
+import type { KbId } from '../kb/kb-schemas.js';
 import type { SqlStatement } from '../warehouse/warehouse.js';
 import type { KbEvalMetrics } from './kb-eval-metrics.js';
 
@@ -9,7 +11,7 @@ export interface KbEvalRunStart {
   runId: string;
   startedAt: number;
   kbBaseUrl: string;
-  projectId: number | null;
+  projectId: KbId | null;
   projectName: string | null;
   questionSource: string;
   questionQuery: string | null;
@@ -65,7 +67,7 @@ export function closeAbandonedKbEvalRuns(staleBefore: number, at: number): SqlSt
 
 export interface KbEvalChunkRow {
   rank: number;
-  source_id: number | null;
+  source_id: KbId | null;
   source_title: string | null;
   doc_id: string | null;
   score: number | null;
@@ -85,7 +87,7 @@ export interface KbEvalQuestionRow {
   retrievalMs: number | null;
   chunks: readonly KbEvalChunkRow[];
   hitRank: number | null;
-  queryId: number | null;
+  queryId: KbId | null;
   queryStatus: string | null;
   status: 'answered' | 'failed' | 'error';
   answer: string | null;
@@ -163,7 +165,7 @@ export function insertKbEvalQuestion(row: KbEvalQuestionRow): SqlStatement[] {
             SELECT $run_id, $seq, t.c.rank, t.c.source_id, t.c.source_title, t.c.doc_id, t.c.score, t.c.is_expected,
               t.c.content
             FROM (SELECT unnest(from_json($rows, '${CHUNK_ROW_TYPE}')) AS c) t`,
-      params: { run_id: row.runId, seq: row.seq, rows: JSON.stringify(row.chunks) },
+      params: { run_id: row.runId, seq: row.seq, rows: stringifyKbJson(row.chunks) },
     });
   return statements;
 }

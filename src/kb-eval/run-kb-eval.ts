@@ -6,7 +6,8 @@
 // While running, the run's heartbeat is refreshed (a lease, src/warehouse/lease.ts): a run started later closes
 // a `running` run whose heartbeat went stale (its process killed outright) as `abandoned`.
 import type { KbClient } from '../kb/kb-client.js';
-import type { KbChunk, KbQueryRecord } from '../kb/kb-schemas.js';
+import { kbIdForJson } from '../kb/kb-json.js';
+import type { KbChunk, KbId, KbQueryRecord } from '../kb/kb-schemas.js';
 import type { KbStreamer } from '../kb/kb-stream.js';
 import type { Logger } from '../log.js';
 import { type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
@@ -75,7 +76,8 @@ export interface KbEvalSummary {
   status: KbEvalRunStatus;
   /** The question set's fingerprint (kb_eval_runs.question_set): runs are compared within one set. */
   questionSet: string;
-  projectId: number | null;
+  /** The knowledge base project; an id beyond 2^53 as the string of its digits (kb-json.ts). */
+  projectId: number | string | null;
   projectName: string | null;
   mode: 'async' | 'stream';
   metrics: KbEvalMetrics;
@@ -141,7 +143,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     refused ??= { seq, message: describeError(error).message };
   };
 
-  let projectId: number | null = null;
+  let projectId: KbId | null = null;
   let projectName: string | null = null;
   try {
     const project = await client.info();
@@ -340,7 +342,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
     runId: options.runId,
     status: options.questions.length === 0 ? 'success' : status,
     questionSet,
-    projectId,
+    projectId: projectId === null ? null : kbIdForJson(projectId),
     projectName,
     mode,
     metrics,

@@ -17,6 +17,7 @@ import {
   type KbApiKey,
   type KbChunk,
   type KbHistoryRecord,
+  type KbId,
   type KbIntegration,
   type KbProject,
   type KbQueryRecord,
@@ -35,6 +36,7 @@ import {
   segmentsAnswerSchema,
   sourcesAnswerSchema,
 } from './kb-schemas.js';
+import { parseJsonBigIntegers } from './parse-json-big-integers.js';
 
 /** Where the operations live under REPORTER_KB_BASE_URL. */
 export const KB_API_PATH = '/api/knowledge-hub';
@@ -70,19 +72,19 @@ export interface KbQueryRequest {
 export interface KbClient {
   /** The project of the project key (GET /info). */
   info(): Promise<KbProject>;
-  settings(projectId: number): Promise<KbSettings>;
+  settings(projectId: KbId): Promise<KbSettings>;
   /** Every source (not paged); `status` filters by indexing status. */
   sources(filter?: { createdFrom?: string; createdTo?: string; status?: string }): Promise<KbList<KbSource>>;
-  source(sourceId: number): Promise<KbSource>;
+  source(sourceId: KbId): Promise<KbSource>;
   integrations(): Promise<KbList<KbIntegration>>;
   /** Every segment, all pages. */
   segments(): Promise<KbList<KbSegment>>;
   /** Whether REPORTER_KB_ADMIN_KEY is set (the administrative operations need it). */
   readonly hasAdminKey: boolean;
   /** Admin: the project's API keys, all pages (metadata; never the key value). */
-  apiKeys(projectId: number): Promise<KbList<KbApiKey>>;
+  apiKeys(projectId: KbId): Promise<KbList<KbApiKey>>;
   /** Admin: the account's access groups (those of `projectIds` when given), all pages. */
-  accessGroups(projectIds?: readonly number[]): Promise<KbList<KbAccessGroup>>;
+  accessGroups(projectIds?: readonly KbId[]): Promise<KbList<KbAccessGroup>>;
   /** Admin: the account's projects, all pages. */
   projects(): Promise<KbList<KbProject>>;
   /** Chunks relevant to a query (POST /retrieve). */
@@ -92,7 +94,7 @@ export interface KbClient {
   /** Starts a generation (POST /async/query); read it with queryStatus. */
   generateAsync(request: KbQueryRequest): Promise<KbQueryRecord>;
   /** A generation's record; `waitTimeSeconds` (0..30) holds the call until it leaves the pending states. */
-  queryStatus(queryId: number, waitTimeSeconds?: number): Promise<KbQueryRecord>;
+  queryStatus(queryId: KbId, waitTimeSeconds?: number): Promise<KbQueryRecord>;
   /** Requests sent so far by both keys, retries included. */
   readonly requests: number;
   close(): Promise<void>;
@@ -127,11 +129,13 @@ function createTransport(
     ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
     ...(options.backoffCapMs === undefined ? {} : { backoffCapMs: options.backoffCapMs }),
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    // ids are int64: those beyond 2^53 arrive as the strings of their digits, never rounded (kb-schemas.ts)
+    parseJson: parseJsonBigIntegers,
+    baseUrlSetting: 'REPORTER_KB_BASE_URL',
     sibling: {
       urlPrefix: `${config.baseUrl}${KB_API_PATH}`,
       name: 'knowledge base',
       bearer: true,
-      baseUrlSetting: 'REPORTER_KB_BASE_URL',
       authError: (status, detail) =>
         new EtlError(
           'kb.auth',
@@ -143,6 +147,7 @@ function createTransport(
         unavailable: 'kb.unavailable',
         retryAfterTooLong: 'kb.retry_after_too_long',
         requestFailed: 'kb.request_failed',
+        unreachable: 'kb.unreachable',
       },
     },
   });
@@ -307,15 +312,15 @@ export function createKbClient(options: KbClientOptions): KbClient {
       ),
     projects: async () => allPages(needAdmin('the list of projects'), 'projects', 'content', kbProjectSchema),
     async retrieve(request) {
-      const answer = await project.json({ method: 'POST', op: 'retrieve', body: request });
+      const answer = await project.json({ method: 'POST', read: true, op: 'retrieve', body: request });
       return parseWhole('retrieve', retrieveAnswerSchema, answer).chunks;
     },
     async generate(request) {
-      const answer = await generation.json({ method: 'POST', op: 'query', body: request });
+      const answer = await generation.json({ method: 'POST', read: true, op: 'query', body: request });
       return parseWhole('query', kbQueryRecordSchema, answer);
     },
     async generateAsync(request) {
-      const answer = await project.json({ method: 'POST', op: 'async/query', body: request });
+      const answer = await project.json({ method: 'POST', read: true, op: 'async/query', body: request });
       return parseWhole('async/query', kbQueryRecordSchema, answer);
     },
     async queryStatus(queryId, waitTimeSeconds) {

@@ -5,8 +5,25 @@
 // that is not a date) makes it invalid, and the sync quarantines it in etl_rejects with the reason.
 import { z } from 'zod';
 
-/** An int64 id: JSON numbers here (ids above 2^53 would lose digits and are refused). */
-const longId = z.number().int().safe();
+/** An int64 id exactly: a safe integer is a number, a larger one a bigint (never a rounded number). */
+export type KbId = number | bigint;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/**
+ * An int64 id. The client's JSON parser (parse-json-big-integers.ts) hands an integer of 16 digits or more
+ * over as the string of its digits, so the exact value survives; a safe one becomes a number again.
+ */
+const longId = z
+  .union([z.number().int().safe(), z.string().regex(/^-?\d{1,19}$/, 'expected an integer id')])
+  .transform((value, ctx): KbId => {
+    if (typeof value === 'number') return value;
+    const big = BigInt(value);
+    if (big < INT64_MIN || big > INT64_MAX) {
+      ctx.addIssue({ code: 'custom', message: `not an int64 id: ${value}` });
+      return z.NEVER;
+    }
+    return Number.isSafeInteger(Number(big)) ? Number(big) : big;
+  });
 /** An ISO 8601 date-time that Date.parse reads. */
 const dateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date-time');
 /** A date-time that may be absent, null or empty (an API key without expiry has an empty `expiredAt`). */
@@ -102,8 +119,8 @@ export const kbAccessGroupSchema = z
       .object({
         createdAt: optionalDateTime,
         updatedAt: optionalDateTime,
-        createdBy: z.number().nullish(),
-        updatedBy: z.number().nullish(),
+        createdBy: longId.nullish(),
+        updatedBy: longId.nullish(),
       })
       .passthrough()
       .nullish(),

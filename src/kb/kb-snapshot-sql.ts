@@ -1,13 +1,16 @@
 // The statements of a knowledge base snapshot (migration 013): the rows of one `kb sync` as JSON relations,
 // inserted with their kb_snapshots row and the quarantined records in one transaction (Warehouse.execute),
-// so a snapshot is whole or absent. Times travel as epoch ms (null when absent) and become TIMESTAMPTZ here.
+// so a snapshot is whole or absent. Times travel as epoch ms (null when absent) and become TIMESTAMPTZ here;
+// an id beyond 2^53 travels as the string of its digits (kb-json.ts) and lands in its BIGINT column exactly.
 import type { SqlStatement } from '../warehouse/warehouse.js';
+import { stringifyKbJson } from './kb-json.js';
+import type { KbId } from './kb-schemas.js';
 
 export interface KbSnapshotRow {
   snapshot_id: string;
   taken_at_ms: number;
   base_url: string;
-  project_id: number;
+  project_id: KbId;
   project_name: string;
   project_status: string | null;
   llm_models: string[] | null;
@@ -29,7 +32,7 @@ export interface KbSnapshotRow {
 }
 
 export interface KbSourceRow {
-  source_id: number;
+  source_id: KbId;
   name: string;
   type: string | null;
   status: string;
@@ -44,7 +47,7 @@ export interface KbSourceRow {
 }
 
 export interface KbIntegrationRow {
-  integration_id: number;
+  integration_id: KbId;
   name: string;
   status: string;
   last_error: string | null;
@@ -61,8 +64,8 @@ export interface KbSegmentRow {
 }
 
 export interface KbApiKeyRow {
-  api_key_id: number;
-  project_id: number | null;
+  api_key_id: KbId;
+  project_id: KbId | null;
   name: string;
   status: string;
   owner_login: string | null;
@@ -73,7 +76,7 @@ export interface KbApiKeyRow {
 }
 
 export interface KbAccessGroupRow {
-  access_group_id: number;
+  access_group_id: KbId;
   name: string;
   files_count: number | null;
   integrations_count: number | null;
@@ -210,10 +213,10 @@ export function storeKbSnapshot(snapshot: {
 }): SqlStatement[] {
   const snapshot_id = snapshot.row.snapshot_id;
   const statements: SqlStatement[] = [
-    { sql: INSERT_SNAPSHOT, params: { snapshot_id, rows: JSON.stringify([snapshot.row]) } },
+    { sql: INSERT_SNAPSHOT, params: { snapshot_id, rows: stringifyKbJson([snapshot.row]) } },
   ];
   const add = (sql: string, rows: readonly unknown[]) => {
-    if (rows.length > 0) statements.push({ sql, params: { snapshot_id, rows: JSON.stringify(rows) } });
+    if (rows.length > 0) statements.push({ sql, params: { snapshot_id, rows: stringifyKbJson(rows) } });
   };
   add(INSERT_SOURCES, snapshot.sources);
   add(INSERT_INTEGRATIONS, snapshot.integrations);
@@ -226,7 +229,7 @@ export function storeKbSnapshot(snapshot: {
       params: {
         snapshot_id,
         project: snapshot.runProject,
-        rows: JSON.stringify(snapshot.rejects),
+        rows: stringifyKbJson(snapshot.rejects),
         rejected_at: new Date(snapshot.row.taken_at_ms),
       },
     });

@@ -7,10 +7,12 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { KbConfig } from '../config.js';
 import { EtlError } from '../errors.js';
-import { type Logger, redactSecrets, silentLogger } from '../log.js';
+import { type Logger, silentLogger } from '../log.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from '../reporter/retry-after.js';
 import { KB_API_PATH, type KbQueryRequest } from './kb-client.js';
 import { describeKbIssues, type KbQueryRecord, kbQueryRecordSchema } from './kb-schemas.js';
+import { parseJsonBigIntegers } from './parse-json-big-integers.js';
 import { SseParser } from './parse-sse.js';
 
 export interface KbStreamResult {
@@ -193,7 +195,7 @@ export function createKbStreamer(options: KbStreamerOptions): KbStreamer {
             } else if (event.event === 'done') {
               let parsed: ReturnType<typeof kbQueryRecordSchema.safeParse>;
               try {
-                parsed = kbQueryRecordSchema.safeParse(JSON.parse(event.data));
+                parsed = kbQueryRecordSchema.safeParse(parseJsonBigIntegers(event.data));
               } catch {
                 parsed = kbQueryRecordSchema.safeParse(undefined);
               }

@@ -11,9 +11,11 @@ import type { Logger } from '../log.js';
 import { makeRunId } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { createKbClient, type KbClient, type KbClientOptions, type KbReject } from './kb-client.js';
+import { kbIdForJson, stringifyKbJson } from './kb-json.js';
 import type {
   KbAccessGroup,
   KbApiKey,
+  KbId,
   KbIntegration,
   KbProject,
   KbSegment,
@@ -44,7 +46,8 @@ export interface KbSyncSummary {
   snapshotId: string;
   status: 'success' | 'partial' | 'failed';
   takenAt: string;
-  project: { id: number; name: string } | null;
+  /** The project; an id beyond 2^53 as the string of its digits (kb-json.ts). */
+  project: { id: number | string; name: string } | null;
   sources: number;
   /** Sources by status, as the service named them (an unknown status kept as it came). */
   sourcesByStatus: Record<string, number>;
@@ -116,7 +119,7 @@ export async function syncKb(ctx: KbSyncContext): Promise<KbSyncSummary> {
   try {
     // the project first: its name is the run's project in etl_runs
     const project = await client.info();
-    summary.project = { id: project.id, name: project.name };
+    summary.project = { id: kbIdForJson(project.id), name: project.name };
     await ctx.warehouse.startRun({
       runId: snapshotId,
       project: kbRunProject(project.name),
@@ -251,11 +254,11 @@ async function readProject(
 /** The first record of each id; a later one with the same id (a page that shifted) is quarantined. */
 function uniqueBy<T>(
   records: readonly T[],
-  keyOf: (record: T) => string | number,
+  keyOf: (record: T) => string | KbId,
   endpoint: string,
   rejects: KbReject[],
 ): T[] {
-  const seen = new Set<string | number>();
+  const seen = new Set<string | KbId>();
   const out: T[] = [];
   for (const record of records) {
     const key = keyOf(record);
@@ -263,7 +266,7 @@ function uniqueBy<T>(
       rejects.push({
         endpoint,
         recordId: String(key),
-        reason: `a second record with the same ${typeof key === 'number' ? 'id' : 'name'} ${key} in one snapshot`,
+        reason: `a second record with the same ${typeof key === 'string' ? 'name' : 'id'} ${key} in one snapshot`,
         raw: record,
       });
       continue;
@@ -355,7 +358,7 @@ function toRows(
   const rejects: KbRejectRow[] = read.rejects.map((r) => ({
     endpoint: r.endpoint,
     record_id: r.recordId,
-    raw_json: JSON.stringify(r.raw) ?? 'null',
+    raw_json: stringifyKbJson(r.raw),
     error: `not a knowledge base ${r.endpoint} record: ${r.reason}`,
   }));
   const row: KbSnapshotRow = {

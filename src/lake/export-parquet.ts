@@ -14,7 +14,7 @@ import { EtlError } from '../errors.js';
 import { makeDirectory } from '../make-directory.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { LAKE_TABLES, type LakeTable } from './lake-tables.js';
-import { type LakePartition, partitionsOf, partitionWhere, quote } from './partitions.js';
+import { type LakePartition, partitionsOf, partitionWhere } from './partitions.js';
 
 export type { LakePartition } from './partitions.js';
 
@@ -143,9 +143,8 @@ async function writePartition(
     for (const name of readdirSync(folder))
       if (name.startsWith('data.parquet.tmp-')) rmSync(join(folder, name), { force: true });
     // the partition columns are the folders' names: the file holds the other columns (Hive layout)
-    await warehouse.query(
-      `COPY (SELECT * EXCLUDE (project) FROM ${table.table} WHERE ${where}) TO ${quote(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
-    );
+    // written by this process (beside a sync, its bytes come from the sync's read service)
+    await warehouse.writeParquet(`SELECT * EXCLUDE (project) FROM ${table.table} WHERE ${where}`, temporary);
     renameSync(temporary, join(folder, 'data.parquet'));
   } catch (error) {
     rmSync(temporary, { force: true });

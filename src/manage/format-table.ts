@@ -1,6 +1,8 @@
 // Plain-text tables for the management commands' human output (stdout); --json output never goes through
 // here. Cells are one line (control characters escaped, a newline shows as \n: src/cli/escape-terminal-text.ts),
-// long text is cut with an ellipsis, and the named time columns print as ISO.
+// long text is cut with an ellipsis, the named count columns print with thousands separators, the named time
+// columns print as ISO, and columns are aligned by display width (an emoji takes two columns: src/display-width.ts).
+import { cutToWidth, displayWidth, padToWidth } from '../display-width.js';
 import { escapeForTerminal } from '../escape-terminal-text.js';
 
 export interface TableOptions {
@@ -10,34 +12,59 @@ export interface TableOptions {
   headers?: readonly string[];
   /** Columns holding epoch ms, printed as ISO date-times. */
   times?: readonly string[];
-  /** Longest cell, in characters (default 40). */
+  /** Columns holding counts, printed with thousands separators (17,997); ids and other numbers print as they are. */
+  counts?: readonly string[];
+  /** Longest cell, in columns (default 40). */
   maxWidth?: number;
+  /**
+   * Longest line, in columns: the last column is cut to fit (to no fewer than 10 columns). Default: no limit.
+   */
+  maxLineWidth?: number;
   indent?: string;
 }
 
-function cell(value: unknown, isTime: boolean, maxWidth: number): string {
+type CellKind = 'time' | 'count' | 'plain';
+
+function cell(value: unknown, kind: CellKind, maxWidth: number): string {
   if (value === null || value === undefined) return '';
   let text: string;
-  if (isTime && typeof value === 'number') text = new Date(value).toISOString().replace('.000Z', 'Z');
+  if (kind === 'time' && typeof value === 'number')
+    text = new Date(value).toISOString().replace('.000Z', 'Z');
+  else if (kind === 'count' && (typeof value === 'number' || typeof value === 'bigint'))
+    text = value.toLocaleString('en-US');
   else if (Array.isArray(value)) text = value.map(String).join(', ');
   else if (typeof value === 'object') text = JSON.stringify(value);
   else text = String(value);
   text = escapeForTerminal(text).replace(/\s+/g, ' ').trim();
-  return text.length > maxWidth ? `${text.slice(0, maxWidth - 1)}…` : text;
+  return cutToWidth(text, maxWidth);
+}
+
+/** Cuts the last column so that a line takes at most `maxLineWidth` columns. */
+function fitLastColumn(cells: string[][], widths: number[], gaps: number, maxLineWidth: number): void {
+  const last = widths.length - 1;
+  const others = widths.slice(0, last).reduce((sum, w) => sum + w, 0) + gaps;
+  const room = Math.max(10, maxLineWidth - others);
+  if ((widths[last] ?? 0) <= room) return;
+  widths[last] = room;
+  for (const row of cells) row[last] = cutToWidth(row[last] ?? '', room);
 }
 
 /** The rows as aligned lines: a header, then one line per row. */
 export function formatTable(rows: readonly Record<string, unknown>[], options: TableOptions = {}): string[] {
   const columns = options.columns ?? Object.keys(rows[0] ?? {});
   const times = new Set(options.times ?? []);
+  const counts = new Set(options.counts ?? []);
+  const kinds = columns.map((c): CellKind => (times.has(c) ? 'time' : counts.has(c) ? 'count' : 'plain'));
   const maxWidth = options.maxWidth ?? 40;
   const indent = options.indent ?? '  ';
-  const cells = rows.map((row) => columns.map((c) => cell(row[c], times.has(c), maxWidth)));
+  const cells = rows.map((row) => columns.map((c, n) => cell(row[c], kinds[n]!, maxWidth)));
   const headers = columns.map((c, n) => options.headers?.[n] ?? c);
   const widths = headers.map((h, n) =>
-    Math.max([...h].length, ...cells.map((r) => [...(r[n] ?? '')].length)),
+    Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[n] ?? ''))),
   );
+  if (options.maxLineWidth !== undefined && columns.length > 0)
+    fitLastColumn(cells, widths, indent.length + 2 * (columns.length - 1), options.maxLineWidth);
   const line = (values: readonly string[]) =>
-    `${indent}${values.map((v, n) => v + ' '.repeat(Math.max(0, (widths[n] ?? 0) - [...v].length))).join('  ')}`.trimEnd();
+    `${indent}${values.map((v, n) => padToWidth(v, widths[n] ?? 0)).join('  ')}`.trimEnd();
   return [line(headers), ...cells.map(line)];
 }

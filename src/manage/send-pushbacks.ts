@@ -49,6 +49,8 @@ export interface SendPushbacksDeps {
   useWarehouse: UseWarehouse;
   useSandbox: UseQuerySandbox;
   baseUrl: string;
+  /** The setting baseUrl came from, for messages. */
+  baseUrlSetting?: string | undefined;
   log: Logger;
   timeoutMs?: number;
   retries?: number;
@@ -220,12 +222,14 @@ export async function sendPushbacks(
           started_at: new Date(now()),
         });
     });
-    const outcomes: { push: PushToSend; error?: string }[] = [];
+    /** `error`: not sent; `note`: sent, its answer unreadable (recorded in the error column of a 'sent' row). */
+    const outcomes: { push: PushToSend; error?: string; note?: string }[] = [];
     await eachLimited(batch, deps.concurrency ?? 4, async (push) => {
       try {
-        await pushToPushgate(
+        const pushed = await pushToPushgate(
           {
             baseUrl: deps.baseUrl,
+            baseUrlSetting: deps.baseUrlSetting,
             log: deps.log,
             ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
             ...(deps.retries === undefined ? {} : { retries: deps.retries }),
@@ -234,7 +238,11 @@ export async function sendPushbacks(
           push.pushbackId,
           push.body,
         );
-        outcomes.push({ push });
+        outcomes.push(
+          pushed.unreadable === undefined
+            ? { push }
+            : { push, note: pushed.unreadable.split(push.pushbackId).join('…') },
+        );
       } catch (error) {
         if (!(error instanceof EtlError)) throw error;
         outcomes.push({ push, error: error.message.split(push.pushbackId).join('…') });
@@ -246,7 +254,7 @@ export async function sendPushbacks(
           event_id: o.push.eventId,
           run_id: summary.runId,
           status: o.error === undefined ? 'sent' : 'failed',
-          error: o.error ?? null,
+          error: o.error ?? o.note ?? null,
           finished_at: new Date(now()),
         });
     });

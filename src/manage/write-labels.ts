@@ -10,6 +10,7 @@ import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ReporterHttp } from '../reporter/http.js';
 import {
+  type BulkLabeled,
   bulkLabelMessages,
   bulkLabelSessions,
   readLabelledMessageIds,
@@ -295,13 +296,16 @@ export async function writeLabels(
     };
     await useWarehouse((w) => w.query(INSERT_LABEL_WRITE, row));
   };
-  /** Settles a 'sending' row after its request: success (written) or failed (nothing written). */
-  const settle = async (n: number, written: number, error: string | null): Promise<void> => {
+  /**
+   * Settles a 'sending' row after its request: success (written) or failed (nothing written); `note`: a
+   * success whose answer could not be read (kept in the error column of the success row).
+   */
+  const settle = async (n: number, written: number, error: string | null, note?: string): Promise<void> => {
     const settled = await useWarehouse((w) =>
       w.query(SETTLE_LABEL_WRITE, {
         write_id: `${runId}-${n}`,
         status: error === null ? 'success' : 'failed',
-        error,
+        error: error ?? note ?? null,
         written,
         finished_at: new Date(now()),
       }),
@@ -353,14 +357,15 @@ export async function writeLabels(
         { kind: cause instanceof EtlError ? cause.kind : 'terminal', cause },
       );
     }
+    let labeled: BulkLabeled;
     try {
       const bulk = {
         comparisonType: 'CONTAINS' as const,
         labels: [label.id],
         objectIds: send.map((t) => t.id),
       };
-      if (target === 'session') await bulkLabelSessions(http, bulk);
-      else await bulkLabelMessages(http, bulk);
+      labeled =
+        target === 'session' ? await bulkLabelSessions(http, bulk) : await bulkLabelMessages(http, bulk);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
       row.status = 'failed';
@@ -382,10 +387,11 @@ export async function writeLabels(
       );
     }
     row.status = 'success';
+    if (labeled.unreadable !== undefined) row.error = labeled.unreadable;
     summary.written += send.length;
     sent.push(...send);
     try {
-      await settle(n, send.length, null);
+      await settle(n, send.length, null, labeled.unreadable);
     } catch (cause) {
       log?.error({ batch: n, batches: batches.length, written: send.length }, 'label write not settled');
       throw new EtlError(

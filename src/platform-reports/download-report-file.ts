@@ -7,7 +7,8 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import { EtlError } from '../errors.js';
-import { type Logger, redactSecrets, silentLogger } from '../log.js';
+import { type Logger, silentLogger } from '../log.js';
+import { redactSecrets } from '../redact-secrets.js';
 import type { Generation } from '../reporter/http.js';
 
 export interface DownloadOptions {
@@ -32,7 +33,7 @@ export const URL_EXPIRED = 'platform_report.url_expired';
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 
 export async function downloadReportFile(o: DownloadOptions): Promise<{ bytes: number }> {
-  const secrets = [o.token, encodeURIComponent(o.token)];
+  const secrets = [o.token];
   let url: URL;
   try {
     url = new URL(o.url);

@@ -8,7 +8,15 @@ import { dateTime } from '../reporter/schemas.js';
 const count = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).nullish();
 
 export const reportTaskSchema = z.object({
-  taskId: z.union([z.string().min(1), z.number()]).transform(String),
+  // a string in the vendor's document; a number beyond 2^53 was rounded by JSON.parse: refused, not misread
+  taskId: z
+    .union([
+      z.string().min(1),
+      z
+        .number()
+        .refine((n) => Math.abs(n) <= Number.MAX_SAFE_INTEGER, 'a numeric id beyond 2^53 lost digits'),
+    ])
+    .transform(String),
   accountId: z.number().nullish(),
   creationTime: dateTime.nullish(),
   status: z.string().min(1),

@@ -2,6 +2,7 @@
 // default, yesterday (the last whole UTC day). Invariant: from < to, both epoch ms; the API's inclusive
 // ranges are built from it as [from, to - 1 ms] by the request builder, never here.
 import { UsageError } from '../errors.js';
+import { assertFromBeforeTo } from '../time/check-period.js';
 import { parseZonedTime } from '../time/parse-zoned-time.js';
 
 export const DAY_MS = 86_400_000;
@@ -39,10 +40,7 @@ export function resolveReportPeriod(options: PeriodOptions, now: number): Report
   if (options.from === undefined) throw new UsageError('--to needs --from (the period is [from, to))');
   const from = parseInstant(options.from, 'from');
   const to = options.to === undefined ? Math.floor(now / 1000) * 1000 : parseInstant(options.to, 'to');
-  if (from >= to)
-    throw new UsageError(
-      `the period is empty: --from ${new Date(from).toISOString()} is not before --to ${new Date(to).toISOString()}`,
-    );
+  assertFromBeforeTo(from, to, options);
   return { from, to };
 }
 

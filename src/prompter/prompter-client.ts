@@ -1,7 +1,8 @@
 // The Prompter API of one channel (PLATFORM-APIS.md section 3): `POST {base}{path}/webhook/prompter_api/{token}`
 // with {clientInfo {id}, chatId, text}, answered {questionId}; the answer options arrive later at the webhook
 // receiver. The transport is the Reporter's (retries, Retry-After, 429 backoff, REPORTER_RATE_LIMIT_RPM, the
-// token redacted from every message), as for the Chat API.
+// token redacted from every message), as for the Chat API. A question is a write: a 2xx answer that cannot be
+// read is a question asked (never asked again), returned without its questionId and with that note.
 import { z } from 'zod';
 import type { ChatApiChannel } from '../chatapi-channels.js';
 import type { ChatApiConfig } from '../config.js';
@@ -17,10 +18,13 @@ export interface PrompterQuestionRequest {
   text: string;
 }
 
+/** A question the Prompter took: its questionId, or (its answer unreadable) none and why. */
+export type PrompterAsked = { questionId: string } | { questionId: undefined; unreadable: string };
+
 export interface PrompterClient {
   readonly channel: string;
-  /** Sends one question; resolves to the Prompter's questionId. */
-  ask(question: PrompterQuestionRequest): Promise<string>;
+  /** Sends one question (once: never again after a 2xx, even one that cannot be read). */
+  ask(question: PrompterQuestionRequest): Promise<PrompterAsked>;
   /** Requests sent so far, retries included. */
   readonly requests: number;
   close(): Promise<void>;
@@ -46,6 +50,7 @@ export function createPrompterClient(options: {
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.log ? { log: options.log } : {}),
     ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
+    baseUrlSetting: config.baseUrlSetting,
     sibling: {
       urlPrefix: `${config.baseUrl}${config.path}/webhook/prompter_api/${encodeURIComponent(channel.token)}`,
       name: `Prompter API (channel ${channel.name})`,
@@ -63,19 +68,19 @@ export function createPrompterClient(options: {
       return http.requests;
     },
     async ask(question) {
-      const answer = answerSchema.safeParse(
-        await http.json({
-          method: 'POST',
-          op: '',
-          body: { clientInfo: { id: question.clientId }, chatId: question.chatId, text: question.text },
-        }),
-      );
+      const sent = await http.write({
+        method: 'POST',
+        op: '',
+        body: { clientInfo: { id: question.clientId }, chatId: question.chatId, text: question.text },
+      });
+      if (sent.unreadable !== undefined) return { questionId: undefined, unreadable: sent.unreadable };
+      const answer = answerSchema.safeParse(sent.value);
       if (!answer.success)
         throw new EtlError(
           'prompter.bad_answer',
           `the Prompter API (channel ${channel.name}) answered without a questionId: ${z.prettifyError(answer.error).replace(/\s+/g, ' ')}`,
         );
-      return answer.data.questionId;
+      return { questionId: answer.data.questionId };
     },
     close: () => http.close(),
   };

@@ -1,7 +1,8 @@
 // Fires one Pushgate pushback: `POST <base>/pushgate/push_<pushbackId>` with a JSON body. The transport is
 // the Reporter's (retries on 429, 5xx and network faults with Retry-After and backoff, timeouts); the pushback
 // id is the request's secret, redacted from every message and log line. A 404 (no such pushback) and other
-// 4xx are not retried. Pushgate does not deduplicate: callers put an event id in the body.
+// 4xx are not retried. Pushgate does not deduplicate: callers put an event id in the body, and a 2xx answer
+// that cannot be read (cut short, not JSON) is a push done, returned with that note, never sent again.
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ReporterHttp } from '../reporter/http.js';
@@ -9,6 +10,8 @@ import { ReporterHttp } from '../reporter/http.js';
 export interface PushOptions {
   /** Everything before `/pushgate/`, e.g. `https://bot.example.com`. */
   baseUrl: string;
+  /** The setting baseUrl came from (REPORTER_PUSHGATE_URL, REPORTER_PUSHGATE_BASE_URL, ...), for messages. */
+  baseUrlSetting?: string | undefined;
   timeoutMs?: number;
   retries?: number;
   log?: Logger;
@@ -18,14 +21,24 @@ export interface PushOptions {
 /** The pushback id as messages show it: its first 4 characters. */
 export const shortPushbackId = (pushbackId: string): string => `${pushbackId.slice(0, 4)}…`;
 
+/** A push Pushgate took (2xx); `unreadable`: its answer could not be read (the push was not sent again). */
+export interface PushOutcome {
+  unreadable?: string;
+}
+
 /** Fires the pushback with `body`; throws an EtlError (its message without the pushback id) when it fails. */
-export async function pushToPushgate(options: PushOptions, pushbackId: string, body: unknown): Promise<void> {
+export async function pushToPushgate(
+  options: PushOptions,
+  pushbackId: string,
+  body: unknown,
+): Promise<PushOutcome> {
   const name = `Pushgate (pushback ${shortPushbackId(pushbackId)})`;
   const http = new ReporterHttp({
     baseUrl: options.baseUrl,
     token: pushbackId,
     api: 'legacy',
     concurrency: 1,
+    ...(options.baseUrlSetting === undefined ? {} : { baseUrlSetting: options.baseUrlSetting }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.log ? { log: options.log } : {}),
@@ -40,7 +53,8 @@ export async function pushToPushgate(options: PushOptions, pushbackId: string, b
     },
   });
   try {
-    await http.json({ method: 'POST', op: '', body });
+    const answer = await http.write({ method: 'POST', op: '', body });
+    return answer.unreadable === undefined ? {} : { unreadable: answer.unreadable };
   } catch (error) {
     if (error instanceof EtlError && error.code === 'reporter.not_found')
       throw new EtlError(

@@ -7,8 +7,11 @@ import { redactedPushgateUrl } from '../pushgate-url.js';
 import type { NotificationEvent } from './notification-event.js';
 import { pushToPushgate } from './pushgate-client.js';
 
-/** What etl_runs.notification records: `sent` or `failed: <reason>`. */
-export type NotificationOutcome = 'sent' | `failed: ${string}`;
+/**
+ * What etl_runs.notification records: `sent`, `sent: <note>` (delivered, its answer unreadable: not sent
+ * again) or `failed: <reason>`.
+ */
+export type NotificationOutcome = 'sent' | `sent: ${string}` | `failed: ${string}`;
 
 export async function sendNotification(
   config: Config,
@@ -19,9 +22,10 @@ export async function sendNotification(
   const target = config.pushgate.notify;
   if (!target) return undefined;
   try {
-    await pushToPushgate(
+    const pushed = await pushToPushgate(
       {
         baseUrl: target.baseUrl,
+        baseUrlSetting: 'REPORTER_PUSHGATE_URL',
         timeoutMs: config.timeoutMs,
         retries: Math.min(config.retries, 4),
         log,
@@ -31,7 +35,9 @@ export async function sendNotification(
       event,
     );
     log.info({ eventId: event.eventId, to: redactedPushgateUrl(target) }, 'notification sent');
-    return 'sent';
+    return pushed.unreadable === undefined
+      ? 'sent'
+      : `sent: ${pushed.unreadable.split(target.pushbackId).join('…')}`;
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error))
       .split(target.pushbackId)

@@ -12,6 +12,7 @@ import { makeDirectory } from '../make-directory.js';
 import { checkTimeZone, computeStats, readWarehouseNames } from '../stats/compute-stats.js';
 import { paramsFor } from '../stats/load-stats-sql.js';
 import type { PeriodUnit, StatsReport } from '../stats/stats-report.js';
+import { assertFromBeforeTo } from '../time/check-period.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
@@ -128,10 +129,7 @@ export async function writeReport(
 ): Promise<WriteReportResult> {
   const started = performance.now();
   const { report } = req;
-  if (!(Number.isFinite(req.from) && Number.isFinite(req.to)) || req.from >= req.to)
-    throw new UsageError(
-      `--from (${iso(req.from)}) must be before --to (${iso(req.to)}); --from is inclusive, --to exclusive`,
-    );
+  assertFromBeforeTo(req.from, req.to);
   await checkTimeZone(req.warehouse, req.tz);
   if (report.reads === 'kb' && req.projects !== undefined && req.projects.length > 0)
     throw new UsageError(

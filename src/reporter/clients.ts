@@ -30,6 +30,7 @@ export async function filterClients(
   const op = 'clients/filter';
   const answer = await http.json({
     method: 'POST',
+    read: true,
     op,
     query: { page: request.page ?? 0, size: request.size ?? 20 },
     body: { filters },

@@ -3,7 +3,7 @@
 // every one of these operations: the client must have its project set.
 import { z } from 'zod';
 import type { ReporterHttp } from './http.js';
-import { parseAnswer } from './parse-answer.js';
+import { parseAnswer, parseCreated } from './parse-answer.js';
 import { experiment, experimentCount } from './schemas.js';
 
 export type Experiment = z.infer<typeof experiment>;
@@ -19,7 +19,8 @@ export interface NewExperiment {
 const PATH = 'scenario-exeperiments';
 
 export async function createExperiment(http: ReporterHttp, request: NewExperiment): Promise<Experiment> {
-  return parseAnswer(PATH, experiment, await http.json({ method: 'POST', op: PATH, body: request }));
+  const answer = await http.write({ method: 'POST', op: PATH, body: request });
+  return parseCreated(PATH, experiment, answer, 'look it up with `experiments list`');
 }
 
 export async function readExperiments(http: ReporterHttp): Promise<Experiment[]> {

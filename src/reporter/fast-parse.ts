@@ -8,7 +8,6 @@ import {
   type ClientExtendedInfo,
   DATE_TIME_PATTERN,
   type ExtendedMessage,
-  MESSAGE_STATUSES,
   type Message,
   type MessageStatus,
   type SessionInfo,
@@ -37,9 +36,8 @@ const nonNegativeInt: Check<number> = (v) =>
 /** z.boolean().default(false). */
 const booleanOrFalse: Check<boolean> = (v) => (v === undefined ? false : typeof v === 'boolean' ? v : BAD);
 const boolean: Check<boolean> = (v) => (typeof v === 'boolean' ? v : BAD);
-const STATUSES = new Set<unknown>(MESSAGE_STATUSES);
-const status: Check<MessageStatus['status']> = (v) =>
-  STATUSES.has(v) ? (v as MessageStatus['status']) : BAD;
+/** schemas.ts `deliveryStatus`: any non-empty text (a status added later is kept as given). */
+const status: Check<string> = nonEmptyText;
 
 /** schemas.ts `dateTime`: the same pattern, then Date.parse to epoch ms. */
 const epochMs: Check<number> = (v) => {
@@ -48,9 +46,15 @@ const epochMs: Check<number> = (v) => {
   return Number.isNaN(t) ? BAD : t;
 };
 
-/** schemas.ts `id`: a non-empty string or a finite number, as a string. */
+/** schemas.ts `id`: a non-empty string or a number of at most 2^53 - 1 in size, as a string. */
 const id: Check<string> = (v) =>
-  typeof v === 'string' ? (v.length > 0 ? v : BAD) : Number.isFinite(v) ? String(v) : BAD;
+  typeof v === 'string'
+    ? v.length > 0
+      ? v
+      : BAD
+    : typeof v === 'number' && Math.abs(v) <= Number.MAX_SAFE_INTEGER
+      ? String(v)
+      : BAD;
 
 /** `.optional()`: undefined passes as it is. */
 const optional =

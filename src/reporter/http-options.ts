@@ -1,6 +1,6 @@
 // The ReporterHttp settings of one configured project: where, which token and generation, and the
 // client-wide limits (concurrency, rate, timeout, retries). One place, so every command talks the same way.
-import type { Config, ProjectConfig } from '../config.js';
+import { type Config, type ProjectConfig, projectBaseUrlSetting } from '../config.js';
 import type { Logger } from '../log.js';
 import type { ReporterHttpOptions } from './http.js';
 
@@ -11,6 +11,7 @@ export function reporterHttpOptions(
 ): ReporterHttpOptions {
   return {
     baseUrl: project.baseUrl,
+    baseUrlSetting: projectBaseUrlSetting(config.projectsFile, Math.max(0, config.projects.indexOf(project))),
     token: project.token,
     api: project.api,
     project: project.project,

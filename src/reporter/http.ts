@@ -1,14 +1,25 @@
 // The Reporter API transport: builds URLs for both generations (v1 bearer, legacy token in the path),
 // bounds concurrency over keep-alive connections, rate-limits, times out, and retries 429/5xx/network
-// faults and unreadable bodies with exponential backoff and jitter. A Retry-After (seconds or HTTP-date)
+// faults and unreadable bodies of reads with exponential backoff and jitter (a write answered 2xx is done,
+// whatever its body: never sent again). A Retry-After (seconds or HTTP-date)
 // or a 429 pauses every request of the client until then (the rate limiter's "not before" time), and a 429
 // lowers the client's rate, which recovers gradually (the limiter's AIMD; no fixed rate by default).
-// Invariant: the token never appears in an error, a log line or anything returned.
+// The first request of a run that cannot connect (nothing listening, unknown host, https to plain HTTP) is
+// tried at most twice, within seconds, and fails naming the setting of the address; once the server has answered
+// anything, the full policy applies. Invariant: the token never appears in an error, a log line or anything
+// returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
+import {
+  type ConnectFailure,
+  connectFailureOf,
+  describeConnectFailure,
+} from '../describe-connect-failure.js';
 import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
-import { type Logger, redactSecrets, silentLogger } from '../log.js';
+import { type Logger, silentLogger } from '../log.js';
 import { plural } from '../plural.js';
+import { redactSecrets } from '../redact-secrets.js';
+import { type HttpAnswer, isWrite, parseBody } from './answer-body.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
@@ -33,10 +44,20 @@ export interface ReporterHttpOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /**
+   * How an answer's text becomes its value (JSON.parse by default; the knowledge base's client keeps int64 ids
+   * beyond 2^53 exact with src/kb/parse-json-big-integers.ts). It throws on a body that is not JSON.
+   */
+  parseJson?: (text: string) => unknown;
+  /**
    * Another interface of the platform on this transport (the Chat API): its URL prefix, with the token in
    * its path (redacted like a legacy token), its name in messages, and the error a 401/403 becomes.
    */
   sibling?: SiblingInterface;
+  /**
+   * The setting the base URL came from, in messages about it (`REPORTER_BASE_URL`, `REPORTER_KB_BASE_URL`,
+   * `REPORTER_CONFIG projects[0].baseUrl`, ...; default REPORTER_BASE_URL).
+   */
+  baseUrlSetting?: string;
 }
 
 export interface SiblingInterface {
@@ -48,15 +69,16 @@ export interface SiblingInterface {
   authError: (status: number, detail: string) => EtlError;
   /** The token goes in `Authorization: Bearer` instead of the URL (the knowledge base service). */
   bearer?: boolean;
-  /** The setting of its base URL, for the warning about http:// (default REPORTER_BASE_URL). */
-  baseUrlSetting?: string;
   /**
    * The codes of its other failures (default: the Reporter API's `reporter.*`): another 4xx, a 404, retries
    * used up, a Retry-After longer than a request waits, a request that could not be sent at all (a host
-   * that does not resolve).
+   * that does not resolve), a first request that could not connect.
    */
   codes?: Partial<
-    Record<'notFound' | 'badRequest' | 'unavailable' | 'retryAfterTooLong' | 'requestFailed', ErrorCode>
+    Record<
+      'notFound' | 'badRequest' | 'unavailable' | 'retryAfterTooLong' | 'requestFailed' | 'unreachable',
+      ErrorCode
+    >
   >;
 }
 
@@ -70,7 +92,23 @@ export interface ReporterRequest {
   scope?: 'reporter' | 'async';
   /** Send projectShortName on v1 (default true when a project is configured). */
   withProject?: boolean;
+  /**
+   * A POST that only reads (…/filter, statistics, retrieval): an unreadable 2xx answer is asked again, like a
+   * GET's. Any other non-GET request is a write: its 2xx answer is never followed by the same request again.
+   */
+  read?: boolean;
 }
+
+/**
+ * Tries of a request that cannot connect before the server has answered anything (the address may be wrong):
+ * two when a second may differ (a server restarting, DNS not answering), one when it cannot (a name DNS says
+ * does not exist, https to plain HTTP, a refused certificate).
+ */
+function firstContactTries(failure: ConnectFailure): number {
+  return failure.kind === 'refused' || failure.code === 'EAI_AGAIN' ? 2 : 1;
+}
+/** The longest wait between those tries: both fit in a few seconds. */
+const FIRST_CONTACT_MAX_WAIT_MS = 1000;
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 /** C0 controls, DEL and C1: never in a token, and no header (nor URL path) can carry them raw. */
@@ -97,11 +135,15 @@ class Retryable extends Error {
   constructor(
     message: string,
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown; status?: number },
+    options?: { cause?: unknown; status?: number; firstContact?: ConnectFailure },
   ) {
     super(message, options);
     this.status = options?.status;
+    this.firstContact = options?.firstContact;
   }
+
+  /** The connection failure of a request sent before the server answered anything on this transport. */
+  readonly firstContact: ConnectFailure | undefined;
 
   /** The HTTP status that asked for the retry (none for network faults and unreadable bodies). */
   readonly status: number | undefined;
@@ -132,7 +174,13 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Warns (once per base URL) when the token would cross the network unencrypted. */
-function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger, sibling?: SiblingInterface): void {
+function warnIfPlainHttp(
+  baseUrl: string,
+  api: Generation,
+  log: Logger,
+  setting: string,
+  sibling?: SiblingInterface,
+): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -143,7 +191,7 @@ function warnIfPlainHttp(baseUrl: string, api: Generation, log: Logger, sibling?
   warnedPlainHttp.add(baseUrl);
   log.warn(
     { baseUrl: url.origin },
-    `${sibling?.baseUrlSetting ?? 'REPORTER_BASE_URL'} is http:// to ${url.hostname}, not a loopback address: the ${sibling?.bearer ? 'key' : 'token'} is sent in clear text (${api === 'v1' || sibling?.bearer ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
+    `${setting} is http:// to ${url.hostname}, not a loopback address: the ${sibling?.bearer ? 'key' : 'token'} is sent in clear text (${api === 'v1' || sibling?.bearer ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
   );
 }
 
@@ -155,6 +203,10 @@ export class ReporterHttp {
   /** HTTP requests sent, retries included. */
   requests = 0;
   retried = 0;
+  /** The setting the base URL came from, for messages. */
+  readonly baseUrlSetting: string;
+  /** Any HTTP answer received (of any status): from then on a connection failure is retried in full. */
+  private answered = false;
   private readonly token: string;
   private readonly agent: Agent;
   private readonly limiter: RateLimiter;
@@ -166,10 +218,12 @@ export class ReporterHttp {
   private readonly backoffCapMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly parseJson: (text: string) => unknown;
   private readonly sibling: SiblingInterface | undefined;
 
   constructor(options: ReporterHttpOptions) {
     this.sibling = options.sibling;
+    this.baseUrlSetting = options.baseUrlSetting ?? 'REPORTER_BASE_URL';
     this.api = options.api;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.project = options.project;
@@ -188,10 +242,11 @@ export class ReporterHttp {
     this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
     this.log = options.log ?? silentLogger();
-    warnIfPlainHttp(this.baseUrl, this.api, this.log, this.sibling);
+    warnIfPlainHttp(this.baseUrl, this.api, this.log, this.baseUrlSetting, this.sibling);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
+    this.parseJson = options.parseJson ?? JSON.parse;
   }
 
   /** Where the generation's operations live; for legacy it contains the token: never log it. */
@@ -239,9 +294,9 @@ export class ReporterHttp {
     return headers;
   }
 
-  /** Removes the token from any text (legacy URLs carry it in the path). */
+  /** Removes the token, in any form (legacy URLs carry it in the path, URL-encoded), from any text. */
   redact(text: string): string {
-    return redactSecrets(text, [this.token, encodeURIComponent(this.token)]);
+    return redactSecrets(text, [this.token]);
   }
 
   private describe(req: ReporterRequest): string {
@@ -249,49 +304,77 @@ export class ReporterHttp {
     return `${req.method} ${req.scope === 'async' ? 'async/' : ''}${req.op} (${this.api} API)`;
   }
 
-  /** Sends a request and parses its JSON answer (undefined for an empty body). */
+  /**
+   * Sends a request and parses its JSON answer (undefined for an empty body). A write whose 2xx answer cannot
+   * be read gives undefined too (logged; see `write` for the note): it was done, and is not sent again.
+   */
   async json<T = unknown>(req: ReporterRequest): Promise<T> {
-    const answer = await this.send(req, async (status, headers, text) => {
-      if (text.trim() === '') return { value: undefined, headers, status };
-      const type = String(headers['content-type'] ?? '');
-      try {
-        return { value: JSON.parse(text) as unknown, headers, status };
-      } catch (cause) {
-        throw new Retryable(
-          `${this.describe(req)} answered ${status} with a body that is not JSON (${type || 'no content type'}, ${text.length} bytes)`,
-          undefined,
-          { cause },
-        );
-      }
-    });
-    return answer.value as T;
+    return (await this.send(req)).value as T;
   }
 
   /** Sends a request and returns its status, headers and raw JSON (for operations answering with headers only). */
-  async raw(
-    req: ReporterRequest,
-  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; value: unknown }> {
-    return this.send(req, async (status, headers, text) => {
-      let value: unknown;
-      if (text.trim() !== '') {
-        try {
-          value = JSON.parse(text);
-        } catch (cause) {
-          throw new Retryable(`${this.describe(req)} answered a body that is not JSON`, undefined, { cause });
-        }
-      }
-      return { status, headers, value };
-    });
+  async raw(req: ReporterRequest): Promise<HttpAnswer> {
+    return this.send(req);
   }
 
-  private async send<R>(
+  /**
+   * Sends a write (a request that changes something) and returns its answer; `unreadable` says why a 2xx
+   * answer could not be read (cut short, not JSON): the write was done and is not sent again, so the caller
+   * records it as done with that note.
+   */
+  async write<T = unknown>(req: ReporterRequest): Promise<HttpAnswer<T>> {
+    return (await this.send(req)) as HttpAnswer<T>;
+  }
+
+  /** Reads an answer: a 2xx one parsed (a write's, even cut short, is done), any other classified. */
+  private async receive(
     req: ReporterRequest,
-    read: (
-      status: number,
-      headers: Record<string, string | string[] | undefined>,
-      text: string,
-    ) => Promise<R>,
-  ): Promise<R> {
+    response: Awaited<ReturnType<typeof request>>,
+  ): Promise<HttpAnswer> {
+    this.answered = true;
+    const status = response.statusCode;
+    const done = status >= 200 && status < 300;
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      if (!(done && isWrite(req))) throw this.classifyNetworkError(req, error);
+      // a write's 2xx answer cut short: the server did it all the same
+      this.limiter.recordSuccess();
+      const why = errorCode(error) ?? (error as Error).name;
+      return this.noteUnreadable(req, status, response.headers, `its answer was cut short (${why})`);
+    }
+    if (!done) throw this.classifyStatus(req, status, response.headers, text);
+    this.limiter.recordSuccess();
+    return this.settle(req, status, response.headers, text);
+  }
+
+  /** A 2xx answer: parsed; a read's unreadable body is asked again, a write's is done and noted. */
+  private settle(
+    req: ReporterRequest,
+    status: number,
+    headers: HttpAnswer['headers'],
+    text: string,
+  ): HttpAnswer {
+    const parsed = parseBody(text, headers, this.parseJson);
+    if (parsed.ok) return { status, headers, value: parsed.value };
+    if (isWrite(req)) return this.noteUnreadable(req, status, headers, `its answer was ${parsed.problem}`);
+    throw new Retryable(`${this.describe(req)} answered ${status} with ${parsed.problem}`);
+  }
+
+  /** A write answered 2xx whose body could not be read: done, logged, never sent again. */
+  private noteUnreadable(
+    req: ReporterRequest,
+    status: number,
+    headers: HttpAnswer['headers'],
+    problem: string,
+  ): HttpAnswer {
+    const unreadable = `${this.describe(req)} was done (${status}) but ${problem}; it was not sent again`;
+    this.log.warn({ op: this.redact(req.op), status }, this.redact(unreadable));
+    return { status, headers, value: undefined, unreadable: this.redact(unreadable) };
+  }
+
+  private async send(req: ReporterRequest): Promise<HttpAnswer> {
     const url = this.buildUrl(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     // undici refuses a header value with a control character, and each refused request keeps one of the
@@ -325,25 +408,23 @@ export class ReporterHttp {
           } catch (error) {
             throw this.classifyNetworkError(req, error);
           }
-          let text: string;
-          try {
-            text = await response.body.text();
-          } catch (error) {
-            throw this.classifyNetworkError(req, error);
-          }
-          const status = response.statusCode;
-          if (status >= 200 && status < 300) {
-            this.limiter.recordSuccess();
-            return read(status, response.headers, text);
-          }
-          throw this.classifyStatus(req, status, response.headers, text);
+          return this.receive(req, response);
         });
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
+        if (
+          error.firstContact &&
+          attempt + 1 >= Math.min(firstContactTries(error.firstContact), this.retries + 1)
+        )
+          throw this.unreachable(req, error.firstContact, attempt + 1);
         lastError = error;
         if (attempt === this.retries) break;
         const backoff =
-          Math.min(this.backoffCapMs, this.backoffBaseMs * 2 ** attempt) * (0.5 + this.random() / 2);
+          Math.min(
+            error.firstContact ? FIRST_CONTACT_MAX_WAIT_MS : this.backoffCapMs,
+            this.backoffBaseMs * 2 ** attempt,
+          ) *
+          (0.5 + this.random() / 2);
         const retryAfter = error.retryAfterMs;
         if (retryAfter !== undefined && retryAfterWaited + retryAfter > MAX_RETRY_WAIT_MS) {
           const left = Math.max(0, MAX_RETRY_WAIT_MS - retryAfterWaited);
@@ -385,7 +466,21 @@ export class ReporterHttp {
     );
   }
 
+  /** The first request of this transport could not connect, twice: the address (or the server) is wrong. */
+  private unreachable(req: ReporterRequest, failure: ConnectFailure, tries: number): EtlError {
+    return new EtlError(
+      this.sibling?.codes?.unreachable ?? 'reporter.unreachable',
+      `${describeConnectFailure(failure, this.baseUrlSetting, this.baseUrl)} (${failure.code}; ${this.describe(req)}, ${plural(tries, 'try', 'tries')})`,
+      { kind: 'transient' },
+    );
+  }
+
   private classifyNetworkError(req: ReporterRequest, error: unknown): Error {
+    const failure = connectFailureOf(error);
+    if (failure && !this.answered)
+      return new Retryable(`${this.describe(req)}: connection failed (${failure.code})`, undefined, {
+        firstContact: failure,
+      });
     const code = errorCode(error);
     // undici refused the request itself (a header value it cannot send): the same request fails the same way
     // every time, and each refused one keeps one of the agent's connections busy, so it is not retried
@@ -398,18 +493,16 @@ export class ReporterHttp {
     ) {
       return new Retryable(`${this.describe(req)}: connection failed (${code ?? (error as Error).name})`);
     }
-    const message = this.redact(error instanceof Error ? error.message : String(error));
-    if (this.sibling?.codes?.requestFailed) {
-      // a host that does not resolve is the address's fault: name the setting that holds it
-      const hint =
-        code === 'ENOTFOUND' || code === 'EAI_FAIL' || code === 'EAI_NONAME'
-          ? `: no host of that name; check ${this.sibling.baseUrlSetting ?? 'REPORTER_BASE_URL'} (${this.baseUrl})`
-          : '';
+    // a host that does not resolve, a TLS failure: worded with the setting that holds the address (never
+    // OpenSSL's own text)
+    const message = failure
+      ? `${describeConnectFailure(failure, this.baseUrlSetting, this.baseUrl)} (${failure.code})`
+      : this.redact(error instanceof Error ? error.message : String(error));
+    if (this.sibling?.codes?.requestFailed)
       return new EtlError(
         this.sibling.codes.requestFailed,
-        `${this.describe(req)} could not be sent (${message})${hint}`,
+        `${this.describe(req)} could not be sent: ${message}`,
       );
-    }
     return new EtlError('reporter.request_failed', `${this.describe(req)}: ${message}`);
   }
 

@@ -23,12 +23,21 @@ function bulkBody(request: BulkLabeling): Record<string, unknown> {
   };
 }
 
-export async function bulkLabelSessions(http: ReporterHttp, request: BulkLabeling): Promise<void> {
-  await http.json({ method: 'POST', op: 'session-labels/sessions/bulk-labeling', body: bulkBody(request) });
+/** A bulk labeling the platform took (2xx); `unreadable`: its answer could not be read (not sent again). */
+export interface BulkLabeled {
+  unreadable?: string;
 }
 
-export async function bulkLabelMessages(http: ReporterHttp, request: BulkLabeling): Promise<void> {
-  await http.json({ method: 'POST', op: 'message/labels/logs/bulk-labeling', body: bulkBody(request) });
+export async function bulkLabelSessions(http: ReporterHttp, request: BulkLabeling): Promise<BulkLabeled> {
+  const op = 'session-labels/sessions/bulk-labeling';
+  const answer = await http.write({ method: 'POST', op, body: bulkBody(request) });
+  return answer.unreadable === undefined ? {} : { unreadable: answer.unreadable };
+}
+
+export async function bulkLabelMessages(http: ReporterHttp, request: BulkLabeling): Promise<BulkLabeled> {
+  const op = 'message/labels/logs/bulk-labeling';
+  const answer = await http.write({ method: 'POST', op, body: bulkBody(request) });
+  return answer.unreadable === undefined ? {} : { unreadable: answer.unreadable };
 }
 
 // reading labels back: the cheap check before a write (one filtered read per batch of ids)

@@ -3,7 +3,7 @@
 // name creating the group); groups have no create operation of their own. Answers are parsed with zod.
 import { z } from 'zod';
 import type { ReporterHttp } from './http.js';
-import { parseAnswer } from './parse-answer.js';
+import { parseAnswer, parseCreated } from './parse-answer.js';
 import { messageLabel, messageLabelGroup, sessionLabel } from './schemas.js';
 
 export type SessionLabel = z.infer<typeof sessionLabel>;
@@ -35,7 +35,8 @@ export async function createSessionLabel(
   label: { name: string; priority: number },
 ): Promise<SessionLabel> {
   const op = 'logs/labels/sessions';
-  return parseAnswer(op, sessionLabel, await http.json({ method: 'POST', op, body: label }));
+  const answer = await http.write({ method: 'POST', op, body: label });
+  return parseCreated(op, sessionLabel, answer, 'look it up with `labels list`');
 }
 
 /** Replaces the name and priority of a session label (`SessionLabelCreate`: both required). */
@@ -61,7 +62,8 @@ export async function readMessageLabels(http: ReporterHttp): Promise<MessageLabe
 
 export async function createMessageLabel(http: ReporterHttp, label: NewMessageLabel): Promise<MessageLabel> {
   const op = 'message/labels';
-  return parseAnswer(op, messageLabel, await http.json({ method: 'POST', op, body: label }));
+  const answer = await http.write({ method: 'POST', op, body: label });
+  return parseCreated(op, messageLabel, answer, 'look it up with `labels list`');
 }
 
 /** Replaces the name, group and priority of a message label (`MessageLabelUpdate`: all required). */

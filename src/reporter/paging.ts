@@ -52,6 +52,7 @@ async function readPage<T>(
 ): Promise<Page<T>> {
   const answer = await http.json<Record<string, unknown>>({
     method: 'POST',
+    read: true,
     op: req.op,
     query: { ...req.query, page, size },
     body: req.body ?? {},

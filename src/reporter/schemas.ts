@@ -18,7 +18,16 @@ export const dateTime = z
   });
 
 const optionalText = z.string().nullish();
-const id = z.union([z.string().min(1), z.number()]).transform(String);
+/**
+ * A client's or agent's id: a string in the vendor's document; a number is taken as its text, but not one
+ * beyond 2^53, which JSON.parse has already rounded (the record is quarantined rather than stored wrong).
+ */
+const id = z
+  .union([
+    z.string().min(1),
+    z.number().refine((n) => Math.abs(n) <= Number.MAX_SAFE_INTEGER, 'a numeric id beyond 2^53 lost digits'),
+  ])
+  .transform(String);
 
 export const paging = z.object({
   pageNum: z.number().int(),
@@ -94,13 +103,22 @@ const messageCommon = {
   comment: optionalText,
 };
 
+/**
+ * The delivery statuses the vendor documents. The field stays open: a status the platform adds later is kept
+ * as given (the sync counts it as unknown, src/sync/unknown-values.ts), never a reason to quarantine a record.
+ */
 export const MESSAGE_STATUSES = ['SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED'] as const;
+/** The statuses of an experiment the vendor documents (ScenarioExperimentStatus); the field is open too. */
+export const EXPERIMENT_STATUSES = ['CREATED', 'RUNNING', 'STOPPED'] as const;
+
+/** A delivery status: one of MESSAGE_STATUSES or one added later, any non-empty text. */
+const deliveryStatus = z.string().min(1);
 
 /** Message of messages/by-session and by-client: carries the delivery status. */
 export const message = z.object({
   ...messageCommon,
   sessionId: z.string().min(1).nullish(),
-  status: z.enum(MESSAGE_STATUSES).nullish(),
+  status: deliveryStatus.nullish(),
 });
 export type Message = z.infer<typeof message>;
 
@@ -110,7 +128,7 @@ export type Message = z.infer<typeof message>;
  */
 export const messageStatus = z.object({
   questionId: z.string().min(1),
-  status: z.enum(MESSAGE_STATUSES).nullish(),
+  status: deliveryStatus.nullish(),
 });
 export type MessageStatus = z.infer<typeof messageStatus>;
 

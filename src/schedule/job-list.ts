@@ -6,6 +6,8 @@ import type { ScheduledJob } from './scheduler.js';
 export interface JobListing {
   job: string;
   enabled: boolean;
+  /** The setting the job needs and does not have (the job is then off); null: nothing missing. */
+  needs: string | null;
   schedule: string;
   /** "default", or the setting that replaced it. */
   scheduleFrom: string;
@@ -49,6 +51,7 @@ export function listJobs(
     return {
       job: s.job.id,
       enabled: s.enabled,
+      needs: s.needs,
       schedule: s.expression,
       scheduleFrom: s.setting ?? 'default',
       timeZone,

@@ -8,6 +8,13 @@ import type { AlertChange } from '../pushgate/notification-event.js';
 
 export type JobTrigger = 'schedule' | 'manual';
 
+/** A setting a job needs and does not have: its name and what to set it to. */
+export interface MissingSetting {
+  setting: string;
+  /** What the setting holds, for the message: "the folder of the Parquet lake". */
+  meaning: string;
+}
+
 export interface JobContext {
   config: Config;
   /** Child logger bound with { job, runId, trigger }. */
@@ -49,6 +56,12 @@ export interface Job {
   defaultSchedule: string;
   /** It talks to the Reporter API: needs REPORTER_TOKEN (or REPORTER_CONFIG). */
   needsApi: boolean;
+  /**
+   * The setting without which the job has nothing to do (REPORTER_LAKE_DIR, ...), when it is missing. Such a
+   * job is off: `schedule --list` shows "off: needs <setting>", `schedule` never runs it (no run record),
+   * `run <job>` exits 2 naming the setting. Undefined: the job needs nothing beyond needsApi.
+   */
+  missingSetting?(config: Config): MissingSetting | undefined;
   /**
    * It writes its own etl_runs rows (sync: one per project, with this job id and trigger): the runner
    * then records nothing for a run that returned, so `runs --job <id>` shows each run once.

@@ -1,6 +1,7 @@
 // The jobs of the registry with the schedule in force (default or REPORTER_SCHEDULE_<ID>) and whether
 // REPORTER_JOBS enables them. Errors name the setting: an unknown job id in REPORTER_JOBS or in a schedule
-// override is refused at start, never ignored.
+// override is refused at start, never ignored. A job lacking a setting it needs (Job.missingSetting) is off
+// everywhere: listed as such, never scheduled, and refused by `run <job>` naming the setting.
 import type { Config } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Job } from './job.js';
@@ -20,13 +21,25 @@ export function resolveScheduledJobs(config: Config, registry: readonly Job[]): 
       throw new UsageError(`${setting}: no job "${id}" to schedule; the jobs are ${list}`, 'config.invalid');
   return registry.map((job) => {
     const override = config.schedules[job.id];
+    const needs = job.missingSetting?.(config)?.setting ?? null;
     return {
       job,
       expression: override?.expression ?? job.defaultSchedule,
       setting: override?.setting ?? null,
-      enabled: config.jobs === null || config.jobs.includes(job.id),
+      enabled: (config.jobs === null || config.jobs.includes(job.id)) && needs === null,
+      needs,
     };
   });
+}
+
+/** `run <job>` of a job lacking a setting it needs: a usage error (exit 2) naming the setting. */
+export function checkJobSettings(config: Config, job: Job): void {
+  const missing = job.missingSetting?.(config);
+  if (missing)
+    throw new UsageError(
+      `${missing.setting}: is not set; the job ${job.id} needs it (${missing.meaning}), and is off without it`,
+      'config.missing',
+    );
 }
 
 /** The token settings are needed when an enabled job talks to the Reporter API. */

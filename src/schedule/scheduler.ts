@@ -16,8 +16,10 @@ export interface ScheduledJob {
   expression: string;
   /** The setting that replaced the default schedule (REPORTER_SCHEDULE_SYNC, ...); null: the default. */
   setting: string | null;
-  /** Listed in REPORTER_JOBS (or every job when it is unset). */
+  /** Listed in REPORTER_JOBS (or every job when it is unset) and not lacking a setting it needs. */
   enabled: boolean;
+  /** The setting the job needs and does not have (then it is not enabled); null: nothing missing. */
+  needs: string | null;
 }
 
 export interface CronTicker {

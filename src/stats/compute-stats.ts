@@ -3,6 +3,7 @@
 // Checks the selection first (projects, channels, time zone) and answers an empty window with zeros.
 import { UsageError } from '../errors.js';
 import { normaliseChannel } from '../reporter/normalise-channel.js';
+import { assertFromBeforeTo } from '../time/check-period.js';
 import { requireTimeZone, unknownTimeZone } from '../time/time-zone.js';
 import type { PlainRow, PlainValue, SqlParam, Warehouse } from '../warehouse/warehouse.js';
 import { loadStatsSql, paramsFor, type StatsQueryName } from './load-stats-sql.js';
@@ -106,10 +107,7 @@ export async function computeStats(
   options: { now?: () => number } = {},
 ): Promise<StatsReport> {
   const now = options.now ?? Date.now;
-  if (query.from !== undefined && query.to !== undefined && query.from >= query.to)
-    throw new UsageError(
-      `--from (${iso(query.from)}) must be before --to (${iso(query.to)}); --from is inclusive, --to exclusive`,
-    );
+  if (query.from !== undefined && query.to !== undefined) assertFromBeforeTo(query.from, query.to);
   const names = await readWarehouseNames(warehouse);
   const projects = query.projects === undefined ? names.projects : [...query.projects];
   for (const project of projects) {
@@ -360,6 +358,7 @@ function readFunnelRow(r: PlainRow): FunnelRow {
     read,
     notSent,
     notDelivered,
+    other: count(r['other']),
     unexpected: count(r['unexpected']),
     deliveredRate: ratio(reached, withStatus),
     readRate: read === null ? null : ratio(read, reached),

@@ -75,7 +75,13 @@ function postStats(
     selectBy === 'session'
       ? sessionStartFilter(window.from, window.to)
       : messageTimeFilter(window.from, window.to);
-  return http.json({ method: 'POST', op, query: STATS_QUERY, body: { filters: [time, ...extra] } });
+  return http.json({
+    method: 'POST',
+    read: true,
+    op,
+    query: STATS_QUERY,
+    body: { filters: [time, ...extra] },
+  });
 }
 
 /** totalCount of stats/sessions|messages/with-advanced-filters for sessions (or messages) in [from, to). */

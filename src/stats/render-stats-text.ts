@@ -1,6 +1,7 @@
 // Human-readable output of `stats` (the TTY form; --json prints the report itself): aligned plain-text
 // tables per section, and the reconciliation side by side. Only formats: every figure comes from the report;
 // every text from the data (cells, names, values) is shown with its control characters escaped.
+import { displayWidth, padToWidth } from '../display-width.js';
 import { escapeForTerminal } from '../escape-terminal-text.js';
 import type { ReconcileReport } from './reconcile-stats.js';
 import type { Distribution, StatsReport } from './stats-report.js';
@@ -10,10 +11,12 @@ type Align = 'left' | 'right';
 /** An aligned table: a header line, a rule, then the rows. */
 export function renderTable(columns: readonly [string, Align][], cellRows: readonly string[][]): string[] {
   const rows = cellRows.map((r) => r.map((cell) => escapeForTerminal(cell)));
-  const widths = columns.map(([title], i) => Math.max(title.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = columns.map(([title], i) =>
+    Math.max(displayWidth(title), ...rows.map((r) => displayWidth(r[i] ?? ''))),
+  );
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, i) => (columns[i]?.[1] === 'right' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .map((cell, i) => padToWidth(cell, widths[i]!, columns[i]?.[1] ?? 'left'))
       .join('  ')
       .trimEnd();
   return [line(columns.map(([title]) => title)), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
@@ -191,6 +194,7 @@ export function renderStatsText(report: StatsReport): string {
         ['read', 'right'],
         ['not sent', 'right'],
         ['not delivered', 'right'],
+        ['other', 'right'],
         ['delivered %', 'right'],
         ['read %', 'right'],
         ['median to READ', 'right'],
@@ -203,6 +207,7 @@ export function renderStatsText(report: StatsReport): string {
         formatCount(f.read),
         formatCount(f.notSent),
         formatCount(f.notDelivered),
+        formatCount(f.other),
         formatShare(f.deliveredRate),
         formatShare(f.readRate),
         formatDuration(f.medianMsToRead),

@@ -104,6 +104,8 @@ export interface FunnelRow {
   read: number | null;
   notSent: number;
   notDelivered: number;
+  /** Messages whose latest status is none of the documented five (a status added later, kept as given). */
+  other: number;
   unexpected: number;
   deliveredRate: number | null;
   readRate: number | null;

@@ -100,6 +100,7 @@ async function totalCount(
 ): Promise<number | undefined> {
   const answer = await http.json<{ paging?: { totalCount?: unknown } }>({
     method: 'POST',
+    read: true,
     op,
     query: { page: 0, size: 1 },
     body: { filters },

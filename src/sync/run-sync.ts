@@ -28,6 +28,7 @@ import { readLookbackWindow } from './read-lookback-window.js';
 import { ClientStatusCache } from './read-statuses.js';
 import { readWindow, type WindowRead } from './read-window.js';
 import { readStoredWindow } from './stored-window.js';
+import { type UnknownValueCounts, UnknownValues } from './unknown-values.js';
 
 export interface SyncOptions {
   /** Backfill [from, to): the watermark does not move. */
@@ -77,6 +78,8 @@ export interface SyncSummary {
   messages: number;
   requests: number;
   rejects: number;
+  /** Values of enumerated fields this version does not know, per field and value (kept as given). */
+  unknownValues: UnknownValueCounts;
   durationMs: number;
   watermark: string | null;
   error: string | null;
@@ -134,6 +137,7 @@ async function syncProjectRange(
         ? 'full'
         : 'incremental';
   const totals = { windows: 0, sessions: 0, messages: 0, rejects: 0 };
+  const unknownValues = new UnknownValues(log);
   let project = projectConfig.project ?? `project not resolved (${hostOf(projectConfig.baseUrl)})`;
   let range: { from: number; to: number } | undefined;
   let resolvedProject: string | undefined;
@@ -218,6 +222,7 @@ async function syncProjectRange(
       totals.sessions += batch.sessions.length;
       totals.messages += batch.messages.length;
       totals.rejects += batch.rejects.length;
+      for (const row of batch.messages) unknownValues.check('message.status', row.status);
       ctx.onProgress?.({
         project,
         window,
@@ -356,11 +361,16 @@ async function syncProjectRange(
       pendingCommit.catch(() => undefined);
     }
 
-    await refreshCatalogues(http, warehouse, project, runId);
+    await refreshCatalogues(http, warehouse, project, runId, unknownValues);
     const status = totals.rejects > 0 ? 'partial' : 'success';
     const durationMs = now() - started;
     await heartbeat.stop();
-    await warehouse.finishRun(runId, { status, durationMs, requests: http.requests });
+    await warehouse.finishRun(runId, {
+      status,
+      durationMs,
+      requests: http.requests,
+      unknownValues: unknownValues.toJSON(),
+    });
     log.info({ ...totals, requests: http.requests, durationMs, status }, 'sync finished');
     return summary(status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
   } catch (error) {
@@ -371,7 +381,13 @@ async function syncProjectRange(
     await heartbeat?.stop();
     if (runStarted)
       await warehouse
-        .finishRun(runId, { status: 'failed', error: message, durationMs, requests: http.requests })
+        .finishRun(runId, {
+          status: 'failed',
+          error: message,
+          durationMs,
+          requests: http.requests,
+          unknownValues: unknownValues.toJSON(),
+        })
         .catch(() => undefined);
     // failed before its row existed (refused token, unreachable API): recorded all the same, under the
     // configured project name when there is one (the project was never resolved otherwise)
@@ -411,6 +427,7 @@ async function syncProjectRange(
       from: range ? new Date(range.from).toISOString() : null,
       to: range ? new Date(range.to).toISOString() : null,
       ...totals,
+      unknownValues: unknownValues.toJSON(),
       requests: http.requests,
       durationMs: now() - started,
       watermark: finalWatermark === undefined ? null : new Date(finalWatermark).toISOString(),
@@ -435,6 +452,7 @@ async function refreshCatalogues(
   warehouse: Warehouse,
   project: string,
   runId: string,
+  unknownValues: UnknownValues,
 ): Promise<void> {
   const [sessionLabels, messageLabels, experiments, counts] = await Promise.all([
     listSessionLabels(http),
@@ -443,6 +461,7 @@ async function refreshCatalogues(
     countExperimentSessions(http).catch(() => []),
   ]);
   const countOf = new Map(counts.map((c) => [c.key, c.count]));
+  for (const e of experiments) unknownValues.check('experiment.status', e.status);
   await warehouse.commitCatalogues({
     project,
     runId,

@@ -92,6 +92,10 @@ export async function finishRun(
     duration_ms: Math.round(result.durationMs),
     finished_at: new Date(now),
     requests: result.requests ?? null,
+    unknown_values:
+      result.unknownValues === undefined || Object.keys(result.unknownValues).length === 0
+        ? null
+        : JSON.stringify(result.unknownValues),
   });
   startedHere.delete(runId);
 }
@@ -151,5 +155,9 @@ function readRunRecord(row: PlainRow): RunRecord {
     pid: maybe('pid'),
     host: text('host'),
     notification: text('notification'),
+    unknownValues:
+      typeof row['unknown_values'] === 'string'
+        ? (JSON.parse(row['unknown_values']) as Record<string, Record<string, number>>)
+        : null,
   };
 }

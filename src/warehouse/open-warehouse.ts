@@ -4,12 +4,13 @@
 // and closes it. A reader sends its reads to that writer when there is one; otherwise it opens the file
 // itself (READ_ONLY, shared with other readers) only while an operation or hold() runs. Migrations run (or,
 // read-only, are checked) at the first open.
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { makeDirectory } from '../make-directory.js';
+import { createServedSqlCheck } from './check-served-sql.js';
 import { commitCatalogues } from './commit-catalogues.js';
 import { commitWindow, isOutOfMemory } from './commit-window.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
@@ -21,7 +22,7 @@ import {
   openDatabaseFile,
 } from './open-database-file.js';
 import { runStatement } from './query-rows.js';
-import { type ReadRequest, runReadRequest } from './read-request.js';
+import { copyToParquetSql, type ReadRequest, runReadRequest } from './read-request.js';
 import { type ReadService, serveReads } from './read-service.js';
 import { connectToReadService, type ReadServiceClient, ReadServiceGone } from './read-service-client.js';
 import { runInTransaction } from './run-in-transaction.js';
@@ -55,6 +56,8 @@ export interface OpenWarehouseOptions {
   now?: () => number;
   /** After how long without a heartbeat a running run counts as abandoned (default LEASE.staleMs). */
   leaseStaleMs?: number;
+  /** Where the per-user folder of the read socket is made (default /tmp: read-service-socket.ts). */
+  socketRoot?: string;
 }
 
 export async function openWarehouse(options: OpenWarehouseOptions): Promise<Warehouse> {
@@ -92,6 +95,22 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   /** A write file being checkpointed and closed: the next open waits for it. */
   let closing: Promise<void> | undefined;
   const marker = turnMarkerOf(options.path);
+  /** A writer's check of served SQL, kept across reopens: its verdicts and DuckDB's function list (~0.1 s). */
+  const checkServedSql = createServedSqlCheck();
+  /** A socket this reader does not trust is named once in the log; the reader reads the file itself. */
+  let warnedOfSocket = false;
+  const findReadService = () =>
+    connectToReadService(options.path, {
+      socketRoot: options.socketRoot,
+      onRefused: (socketPath, reason) => {
+        if (warnedOfSocket) return;
+        warnedOfSocket = true;
+        log?.warn(
+          { path: options.path, socketPath },
+          `ignoring the read socket ${socketPath}: ${reason}; reading the warehouse file itself`,
+        );
+      },
+    });
   /** While a writer holds the file between operations: checks for a waiter and for the idle limit. */
   let idleWatch: NodeJS.Timeout | undefined;
   let idleSince = 0;
@@ -143,7 +162,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       onLockWait: async (waitedMs) => {
         if (access === 'read' && !readTheFile) {
           // the writer holding the file serves reads: ask it; ask for the file only if none answers
-          const found = await connectToReadService(options.path);
+          const found = await findReadService();
           if (found) throw new FoundReadService(found, waitedMs);
           if (waitedMs < READER_ASKS_FOR_TURN_AFTER_MS) return;
         }
@@ -165,14 +184,20 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     }
     file = opened;
     if (access === 'write' && !inMemory)
-      service = await serveReads({ instance: opened.instance, warehousePath: options.path, log });
+      service = await serveReads({
+        instance: opened.instance,
+        warehousePath: options.path,
+        log,
+        socketRoot: options.socketRoot,
+        checkSql: checkServedSql,
+      });
     return opened.connection;
   };
   /** Where a reader's next operation runs: the file it has open, the writer's read service, or the file. */
   const connectReader = async (): Promise<ReadTarget> => {
     if (file) return { local: file.connection };
     if (remote?.closed) remote = undefined;
-    if (!readTheFile) remote ??= await connectToReadService(options.path);
+    if (!readTheFile) remote ??= await findReadService();
     if (!remote) {
       try {
         return { local: await connect() };
@@ -191,13 +216,20 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
     }
     return { remote };
   };
-  /** Runs a read operation where connectReader says; a writer that stops serving midway is asked no more. */
-  const runRead = async (request: ReadRequest): Promise<unknown> => {
+  /**
+   * Runs a read operation where connectReader says; a writer that stops serving midway is asked no more.
+   * A `parquet` read writes its file at `parquetPath` (here directly; through the writer, from its bytes).
+   */
+  const runRead = async (request: ReadRequest, parquetPath?: string): Promise<unknown> => {
     for (let attempt = 1; ; attempt++) {
       try {
         const target = access === 'write' ? { local: await connect() } : await connectReader();
+        if ('local' in target && request.op === 'parquet' && parquetPath !== undefined)
+          return await runStatement(target.local, copyToParquetSql(request.sql, parquetPath));
         if ('local' in target) return await runReadRequest(target.local, request);
-        return await target.remote.read(request);
+        const value = await target.remote.read(request);
+        if (parquetPath !== undefined) writeFileSync(parquetPath, value as Uint8Array);
+        return value;
       } catch (error) {
         if (!canReadElsewhere(error) || attempt >= MAX_READ_ATTEMPTS) throw asQueryError(error);
         leaveReadService(error);
@@ -300,12 +332,12 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
       throw asQueryError(cause);
     }
   };
-  const read = <T>(operation: string, request: ReadRequest): Promise<T> => {
+  const read = <T>(operation: string, request: ReadRequest, parquetPath?: string): Promise<T> => {
     if (closed) return Promise.reject(closedError(operation));
     pending++;
     return queue.run(async () => {
       try {
-        return (await runRead(request)) as T;
+        return (await runRead(request, parquetPath)) as T;
       } finally {
         pending--;
         releaseWhenIdle();
@@ -349,6 +381,9 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
         between,
       }),
     query: (sql, params) => read<PlainRow[]>('query', { op: 'query', sql, params }),
+    async writeParquet(select, path) {
+      await read('write a Parquet file', { op: 'parquet', sql: select }, path);
+    },
     async *streamRows(sql, params) {
       // holds the queue (and the file, or the writer's connection) from the first chunk to the end of the
       // iteration: one statement

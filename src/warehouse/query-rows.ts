@@ -115,6 +115,8 @@ function bindParam(param: SqlParam): [DuckDBValue, DuckDBType] {
     if (Number.isSafeInteger(param)) return [BigInt(param), BIGINT];
     return [param, DOUBLE];
   }
+  // an int64 beyond 2^53 (a knowledge base id) is bound exactly
+  if (typeof param === 'bigint') return [param, BIGINT];
   if (param instanceof Date) return [timestampTZValue(BigInt(param.getTime()) * 1000n), TIMESTAMPTZ];
   return [listValue([...param]), LIST(VARCHAR)];
 }

@@ -1,20 +1,21 @@
 // A reader's end of the read service (read-service.ts): connects to the socket of the writer that holds the
 // warehouse file and sends it read requests one at a time. When the writer lets go of the file (or dies) the
 // connection closes: a request that got no answer fails with ReadServiceGone, and the reader reads the file
-// itself (open-warehouse.ts).
+// itself (open-warehouse.ts). It connects only to a socket it trusts (read-service-socket.ts), and believes
+// an error's code only when it is one of ERROR_CODES with one of its kinds.
 import { connect, type Socket } from 'node:net';
-import type { ErrorCode } from '../error-codes.js';
+import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import type { ErrorKind } from '../errors.js';
 import { EtlError } from '../errors.js';
 import type { ReadRequest } from './read-request.js';
 import {
   type ReaderMessage,
-  readServiceSocketOf,
   receiveMessages,
   sendMessage,
   type WireError,
   type WriterMessage,
 } from './read-service-protocol.js';
+import { checkReadServiceSocket, readServiceSocketOf } from './read-service-socket.js';
 import type { SqlParams, StreamedRows } from './warehouse.js';
 
 /** Chunks (about 2,048 rows each) a reader holds before it stops reading the socket. */
@@ -39,10 +40,27 @@ export interface ReadServiceClient {
   close(): void;
 }
 
-/** Connects to the writer serving reads on this warehouse; undefined when none does. */
-export async function connectToReadService(warehousePath: string): Promise<ReadServiceClient | undefined> {
+export interface ConnectOptions {
+  /** Where the per-user socket folder is (read-service-socket.ts; tests give their own). */
+  socketRoot?: string | undefined;
+  /** A socket is there but not trusted (another user's, open to others, a symlink): the reader reads the file. */
+  onRefused?: ((socketPath: string, reason: string) => void) | undefined;
+}
+
+/** Connects to the writer serving reads on this warehouse; undefined when none does (or none is trusted). */
+export async function connectToReadService(
+  warehousePath: string,
+  options: ConnectOptions = {},
+): Promise<ReadServiceClient | undefined> {
+  const socketPath = readServiceSocketOf(warehousePath, options.socketRoot);
+  const check = checkReadServiceSocket(socketPath, options.socketRoot);
+  if (!check.found) return undefined;
+  if (check.refused) {
+    options.onRefused?.(socketPath, check.refused);
+    return undefined;
+  }
   const socket = await new Promise<Socket | undefined>((resolve) => {
-    const attempt = connect(readServiceSocketOf(warehousePath));
+    const attempt = connect(socketPath);
     attempt.once('connect', () => {
       attempt.removeAllListeners('error');
       resolve(attempt);
@@ -148,8 +166,12 @@ function createClient(socket: Socket): ReadServiceClient {
   };
 }
 
+/** The writer's error: an EtlError only with a code of ours and one of its kinds, else a plain Error. */
 function fromWireError(error: WireError): Error {
-  if (error.code)
-    return new EtlError(error.code as ErrorCode, error.message, { kind: error.kind as ErrorKind });
-  return new Error(error.message);
+  const message = typeof error?.message === 'string' ? error.message : 'the writer answered an error';
+  const code = error?.code;
+  if (typeof code !== 'string' || !Object.hasOwn(ERROR_CODES, code)) return new Error(message);
+  const kinds: readonly string[] = ERROR_CODES[code as ErrorCode].kinds;
+  const kind = typeof error.kind === 'string' && kinds.includes(error.kind) ? error.kind : kinds[0];
+  return new EtlError(code as ErrorCode, message, { kind: kind as ErrorKind });
 }

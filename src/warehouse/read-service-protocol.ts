@@ -1,25 +1,14 @@
-// The wire of the read service (read-service.ts): where its socket lives, the messages a reader and the
-// writer exchange, and their framing (a 4-byte length, then the message in V8's serialization, which keeps
-// what JSON would lose: Map, Uint8Array, NaN and ±Infinity). One request at a time per connection, answered
-// in order: a value or an error, or for a stream any number of chunks and then the end.
-import { createHash } from 'node:crypto';
+// The wire of the read service (read-service.ts): the messages a reader and the writer exchange and their
+// framing (a 4-byte length, then the message in V8's serialization, which keeps what JSON would lose: Map,
+// Uint8Array, NaN and ±Infinity). One request at a time per connection, answered in order: a value or an
+// error, or for a stream any number of chunks and then the end. A frame that is not a message ends the
+// connection's reading (its framing is lost). Where the socket lives: read-service-socket.ts.
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { ReadRequest } from './read-request.js';
 import type { SqlParams, StreamedRows } from './warehouse.js';
 
-/** Unix socket paths are limited to 107 bytes; a longer one goes to the temp directory under a hash. */
-const MAX_SOCKET_PATH_BYTES = 100;
-
-/** The socket a writer serves reads on: beside the warehouse, or in the temp directory when that is too long. */
-export function readServiceSocketOf(warehousePath: string): string {
-  const beside = `${resolve(warehousePath)}.readers.sock`;
-  if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH_BYTES) return beside;
-  const hash = createHash('sha256').update(resolve(warehousePath)).digest('hex').slice(0, 24);
-  return join(tmpdir(), `reporter-etl-${hash}.sock`);
-}
+export { readServiceSocketOf } from './read-service-socket.js';
 
 /** What a reader sends. `begin`/`end` bracket a hold(): the reads between them see one snapshot. */
 export type ReaderMessage =
@@ -63,16 +52,36 @@ export function sendMessage(socket: Socket, message: ReaderMessage | WriterMessa
 }
 
 /** Cuts the bytes of a socket into messages and hands each to `onMessage`. */
-export function receiveMessages<T>(socket: Socket, onMessage: (message: T) => void): void {
+export function receiveMessages<T>(
+  socket: Socket,
+  onMessage: (message: T) => void,
+  limits: { maxBytes?: number; onMalformed?: (reason: string) => void } = {},
+): void {
   let pending: Buffer = Buffer.alloc(0);
+  let broken = false;
+  const stop = (reason: string): void => {
+    broken = true;
+    pending = Buffer.alloc(0);
+    socket.pause();
+    limits.onMalformed?.(reason);
+  };
   socket.on('data', (data: Buffer) => {
+    if (broken) return;
     pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
     while (pending.length >= 4) {
       const length = pending.readUInt32BE(0);
+      if (limits.maxBytes !== undefined && length > limits.maxBytes)
+        return stop(`a message of ${length} bytes, over the ${limits.maxBytes} a reader may send`);
       if (pending.length < 4 + length) break;
       const body = pending.subarray(4, 4 + length);
       pending = pending.subarray(4 + length);
-      onMessage(deserialize(body) as T);
+      let message: T;
+      try {
+        message = deserialize(body) as T;
+      } catch (error) {
+        return stop(`bytes that are not a message (${(error as Error).message})`);
+      }
+      onMessage(message);
     }
   });
 }

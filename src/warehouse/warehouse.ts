@@ -4,7 +4,7 @@
 import type { CatalogueBatch, WindowBatch } from './rows.js';
 
 /** What a value bound to a `query` parameter may be: a Date binds as TIMESTAMPTZ, a string[] as VARCHAR[]. */
-export type SqlParam = string | number | boolean | null | Date | readonly string[];
+export type SqlParam = string | number | bigint | boolean | null | Date | readonly string[];
 /** Positional (`$1`, `?`) or named (`$name`) parameters. */
 export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
 
@@ -53,6 +53,8 @@ export interface RunFinish {
   durationMs: number;
   /** Every request of the run, catalogues included (the windows add theirs as they commit). */
   requests?: number;
+  /** A sync's values of enumerated fields it does not know, per field and value (etl_runs.unknown_values). */
+  unknownValues?: Record<string, Record<string, number>>;
 }
 
 export interface RunRecord {
@@ -74,6 +76,8 @@ export interface RunRecord {
   host: string | null;
   /** The run's Pushgate notification: null none was due, `sent`, or `failed: <reason>` (migration 012). */
   notification: string | null;
+  /** A sync's values of enumerated fields it did not know, per field and value; null when none (migration 015). */
+  unknownValues: Record<string, Record<string, number>> | null;
 }
 
 export interface ListRunsOptions {
@@ -134,6 +138,11 @@ export interface Warehouse {
    * to hold. The warehouse runs nothing else until the iteration ends (finished, broken off, or thrown).
    */
   streamRows(sql: string, params?: SqlParams): AsyncIterable<StreamedRows>;
+  /**
+   * Writes the rows of one SELECT to a Parquet file (zstd) at `path`, by this process: a reader served by the
+   * writer gets the file's bytes from it (written to a private temp file there), never asks it to write `path`.
+   */
+  writeParquet(select: string, path: string): Promise<void>;
   /**
    * Keeps the file open from the first operation of `work` to its end, so its queries see one snapshot
    * (a report's figures); outside hold() each operation opens and releases the file.

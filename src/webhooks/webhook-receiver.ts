@@ -9,29 +9,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ChatApiChannel } from '../chatapi-channels.js';
-import { CONFIG_DEFAULTS, type Config } from '../config.js';
+import { CONFIG_DEFAULTS, type Config, WEBHOOKS_LOAD_MAX_BYTES } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import {
-  forgetSpoolStatements,
-  loadSpoolStatements,
-  SELECT_SPOOL_OFFSET,
-  spoolStateKey,
-  WEBHOOKS_STATE_PROJECT,
-} from './load-spool-sql.js';
-import { redactTokens } from './redact-tokens.js';
-import {
-  createSpool,
-  isLeftBehind,
-  listSpools,
-  readSpool,
-  removeSpool,
-  type Spool,
-  type SpoolRecord,
-  spoolDirOf,
-  spoolStart,
-} from './spool.js';
+import { LOAD_MAX_RECORDS, loadSpoolFile, loadSpoolRecords, type SpoolLoader } from './load-spool.js';
+import { forgetSpoolStatements } from './load-spool-sql.js';
+import { redactRejectReason, redactTokens } from './redact-tokens.js';
+import { createSpool, isLeftBehind, listSpools, removeSpool, type Spool, spoolDirOf } from './spool.js';
 import {
   type ChatApiPayload,
   chatApiPayload,
@@ -42,7 +27,7 @@ import {
 
 /** A body larger than this is refused (413): a payload of the platform is a few kilobytes. */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** What of a rejected body is kept in etl_rejects. */
+/** What of a rejected body is kept in etl_rejects (load-spool.ts keeps as much of a refused record). */
 const MAX_KEPT_BYTES = 64 * 1024;
 /** A spool larger than this is replaced by a new one once it is loaded. */
 const ROTATE_BYTES = 64 * 1024 * 1024;
@@ -60,6 +45,8 @@ export interface WebhookReceiverOptions {
   log: Logger;
   /** How often the spool is loaded into the warehouse (default 1 s). */
   loadEveryMs?: number;
+  /** REPORTER_WEBHOOKS_LOAD_MAX_BYTES: the spooled bytes of one load transaction at most (default WEBHOOKS_LOAD_MAX_BYTES). */
+  loadMaxBytes?: number;
   now?: () => number;
 }
 
@@ -96,6 +83,7 @@ export function configuredReceiverOptions(
     timeZone: config.chatApi.timeZone,
     log,
     loadEveryMs: config.webhooks.loadEveryMs,
+    loadMaxBytes: config.webhooks.loadMaxBytes,
   };
 }
 
@@ -138,9 +126,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     await spool.append({
       route: 'reject',
       receivedAt: now(),
-      // a malformed Chat API body may still carry the channel token: it is kept without it
-      body: redactTokens(raw, knownTokens).slice(0, MAX_KEPT_BYTES),
-      reason,
+      // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
+      body: redactTokens(raw, knownTokens, MAX_KEPT_BYTES),
+      reason: redactRejectReason(reason, knownTokens),
       endpoint,
     });
     answer(response, status, { error: status === 413 ? 'too_large' : 'bad_request', message: reason });
@@ -243,21 +231,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     findLeftovers();
     // spools of earlier processes first: their rows came first
     for (const name of [...leftovers]) {
-      const [row] = await warehouse.query(SELECT_SPOOL_OFFSET, {
-        project: WEBHOOKS_STATE_PROJECT,
-        key: spoolStateKey(name),
-      });
-      const from = Number(row?.['value'] ?? 0);
       const path = join(dir, name);
-      const rest = readSpool(path, from);
-      if (rest.length > 0) {
-        await commit(
-          name,
-          rest.map((r) => r.record),
-          rest.at(-1)!.end,
-        );
-        counts.loaded += rest.length;
-        log.info({ spool: name, records: rest.length }, 'loaded the spool of an earlier receiver');
+      const loaded = await loadSpoolFile(loader, path, name);
+      if (loaded > 0) {
+        counts.loaded += loaded;
+        log.info({ spool: name, records: loaded }, 'loaded the spool of an earlier receiver');
       }
       removeSpool(path);
       await warehouse.execute(forgetSpoolStatements(name));
@@ -266,7 +244,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const taken = spool.takeDurable();
     if (taken.records.length > 0) {
       try {
-        await commit(spool.name, taken.records, taken.offset);
+        await loadSpoolRecords(loader, spool.name, taken.records, taken.offset);
       } catch (error) {
         spool.giveBack(taken);
         throw error;
@@ -281,31 +259,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       await full.close();
     }
   };
-  const context = () => ({ channels: options.channels, timeZone: options.timeZone, runId, now: now() });
-  /**
-   * Stores spooled records and the offset they reach in one transaction. When the warehouse refuses the
-   * batch's statements (not a lock: a value it cannot take), one record must not hold back the others
-   * forever: each is stored alone, a refused one is kept in etl_rejects with the reason, then the offset.
-   * A crash in between loads the batch again: rows are skipped by question_id, rejects as already kept.
-   */
-  const commit = async (name: string, records: SpoolRecord[], offset: number): Promise<void> => {
-    try {
-      await warehouse.execute(loadSpoolStatements(name, records, offset, context()));
-      return;
-    } catch (error) {
-      if (!isRefusedStatement(error)) throw error;
-      log.warn({ err: error, spool: name, records: records.length }, 'loading the batch record by record');
-    }
-    const refused: SpoolRecord[] = [];
-    for (const record of records) {
-      try {
-        await warehouse.execute(loadSpoolStatements(name, [record], undefined, context()));
-      } catch (error) {
-        if (!isRefusedStatement(error)) throw error;
-        refused.push(asUnstorable(record, (error as Error).message, spoolStart(name)));
-      }
-    }
-    await warehouse.execute(loadSpoolStatements(name, refused, offset, context()));
+  const loader: SpoolLoader = {
+    warehouse,
+    log,
+    context: () => ({ channels: options.channels, timeZone: options.timeZone, runId, now: now() }),
+    limits: { maxBytes: options.loadMaxBytes ?? WEBHOOKS_LOAD_MAX_BYTES, maxRecords: LOAD_MAX_RECORDS },
   };
   const load = (): Promise<void> => {
     loading ??= loadOnce().finally(() => {
@@ -368,22 +326,4 @@ async function readBody(
     else chunks.push(chunk);
   }
   return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
-}
-
-/** The statements themselves failed (a value the warehouse cannot take), not the warehouse (a lock, a closed file). */
-function isRefusedStatement(error: unknown): boolean {
-  return error instanceof EtlError && error.code === 'warehouse.query_failed';
-}
-
-/** A spooled record the warehouse refused, as a reject: its body as JSON (cut at 64 KiB) and the reason. */
-function asUnstorable(record: SpoolRecord, reason: string, spoolStartedAt: number): SpoolRecord {
-  // a receive time the warehouse cannot hold is replaced by its spool's start: the same on every reload
-  const valid = Number.isFinite(record.receivedAt) && Math.abs(record.receivedAt) <= 8.64e15;
-  return {
-    route: 'reject',
-    receivedAt: valid ? record.receivedAt : spoolStartedAt,
-    body: JSON.stringify(wellFormed(record.body) ?? null).slice(0, MAX_KEPT_BYTES),
-    reason: `could not be stored: ${String(wellFormed(reason)).slice(0, 1000)}`,
-    endpoint: record.route === 'reject' ? (record.endpoint ?? 'webhooks') : `webhooks/${record.route}`,
-  };
 }

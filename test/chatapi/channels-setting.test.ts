@@ -7,7 +7,7 @@ import { UsageError } from '../../src/errors.js';
 
 const TOKEN = `AbCd1234:${'a1'.repeat(20)}`;
 const OTHER = '6f1c2a8e-1b2c-4d3e-8f90-0123456789ab';
-const base = { REPORTER_TOKEN: 't' };
+const base = { REPORTER_TOKEN: 'test-token-t' };
 
 function channelsOf(value: string) {
   return loadConfig({ ...base, REPORTER_CHATAPI_CHANNELS: value }).chatApi.channels;
@@ -35,6 +35,8 @@ describe('REPORTER_CHATAPI_CHANNELS', () => {
     expect(config.chatApi).toEqual({
       channels: [],
       baseUrl: 'https://app.jaicp.com',
+      // messages about the address name the setting it came from
+      baseUrlSetting: 'REPORTER_BASE_URL',
       path: '/chatapi',
       timeZone: 'UTC',
     });

@@ -67,6 +67,8 @@ describe('reporter-etl chatapi-events', () => {
     expect(rest.code, rest.stderr).toBe(0);
     const result = JSON.parse(rest.stdout);
     expect(result.failures).toEqual([]);
+    // times in --json are ISO 8601, as in every JSON output
+    for (const channel of result.channels) expect(channel.cursor).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
     const stored = await runCli(
       [
         'sql',
@@ -90,8 +92,13 @@ describe('reporter-etl chatapi-events', () => {
     });
     const first = await runCli(['chatapi-events'], h.env);
     expect(first.code, first.stderr).toBe(0);
+    const e = h.running.emulator;
+    const before = e.requestCount;
     const follower = spawnCli(['chatapi-events', '--follow'], h.env);
-    await new Promise((r) => setTimeout(r, 1500)); // now waiting in a long poll of up to 30 s
+    // its long poll (of up to 30 s) has reached the emulator: the follower is running and waiting in it
+    const deadline = Date.now() + 60_000;
+    while (e.requestCount === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
     const stopAt = Date.now();
     follower.kill('SIGTERM');
     expect(await exited(follower)).toBe(0);

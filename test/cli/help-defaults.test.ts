@@ -47,7 +47,7 @@ const COMMANDS: Command[] = [
 /** The default of each setting as loadConfig applies it, in the unit of the setting. */
 function configDefaults(): Record<string, string | number> {
   const c = loadConfig({}, { requireToken: false });
-  const withToken = loadConfig({ REPORTER_TOKEN: 't' });
+  const withToken = loadConfig({ REPORTER_TOKEN: 'test-token-t' });
   return {
     REPORTER_BASE_URL: withToken.projects[0]!.baseUrl,
     REPORTER_DATA_DIR: c.dataDir,

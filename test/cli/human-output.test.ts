@@ -24,7 +24,7 @@ describe('human output', () => {
   });
 
   it('sync says its counts in words; runs shows headers in words and durations in seconds', async () => {
-    h = await createHarness({ realClock: true, emulator: { sessions: 100 } });
+    h = await createHarness({ realClock: true, emulator: { sessions: 200 } });
     const sync = await runCli(['sync'], h.env);
     expect(sync.code, sync.stderr).toBe(0);
     const runs = JSON.parse((await runCli(['runs', '--json'], h.env)).stdout).runs;
@@ -41,17 +41,38 @@ describe('human output', () => {
     expect(sync.stdout).toContain(
       `${w(run.windows, 'window')} · ${w(run.sessions, 'session')} · ${w(run.messages, 'message')} · ${w(run.requests, 'request')} ·`,
     );
+    // --json times are ISO 8601 UTC, as in every JSON output
+    expect(run.startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(run.finishedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const table = await runCli(['runs'], h.env);
     expect(table.code, table.stderr).toBe(0);
-    const [header, row] = table.stdout.split('\n');
+    const lines = table.stdout.trimEnd().split('\n');
+    const [header, row] = lines;
+    // the table fits 100 columns; counts have thousands separators
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
     expect(header!.split(/\s{2,}/)).toEqual([
+      'Started',
+      'Job',
+      'Project',
+      'Status',
+      'Time (s)',
+      'Messages',
+      'Rejected',
+      'Error / notification',
+    ]);
+    expect(run.messages).toBeGreaterThanOrEqual(1000);
+    expect(row).toContain(` ${run.messages.toLocaleString('en-US')} `);
+    expect(row).toContain(` ${(run.durationMs / 1000).toFixed(1)} `);
+    const wide = await runCli(['runs', '--wide'], h.env);
+    const [wideHeader, wideRow] = wide.stdout.split('\n');
+    expect(wideHeader!.split(/\s{2,}/)).toEqual([
       'Run',
+      'Started',
       'Job',
       'Project',
       'Trigger',
       'Status',
-      'Started',
-      'Duration (s)',
+      'Time (s)',
       'Windows',
       'Sessions',
       'Messages',
@@ -60,8 +81,8 @@ describe('human output', () => {
       'Error',
       'Notification',
     ]);
-    expect(row).toContain(run.runId);
-    expect(row).toContain(` ${(run.durationMs / 1000).toFixed(1)} `);
+    expect(wideRow).toContain(run.runId);
+    expect(wideRow).toContain(` ${run.requests.toLocaleString('en-US')} `);
     // a later run is an incremental one
     const again = await runCli(['sync'], h.env);
     expect(again.stdout).toContain(': success (incremental) · ');

@@ -70,8 +70,8 @@ describe('LOG_FORMAT', () => {
   });
 
   it('a bad value is a usage error naming LOG_FORMAT', () => {
-    expect(() => loadConfig({ REPORTER_TOKEN: 't', LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
-    expect(loadConfig({ REPORTER_TOKEN: 't', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-t', LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+    expect(loadConfig({ REPORTER_TOKEN: 'test-token-t', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
   });
 
   it('a log line takes the progress line off and draws it again after', () => {

@@ -53,7 +53,7 @@ describe('reporter-etl sync', () => {
       messages: first.messages,
       requests: first.requests,
     });
-    const table = await cli(['runs', '--limit', '1'], h.env);
+    const table = await cli(['runs', '--limit', '1', '--wide'], h.env);
     expect(table.stdout).toContain(second.runId);
     expect(table.stdout).not.toContain(first.runId);
   }, 240_000);
@@ -62,7 +62,7 @@ describe('reporter-etl sync', () => {
     const r = await cli(['sync'], { REPORTER_TOKEN: '', REPORTER_CONFIG: '' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/REPORTER_TOKEN/);
-    const bad = await cli(['sync'], { REPORTER_TOKEN: 'x', REPORTER_API: 'v3' });
+    const bad = await cli(['sync'], { REPORTER_TOKEN: 'test-token-x', REPORTER_API: 'v3' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/REPORTER_API/);
   });

@@ -28,7 +28,11 @@ afterEach(() => {
 
 /** The environment of a user whose REPORTER_DATA_DIR is `dataDir`; the API is never reached. */
 function envFor(dataDir: string): Record<string, string> {
-  return { REPORTER_DATA_DIR: dataDir, REPORTER_TOKEN: 'token', REPORTER_BASE_URL: 'http://127.0.0.1:9' };
+  return {
+    REPORTER_DATA_DIR: dataDir,
+    REPORTER_TOKEN: 'test-token',
+    REPORTER_BASE_URL: 'http://127.0.0.1:9',
+  };
 }
 
 const STACK = /\n\s+at |EEXIST|ENOTDIR/;

@@ -1,14 +1,15 @@
-// The statistics views in ClickHouse give the figures of `stats --json` (computeStats over the warehouse,
-// whole UTC days, by day): per day sessions, messages, unique clients and transfers, per channel too; the
-// delivery funnel with the Chat API's row; session and message labels per day. Against a real server.
+// The statistics views in ClickHouse give the emulator's ground truth (never the code's own figures), whole UTC
+// days: per day sessions, messages, unique clients and transfers, per channel too; the delivery funnel of the
+// Reporter's channels and the Chat API's row (from the Chat API's truth); labelled sessions and messages per
+// label. Against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncChatApiHistory } from '../../src/chatapi/sync-chatapi-history.js';
 import { createClickHouse } from '../../src/clickhouse/clickhouse-http.js';
 import { exportClickHouse } from '../../src/clickhouse/export-clickhouse.js';
 import { loadConfig } from '../../src/config.js';
 import { defaultChatApiToken } from '../../src/emulator/chatapi/channels.js';
+import { chatChannelTruth } from '../../src/emulator/chatapi/chat-truth.js';
 import { silentLogger } from '../../src/log.js';
-import { computeStats } from '../../src/stats/compute-stats.js';
 import { type ClickHouseServer, clickHouseMissing, startClickHouse } from '../helpers/clickhouse-server.js';
 import { createHarness } from '../helpers/sync-harness.js';
 
@@ -50,76 +51,99 @@ describe.skipIf(missing !== undefined)('the statistics views in ClickHouse', () 
       // whole UTC days inside the synced range
       const to = Math.floor(h.running.emulator.now() / DAY) * DAY;
       const from = to - 3 * DAY;
-      const stats = await h.withWarehouse((w) =>
-        computeStats(w, { from, to, timeZone: 'UTC', period: 'day', top: 10, catchAllClass: '/CatchAll' }),
-      );
       const days = [0, 1, 2].map((i) => new Date(from + i * DAY).toISOString().slice(0, 10));
       const inWindow = `day >= '${days[0]}' AND day <= '${days[2]}'`;
-      const sessions = await ch.select<Record<string, string>>(
-        `SELECT toString(day) AS day, channel, sessions, clients, transferred FROM reporter_views.stats_daily_sessions WHERE ${inWindow} FORMAT JSONEachRow`,
+      const select = (sql: string) =>
+        ch.select<Record<string, string>>(`${sql.replace('$WINDOW', inWindow)} FORMAT JSONEachRow`);
+      const sessions = await select(
+        'SELECT toString(day) AS day, channel, sessions, transferred FROM reporter_views.stats_daily_sessions WHERE $WINDOW',
       );
-      const clients = await ch.select<Record<string, string>>(
-        `SELECT toString(day) AS day, clients FROM reporter_views.stats_daily_clients WHERE ${inWindow} FORMAT JSONEachRow`,
+      const clients = await select(
+        'SELECT toString(day) AS day, clients FROM reporter_views.stats_daily_clients WHERE $WINDOW',
       );
-      const messages = await ch.select<Record<string, string>>(
-        `SELECT toString(day) AS day, channel, messages FROM reporter_views.stats_daily_messages WHERE ${inWindow} FORMAT JSONEachRow`,
+      const messages = await select(
+        'SELECT toString(day) AS day, channel, messages FROM reporter_views.stats_daily_messages WHERE $WINDOW',
       );
-      for (const p of stats.byPeriod) {
-        const day = p.period.slice(0, 10);
+      const sum = (rows: Record<string, string>[], column: string) =>
+        rows.reduce((total, r) => total + n(r[column]), 0);
+      days.forEach((day, i) => {
+        const truth = h.truth(from + i * DAY, from + (i + 1) * DAY);
+        expect(truth.sessions, day).toBeGreaterThan(50);
         const ofDay = sessions.filter((r) => r['day'] === day);
+        expect(sum(ofDay, 'sessions'), day).toBe(truth.sessions);
+        expect(sum(ofDay, 'transferred'), day).toBe(truth.transferredSessions);
+        expect(n(clients.find((r) => r['day'] === day)?.['clients']), day).toBe(truth.uniqueClients);
         expect(
-          ofDay.reduce((s, r) => s + n(r['sessions']), 0),
+          sum(
+            messages.filter((r) => r['day'] === day),
+            'messages',
+          ),
           day,
-        ).toBe(p.sessions);
-        expect(
-          ofDay.reduce((s, r) => s + n(r['transferred']), 0),
-          day,
-        ).toBe(p.transferredSessions);
-        expect(n(clients.find((r) => r['day'] === day)?.['clients']), day).toBe(p.uniqueClients);
-        expect(
-          messages.filter((r) => r['day'] === day).reduce((s, r) => s + n(r['messages']), 0),
-          day,
-        ).toBe(p.messages);
-      }
-      for (const p of stats.byPeriodChannel) {
-        const day = p.period.slice(0, 10);
-        const row = sessions.find((r) => r['day'] === day && r['channel'] === p.channel);
-        expect(n(row?.['sessions'] ?? 0), `${day} ${p.channel}`).toBe(p.sessions);
-        expect(n(row?.['clients'] ?? 0), `${day} ${p.channel}`).toBe(p.uniqueClients);
-      }
-      const delivery = await ch.select<Record<string, string>>(
-        `SELECT channel, sum(messages) AS messages, sum(with_status) AS with_status, sum(sent) AS sent, sum(delivered) AS delivered, sum(read) AS read, sum(not_sent) AS not_sent FROM reporter_views.stats_daily_delivery WHERE ${inWindow} GROUP BY channel FORMAT JSONEachRow`,
+        ).toBe(truth.messages);
+        for (const [channel, figures] of Object.entries(truth.byChannel)) {
+          const row = (rows: Record<string, string>[]) =>
+            rows.find((r) => r['day'] === day && r['channel'] === channel);
+          expect(n(row(sessions)?.['sessions'] ?? 0), `${day} ${channel}`).toBe(figures.sessions);
+          expect(n(row(messages)?.['messages'] ?? 0), `${day} ${channel}`).toBe(figures.messages);
+        }
+      });
+
+      // the delivery funnel over the three days: the Reporter's channels from its truth (latest status per
+      // message), the Chat API's row from the Chat API's truth (bot and agent messages of the channel)
+      const truth = h.truth(from, to);
+      const delivery = await select(
+        'SELECT channel, sum(messages) AS messages, sum(with_status) AS with_status, sum(sent) AS sent, sum(delivered) AS delivered, sum(read) AS read, sum(not_sent) AS not_sent, sum(not_delivered) AS not_delivered FROM reporter_views.stats_daily_delivery WHERE $WINDOW GROUP BY channel',
       );
-      expect(stats.deliveryFunnel.map((f) => f.channel)).toContain('chatapi');
-      for (const f of stats.deliveryFunnel) {
-        const row = delivery.find((r) => r['channel'] === f.channel);
-        expect(n(row?.['messages']), f.channel).toBe(f.messages);
-        expect(n(row?.['with_status']), f.channel).toBe(f.withStatus);
-        expect(n(row?.['delivered']), f.channel).toBe(f.delivered);
-        if (f.read !== null) expect(n(row?.['read']), f.channel).toBe(f.read);
-        if (f.sent !== null) expect(n(row?.['sent']), f.channel).toBe(f.sent);
-        expect(n(row?.['not_sent']), f.channel).toBe(f.notSent);
-      }
-      const sessionLabels = await ch.select<Record<string, string>>(
-        `SELECT toString(day) AS day, label_id, sessions FROM reporter_views.stats_daily_session_labels WHERE ${inWindow} FORMAT JSONEachRow`,
-      );
-      const labelledSessions = stats.sessionLabelsByPeriod.filter((l) => l.count > 0);
-      expect(labelledSessions.length).toBeGreaterThan(0);
-      for (const l of labelledSessions) {
-        const row = sessionLabels.find(
-          (r) => r['day'] === l.period.slice(0, 10) && n(r['label_id']) === l.labelId,
+      const funnelOf = (statuses: Record<string, number>, total: number) => ({
+        messages: total,
+        with_status: Object.values(statuses).reduce((a, b) => a + b, 0),
+        sent: statuses['SENT'] ?? 0,
+        delivered: statuses['DELIVERED'] ?? 0,
+        read: statuses['READ'] ?? 0,
+        not_sent: statuses['NOT_SENT'] ?? 0,
+        not_delivered: statuses['NOT_DELIVERED'] ?? 0,
+      });
+      const numbers = (row: Record<string, string> | undefined) =>
+        Object.fromEntries(
+          Object.entries(row ?? {})
+            .filter(([k]) => k !== 'channel')
+            .map(([k, v]) => [k, n(v)]),
         );
-        expect(n(row?.['sessions']), `${l.period} ${l.label}`).toBe(l.count);
-      }
-      const messageLabels = await ch.select<Record<string, string>>(
-        `SELECT toString(day) AS day, label_id, messages FROM reporter_views.stats_daily_message_labels WHERE ${inWindow} FORMAT JSONEachRow`,
-      );
-      for (const l of stats.messageLabelsByPeriod.filter((x) => x.count > 0)) {
-        const row = messageLabels.find(
-          (r) => r['day'] === l.period.slice(0, 10) && n(r['label_id']) === l.labelId,
+      const reporterChannels = ['telegram', 'viber', 'vk'].filter((c) => truth.byChannel[c]);
+      expect(reporterChannels.length).toBeGreaterThan(0);
+      for (const channel of reporterChannels)
+        expect(numbers(delivery.find((r) => r['channel'] === channel)), channel).toEqual(
+          funnelOf(truth.statuses[channel] ?? {}, truth.byChannel[channel]!.messages),
         );
-        expect(n(row?.['messages']), `${l.period} ${l.label}`).toBe(l.count);
-      }
+      const chat = chatChannelTruth(h.running.emulator, defaultChatApiToken('shop-bot'));
+      const answers = chat.clients
+        .flatMap((c) => c.messages)
+        .filter(
+          (m) => m.type !== 'client' && Date.parse(m.timestamp) >= from && Date.parse(m.timestamp) < to,
+        );
+      expect(answers.length).toBeGreaterThan(0);
+      const chatStatuses: Record<string, number> = {};
+      for (const m of answers) if (m.status) chatStatuses[m.status] = (chatStatuses[m.status] ?? 0) + 1;
+      expect(numbers(delivery.find((r) => r['channel'] === 'chatapi'))).toEqual(
+        funnelOf(chatStatuses, answers.length),
+      );
+
+      // labelled sessions and messages per label over the three days, by the label's name
+      const byLabel = (rows: Record<string, string>[], column: string) => {
+        const out: Record<string, number> = {};
+        for (const r of rows) out[r['label']!] = (out[r['label']!] ?? 0) + n(r[column]);
+        return out;
+      };
+      const sessionLabels = await select(
+        'SELECT label, sessions FROM reporter_views.stats_daily_session_labels WHERE $WINDOW',
+      );
+      expect(Object.keys(truth.sessionLabels).length).toBeGreaterThan(0);
+      expect(byLabel(sessionLabels, 'sessions')).toEqual(truth.sessionLabels);
+      const messageLabels = await select(
+        'SELECT label, messages FROM reporter_views.stats_daily_message_labels WHERE $WINDOW',
+      );
+      expect(Object.keys(truth.messageLabels).length).toBeGreaterThan(0);
+      expect(byLabel(messageLabels, 'messages')).toEqual(truth.messageLabels);
     } finally {
       await ch.close();
       await h.close();

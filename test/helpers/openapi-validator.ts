@@ -363,8 +363,10 @@ export class OpenApiValidator {
           return fail(format ? `integer (${format})` : 'integer');
         if (format === 'int32' && (value < INT32[0] || value > INT32[1]))
           errors.push(`${at}: ${value} is out of the int32 range`);
-        if (format === 'int64' && !Number.isSafeInteger(value))
-          errors.push(`${at}: ${value} is not a safe int64 in JSON`);
+        // an int64 beyond 2^53 is valid on the wire (the knowledge base's ids): JSON.parse rounds it, but not
+        // out of the int64 range (2^63 is where int64's largest value rounds to)
+        if (format === 'int64' && Math.abs(value) > 2 ** 63)
+          errors.push(`${at}: ${value} is out of the int64 range`);
         return true;
       }
       case 'number':

@@ -137,7 +137,7 @@ describe('the knowledge base client', () => {
     await kb.close();
   });
 
-  it('a host that does not resolve fails at once with kb.request_failed naming REPORTER_KB_BASE_URL', async () => {
+  it('a host that does not resolve fails at once with kb.unreachable naming REPORTER_KB_BASE_URL', async () => {
     const kb = createKbClient({
       config: loadConfig(
         { REPORTER_KB_BASE_URL: 'http://no-such-host.invalid/kb', REPORTER_KB_KEY: KEY },
@@ -148,11 +148,27 @@ describe('the knowledge base client', () => {
     });
     const error = await kb.info().catch((e: unknown) => e);
     await kb.close();
-    expect(error).toMatchObject({ code: 'kb.request_failed', kind: 'terminal' });
+    // the first request of the client: nothing was ever answered, so the address is what to check
+    expect(error).toMatchObject({ code: 'kb.unreachable', kind: 'transient' });
     expect((error as Error).message).toMatch(
-      /GET knowledge base info could not be sent \(.*ENOTFOUND.*\): no host of that name; check REPORTER_KB_BASE_URL \(http:\/\/no-such-host\.invalid\/kb\)/,
+      /^the host no-such-host\.invalid of REPORTER_KB_BASE_URL http:\/\/no-such-host\.invalid\/kb is not known: is the address right, does this machine reach its DNS\? \(ENOTFOUND; GET knowledge base info, 1 try\)$/,
     );
-    expect(kb.requests).toBe(1); // not retried
+    expect(kb.requests).toBe(1); // not retried: DNS said the name does not exist
+  });
+
+  it('nothing listening at REPORTER_KB_BASE_URL: two tries, then kb.unreachable saying what to check', async () => {
+    const kb = createKbClient({
+      config: { baseUrl: 'http://127.0.0.1:1/kb', key: KEY, adminKey: undefined },
+      retries: 6,
+      backoffBaseMs: 1,
+    });
+    const error = await kb.info().catch((e: unknown) => e);
+    await kb.close();
+    expect(error).toMatchObject({ code: 'kb.unreachable', kind: 'transient' });
+    expect((error as Error).message).toContain(
+      'nothing answers at REPORTER_KB_BASE_URL http://127.0.0.1:1/kb: is the address right, is the server running?',
+    );
+    expect(kb.requests).toBe(2);
   });
 
   it('a key no header can carry (a line break) fails each request at once, unsent, never hangs', async () => {
@@ -174,10 +190,8 @@ describe('the knowledge base client', () => {
   });
 
   it('says "1 attempt" when retries are used up after one', async () => {
-    const kb = createKbClient({
-      config: { baseUrl: 'http://127.0.0.1:1/kb', key: KEY, adminKey: undefined },
-      retries: 0,
-    });
+    // the scripted server answers 500 to `info`
+    const kb = createKbClient({ config: { baseUrl: base, key: KEY, adminKey: undefined }, retries: 0 });
     const error = await kb.info().catch((e: unknown) => e);
     await kb.close();
     expect(error).toMatchObject({ code: 'kb.unavailable' });

@@ -315,7 +315,7 @@ describe('kb sync against the emulator', () => {
       const truth = kbTruth(e);
       const rows = await snapshotRows(warehouse, summary.snapshotId);
       expect(rows.sources).toEqual(truth.sources.filter((s) => s['source_id'] !== source.id));
-      expect(rows.integrations.find((i) => i['integration_id'] === integration.id)!['status']).toBe(
+      expect(rows.integrations.find((i) => i['integration_id'] === String(integration.id))!['status']).toBe(
         'DEGRADED',
       );
       expect(rows.integrations).toEqual(truth.integrations);

@@ -45,7 +45,8 @@ export function kbTruth(e: Emulator, at: number = e.now()): KbTruth {
   }));
   const integrations = kbIntegrationsTruth(e, at)
     .map((i) => ({
-      integration_id: i.id,
+      // int64 ids, some beyond 2^53: compared as the text of their digits
+      integration_id: String(i.id),
       name: i.name,
       status: i.status,
       last_error: i.lastError ?? null,
@@ -54,7 +55,7 @@ export function kbTruth(e: Emulator, at: number = e.now()): KbTruth {
       last_successful_sync_at: ms(i.lastSuccessfulSyncAt),
       settings_base_url: kb.integration(KB_MAIN_PROJECT_ID, i.id).settings.baseUrl,
     }))
-    .sort((a, b) => a.integration_id - b.integration_id);
+    .sort((a, b) => (BigInt(a.integration_id) < BigInt(b.integration_id) ? -1 : 1));
   const segments = kbSegmentsTruth(e)
     .segments.map((s) => ({ name: s.name, sources_count: s.sourcesCount }))
     .sort(byName);
@@ -94,7 +95,7 @@ export async function snapshotRows(warehouse: Warehouse, snapshotId: string): Pr
               version, hash, created_at FROM kb_sources WHERE snapshot_id = $id ORDER BY source_id`,
     ),
     integrations: await q(
-      `SELECT integration_id, name, status, last_error, auto_sync, sync_interval_minutes,
+      `SELECT CAST(integration_id AS VARCHAR) AS integration_id, name, status, last_error, auto_sync, sync_interval_minutes,
               last_successful_sync_at, settings_base_url
        FROM kb_integrations WHERE snapshot_id = $id ORDER BY integration_id`,
     ),

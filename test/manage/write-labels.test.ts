@@ -491,3 +491,30 @@ describe('label-messages write-back', SLOW, () => {
     expect(h.stateVersion()).toBe(version);
   });
 });
+
+describe('a batch whose 2xx answer cannot be read', SLOW, () => {
+  const CHATAPI =
+    "select session_id from sessions where channel_type = 'chatapi' and start_time >= (select max(start_time) from sessions) - interval 30 hours";
+
+  it('was written: sent once, recorded success with the note, never sent again', async () => {
+    // the platform labels the sessions, then its answer is cut short
+    h.running.emulator.faults.script({ type: 'truncate', path: 'bulk-labeling', times: 1 });
+    h.running.emulator.requestLog = [];
+    const summary = await run({ label: 'Нужна доработка', query: CHATAPI, apply: true, batchSize: 1000 });
+    const log = h.running.emulator.requestLog;
+    h.running.emulator.requestLog = undefined;
+    h.running.emulator.faults.assertAllFired();
+    expect(log.filter((r) => r.url.includes('bulk-labeling'))).toHaveLength(1);
+    expect(summary.written).toBeGreaterThan(0);
+    const rows = await h.withWarehouse((w) =>
+      w.query('select status, written, error from label_writes where run_id = $1', [summary.runId!]),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'success', written: summary.written });
+    expect(String(rows[0]!['error'])).toMatch(
+      /was done \(200\) but its answer was cut short .*not sent again/,
+    );
+    const picked = await h.withWarehouse((w) => ids(w, CHATAPI));
+    for (const id of picked) expect(h.sessionLabelIds(id)).toContain(2);
+  });
+});

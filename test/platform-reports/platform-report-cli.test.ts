@@ -127,7 +127,7 @@ describe.concurrent('reporter-etl platform-report (child process)', () => {
     }));
 
   it('a usage error exits 2 naming what to change; --help teaches', async () => {
-    const bad = await cli(['messages', '--filter', 'COLOUR=red'], { REPORTER_TOKEN: 'x' });
+    const bad = await cli(['messages', '--filter', 'COLOUR=red'], { REPORTER_TOKEN: 'test-token-x' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown filter key COLOUR/);
     const help = await cli(['--help'], {});

@@ -48,7 +48,10 @@ describe('platform-report command', () => {
       [['messages', '--from', '2026-11-20', '--to', '2026-11-20T25:00Z'], /--to expects/],
       [['messages', '--date', '2026-02-29'], /--date expects .*no such date or time/],
       [['messages', '--date', '2026-10-31', '--from', '2026-10-30'], /--date is one whole UTC day/],
-      [['messages', '--from', '2026-10-31', '--to', '2026-10-30'], /the period is empty/],
+      [
+        ['messages', '--from', '2026-10-31', '--to', '2026-10-30'],
+        /must be before --to .*give --to 2026-11-01$/,
+      ],
       [['clients', '--reconcile'], /clients reports cannot be reconciled/],
       [['messages', '--reconcile', '--filter', 'MESSAGE_TEXT~hi'], /cannot compare the filter MESSAGE_TEXT/],
       [['telephony', '--format', 'csv'], /telephony reports take no settings/],

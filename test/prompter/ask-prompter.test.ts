@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { prompterTruth, prompterWebhookAttempts } from '../../src/emulator/chatapi/chat-truth.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { silentLogger } from '../../src/log.js';
-import { askPrompter } from '../../src/prompter/ask-prompter.js';
+import { type AskProgress, askPrompter, describeAskProgress } from '../../src/prompter/ask-prompter.js';
 import { createPrompterClient } from '../../src/prompter/prompter-client.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
@@ -91,7 +91,14 @@ function client(token: string, name: string) {
   });
 }
 
-async function ask(token: string, name: string, batchId: string, texts: string[], waitMs: number) {
+async function ask(
+  token: string,
+  name: string,
+  batchId: string,
+  texts: string[],
+  waitMs: number,
+  onProgress?: (p: AskProgress) => void,
+) {
   const c = client(token, name);
   try {
     return await askPrompter({
@@ -104,6 +111,7 @@ async function ask(token: string, name: string, batchId: string, texts: string[]
       waitMs,
       pollMs: 100,
       beforeLook: () => receiver.loadNow(),
+      ...(onProgress ? { onProgress } : {}),
       log: silentLogger(),
     });
   } finally {
@@ -120,7 +128,21 @@ const requests = (batchId: string) =>
 describe('prompter ask', () => {
   it('records each question with its questionId; the resent answers are stored once, as delivered', async () => {
     const texts = ['Где мой заказ?', 'q3', 'Оплата заказа картой и доставка'];
-    const summary = await ask(RESENDING, 'site', 'b-1', texts, 10_000);
+    const progress: AskProgress[] = [];
+    const summary = await ask(RESENDING, 'site', 'b-1', texts, 10_000, (p) => progress.push(p));
+    // the progress told each question sent, then the answers as they arrived, never more than were sent
+    expect(progress.slice(0, 3)).toEqual(
+      [1, 2, 3].map((done) => ({ phase: 'sending', done, total: 3, failed: 0 })),
+    );
+    const waiting = progress.slice(3) as Extract<AskProgress, { phase: 'waiting' }>[];
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.every((p) => p.phase === 'waiting' && p.sent === 3 && p.secondsLeft <= 10)).toBe(true);
+    expect(waiting.map((p) => p.answered)).toEqual([...waiting.map((p) => p.answered)].sort());
+    expect(waiting.at(-1)!.answered).toBe(3);
+    expect(describeAskProgress(waiting.at(-1)!)).toMatch(
+      /^prompter ask: answers 3\/3 · waiting up to \d+ s$/,
+    );
+    expect(describeAskProgress(progress[1]!)).toBe('prompter ask: sending 2/3');
     expect(summary).toMatchObject({ asked: 3, sent: 3, failed: 0, answered: 3, noAnswer: 0 });
     const truth = prompterTruth(running.emulator, RESENDING);
     expect(await requests('b-1')).toEqual(

@@ -131,6 +131,33 @@ describe('pushgate send', () => {
     expect(new Set(ids).size).toBe(expected.length);
   });
 
+  it('a push whose 2xx answer is cut short was delivered: sent once, recorded sent with the note', async () => {
+    const before = received().length;
+    // Pushgate takes the push, then its answer is cut short
+    h.running.emulator.faults.script({ type: 'truncate', path: 'pushgate', times: 1 });
+    const r = await send(['--apply', '--key', 'cut-short']);
+    h.running.emulator.faults.assertAllFired();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.summary).toMatchObject({ sent: expected.length, failed: [] });
+    const pushed = received().slice(before);
+    expect(pushed.map((g) => g.pushbackId).sort()).toEqual(expected);
+    const rows = await h.withWarehouse((w) =>
+      w.query(
+        'select status, pushback_id, error from pushgate_sends where run_id = $r order by error nulls last',
+        {
+          r: r.summary.runId,
+        },
+      ),
+    );
+    expect(rows.every((row) => row['status'] === 'sent')).toBe(true);
+    const noted = rows.filter((row) => row['error'] !== null);
+    expect(noted).toHaveLength(1);
+    expect(String(noted[0]!['error'])).toMatch(
+      /was done \(200\) but its answer was cut short .*not sent again/,
+    );
+    expect(String(noted[0]!['error'])).not.toContain(String(noted[0]!['pushback_id']));
+  });
+
   it('a query without pushback_id is refused before anything is sent (exit 2)', async () => {
     const r = await runCli(['pushgate', 'send', '--sql', 'select session_id from sessions'], env);
     expect(r.code).toBe(2);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 
-const base = { REPORTER_TOKEN: 't', REPORTER_DATA_DIR: '/tmp/x' };
+const base = { REPORTER_TOKEN: 'test-token-t', REPORTER_DATA_DIR: '/tmp/x' };
 const message = (env: Record<string, string>): string => {
   try {
     loadConfig({ ...base, ...env });
@@ -25,6 +25,8 @@ describe('Pushgate settings', () => {
     expect(config.pushgate).toEqual({
       notify: { baseUrl: 'https://bot.example.com', pushbackId: 'secretXYZ123' },
       baseUrl: 'https://bot.example.com',
+      // messages about the address name the setting it came from (its base is no secret)
+      baseUrlSetting: 'REPORTER_PUSHGATE_URL',
     });
     const bad = message({ REPORTER_PUSHGATE_URL: 'https://bot.example.com/push/secretXYZ123' });
     expect(bad).toMatch(/^bad configuration: REPORTER_PUSHGATE_URL: expected a pushback URL/);
@@ -52,7 +54,7 @@ describe('Pushgate settings', () => {
     const dir = mkdtempSync(join(tmpdir(), 'reporter-etl-alerts-'));
     try {
       const file = join(dir, 'config.json');
-      const projects = [{ baseUrl: 'https://app.example.com', token: 'tok', project: 'p' }];
+      const projects = [{ baseUrl: 'https://app.example.com', token: 'test-token-tok', project: 'p' }];
       writeFileSync(
         file,
         JSON.stringify({ projects, alerts: [{ metric: 'unrecognisedShare', above: 0.15 }] }),

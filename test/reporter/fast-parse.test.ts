@@ -239,6 +239,9 @@ const VALUES: unknown[] = [
   'SENT',
   'READ',
   'sent',
+  // delivery statuses the platform may add later: kept as given by zod and by the fast path alike
+  'QUEUED',
+  'DELIVERED_TO_DEVICE',
   'switch',
   '2026-11-01T10:00:00.000Z',
   '2026-11-01T10:00:00Z',
@@ -401,6 +404,26 @@ describe('fast paths under a mutation sweep', () => {
       expect(outcomeOf(KINDS[name], FULL[name]), name).toBe('same');
       expect(outcomeOf(KINDS[name], MINIMAL[name]), name).toBe('same');
     }
+  });
+
+  it('keeps a delivery status it does not know as given, as zod does (an empty one is refused by both)', () => {
+    for (const name of ['message', 'messageStatus'] as const) {
+      const record = { ...FULL[name], status: 'QUEUED' };
+      expect(KINDS[name].schema.safeParse(record).data, name).toMatchObject({ status: 'QUEUED' });
+      expect(outcomeOf(KINDS[name], record), name).toBe('same');
+      expect(outcomeOf(KINDS[name], { ...FULL[name], status: '' }), name).toBe('declined-invalid');
+    }
+  });
+
+  it('takes a numeric client id as its text up to 2^53, and refuses one beyond (JSON.parse rounded it)', () => {
+    const kind = KINDS.clientExtendedInfo;
+    const safe = { ...FULL.clientExtendedInfo, id: Number.MAX_SAFE_INTEGER };
+    expect(kind.schema.safeParse(safe).data).toMatchObject({ id: '9007199254740991' });
+    expect(outcomeOf(kind, safe)).toBe('same');
+    // 9007199254740993 on the wire: JSON.parse made it ...992, which is no id the platform has
+    const rounded = { ...FULL.clientExtendedInfo, id: JSON.parse('9007199254740993') as number };
+    expect(kind.schema.safeParse(rounded).success).toBe(false);
+    expect(outcomeOf(kind, rounded)).toBe('declined-invalid');
   });
 
   it('keeps defaults, id strings, epoch ms, present nulls and loose keys as zod does', () => {

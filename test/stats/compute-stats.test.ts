@@ -420,6 +420,8 @@ describe('stats over the warehouse', () => {
       [['--tz', 'Mars/Olympus'], /--tz/],
       [['--from', '2026-10-31', '--to', '2026-10-30'], /--from .* must be before --to/],
       [['--from', '2026-10-30T00:00:00Z', '--to', '2026-10-30T00:00:00Z'], /--from .* must be before --to/],
+      // one day given as from = to: the message says which --to takes that day
+      [['--from', '2026-10-30', '--to', '2026-10-30'], /for the whole day 2026-10-30, give --to 2026-10-31$/],
       [['--from', 'yesterday'], /--from expects/],
       [['--to', '2026-02-30'], /--to expects/],
       // impossible dates are refused in every form, never rolled over to the next month or day

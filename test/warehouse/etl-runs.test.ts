@@ -45,6 +45,7 @@ describe('etl runs', () => {
         pid: process.pid,
         host: hostname(),
         notification: null,
+        unknownValues: null,
       },
     ]);
     await warehouse.commitWindow(

@@ -4,7 +4,6 @@
 // refused, a long result streams and can be broken off, and when the writer lets go the reader reads the
 // file itself.
 import { existsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -74,8 +73,8 @@ describe('a writer serves the reads of other processes', () => {
         .query("INSERT INTO etl_state VALUES ('p', 'x', 'v', now())")
         .catch((e) => e);
       expect(failure).toBeInstanceOf(EtlError);
-      expect((failure as EtlError).code).toBe('warehouse.query_failed');
-      expect((failure as Error).message).toMatch(/read-only/);
+      expect((failure as EtlError).code).toBe('warehouse.read_refused');
+      expect((failure as Error).message).toMatch(/serves reads only: it is not a SELECT/);
       expect(await countState(writer)).toBe(0);
       // the reader goes on reading after the refusal
       expect(await countState(reader)).toBe(0);
@@ -102,6 +101,26 @@ describe('a writer serves the reads of other processes', () => {
         break;
       }
       expect(await countState(reader)).toBe(0);
+    });
+  });
+
+  it('a Parquet file of a reader is written by the reader, from the bytes the writer answers', async () => {
+    const writer = await open('write');
+    await whileHeld(writer, async () => {
+      await addState(writer, 'a');
+      await addState(writer, 'b');
+      const reader = await open('read');
+      const file = `${temp.dir}/state.parquet`;
+      await reader.writeParquet('SELECT key FROM etl_state ORDER BY key', file);
+      expect(await writer.query(`SELECT key FROM read_parquet('${file}') ORDER BY key`)).toEqual([
+        { key: 'a' },
+        { key: 'b' },
+      ]);
+      // the writer checks the SELECT as any served read: a file stays out of reach
+      await expect(
+        reader.writeParquet("SELECT * FROM read_text('/etc/hostname')", `${temp.dir}/host.parquet`),
+      ).rejects.toMatchObject({ code: 'warehouse.read_refused' });
+      expect(existsSync(`${temp.dir}/host.parquet`)).toBe(false);
     });
   });
 
@@ -160,10 +179,10 @@ describe('a writer serves the reads of other processes', () => {
     );
   });
 
-  it('a warehouse path too long for a socket is served through the temp directory', async () => {
+  it('a warehouse path too long for a socket is served through the per-user folder in /tmp', async () => {
     const dir = `${temp.dir}/${'long-folder-name-'.repeat(6)}`;
     const path = `${dir}/warehouse.duckdb`;
-    expect(readServiceSocketOf(path).startsWith(tmpdir())).toBe(true);
+    expect(readServiceSocketOf(path).startsWith(`/tmp/reporter-etl-${process.getuid?.()}/`)).toBe(true);
     const writer = await open('write', path);
     await whileHeld(writer, async () => {
       await addState(writer, 'a');

@@ -1,7 +1,7 @@
 // `reporter-etl chatapi-events`: stores the new events of the Chat API channels in chatapi_events, once
 // (what the chatapi-events job does) or, with --follow, as they come until Ctrl-C.
 import { randomUUID } from 'node:crypto';
-import { readChannelEvents } from '../../chatapi/read-channel-events.js';
+import { channelEventsAsJson, readChannelEvents } from '../../chatapi/read-channel-events.js';
 import { selectChannels } from '../../chatapi/select-channels.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
@@ -91,7 +91,7 @@ export const chatApiEventsCommand: Command = {
         return Promise.race([reading, stopped]);
       });
       if (!result) return EXIT.ok;
-      if (values.json) io.out(JSON.stringify(result, null, 2));
+      if (values.json) io.out(JSON.stringify(channelEventsAsJson(result), null, 2));
       else {
         for (const r of result.channels)
           io.out(

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
+import { displayWidth, padToWidth } from '../../display-width.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
@@ -156,10 +157,10 @@ function printResult(io: CommandIo, result: PlatformReportResult, json: boolean)
 
 function pad(cells: string[][]): string[] {
   const rows = cells.map((r) => r.map((cell) => escapeForTerminal(cell)));
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => displayWidth(r[c] ?? ''))));
   return rows.map((r) =>
     r
-      .map((cell, c) => cell.padEnd(widths[c]!))
+      .map((cell, c) => padToWidth(cell, widths[c]!))
       .join('  ')
       .trimEnd(),
   );

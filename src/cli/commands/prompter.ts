@@ -10,9 +10,10 @@ import { selectPrompterQuestions } from '../../manage/select-prompter-questions.
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
-import { askPrompter } from '../../prompter/ask-prompter.js';
+import { type AskProgress, askPrompter, describeAskProgress } from '../../prompter/ask-prompter.js';
 import { createPrompterClient } from '../../prompter/prompter-client.js';
 import { type PrompterQuestion, readQuestionsFile } from '../../prompter/read-questions.js';
+import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { configuredReceiverOptions, startWebhookReceiver } from '../../webhooks/webhook-receiver.js';
 import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -29,7 +30,8 @@ each in prompter_requests (question, expected intent, questionId, sent time, out
 each question at once with its questionId and pushes the answer options later to the channel's webhook:
 \`reporter-etl webhooks\` (or --receive) stores them in prompter_answers / prompter_answer_options. The
 command then waits up to --wait seconds for the answers to be stored, marks the questions answered as they
-come, and the rest no_answer. \`reporter-etl report prompter\` and \`stats --json\` (key prompter) measure them.
+come, and the rest no_answer; on a terminal a progress line shows the questions sent and the answers arriving
+(answers 4/6 · waiting up to 12 s). \`reporter-etl report prompter\` and \`stats --json\` (key prompter) measure them.
 
 Options:
   --file PATH        the questions: .csv with a header row (text, optional expected_intent) or .jsonl
@@ -155,9 +157,11 @@ export const prompterCommand: Command = {
           clientId,
           waitMs,
           ...(receiver ? { beforeLook: () => receiver.loadNow() } : {}),
+          ...(io.isTty ? { onProgress: (p: AskProgress) => showStatusLine(describeAskProgress(p)) } : {}),
           log,
         });
       } finally {
+        clearStatusLine();
         await client.close();
         await receiver?.close();
       }

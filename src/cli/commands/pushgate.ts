@@ -135,6 +135,7 @@ export const pushgateCommand: Command = {
           timeLimit: sqlTimeLimit(values['sql-timeout'], '--sql-timeout', config),
         }),
         baseUrl: config.pushgate.baseUrl,
+        baseUrlSetting: config.pushgate.baseUrlSetting,
         log,
         timeoutMs: config.timeoutMs,
         retries: config.retries,

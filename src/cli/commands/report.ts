@@ -13,6 +13,7 @@ import { formatSize } from '../../plural.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { writeReport } from '../../report/write-report.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { assertFromBeforeTo } from '../../time/check-period.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, parseCommandArgs } from '../args.js';
@@ -117,10 +118,7 @@ export function resolvePeriod(
                 from: localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS - DAY_MS, timeZone),
                 to: todayStart,
               };
-  if (period.from >= period.to)
-    throw new UsageError(
-      `--from (${new Date(period.from).toISOString()}) must be before --to (${new Date(period.to).toISOString()}); --from is inclusive, --to exclusive`,
-    );
+  assertFromBeforeTo(period.from, period.to, values);
   return period;
 }
 

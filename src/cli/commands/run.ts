@@ -5,7 +5,7 @@ import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
-import { checkApiConfigured } from '../../schedule/resolve-scheduled-jobs.js';
+import { checkApiConfigured, checkJobSettings } from '../../schedule/resolve-scheduled-jobs.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -64,6 +64,7 @@ export const runCommand: Command = {
     if (!job) throw new UsageError(`no job "${positionals[0]}": the jobs are ${ids}`);
     const config = loadConfig(process.env, { requireToken: false });
     checkApiConfigured(config, [job]);
+    checkJobSettings(config, job);
     const log = createCommandLogger(config);
     const runner = new JobRunner({
       config,

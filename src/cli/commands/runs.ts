@@ -5,12 +5,13 @@ import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import type { RunRecord } from '../../warehouse/warehouse.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
 
-const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--json]
+const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--wide] [--json]
 
 Shows the run history recorded in the warehouse (table etl_runs), newest first: what ran, when, how it
 ended, what it moved (windows, sessions, messages, requests, rejected records), the error of a failed
@@ -21,7 +22,10 @@ Options:
   --job NAME       only this job (e.g. sync)
   --project NAME   only this projectShortName
   --limit N        at most N runs (default 20)
-  --json           the runs as JSON on stdout
+  --wide           every column (run id, windows, sessions, requests, notification); by default the table
+                   fits 100 columns: started, job, project, status, duration, messages, rejected, and the
+                   error or the notification, cut to fit
+  --json           the runs as JSON on stdout (every field; times in ISO 8601 UTC)
 
 Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed. It reads while a sync runs
 (waiting at most REPORTER_LOCK_WAIT_SECONDS for a commit).
@@ -43,6 +47,7 @@ export const runsCommand: Command = {
       project: { type: 'string' },
       limit: { type: 'string' },
       json: { type: 'boolean' },
+      wide: { type: 'boolean' },
     });
     const config = loadConfig(process.env, { requireToken: false });
     requireDataDir(config);
@@ -59,53 +64,16 @@ export const runsCommand: Command = {
         ...(values.job === undefined ? {} : { job: values.job }),
         ...(values.project === undefined ? {} : { project: values.project }),
       });
-      const alerts = (await warehouse.query(ALERTS_SQL.recentAlerts, { limit })).map((row) => ({
-        alertId: String(row['alert_id']),
-        project: String(row['project']),
-        rule: String(row['rule']),
-        state: String(row['state']),
-        value: row['value'] === null ? null : Number(row['value']),
-        threshold: Number(row['threshold']),
-        message: String(row['message']),
-        runId: row['run_id'] === null ? null : String(row['run_id']),
-        alertedAt: Number(row['alerted_at']),
-      }));
+      const alerts = (await warehouse.query(ALERTS_SQL.recentAlerts, { limit })).map(toAlert);
       if (values.json) {
-        io.out(JSON.stringify({ runs, alerts }, null, 2));
+        io.out(JSON.stringify({ runs: runs.map(runAsJson), alerts: alerts.map(alertAsJson) }, null, 2));
         return 0;
       }
       if (runs.length === 0) {
         io.out('No runs recorded yet.');
         return 0;
       }
-      // headers in words and durations in seconds for people; --json keeps the fields as they are
-      const table: [column: string, header: string][] = [
-        ['runId', 'Run'],
-        ['job', 'Job'],
-        ['project', 'Project'],
-        ['trigger', 'Trigger'],
-        ['status', 'Status'],
-        ['startedAt', 'Started'],
-        ['durationSeconds', 'Duration (s)'],
-        ['windows', 'Windows'],
-        ['sessions', 'Sessions'],
-        ['messages', 'Messages'],
-        ['requests', 'Requests'],
-        ['rejects', 'Rejected'],
-        ['error', 'Error'],
-        ['notification', 'Notification'],
-      ];
-      const rows = runs.map((run) => ({
-        ...run,
-        durationSeconds: typeof run.durationMs === 'number' ? (run.durationMs / 1000).toFixed(1) : null,
-      }));
-      for (const line of formatTable(rows as unknown as Record<string, unknown>[], {
-        columns: table.map(([column]) => column),
-        headers: table.map(([, header]) => header),
-        times: ['startedAt'],
-        indent: '',
-      }))
-        io.out(line);
+      for (const line of formatRuns(runs, values.wide === true)) io.out(line);
       if (alerts.length > 0) {
         io.out('');
         io.out('Alerts (newest first):');
@@ -114,6 +82,7 @@ export const runsCommand: Command = {
           headers: ['At', 'State', 'Rule', 'Project', 'Message', 'Run'],
           times: ['alertedAt'],
           indent: '',
+          ...(values.wide ? {} : { maxLineWidth: NARROW_LINE }),
         }))
           io.out(line);
       }
@@ -121,3 +90,82 @@ export const runsCommand: Command = {
     });
   },
 };
+
+/** The width of the table without --wide: what a terminal shows without wrapping. */
+const NARROW_LINE = 100;
+
+/** Columns of the runs table, headers in words; the narrow table leaves out those marked wide. */
+const RUN_COLUMNS: readonly { column: string; header: string; wide?: true }[] = [
+  { column: 'runId', header: 'Run', wide: true },
+  { column: 'startedAt', header: 'Started' },
+  { column: 'job', header: 'Job' },
+  { column: 'project', header: 'Project' },
+  { column: 'trigger', header: 'Trigger', wide: true },
+  { column: 'status', header: 'Status' },
+  { column: 'durationSeconds', header: 'Time (s)' },
+  { column: 'windows', header: 'Windows', wide: true },
+  { column: 'sessions', header: 'Sessions', wide: true },
+  { column: 'messages', header: 'Messages' },
+  { column: 'requests', header: 'Requests', wide: true },
+  { column: 'rejects', header: 'Rejected' },
+  { column: 'error', header: 'Error', wide: true },
+  { column: 'notification', header: 'Notification', wide: true },
+  { column: 'outcome', header: 'Error / notification' },
+];
+
+/** The runs as table lines: every column with `wide`, else the narrow columns cut to NARROW_LINE. */
+function formatRuns(runs: readonly RunRecord[], wide: boolean): string[] {
+  const columns = RUN_COLUMNS.filter((c) => (wide ? c.column !== 'outcome' : !c.wide));
+  const rows = runs.map((run) => ({
+    ...run,
+    durationSeconds: typeof run.durationMs === 'number' ? (run.durationMs / 1000).toFixed(1) : null,
+    outcome: [run.error, run.notification && `notification ${run.notification}`].filter(Boolean).join('; '),
+  }));
+  return formatTable(rows as unknown as Record<string, unknown>[], {
+    columns: columns.map((c) => c.column),
+    headers: columns.map((c) => c.header),
+    times: ['startedAt'],
+    counts: ['windows', 'sessions', 'messages', 'requests', 'rejects'],
+    indent: '',
+    ...(wide ? {} : { maxLineWidth: NARROW_LINE, maxWidth: 20 }),
+  });
+}
+
+interface AlertRow {
+  alertId: string;
+  project: string;
+  rule: string;
+  state: string;
+  value: number | null;
+  threshold: number;
+  message: string;
+  runId: string | null;
+  alertedAt: number;
+}
+
+function toAlert(row: Record<string, unknown>): AlertRow {
+  return {
+    alertId: String(row['alert_id']),
+    project: String(row['project']),
+    rule: String(row['rule']),
+    state: String(row['state']),
+    value: row['value'] === null ? null : Number(row['value']),
+    threshold: Number(row['threshold']),
+    message: String(row['message']),
+    runId: row['run_id'] === null ? null : String(row['run_id']),
+    alertedAt: Number(row['alerted_at']),
+  };
+}
+
+/** ISO 8601 UTC for an epoch-ms time, null kept. */
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function runAsJson(run: RunRecord): Record<string, unknown> {
+  return { ...run, startedAt: iso(run.startedAt), finishedAt: iso(run.finishedAt) };
+}
+
+function alertAsJson(alert: AlertRow): Record<string, unknown> {
+  return { ...alert, alertedAt: iso(alert.alertedAt) };
+}

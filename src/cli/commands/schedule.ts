@@ -89,7 +89,7 @@ function printListing(io: CommandIo, config: Config, rows: ReturnType<typeof lis
   for (const line of formatTable(
     rows.map((r) => ({
       ...r,
-      enabled: r.enabled ? 'yes' : 'no',
+      enabled: r.needs !== null ? `off: needs ${r.needs}` : r.enabled ? 'yes' : 'no',
       nextRunLocal: r.nextRunLocal ?? '',
       lastSuccess: r.lastSuccess ?? 'never',
     })),

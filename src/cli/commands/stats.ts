@@ -24,6 +24,7 @@ import {
   type StatsQuery,
   type StatsReport,
 } from '../../stats/stats-report.js';
+import { assertFromBeforeTo } from '../../time/check-period.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
 import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
@@ -153,10 +154,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   const timeZone = requireTimeZone(values.tz ?? 'UTC');
   const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
   const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
-  if (from !== undefined && to !== undefined && from >= to)
-    throw new UsageError(
-      `--from (${new Date(from).toISOString()}) must be before --to (${new Date(to).toISOString()}); --from is inclusive, --to exclusive`,
-    );
+  if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
   const channels = values.channel
     ?.flatMap((c) => c.split(','))
     .map((c) => c.trim())

@@ -14,6 +14,7 @@ import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
 import { isRefusedByLease, type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
+import { assertFromBeforeTo } from '../../time/check-period.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -88,10 +89,7 @@ export const syncCommand: Command = {
     if (values.full && (from !== undefined || to !== undefined))
       throw new UsageError('--full re-reads everything: use it without --from/--to');
     // refused here, before the configuration, the warehouse or any request
-    if (from !== undefined && to !== undefined && from >= to)
-      throw new UsageError(
-        `--from (${new Date(from).toISOString()}) must be before --to (${new Date(to).toISOString()}); --from is inclusive, --to exclusive`,
-      );
+    if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
     const config = loadConfig();
     const projects =
       values.project === undefined
@@ -194,6 +192,12 @@ export const syncCommand: Command = {
         if (s.rejects > 0)
           io.err(
             `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
+          );
+        for (const [field, values] of Object.entries(s.unknownValues))
+          io.err(
+            `  ${field}: values this version does not know, kept as given: ${Object.entries(values)
+              .map(([value, n]) => `${escapeForTerminal(value)} (${n})`)
+              .join(', ')}`,
           );
       }
     }

@@ -37,12 +37,13 @@ Configuration: REPORTER_WEBHOOK_KEY (none) a secret of 16 characters or more: a 
 ?key=<it> gets 401 and nothing is kept (give the platform https://<host>/webhooks/chatapi?key=<it>);
 REPORTER_CHATAPI_TIMEZONE (${D.REPORTER_CHATAPI_TIMEZONE}) the zone of the payloads' timestamps, which carry none;
 REPORTER_WEBHOOKS_LOAD_SECONDS (${D.REPORTER_WEBHOOKS_LOAD_SECONDS}) how often the spool is loaded into the warehouse;
+REPORTER_WEBHOOKS_LOAD_MAX_BYTES (1MiB) the spooled bytes of one load transaction;
 REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}). \`reporter-etl schedule\` runs the receiver beside the jobs when REPORTER_WEBHOOKS_PORT is set.
 Put it behind your HTTPS proxy: it speaks plain HTTP.
 
 Exit codes: 0 stopped by SIGTERM/Ctrl-C with everything loaded, 1 the spool could not be loaded, 2 usage
-(a bad option, the port is taken, a read-only REPORTER_DATA_DIR), 75 the warehouse stayed locked at the end
-(what was acknowledged is in the spool: the next start loads it).
+(a bad option, the port is taken, a read-only REPORTER_DATA_DIR), 75 the warehouse stayed locked at the end,
+or ran out of memory or disk loading a request (what was acknowledged is in the spool: the next start loads it).
 
 Examples:
   npx reporter-etl webhooks --port 8080

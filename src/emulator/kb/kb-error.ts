@@ -14,6 +14,6 @@ export function kbBadRequest(field: string, message: string): KbError {
   return new KbError(400, 'kb.bad_request.invalid_parameter', `${field}: ${message}`);
 }
 
-export function kbNotFound(what: string, id: string | number): KbError {
+export function kbNotFound(what: string, id: string | number | bigint): KbError {
   return new KbError(404, `kb.not_found.${what}`, `${what} ${id} not found`);
 }

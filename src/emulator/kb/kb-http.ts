@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../api-error.js';
 import type { Emulator } from '../emulator.js';
 import { type FaultState, REQUEST_FAULTS } from '../faults.js';
+import { jsonText } from '../json-text.js';
 import { sendJson } from '../send-json.js';
 import { authenticateKb } from './kb-auth.js';
 import { KbError, kbBody } from './kb-error.js';
@@ -151,7 +152,7 @@ export class KbHttp {
     }
     if (result.raw) return;
     if (fault?.type === 'truncate') {
-      const text = JSON.stringify(result.body ?? {});
+      const text = jsonText(result.body ?? {});
       res.writeHead(result.status ?? 200, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(text),

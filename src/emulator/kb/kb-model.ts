@@ -31,7 +31,8 @@ export interface KbSource {
 }
 
 export interface KbIntegration {
-  id: number;
+  /** An int64: some of the generated ones lie beyond 2^53 (kb-world.ts), written out digit for digit. */
+  id: bigint;
   projectId: number;
   name: string;
   autoSync: boolean;

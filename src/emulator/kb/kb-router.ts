@@ -92,6 +92,15 @@ export function idParam(ctx: KbContext, name: string): number {
   return Number(raw);
 }
 
+/** A path parameter that must be a LongId, exactly (ids beyond 2^53: integrations). */
+export function bigIdParam(ctx: KbContext, name: string): bigint {
+  const raw = ctx.params[name] ?? '';
+  const value = /^\d{1,19}$/.test(raw) ? BigInt(raw) : -1n;
+  if (value < 0n || value > 2n ** 63n - 1n)
+    throw kbBadRequest(name, `expected an integer id, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
 function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const raw = query.get(name);
   if (raw === null || raw === '') return fallback;

@@ -59,7 +59,7 @@ export { checkSegmentName } from './kb-write-checks.js';
 export class KbService {
   readonly projects = new Map<number, KbProject>();
   readonly sources = new Map<number, KbSource>();
-  readonly integrations = new Map<number, KbIntegration>();
+  readonly integrations = new Map<bigint, KbIntegration>();
   readonly keys: KbApiKey[];
   readonly groups = new Map<string, KbGroup>();
   readonly chats = new Map<number, KbChat>();
@@ -69,7 +69,7 @@ export class KbService {
   private nextId = {
     project: 7100,
     source: 200_001,
-    integration: 3100,
+    integration: 3100n,
     key: 4100,
     group: 5100,
     chat: 9001,
@@ -276,10 +276,10 @@ export class KbService {
   integrationsOf(projectId: number): KbIntegration[] {
     return [...this.integrations.values()]
       .filter((i) => i.projectId === projectId)
-      .sort((a, b) => a.id - b.id);
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  integration(projectId: number, id: number): KbIntegration {
+  integration(projectId: number, id: bigint): KbIntegration {
     const i = this.integrations.get(id);
     if (!i || i.projectId !== projectId) throw kbNotFound('integration', id);
     return i;

@@ -145,7 +145,7 @@ function generatedIntegrations(now: number): KbIntegration[] {
   return [
     {
       ...base,
-      id: 3001,
+      id: 3001n,
       name: 'Confluence wiki',
       autoSync: true,
       syncIntervalMinutes: 60,
@@ -156,7 +156,8 @@ function generatedIntegrations(now: number): KbIntegration[] {
     },
     {
       ...base,
-      id: 3002,
+      // ids on both sides of 2^53 (and int64's largest): a client that reads them as doubles rounds them
+      id: 9_007_199_254_740_991n,
       name: 'Helpdesk articles',
       autoSync: true,
       syncIntervalMinutes: 30,
@@ -166,7 +167,7 @@ function generatedIntegrations(now: number): KbIntegration[] {
     },
     {
       ...base,
-      id: 3003,
+      id: 3003n,
       name: 'SharePoint documents',
       autoSync: true,
       syncIntervalMinutes: 120,
@@ -179,7 +180,7 @@ function generatedIntegrations(now: number): KbIntegration[] {
     },
     {
       ...base,
-      id: 3004,
+      id: 9_007_199_254_740_993n,
       name: 'Drive exports',
       autoSync: true,
       syncIntervalMinutes: 60,
@@ -191,7 +192,7 @@ function generatedIntegrations(now: number): KbIntegration[] {
     },
     {
       ...base,
-      id: 3005,
+      id: 9_223_372_036_854_775_807n,
       name: 'Old Zendesk',
       autoSync: false,
       syncIntervalMinutes: 1440,

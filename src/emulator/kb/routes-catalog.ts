@@ -3,7 +3,7 @@
 
 import { kbBadRequest } from './kb-error.js';
 import { integrationWire } from './kb-model.js';
-import { idParam, type KbContext, type KbRoute, kbPage, nameFilter } from './kb-router.js';
+import { bigIdParam, type KbContext, type KbRoute, kbPage, nameFilter } from './kb-router.js';
 
 function objectBody(ctx: KbContext): Record<string, unknown> {
   if (typeof ctx.body !== 'object' || ctx.body === null || Array.isArray(ctx.body))
@@ -43,7 +43,10 @@ export function catalogRoutes(): KbRoute[] {
       access: 'project',
       handler(ctx) {
         return {
-          body: integrationWire(ctx.kb.integration(ctx.projectId!, idParam(ctx, 'integrationId')), ctx.now),
+          body: integrationWire(
+            ctx.kb.integration(ctx.projectId!, bigIdParam(ctx, 'integrationId')),
+            ctx.now,
+          ),
         };
       },
     },

@@ -1,6 +1,8 @@
 -- delivery-funnel: per status channel, the window's messages (by timestamp) by their latest delivery status,
 -- obeying the channel rules (SENT only on telegram and vk, READ only on viber and vk; other channels have no
 -- status): a status the rules forbid is NULL, and messages carrying one are counted in `unexpected`.
+-- other: messages whose latest status is none of the five documented ones (a status the platform added later,
+-- which the sync keeps as given).
 -- read_ms_median: median time from when a sync first saw a READ message in any status to when it first saw it
 -- READ (messages.first_status_at / read_at, kept from message_status_history at every window commit).
 -- A message's channel is its own messages.channel_type: one scan of messages, no join.
@@ -19,6 +21,7 @@ status_counts AS (
     count(*) FILTER (WHERE m.status = 'READ') AS read,
     count(*) FILTER (WHERE m.status = 'NOT_SENT') AS not_sent,
     count(*) FILTER (WHERE m.status = 'NOT_DELIVERED') AS not_delivered,
+    count(*) FILTER (WHERE m.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other,
     median(epoch_ms(m.read_at) - epoch_ms(m.first_status_at)) FILTER (WHERE m.status = 'READ') AS read_ms_median,
     count(m.read_at) FILTER (WHERE m.status = 'READ') AS read_timed
   FROM messages AS m
@@ -35,6 +38,7 @@ status_counts AS (
     count(*) FILTER (WHERE c.status = 'READ') AS read,
     count(*) FILTER (WHERE c.status = 'NOT_SENT') AS not_sent,
     count(*) FILTER (WHERE c.status = 'NOT_DELIVERED') AS not_delivered,
+    count(*) FILTER (WHERE c.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other,
     NULL AS read_ms_median,
     0 AS read_timed
   FROM chatapi_messages AS c
@@ -52,6 +56,7 @@ SELECT
   CASE WHEN r.read_allowed THEN coalesce(c.read, 0) END AS read,
   coalesce(c.not_sent, 0) AS not_sent,
   coalesce(c.not_delivered, 0) AS not_delivered,
+  coalesce(c.other, 0) AS other,
   coalesce(CASE WHEN r.sent_allowed THEN 0 ELSE c.sent END, 0)
     + coalesce(CASE WHEN r.read_allowed THEN 0 ELSE c.read END, 0) AS unexpected,
   CASE WHEN r.read_allowed THEN c.read_ms_median END AS read_ms_median,

@@ -1,0 +1,109 @@
+// Where the read service's socket lives, and the checks that keep it its owner's: beside the warehouse when
+// that folder is ours and no one else may write to it, else in a per-user folder `<root>/reporter-etl-<uid>`
+// (mode 0700, ours, not a symlink; root is /tmp, not TMPDIR or XDG_RUNTIME_DIR, so a cron job and a shell
+// agree). The writer listens only there; a reader connects only to a socket that is ours, mode 0600 at most,
+// in such a folder. Node has no SO_PEERCRED, so the peer is known by the socket file, not by its credentials.
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, type Stats, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** The folder the per-user socket folders are made in (fixed: writer and reader must agree without env). */
+export const SOCKET_ROOT = '/tmp';
+/** Unix socket paths are limited to 107 bytes. */
+const MAX_SOCKET_PATH_BYTES = 100;
+
+/** This process's uid; undefined where the platform has none (no served reads there). */
+export function currentUid(): number | undefined {
+  return process.getuid?.();
+}
+
+/** The per-user folder of sockets under `root`. */
+export function privateSocketFolderOf(root: string = SOCKET_ROOT): string {
+  return join(root, `reporter-etl-${currentUid() ?? 'nobody'}`);
+}
+
+/** The socket a writer serves reads on: beside the warehouse when that folder is safe, else the per-user folder. */
+export function readServiceSocketOf(warehousePath: string, root: string = SOCKET_ROOT): string {
+  const resolved = resolve(warehousePath);
+  const beside = `${resolved}.readers.sock`;
+  if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH_BYTES && isSafeFolder(dirname(resolved))) return beside;
+  const hash = createHash('sha256').update(resolved).digest('hex').slice(0, 24);
+  return join(privateSocketFolderOf(root), `${hash}.sock`);
+}
+
+/** A folder that is ours and that no one else may write to (it may be reached through a symlink). */
+function isSafeFolder(folder: string): boolean {
+  try {
+    return unsafeFolderReason(statSync(folder), folder, 0o022) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Why a folder cannot hold the socket (undefined: it can); `forbidden`: the mode bits it may not have. */
+function unsafeFolderReason(stats: Stats, folder: string, forbidden: number): string | undefined {
+  const uid = currentUid();
+  if (!stats.isDirectory()) return `${folder} is not a folder (a symlink or a file)`;
+  if (stats.uid !== uid)
+    return `the folder ${folder} belongs to uid ${stats.uid}, not to this user (uid ${uid})`;
+  if ((stats.mode & forbidden) !== 0)
+    return `the folder ${folder} has mode ${modeOf(stats)}: other users may create files in it`;
+  return undefined;
+}
+
+/** Why the folder of `socketPath` cannot hold it: the per-user folder is checked without following a symlink. */
+function socketFolderReason(socketPath: string, root: string): string | undefined {
+  const folder = dirname(socketPath);
+  if (folder !== privateSocketFolderOf(root)) return unsafeFolderReason(statSync(folder), folder, 0o022);
+  return unsafeFolderReason(lstatSync(folder), folder, 0o077);
+}
+
+/**
+ * The writer's side: makes the per-user folder when the socket goes there (mode 0700) and checks it.
+ * Returns why the socket cannot be served there, or undefined when it can.
+ */
+export function prepareSocketFolder(socketPath: string, root: string = SOCKET_ROOT): string | undefined {
+  if (currentUid() === undefined) return 'this platform has no user ids to check a socket by';
+  if (dirname(socketPath) === privateSocketFolderOf(root)) {
+    try {
+      mkdirSync(dirname(socketPath), { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return (error as Error).message;
+    }
+  }
+  try {
+    return socketFolderReason(socketPath, root);
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** What a reader found at the socket's place: nothing, a socket it trusts, or one it refuses and why. */
+export type SocketCheck = { found: false } | { found: true; refused?: string };
+
+/** The reader's side, before connecting: the socket is a socket, ours, mode 0600 at most, in a safe folder. */
+export function checkReadServiceSocket(socketPath: string, root: string = SOCKET_ROOT): SocketCheck {
+  let stats: Stats;
+  try {
+    stats = lstatSync(socketPath);
+  } catch {
+    return { found: false };
+  }
+  const uid = currentUid();
+  if (uid === undefined) return { found: true, refused: 'this platform has no user ids to check it by' };
+  if (!stats.isSocket()) return { found: true, refused: 'it is not a socket (a symlink or a file)' };
+  if (stats.uid !== uid)
+    return { found: true, refused: `it belongs to uid ${stats.uid}, not to this user (uid ${uid})` };
+  if ((stats.mode & 0o077) !== 0)
+    return { found: true, refused: `its mode ${modeOf(stats)} lets other users connect to it` };
+  try {
+    const folder = socketFolderReason(socketPath, root);
+    return folder ? { found: true, refused: folder } : { found: true };
+  } catch (error) {
+    return { found: true, refused: (error as Error).message };
+  }
+}
+
+function modeOf(stats: Stats): string {
+  return `0${(stats.mode & 0o777).toString(8)}`;
+}
