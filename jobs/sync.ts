@@ -2,6 +2,7 @@
 // minutes. It records its own etl_runs rows, one per project, with job "sync" and the run's trigger; a project
 // whose sync failed before its row existed (unreachable API, refused token) gets a failed row here. Then the
 // alert rules (REPORTER_ALERTS) are evaluated over the projects synced; their changes go into the run's notification.
+// A run whose every project another sync's lease refused stops there (no channels, ClickHouse or alerts).
 
 import { evaluateAlerts } from '../src/alerts/evaluate-alerts.js';
 import { type ChatApiHistorySummary, syncChatApiHistory } from '../src/chatapi/sync-chatapi-history.js';
@@ -11,7 +12,7 @@ import { EtlError, EXIT, UsageError } from '../src/errors.js';
 import { plural } from '../src/plural.js';
 import type { AlertChange } from '../src/pushgate/notification-event.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
-import { type SyncSummary, syncProject } from '../src/sync/run-sync.js';
+import { isRefusedByLease, type SyncSummary, syncProject } from '../src/sync/run-sync.js';
 import { hasRun, insertFinishedRun } from '../src/warehouse/run-history.js';
 
 function describe(s: SyncSummary): string {
@@ -58,6 +59,8 @@ export const syncJob: Job = {
           });
         done.push(summary);
       }
+      // a sync refused by the lease of another sync of each of its projects does no work: that one does it
+      if (done.length > 0 && done.every(isRefusedByLease)) return done;
       // then the Chat API channels' history, bounded by the Reporter data just stored
       if (!ctx.signal.aborted && config.chatApi.channels.length > 0)
         channels.push(
@@ -68,6 +71,7 @@ export const syncJob: Job = {
             now: ctx.now,
             signal: ctx.signal,
             trigger: ctx.trigger,
+            refusedProjects: done.filter(isRefusedByLease).map((s) => s.project),
           })),
         );
       // then the ClickHouse destination, when there is one: what the syncs changed

@@ -31,6 +31,7 @@ export const CONFIG_DEFAULTS = {
   REPORTER_HISTORY_DAYS: 30,
   REPORTER_MAX_REJECT_SHARE: 0.01,
   REPORTER_LOCK_WAIT_SECONDS: 30,
+  REPORTER_SQL_TIMEOUT_SECONDS: 60,
   REPORTER_TZ: 'UTC',
   REPORTER_RETENTION_DAYS: 30,
   REPORTER_SHUTDOWN_GRACE_SECONDS: 30,
@@ -254,6 +255,7 @@ export const ENV_KEYS = {
   REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(D.REPORTER_HISTORY_DAYS),
   REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(D.REPORTER_MAX_REJECT_SHARE),
   REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(D.REPORTER_LOCK_WAIT_SECONDS),
+  REPORTER_SQL_TIMEOUT_SECONDS: numberFromEnv(0, 86_400).default(D.REPORTER_SQL_TIMEOUT_SECONDS),
   REPORTER_TZ: timeZoneSetting.optional(),
   REPORTER_JOBS: jobListSetting.optional(),
   REPORTER_RETENTION_DAYS: numberFromEnv(0.01, 36_500).optional(),
@@ -328,6 +330,8 @@ export interface Config {
   historyMs: number;
   maxRejectShare: number;
   lockWaitMs: number;
+  /** How long an analyst's query may run in the sandbox (`sql`, `--sql`); 0: no limit (REPORTER_SQL_TIMEOUT_SECONDS). */
+  sqlTimeoutMs: number;
   /** LOG_LEVEL; undefined: info, or warn for pretty lines on a terminal (createCommandLogger). */
   logLevel?: string | undefined;
   /** LOG_FORMAT: JSON or human lines; undefined: pretty when stderr is a terminal, JSON otherwise. */
@@ -654,6 +658,7 @@ export function loadConfig(
     historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
     lockWaitMs: e.REPORTER_LOCK_WAIT_SECONDS * 1000,
+    sqlTimeoutMs: e.REPORTER_SQL_TIMEOUT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     timeZone: schedule.timeZone,

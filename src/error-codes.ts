@@ -343,6 +343,21 @@ export const ERROR_CODES = {
     kinds: ['usage'],
     meaning: '--sql does not parse, fails, or returns the wrong columns.',
   },
+  'manage.query_out_of_memory': {
+    kinds: ['usage'],
+    meaning:
+      "An analyst's query (sql, --sql) needed more than REPORTER_DUCKDB_MEMORY_LIMIT: ask for less, or raise it.",
+  },
+  'manage.query_timeout': {
+    kinds: ['usage'],
+    meaning:
+      "An analyst's query (sql, --sql) ran longer than REPORTER_SQL_TIMEOUT_SECONDS (or --timeout / --sql-timeout) and was stopped.",
+  },
+  'manage.query_yielded_to_writer': {
+    kinds: ['transient'],
+    meaning:
+      "An analyst's query (sql, --sql) was stopped to let a waiting writer (a sync) have the warehouse file: run it again.",
+  },
   'manage.label_write_failed': {
     kinds: ['terminal', 'transient'],
     meaning: 'The platform refused a batch of label writes (transient when the platform was unavailable).',

@@ -57,6 +57,11 @@ export interface ChatApiHistoryContext {
   full?: boolean;
   /** What started it, for etl_runs (`manual`, `schedule`). */
   trigger?: string;
+  /**
+   * Projects whose sync another sync's lease refused in this run: a channel following one of them is skipped
+   * (that other sync reads its history after its own Reporter data), so a refused sync makes no request.
+   */
+  refusedProjects?: readonly string[];
 }
 
 /** Syncs the history of every configured channel; a channel's failure does not stop the others. */
@@ -93,6 +98,12 @@ async function syncChannel(
     exitCode: 0,
   };
   const projects = await projectsOf(warehouse, config, channel);
+  const refused = projects.find((p) => ctx.refusedProjects?.includes(p));
+  if (refused !== undefined) {
+    summary.status = 'skipped';
+    summary.error = `another sync of project ${refused} is running: the history follows that sync`;
+    return summary;
+  }
   // the Reporter's watermarks bound the range: its clients are known only up to there
   const watermarks = await Promise.all(projects.map((p) => warehouse.getWatermark(p)));
   const known = watermarks.filter((w): w is number => w !== undefined);

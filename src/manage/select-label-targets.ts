@@ -106,6 +106,7 @@ export async function checkSelectQuery(
   try {
     statements = await sandbox.countStatements(sql);
   } catch (cause) {
+    if (cause instanceof EtlError) throw cause; // the sandbox's own: its time limit, a writer, memory
     throw new UsageError(
       `--sql does not parse (${reason(cause).replace(/^Failed to extract statements: /, '')}); ${hint}`,
       'manage.bad_query',
@@ -120,7 +121,8 @@ export async function checkSelectQuery(
   try {
     const rows = await sandbox.query(PARSE_QUERY, { sql });
     parsed = JSON.parse(String(rows[0]?.['parsed'] ?? '{}'));
-  } catch {
+  } catch (cause) {
+    if (cause instanceof EtlError) throw cause;
     parsed = {}; // no json extension to tell: the read-only sandbox refuses a write all the same
   }
   if (parsed.error) {

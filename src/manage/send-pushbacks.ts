@@ -99,6 +99,7 @@ async function selectPushes(
     try {
       statements = await sandbox.countStatements(sql);
     } catch (cause) {
+      if (cause instanceof EtlError) throw cause; // the sandbox's own: its time limit, a writer, memory
       throw new UsageError(
         `--sql does not parse (${cause instanceof Error ? cause.message : String(cause)}); ${hint}`,
         'pushgate.bad_selection',
@@ -116,6 +117,7 @@ async function selectPushes(
         type: String(r['column_type']),
       }));
     } catch (cause) {
+      if (cause instanceof EtlError) throw cause;
       throw new UsageError(
         `--sql fails on the warehouse (it must be one SELECT over its tables): ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}; ${hint}`,
         'pushgate.bad_selection',

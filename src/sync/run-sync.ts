@@ -83,7 +83,14 @@ export interface SyncSummary {
   durationMs: number;
   watermark: string | null;
   error: string | null;
+  /** The EtlError code of a failed run (`sync.already_running`: refused by another sync's lease), else null. */
+  errorCode: string | null;
   exitCode: number;
+}
+
+/** A sync that another sync of its project kept out (its lease): it did nothing, and nothing follows it. */
+export function isRefusedByLease(summary: SyncSummary): boolean {
+  return summary.errorCode === 'sync.already_running';
 }
 
 const MIN_WINDOW_MS = 60_000;
@@ -398,13 +405,20 @@ async function syncProjectRange(
         log.warn({ err: String(recordError) }, 'could not record the failed run in etl_runs'),
       );
     log.error({ err: message, ...totals }, 'sync failed');
-    return summary('failed', message, error instanceof EtlError ? error.exitCode : EXIT.failed);
+    return error instanceof EtlError
+      ? summary('failed', message, error.exitCode, error.code)
+      : summary('failed', message, EXIT.failed);
   } finally {
     await heartbeat?.stop();
     await http.close();
   }
 
-  function summary(status: SyncSummary['status'], error: string | null, exitCode: number): SyncSummary {
+  function summary(
+    status: SyncSummary['status'],
+    error: string | null,
+    exitCode: number,
+    errorCode: string | null = null,
+  ): SyncSummary {
     return {
       runId,
       project,
@@ -418,6 +432,7 @@ async function syncProjectRange(
       durationMs: now() - started,
       watermark: finalWatermark === undefined ? null : new Date(finalWatermark).toISOString(),
       error,
+      errorCode,
       exitCode,
     };
   }

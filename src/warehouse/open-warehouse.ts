@@ -167,7 +167,7 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
           if (waitedMs < READER_ASKS_FOR_TURN_AFTER_MS) return;
         }
         waited = true;
-        askForTurn(marker);
+        askForTurn(marker, access === 'read' ? 'reader' : 'writer');
       },
     }).finally(() => {
       if (waited) withdrawTurnRequest(marker);

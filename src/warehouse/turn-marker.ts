@@ -1,8 +1,9 @@
 // The turn marker `<warehouse>.waiting`: a process that cannot get the warehouse file touches it at each
 // failed attempt; a writer holding the file sees it and lets go at its next idle moment (and then stays out
 // until the waiter got in, at most TURN_MS). DuckDB's file locks do not queue waiters, so without it a
-// writer whose operations follow each other closely would keep the others out for minutes.
-import { statSync, unlinkSync, writeFileSync } from 'node:fs';
+// writer whose operations follow each other closely would keep the others out for minutes. The marker holds
+// the waiter's PID and whether it writes: a query sandbox gives way to a writer only (readers share the file).
+import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const TURN_MARKER_SUFFIX = '.waiting';
@@ -15,10 +16,13 @@ export function turnMarkerOf(warehousePath: string): string {
   return `${warehousePath}${TURN_MARKER_SUFFIX}`;
 }
 
+/** Who waits: a writer (it needs the file alone) or a reader (it can share it with other readers). */
+export type TurnWaiter = 'writer' | 'reader';
+
 /** Says "I wait for the file"; silently nothing in a read-only directory (no writer there to tell). */
-export function askForTurn(marker: string): void {
+export function askForTurn(marker: string, waiter: TurnWaiter): void {
   try {
-    writeFileSync(marker, String(process.pid));
+    writeFileSync(marker, `${process.pid} ${waiter}`);
   } catch {
     // a read-only directory
   }
@@ -38,6 +42,22 @@ export function isSomeoneWaiting(marker: string): boolean {
     return Date.now() - statSync(marker).mtimeMs < FRESH_MS;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The PID of a writer that waits (the marker is fresh and its last waiter writes), else undefined. A marker
+ * without the waiter's kind (an older version's) counts as a writer's.
+ */
+export function waitingWriter(marker: string): number | undefined {
+  if (!isSomeoneWaiting(marker)) return undefined;
+  try {
+    const [pid, waiter] = readFileSync(marker, 'utf8').trim().split(' ');
+    if (waiter === 'reader') return undefined;
+    const n = Number(pid);
+    return Number.isSafeInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return undefined;
   }
 }
 

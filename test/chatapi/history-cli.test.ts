@@ -1,5 +1,6 @@
 // `reporter-etl sync` with a Chat API channel, killed with -9 while it reads the channel's history, then run
 // again: the history equals the emulator's Chat API truth, nothing twice; the sync's output names the channel.
+// A sync refused by another sync's lease reads neither the Chat API nor the Reporter's data.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultChatApiToken } from '../../src/emulator/chatapi/channels.js';
@@ -78,4 +79,34 @@ describe('reporter-etl sync with a Chat API channel', () => {
     expect(human.stderr).toMatch(/chatapi|Chat API/);
     expect(`${human.stdout}${human.stderr}`).not.toContain(TOKEN.split(':')[1]);
   }, 180_000);
+
+  it('a sync refused by the lease of a running sync of its project makes no Chat API request', async () => {
+    h = await createHarness({
+      realClock: true,
+      emulator: { sessions: 300, days: 3 },
+      env: { REPORTER_CHATAPI_CHANNELS: `site=${TOKEN}` },
+    });
+    const first = await runCli(['sync'], h.env);
+    expect(first.code, first.stderr).toBe(0);
+    // another sync of shop-bot is running: its run record holds a fresh lease
+    await h.withWarehouse((w) =>
+      w.startRun({ runId: 'held-by-another-sync', project: 'shop-bot', job: 'sync', trigger: 'manual' }),
+    );
+    const e = h.running.emulator;
+    e.requestLog = [];
+    const refused = await runCli(['sync'], h.env);
+    expect(refused.code, refused.stdout).toBe(75);
+    expect(refused.stderr).toContain('held-by-another-sync');
+    expect(refused.stdout).toContain('Chat API site: skipped');
+    // only what identifies the project (the v1 token's one project): no Chat API, no Reporter data
+    expect(e.requestLog.map((r) => r.url.replace(/\?.*/, ''))).toEqual([
+      '/api/v1/reporter/projects/sessions/count',
+    ]);
+    // with the project configured, not even that
+    e.requestLog = [];
+    const named = await runCli(['sync'], { ...h.env, REPORTER_PROJECT: 'shop-bot' });
+    expect(named.code, named.stdout).toBe(75);
+    expect(e.requestLog).toEqual([]);
+    e.requestLog = undefined;
+  }, 120_000);
 });

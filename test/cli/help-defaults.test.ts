@@ -12,10 +12,13 @@ import { labelMessagesCommand } from '../../src/cli/commands/label-messages.js';
 import { labelSessionsCommand } from '../../src/cli/commands/label-sessions.js';
 import { labelsCommand } from '../../src/cli/commands/labels.js';
 import { platformReportCommand } from '../../src/cli/commands/platform-report.js';
+import { prompterCommand } from '../../src/cli/commands/prompter.js';
+import { pushgateCommand } from '../../src/cli/commands/pushgate.js';
 import { reportCommand } from '../../src/cli/commands/report.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { runsCommand } from '../../src/cli/commands/runs.js';
 import { scheduleCommand } from '../../src/cli/commands/schedule.js';
+import { sqlCommand } from '../../src/cli/commands/sql.js';
 import { statsCommand } from '../../src/cli/commands/stats.js';
 import { syncCommand } from '../../src/cli/commands/sync.js';
 import { loadConfig } from '../../src/config.js';
@@ -30,10 +33,13 @@ const COMMANDS: Command[] = [
   labelSessionsCommand,
   labelsCommand,
   platformReportCommand,
+  prompterCommand,
+  pushgateCommand,
   reportCommand,
   runCommand,
   runsCommand,
   scheduleCommand,
+  sqlCommand,
   statsCommand,
   syncCommand,
 ];
@@ -58,6 +64,7 @@ function configDefaults(): Record<string, string | number> {
     REPORTER_HISTORY_DAYS: c.historyMs / 86_400_000,
     REPORTER_MAX_REJECT_SHARE: c.maxRejectShare,
     REPORTER_LOCK_WAIT_SECONDS: c.lockWaitMs / 1000,
+    REPORTER_SQL_TIMEOUT_SECONDS: c.sqlTimeoutMs / 1000,
     REPORTER_TZ: c.timeZone,
     REPORTER_RETENTION_DAYS: c.retentionMs / 86_400_000,
     REPORTER_SHUTDOWN_GRACE_SECONDS: c.shutdownGraceMs / 1000,
@@ -117,6 +124,13 @@ describe('defaults in the help texts', () => {
         'run:REPORTER_SHUTDOWN_GRACE_SECONDS',
         'run:REPORTER_LOCK_WAIT_SECONDS',
         'runs:REPORTER_DATA_DIR',
+        // every command whose query runs in the sandbox: sql --timeout, the others' --sql-timeout
+        'sql:REPORTER_SQL_TIMEOUT_SECONDS',
+        'label-sessions:REPORTER_SQL_TIMEOUT_SECONDS',
+        'label-messages:REPORTER_SQL_TIMEOUT_SECONDS',
+        'pushgate:REPORTER_SQL_TIMEOUT_SECONDS',
+        'kb:REPORTER_SQL_TIMEOUT_SECONDS',
+        'prompter:REPORTER_SQL_TIMEOUT_SECONDS',
       ]),
     );
   });

@@ -1,10 +1,13 @@
 // `reporter-etl sql`: the real CLI over a synced warehouse. Its answers are checked against the emulator's
 // ground truth (sessions per channel, message ids), its CSV is read back with csv-parse, and everything
 // that would change the warehouse or read beside it is refused with exit 2 and leaves the file unchanged.
+// A runaway query stops at --timeout, and gives the file to a writer that waits for it (exit 75).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
@@ -22,6 +25,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+/** Minutes of work on two cores: the messages' self-join is too small here, so 10^12 hashes of a series. */
+const RUNAWAY = 'select max(hash(a.range, b.range)) as h from range(1000000) a, range(1000000) b';
 
 const window = () => `start_time >= to_timestamp(${from / 1000}) and start_time < to_timestamp(${to / 1000})`;
 
@@ -123,4 +134,43 @@ describe('reporter-etl sql', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/REPORTER_DATA_DIR: there is no warehouse at .* run reporter-etl sync first/);
   });
+
+  it('stops a runaway query at --timeout (exit 2, naming the option and REPORTER_SQL_TIMEOUT_SECONDS)', async () => {
+    const started = performance.now();
+    const r = await runCli(['sql', '--timeout', '1', RUNAWAY], h.env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('time limit, 1 s');
+    expect(r.stderr).toContain('REPORTER_SQL_TIMEOUT_SECONDS');
+    expect(r.stderr).toContain('--timeout');
+    expect(performance.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+
+  it('gives the warehouse to a writer that waits: the query stops with exit 75, the writer gets in', async () => {
+    const running = spawn(process.execPath, ['bin/reporter-etl.js', 'sql', RUNAWAY], {
+      env: { ...process.env, ...h.env, LOG_LEVEL: 'debug' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = running;
+    let stderr = '';
+    running.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => running.once('exit', resolve));
+    // the query runs once the sandbox holds the file (its debug line)
+    const deadline = Date.now() + 15_000;
+    while (!stderr.includes('the query sandbox holds the warehouse') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    const started = performance.now();
+    const writer = await openWarehouse({ path: h.config.warehousePath, access: 'write', lockWaitMs: 10_000 });
+    try {
+      await writer.startRun({ runId: 'writer-got-in', project: 'p', job: 'test', trigger: 'manual' });
+      await writer.finishRun('writer-got-in', { status: 'success', durationMs: 0 });
+    } finally {
+      await writer.close();
+    }
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await exited).toBe(75);
+    expect(stderr).toContain(`stopped to let a writer (PID ${process.pid}) have the warehouse file`);
+    expect(stderr).toContain('Run it again');
+  }, 40_000);
 });

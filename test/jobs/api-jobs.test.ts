@@ -1,7 +1,8 @@
 // The jobs that talk to the platform, run by the JobRunner against the emulator: `sync` leaves the warehouse
 // equal to the ground truth and records one row per project with job=sync and the trigger (a sync that fails
 // before its own row exists gets a failed row); `platform-daily` downloads the messages report of yesterday
-// in REPORTER_TZ, whose ids are exactly the emulator's messages of that local day.
+// in REPORTER_TZ, whose ids are exactly the emulator's messages of that local day. A sync job refused by the
+// lease of another sync of its project does no work: no Chat API channel is read.
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { platformDailyJob } from '../../jobs/platform-daily.js';
 import { syncJob } from '../../jobs/sync.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { defaultChatApiToken } from '../../src/emulator/chatapi/channels.js';
 import { createLogger, type Logger, silentLogger } from '../../src/log.js';
 import type { UseWarehouse } from '../../src/manage/use-warehouse.js';
 import { type FinishedJobRun, JobRunner } from '../../src/schedule/job-runner.js';
@@ -67,6 +69,38 @@ describe('sync job', () => {
       [second.runId, 'shop-bot', 'manual', 'success'],
       [first.runId, 'shop-bot', 'schedule', 'success'],
     ]);
+  });
+
+  it('a sync refused by the lease of a running sync of its project reads no Chat API channel', async () => {
+    h = await createHarness({
+      emulator: { sessions: 200 },
+      env: {
+        REPORTER_CHATAPI_CHANNELS: `site=${defaultChatApiToken('shop-bot')}`,
+        REPORTER_PROJECT: 'shop-bot',
+      },
+    });
+    const runner = runnerFor(h, h.config);
+    const first = (await runner.run(syncJob, 'schedule')) as FinishedJobRun;
+    expect(first.status, first.error ?? '').toBe('success');
+    const e = h.running.emulator;
+    const held = await openWarehouse({ path: h.config.warehousePath, lockWaitMs: 2000, now: () => e.now() });
+    try {
+      await held.startRun({
+        runId: 'held-by-another-sync',
+        project: 'shop-bot',
+        job: 'sync',
+        trigger: 'manual',
+      });
+    } finally {
+      await held.close();
+    }
+    e.requestLog = [];
+    const refused = (await runner.run(syncJob, 'schedule')) as FinishedJobRun;
+    expect(refused.status).toBe('failed');
+    expect(refused.exitCode).toBe(75);
+    expect(refused.error).toContain('held-by-another-sync');
+    expect(e.requestLog).toEqual([]);
+    e.requestLog = undefined;
   });
 
   it('a sync that fails before it could record itself (refused token) is recorded as failed', async () => {

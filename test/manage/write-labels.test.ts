@@ -44,7 +44,10 @@ const RECENT =
 /** The warehouse and the query sandbox opened per step, as the CLI does (never while a test holds it). */
 function perStep(lockWaitMs = 5000): Pick<LabelWriteContext, 'useWarehouse' | 'useSandbox'> {
   const where = { path: h.config.warehousePath, lockWaitMs };
-  return { useWarehouse: useWarehouseAt(where), useSandbox: useQuerySandboxAt(where) };
+  return {
+    useWarehouse: useWarehouseAt(where),
+    useSandbox: useQuerySandboxAt({ ...where, timeLimit: { ms: 60_000, option: '--sql-timeout' } }),
+  };
 }
 
 function run(request: Partial<LabelWriteRequest>, ctx: Partial<LabelWriteContext> = {}) {

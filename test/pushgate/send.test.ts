@@ -163,4 +163,22 @@ describe('pushgate send', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/pushback_id/);
   });
+
+  it('a query out of memory names REPORTER_DUCKDB_MEMORY_LIMIT, not the SET the sandbox forbids (exit 2)', async () => {
+    const before = received().length;
+    const r = await runCli(
+      [
+        'pushgate',
+        'send',
+        '--sql',
+        "select string_agg(i::varchar || repeat('x', 100), ',') as pushback_id from range(1000000) t(i)",
+      ],
+      { ...env, REPORTER_DUCKDB_MEMORY_LIMIT: '16MB' },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('REPORTER_DUCKDB_MEMORY_LIMIT, 16MB here');
+    expect(r.stderr).toContain('Out of Memory Error');
+    expect(r.stderr).not.toMatch(/SET (memory_limit|threads)/);
+    expect(received()).toHaveLength(before);
+  });
 });

@@ -26,10 +26,11 @@ import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
+import { sqlTimeLimit, sqlTimeoutHelp } from '../sql-time-limit.js';
 import type { KbSubcommand } from './kb.js';
 
 const HELP = `reporter-etl kb eval (--questions FILE | --sql QUERY | --sql-file PATH) [--stream] [--concurrency N]
-                     [--wait-time S] [--timeout S] [--limit N] [--json]
+                     [--sql-timeout S] [--wait-time S] [--timeout S] [--limit N] [--json]
 
 Measures the knowledge base of REPORTER_KB_KEY on a set of questions and records the run in the warehouse
 beside the earlier ones, so a drop between two runs shows (report kb-eval, view kb_eval_run_changes).
@@ -67,6 +68,7 @@ Options:
   --sql-file PATH    expected_sources as a list or |-separated text, expected_answer_contains, id), run
                      read-only in the sandbox as label-sessions' --sql; e.g. last week's most frequent first
                      questions (below)
+${sqlTimeoutHelp('--sql-timeout', 21)}
   --stream           generate through the SSE stream instead of the async query and its long poll
   --concurrency N    questions asked at a time (default 4)
   --wait-time S      waitTimeSeconds of each status call, 0..30 (default 20): the long poll; whatever S,
@@ -82,8 +84,10 @@ ${D.REPORTER_KB_BASE_URL}), REPORTER_RETRIES and REPORTER_TIMEOUT_MS (429/5xx ar
 REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}).
 
 Exit codes: 0 every question retrieved and answered; 1 failed (the key refused, or no question answered);
-2 usage (bad option, file or query; no REPORTER_KB_KEY); 3 partial (some questions failed: see
-kb_eval_questions.error); 75 try again later (the warehouse locked, or stopped by Ctrl-C / SIGTERM: the
+2 usage (bad option, file or query; no REPORTER_KB_KEY; the query ran out of --sql-timeout or of
+REPORTER_DUCKDB_MEMORY_LIMIT); 3 partial (some questions failed: see
+kb_eval_questions.error); 75 try again later (the warehouse locked, a writer needed it while the query
+ran, or stopped by Ctrl-C / SIGTERM: the
 questions asked so far are kept, the rest recorded as not asked, the run's status stopped). A run left
 running by a process killed outright is closed as abandoned by the next run.
 
@@ -123,6 +127,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     questions: { type: 'string' },
     sql: { type: 'string' },
     'sql-file': { type: 'string' },
+    'sql-timeout': { type: 'string' },
     stream: { type: 'boolean' },
     concurrency: { type: 'string' },
     'wait-time': { type: 'string' },
@@ -159,7 +164,10 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     const where = configuredWarehouse(config, 'write', log);
     // the warehouse first (it is migrated), then the query in the read-only sandbox
     await withConfiguredWarehouse(config, 'write', log, async () => undefined);
-    const selected = await useQuerySandboxAt(where)((s) => selectKbEvalQuestions(s, query!, limit));
+    const timeLimit = sqlTimeLimit(values['sql-timeout'], '--sql-timeout', config);
+    const selected = await useQuerySandboxAt({ ...where, timeLimit })((s) =>
+      selectKbEvalQuestions(s, query!, limit),
+    );
     if (selected.skipped > 0) io.err(`--sql: ${plural(selected.skipped, 'row')} without a question skipped`);
     if (selected.repeated > 0) io.err(`--sql: ${plural(selected.repeated, 'repeated question')} skipped`);
     questions = selected.questions;

@@ -14,6 +14,7 @@ import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
+import { sqlTimeLimit, sqlTimeoutHelp } from '../sql-time-limit.js';
 
 const TEXT = {
   session: {
@@ -89,6 +90,7 @@ Options:
   --label NAME         the label to put, by name as the platform shows it (reporter-etl labels list)${t.extraOptions}
   --sql QUERY          the SELECT choosing the ${t.noun} (or --sql-file PATH)
   --sql-file PATH      read the query from a file
+${sqlTimeoutHelp('--sql-timeout', 23)}
   --apply              write (default: dry run, nothing is written)
   --batch-size N       ids per bulk-labeling request (default ${DEFAULT_BATCH_SIZE})
   --sample N           rows shown (default 10)
@@ -96,7 +98,9 @@ Options:
   --json               print the summary as JSON on stdout (logs stay on stderr)
 
 Exit codes: 0 done (or dry run), 1 failed (a batch was refused), 2 bad input (query, label, options,
-configuration), 75 try again later (API unavailable, or the warehouse is locked by another process).
+configuration; the query ran out of its time limit or of REPORTER_DUCKDB_MEMORY_LIMIT), 75 try again
+later (API unavailable, the warehouse is locked by another process, or a writer needed it while the query
+ran).
 
 Examples:
   npx reporter-etl ${t.name} --label '${t.label}' \\
@@ -172,6 +176,7 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
           ...(target === 'message' ? { group: { type: 'string' as const } } : {}),
           sql: { type: 'string' },
           'sql-file': { type: 'string' },
+          'sql-timeout': { type: 'string' },
           apply: { type: 'boolean' },
           'batch-size': { type: 'string' },
           sample: { type: 'string' },
@@ -195,7 +200,10 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
       const where = configuredWarehouse(config, values.apply ? 'write' : 'read', log);
       const useWarehouse = useWarehouseAt(where);
       // the analyst's query runs only in the read-only sandbox (no files, URLs, extensions, writes)
-      const useSandbox = useQuerySandboxAt(where);
+      const useSandbox = useQuerySandboxAt({
+        ...where,
+        timeLimit: sqlTimeLimit(values['sql-timeout'], '--sql-timeout', config),
+      });
       // the query is checked before anything talks to the platform (the warehouse first: it is migrated)
       await useWarehouse(async () => undefined);
       await useSandbox((s) => checkTargetQuery(s, query, target));

@@ -20,9 +20,10 @@ import { intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
+import { sqlTimeLimit, sqlTimeoutHelp } from '../sql-time-limit.js';
 
 const HELP = `reporter-etl prompter ask (--file PATH | --sql QUERY) [--channel NAME] [--wait SECONDS]
-                           [--receive [--port N]] [--limit N] [--client-id ID] [--json]
+                           [--sql-timeout S] [--receive [--port N]] [--limit N] [--client-id ID] [--json]
 
 Sends questions to the Prompter API (POST {REPORTER_CHATAPI_BASE_URL}{REPORTER_CHATAPI_PATH}/webhook/
 prompter_api/<channel token>), one after the other, rate-limited and retried like every client, and records
@@ -38,6 +39,7 @@ Options:
                      ({"text": ..., "expected_intent": ...} per line)
   --sql QUERY        or a SELECT over the warehouse returning a text column \`text\` (and optionally
                      \`expected_intent\`), run read-only in the sandbox (as label-sessions' --sql)
+${sqlTimeoutHelp('--sql-timeout', 21)}
   --channel NAME     the channel of REPORTER_CHATAPI_CHANNELS whose token the Prompter takes (required when
                      there are several)
   --wait SECONDS     how long to wait for the answers after the last question (default 30; 0: look once;
@@ -54,8 +56,10 @@ Configuration: REPORTER_CHATAPI_CHANNELS (name=token; the token is never printed
 REPORTER_CHATAPI_BASE_URL, REPORTER_CHATAPI_PATH (${D.REPORTER_CHATAPI_PATH}), REPORTER_RATE_LIMIT_RPM (a cap in requests per
 minute), REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}).
 
-Exit codes: 0 every question answered, 1 failed (the token refused), 2 usage (bad option, file or query),
-3 partial (some questions failed or got no answer within --wait), 75 try again later.
+Exit codes: 0 every question answered, 1 failed (the token refused), 2 usage (bad option, file or query;
+the query ran out of --sql-timeout or of REPORTER_DUCKDB_MEMORY_LIMIT), 3 partial (some questions failed
+or got no answer within --wait), 75 try again later (also: a writer needed the warehouse while the query
+ran).
 
 Examples:
   npx reporter-etl prompter ask --file questions.csv --channel site --receive --wait 20
@@ -78,6 +82,7 @@ export const prompterCommand: Command = {
     const { values } = parseCommandArgs(rest, {
       file: { type: 'string' },
       sql: { type: 'string' },
+      'sql-timeout': { type: 'string' },
       channel: { type: 'string' },
       wait: { type: 'string' },
       receive: { type: 'boolean' },
@@ -114,7 +119,10 @@ export const prompterCommand: Command = {
       const where = configuredWarehouse(config, 'write', log);
       // the warehouse first (it is migrated), then the query in the read-only sandbox
       await withConfiguredWarehouse(config, 'write', log, async () => undefined);
-      const selected = await useQuerySandboxAt(where)((s) => selectPrompterQuestions(s, values.sql!, limit));
+      const timeLimit = sqlTimeLimit(values['sql-timeout'], '--sql-timeout', config);
+      const selected = await useQuerySandboxAt({ ...where, timeLimit })((s) =>
+        selectPrompterQuestions(s, values.sql!, limit),
+      );
       if (selected.skipped > 0) io.err(`--sql: ${plural(selected.skipped, 'row')} without a text skipped`);
       questions = selected.questions;
       source = 'sql';

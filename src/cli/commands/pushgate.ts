@@ -15,6 +15,7 @@ import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
+import { sqlTimeLimit, sqlTimeoutHelp } from '../sql-time-limit.js';
 
 const HELP = `reporter-etl pushgate send --sql "SELECT pushback_id, ... FROM ..." [--apply]
 
@@ -42,6 +43,7 @@ logs show their first 4 characters only.
 Options:
   --sql QUERY        the SELECT choosing the pushes (or --sql-file PATH)
   --sql-file PATH    read the query from a file
+${sqlTimeoutHelp('--sql-timeout', 21)}
   --apply            send (default: dry run, nothing is sent)
   --batch-size N     pushes per batch (default ${DEFAULT_PUSH_BATCH_SIZE})
   --key TEXT         part of every eventId: the same rows with a new key are sent again
@@ -49,7 +51,8 @@ Options:
   --json             print the summary as JSON on stdout
 
 Exit codes: 0 done (or dry run), 1 some pushes failed (recorded; run again to retry them), 2 bad input
-(query, options, no warehouse), 75 the warehouse is locked by another process.
+(query, options, no warehouse; the query ran out of its time limit or of REPORTER_DUCKDB_MEMORY_LIMIT),
+75 the warehouse is locked by another process, or a writer needed it while the query ran.
 
 Examples:
   npx reporter-etl pushgate send --sql "select d.value as pushback_id, 'survey' as event, s.client_id
@@ -103,6 +106,7 @@ export const pushgateCommand: Command = {
       {
         sql: { type: 'string' },
         'sql-file': { type: 'string' },
+        'sql-timeout': { type: 'string' },
         apply: { type: 'boolean' },
         'batch-size': { type: 'string' },
         key: { type: 'string' },
@@ -126,7 +130,10 @@ export const pushgateCommand: Command = {
     const summary = await sendPushbacks(
       {
         useWarehouse,
-        useSandbox: useQuerySandboxAt(where),
+        useSandbox: useQuerySandboxAt({
+          ...where,
+          timeLimit: sqlTimeLimit(values['sql-timeout'], '--sql-timeout', config),
+        }),
         baseUrl: config.pushgate.baseUrl,
         baseUrlSetting: config.pushgate.baseUrlSetting,
         log,

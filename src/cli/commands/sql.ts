@@ -12,17 +12,20 @@ import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
+import { sqlTimeLimit, sqlTimeoutHelp } from '../sql-time-limit.js';
 
 const FORMATS = ['table', 'csv', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
-const HELP = `reporter-etl sql "<query>" [--format table|csv|json] [--max-rows N] [--max-width N]
+const HELP = `reporter-etl sql "<query>" [--format table|csv|json] [--max-rows N] [--max-width N] [--timeout S]
 reporter-etl sql - < query.sql
 
 Runs one SQL statement (DuckDB's dialect) over the warehouse and prints its rows: what the README's and
 docs' examples use, with nothing else installed. Read-only: the query cannot change the warehouse, read
 files or URLs, or load extensions; it sees the tables of docs/warehouse-tables.md. It waits for a running
-sync's commit (at most REPORTER_LOCK_WAIT_SECONDS) like every read command.
+sync's commit (at most REPORTER_LOCK_WAIT_SECONDS) like every read command. While it runs it holds the
+warehouse file, so it stops at its time limit, and as soon as a writer (sync, webhooks, label-* --apply)
+waits for the file: run it again then (csv and json may have printed some rows already).
 
 Options:
   --format F       table (default), csv (RFC 4180, a header line, every row) or json (an array of
@@ -30,12 +33,14 @@ Options:
   --json           the same as --format json
   --max-rows N     table: at most N rows (default 100; 0 = all); csv and json print every row
   --max-width N    table: longest cell in characters (default 40; longer text ends with …)
+${sqlTimeoutHelp('--timeout', 19)}
   -                read the query from stdin
 
 Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed.
 
-Exit codes: 0 ok, 2 the query was refused (its DuckDB message is printed) or there is no warehouse,
-75 a writer held the warehouse longer than REPORTER_LOCK_WAIT_SECONDS.
+Exit codes: 0 ok, 2 the query was refused (its DuckDB message is printed), ran out of its time limit or of
+REPORTER_DUCKDB_MEMORY_LIMIT, or there is no warehouse; 75 a writer held the warehouse longer than
+REPORTER_LOCK_WAIT_SECONDS, or needed it while the query ran (run it again).
 
 Examples:
   reporter-etl sql "select channel_type, count(*) as sessions from sessions group by 1 order by 2 desc"
@@ -54,6 +59,7 @@ export const sqlCommand: Command = {
         json: { type: 'boolean' },
         'max-rows': { type: 'string' },
         'max-width': { type: 'string' },
+        timeout: { type: 'string' },
       },
       'allow',
     );
@@ -71,7 +77,8 @@ export const sqlCommand: Command = {
     const config = loadConfig(process.env, { requireToken: false });
     requireWarehouse(config, 'sql');
     const log = createCommandLogger(config);
-    const useSandbox = useQuerySandboxAt(configuredWarehouse(config, 'read', log));
+    const timeLimit = sqlTimeLimit(values.timeout, '--timeout', config);
+    const useSandbox = useQuerySandboxAt({ ...configuredWarehouse(config, 'read', log), timeLimit });
     return useSandbox(async (sandbox) => {
       const statements = await sandbox.countStatements(query).catch((cause: unknown) => {
         throw refused(cause);
@@ -91,7 +98,7 @@ export const sqlCommand: Command = {
             ? printCsv(io, names, chunks)
             : printJson(io, names, chunks));
       } catch (cause) {
-        throw cause instanceof EtlError ? cause : refused(cause);
+        throw refused(cause);
       }
       return 0;
     });
@@ -108,7 +115,9 @@ function readQuery(arg: string | undefined): string {
   return text;
 }
 
+/** DuckDB's refusal in our words; the sandbox's own errors (time limit, a writer waiting, memory) as they are. */
 function refused(cause: unknown): EtlError {
+  if (cause instanceof EtlError) return cause;
   const message = String(cause instanceof Error ? cause.message : cause);
   const hint = /read-only|read only/i.test(message)
     ? 'sql only reads: the label and platform commands are the ways to change data'

@@ -13,7 +13,7 @@ import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
-import { type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
+import { isRefusedByLease, type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -164,6 +164,8 @@ export const syncCommand: Command = {
                 log,
                 signal: controller.signal,
                 ...(values.full ? { full: true } : {}),
+                // a project another sync holds: that sync reads its channels (a refused sync does no work)
+                refusedProjects: summaries.filter(isRefusedByLease).map((s) => s.project),
               },
               config.chatApi.channels.filter(
                 (c) =>
