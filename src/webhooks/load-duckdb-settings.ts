@@ -1,7 +1,7 @@
 // DuckDB's settings while the receiver loads its spool, and their defaults back after each load. Each
 // automatic checkpoint rewrites the table's last row group whole, so with large payloads (2,000 Chat API
 // bodies of 50 KB) a checkpoint every 16 MiB of WAL (DuckDB's default) costs time and memory growing with the
-// table: they were most of the receiver's peak RSS (0.9-1.1 GB; 0.6-0.7 GB checkpointing past 256 MiB). So a
+// table: they were most of the receiver's peak RSS (0.9-1.2 GB; 0.55-0.75 GB with these settings). So a
 // load's commits checkpoint only past LOAD_CHECKPOINT_THRESHOLD of WAL, the writer's CHECKPOINT when it lets
 // go of the file (idle, a turn, the stop) writes the rest, and DuckDB's allocator (jemalloc) gives freed
 // memory back at once instead of past 128 MiB (another ~70 MB off the peak, measured in a bare load).
