@@ -62,8 +62,8 @@ export const DUCKDB_MEMORY_LIMIT = '256MB';
 /**
  * REPORTER_WEBHOOKS_LOAD_MAX_BYTES unless set: the spooled bytes of one webhook load transaction. DuckDB parses
  * a batch's rows outside its memory limit; unbounded, 2,000 bodies of 50 KB ran out of it and peaked at 2.6 GB
- * RSS. Bounded, the peak (0.7-1.0 GB at 1 MiB, 0.8-1.1 GB at 8 MiB) is mostly DuckDB's checkpoints of those
- * rows, and larger batches were no faster.
+ * RSS. Bounded, the peak (0.7-1.0 GB at 1 MiB, 0.8-1.1 GB at 8 MiB) was mostly DuckDB's checkpoints of those
+ * rows (now rarer during a load: webhooks/load-duckdb-settings.ts), and larger batches were no faster.
  */
 export const WEBHOOKS_LOAD_MAX_BYTES = 1024 * 1024;
 

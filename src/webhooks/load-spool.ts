@@ -4,10 +4,12 @@
 // etl_rejects; a batch that runs out of memory or disk is halved, and a single record that still does not
 // fit ends the load (webhooks.load_out_of_resources): never a reject, and the spool keeps it all.
 // Batches are idempotent (rows skipped by question_id, rejects as already kept), so one loaded twice after
-// a failure or a crash between its commit and the next is stored once.
+// a failure or a crash between its commit and the next is stored once. While a load runs, DuckDB checkpoints
+// only past LOAD_CHECKPOINT_THRESHOLD of WAL (load-duckdb-settings.ts: its checkpoints were the peak RSS).
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import { LOAD_SETTINGS, restoringLoadSettings } from './load-duckdb-settings.js';
 import { isOutOfResources, loadOutOfResourcesError } from './load-resource-error.js';
 import {
   type LoadContext,
@@ -34,7 +36,11 @@ export interface SpoolLoader {
 }
 
 /** Loads the rest of spool file `name` at `path` from the offset the warehouse has for it; the records loaded. */
-export async function loadSpoolFile(loader: SpoolLoader, path: string, name: string): Promise<number> {
+export function loadSpoolFile(loader: SpoolLoader, path: string, name: string): Promise<number> {
+  return restoringLoadSettings(loader.warehouse, () => loadFileBatches(loader, path, name));
+}
+
+async function loadFileBatches(loader: SpoolLoader, path: string, name: string): Promise<number> {
   const [row] = await loader.warehouse.query(SELECT_SPOOL_OFFSET, {
     project: WEBHOOKS_STATE_PROJECT,
     key: spoolStateKey(name),
@@ -54,15 +60,17 @@ export async function loadSpoolFile(loader: SpoolLoader, path: string, name: str
  * Loads records taken from the live spool, which reach byte `offset` of it: in bounded batches, the offset
  * committed with the last (a failure midway leaves it where it was: the caller gives the records back).
  */
-export async function loadSpoolRecords(
+export function loadSpoolRecords(
   loader: SpoolLoader,
   name: string,
   records: readonly SpoolRecord[],
   offset: number,
 ): Promise<void> {
-  const batches = splitIntoBatches(records, loader.limits);
-  for (const [index, batch] of batches.entries())
-    await storeBatch(loader, name, batch, index === batches.length - 1 ? offset : undefined);
+  return restoringLoadSettings(loader.warehouse, async () => {
+    const batches = splitIntoBatches(records, loader.limits);
+    for (const [index, batch] of batches.entries())
+      await storeBatch(loader, name, batch, index === batches.length - 1 ? offset : undefined);
+  });
 }
 
 /** Consecutive batches within the limits (a record larger than maxBytes is a batch of its own). */
@@ -157,7 +165,8 @@ function execute(
   offset: number | undefined,
 ): Promise<number[]> {
   const records = batch.map((sized) => sized.record);
-  return loader.warehouse.execute(loadSpoolStatements(name, records, offset, loader.context()));
+  const statements = loadSpoolStatements(name, records, offset, loader.context());
+  return loader.warehouse.execute([...LOAD_SETTINGS, ...statements]);
 }
 
 function describeRecord(sized: SizedRecord | undefined) {
