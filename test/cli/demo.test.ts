@@ -35,7 +35,7 @@ describe('reporter-etl demo', () => {
       expect(stdout).toMatch(/site: [\d,]+ new events/);
       expect(stdout).toMatch(/received \S+: \S.* \[\/Delivery\/Status\]/);
       expect(stdout).toMatch(/2 pushes received and stored in chatapi_webhook_events/);
-      expect(stdout).toMatch(/^\s+chatapi(\s+[\d,]+){6}\s+[\d.]+%\s+[\d.]+%\s+-$/m);
+      expect(stdout).toMatch(/^\s+chatapi(\s+[\d,]+){7}\s+[\d.]+%\s+[\d.]+%\s+-$/m);
       expect(stdout).toMatch(/Totals/);
       expect(stdout).toMatch(/they agree/);
       // the notification of the sync run whose alert rule fired, as the emulated Pushgate received it
