@@ -35,12 +35,26 @@ export interface SpoolLoader {
   limits: SpoolBatchLimits;
 }
 
-/** Loads the rest of spool file `name` at `path` from the offset the warehouse has for it; the records loaded. */
-export function loadSpoolFile(loader: SpoolLoader, path: string, name: string): Promise<number> {
-  return restoringLoadSettings(loader.warehouse, () => loadFileBatches(loader, path, name));
+/**
+ * Loads the rest of spool file `name` at `path` from the offset the warehouse has for it, up to byte `upTo`
+ * (a live spool's acknowledged end; a spool left behind: all of it); the records loaded. Each batch commits
+ * the offset it reaches, so a failure midway leaves the rest for the next load.
+ */
+export function loadSpoolFile(
+  loader: SpoolLoader,
+  path: string,
+  name: string,
+  upTo = Number.POSITIVE_INFINITY,
+): Promise<number> {
+  return restoringLoadSettings(loader.warehouse, () => loadFileBatches(loader, path, name, upTo));
 }
 
-async function loadFileBatches(loader: SpoolLoader, path: string, name: string): Promise<number> {
+async function loadFileBatches(
+  loader: SpoolLoader,
+  path: string,
+  name: string,
+  upTo: number,
+): Promise<number> {
   const [row] = await loader.warehouse.query(SELECT_SPOOL_OFFSET, {
     project: WEBHOOKS_STATE_PROJECT,
     key: spoolStateKey(name),
@@ -48,49 +62,12 @@ async function loadFileBatches(loader: SpoolLoader, path: string, name: string):
   let from = Number(row?.['value'] ?? 0);
   let loaded = 0;
   for (;;) {
-    const batch = readSpoolBatch(path, from, loader.limits);
+    const batch = readSpoolBatch(path, from, loader.limits, upTo);
     if (batch.end === from) return loaded;
     await storeBatch(loader, name, batch.records, batch.end);
     loaded += batch.records.length;
     from = batch.end;
   }
-}
-
-/**
- * Loads records taken from the live spool, which reach byte `offset` of it: in bounded batches, the offset
- * committed with the last (a failure midway leaves it where it was: the caller gives the records back).
- */
-export function loadSpoolRecords(
-  loader: SpoolLoader,
-  name: string,
-  records: readonly SpoolRecord[],
-  offset: number,
-): Promise<void> {
-  return restoringLoadSettings(loader.warehouse, async () => {
-    const batches = splitIntoBatches(records, loader.limits);
-    for (const [index, batch] of batches.entries())
-      await storeBatch(loader, name, batch, index === batches.length - 1 ? offset : undefined);
-  });
-}
-
-/** Consecutive batches within the limits (a record larger than maxBytes is a batch of its own). */
-export function splitIntoBatches(records: readonly SpoolRecord[], limits: SpoolBatchLimits): SizedRecord[][] {
-  const batches: SizedRecord[][] = [];
-  let batch: SizedRecord[] = [];
-  let bytes = 0;
-  for (const record of records) {
-    // the bytes of its spool line
-    const size = Buffer.byteLength(JSON.stringify(record)) + 1;
-    if (batch.length > 0 && (bytes + size > limits.maxBytes || batch.length >= limits.maxRecords)) {
-      batches.push(batch);
-      batch = [];
-      bytes = 0;
-    }
-    batch.push({ record, bytes: size });
-    bytes += size;
-  }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
 }
 
 /** Stores a batch and the offset it reaches (undefined: the rows alone) in one transaction, or as it can. */

@@ -1,4 +1,4 @@
-// Reads a spool file one bounded batch at a time: the whole records after byte `from`, up to `maxBytes` of
+// Reads a spool file one bounded batch at a time (a live spool's too, up to its acknowledged end): the whole records after byte `from`, up to `maxBytes` of
 // lines and `maxRecords` records (always at least one line, however long), each with its size and the
 // offset after it. A spool left behind may be hundreds of megabytes: its loader holds one batch, never the
 // file. A last line without its newline (never acknowledged) is not read; a line that is not JSON (a write
@@ -23,8 +23,9 @@ export function readSpoolBatch(
   path: string,
   from: number,
   limits: SpoolBatchLimits,
+  upTo = Number.POSITIVE_INFINITY,
 ): { records: SizedRecord[]; end: number } {
-  const chunk = readWholeLines(path, from, limits.maxBytes);
+  const chunk = readWholeLines(path, from, limits.maxBytes, upTo);
   const records: SizedRecord[] = [];
   let start = 0;
   while (records.length < limits.maxRecords) {
@@ -39,11 +40,14 @@ export function readSpoolBatch(
   return { records, end: from + start };
 }
 
-/** Reads from `from` up to `maxBytes`, or further until the first newline when one line is longer. */
-function readWholeLines(path: string, from: number, maxBytes: number): Buffer {
+/**
+ * Reads from `from` up to `maxBytes`, or further until the first newline when one line is longer; never past
+ * byte `upTo` (a live spool's acknowledged end: lines after it may still be on their way to the disk).
+ */
+function readWholeLines(path: string, from: number, maxBytes: number, upTo: number): Buffer {
   const fd = openSync(path, 'r');
   try {
-    const available = Math.max(0, fstatSync(fd).size - from);
+    const available = Math.max(0, Math.min(fstatSync(fd).size, upTo) - from);
     let want = Math.min(Math.max(1, maxBytes), available);
     for (;;) {
       const buffer = Buffer.allocUnsafe(want);

@@ -44,14 +44,13 @@ export interface Spool {
   readonly name: string;
   /** Appends the record; resolves once it is on disk. */
   append(record: SpoolRecord): Promise<void>;
-  /** Bytes on disk so far. */
+  /**
+   * Bytes on disk so far: every line before this offset was flushed (fdatasync) and acknowledged. The loader
+   * reads the records back from the file up to it; the spool keeps none of them in memory.
+   */
   readonly size: number;
   /** Whether a write failed (a full disk): the receiver replaces the spool once it is loaded, freeing its room. */
   readonly writeFailed: boolean;
-  /** The records on disk not yet taken, and the offset they reach (for the loader). */
-  takeDurable(): { records: SpoolRecord[]; offset: number };
-  /** Puts records taken back in front (their load failed: the next one tries them again). */
-  giveBack(taken: { records: SpoolRecord[]; offset: number }): void;
   close(): Promise<void>;
 }
 
@@ -69,8 +68,7 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
   heartbeat.unref();
   let size = 0;
   let writeFailed = false;
-  let queue: { record: SpoolRecord; line: string; done: () => void; failed: (e: unknown) => void }[] = [];
-  let durable: SpoolRecord[] = [];
+  let queue: { line: string; done: () => void; failed: (e: unknown) => void }[] = [];
   let flushing: Promise<void> | undefined;
   const flush = async (): Promise<void> => {
     while (queue.length > 0) {
@@ -78,10 +76,9 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
       queue = [];
       const bytes = Buffer.from(batch.map((b) => b.line).join(''));
       try {
-        await handle.write(bytes);
+        await writeWhole(handle, bytes);
         await handle.datasync();
         size += bytes.length;
-        for (const b of batch) durable.push(b.record);
         for (const b of batch) b.done();
       } catch (error) {
         // a full disk can leave part of the batch written: cut it off, so the next line starts clean
@@ -109,17 +106,9 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
     },
     append(record) {
       return new Promise<void>((done, failed) => {
-        queue.push({ record, line: `${JSON.stringify(record)}\n`, done, failed });
+        queue.push({ line: `${JSON.stringify(record)}\n`, done, failed });
         kick();
       });
-    },
-    takeDurable() {
-      const records = durable;
-      durable = [];
-      return { records, offset: size };
-    },
-    giveBack(taken) {
-      durable = [...taken.records, ...durable];
     },
     async close() {
       clearInterval(heartbeat);
@@ -128,6 +117,20 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
       openSpools.delete(path);
     },
   };
+}
+
+/**
+ * Writes all of `bytes`: a write to a nearly full disk may take only part of them without an error, and the
+ * rest then fails with ENOSPC (a line acknowledged but cut on disk would be lost to the loader, which reads
+ * the spool back from its file).
+ */
+async function writeWhole(handle: FileHandle, bytes: Buffer): Promise<void> {
+  for (let offset = 0; offset < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    if (bytesWritten === 0)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    offset += bytesWritten;
+  }
 }
 
 /** Spool files in `dir` other than `except`, oldest first. */

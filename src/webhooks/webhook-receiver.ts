@@ -11,7 +11,7 @@ import type { ChatApiChannel } from '../chatapi-channels.js';
 import { CONFIG_DEFAULTS, type Config, WEBHOOKS_LOAD_MAX_BYTES } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { LOAD_MAX_RECORDS, loadSpoolFile, loadSpoolRecords, type SpoolLoader } from './load-spool.js';
+import { LOAD_MAX_RECORDS, loadSpoolFile, type SpoolLoader } from './load-spool.js';
 import { forgetSpoolStatements } from './load-spool-sql.js';
 import {
   createSpool,
@@ -138,16 +138,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     findLeftovers();
     // spools of earlier processes first: their rows came first
     await loadLeftovers();
-    const taken = spool.takeDurable();
-    if (taken.records.length > 0) {
-      try {
-        await loadSpoolRecords(loader, spool.name, taken.records, taken.offset);
-      } catch (error) {
-        spool.giveBack(taken);
-        throw error;
-      }
-      counts.loaded += taken.records.length;
-    }
+    // the live spool is read back from its file up to what it acknowledged: it keeps no record in memory
+    counts.loaded += await loadSpoolFile(loader, spool.path, spool.name, spool.size);
     // the replaced spool at once: after a full disk, its removal is what makes room for the next requests
     if (await replaceSpoolIfDue()) await loadLeftovers();
   };

@@ -2,7 +2,7 @@
 // LOAD_CHECKPOINT_THRESHOLD of WAL (its checkpoints of large payloads were the receiver's peak RSS); after
 // the load, and after a load that failed midway, the warehouse has DuckDB's defaults again, and the rows
 // committed before the failure are stored once.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/log.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { SqlStatement, Warehouse } from '../../src/warehouse/warehouse.js';
 
-import { loadSpoolRecords, type SpoolLoader } from '../../src/webhooks/load-spool.js';
+import { loadSpoolFile, type SpoolLoader } from '../../src/webhooks/load-spool.js';
 import type { SpoolRecord } from '../../src/webhooks/spool.js';
 
 let dir: string;
@@ -60,6 +60,13 @@ const chatapi = (i: number): SpoolRecord => ({
   channels: [null],
 });
 
+/** A spool file of the records, as the receiver writes it (a JSON line each); its path. */
+function spoolOf(records: readonly SpoolRecord[]): string {
+  const path = join(dir, 'spool-1-1.jsonl');
+  writeFileSync(path, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  return path;
+}
+
 function loaderOf(w: Warehouse): SpoolLoader {
   return {
     warehouse: w,
@@ -74,8 +81,8 @@ describe('the DuckDB settings of a load', () => {
   it('checkpoints past LOAD_CHECKPOINT_THRESHOLD while loading, and has the defaults back after', async () => {
     const defaults = await readSettings(warehouse);
     const seen: unknown[] = [];
-    const records = [0, 1, 2].map(chatapi);
-    await loadSpoolRecords(loaderOf(noting(warehouse, seen)), 'spool-1-1.jsonl', records, 300);
+    const path = spoolOf([0, 1, 2].map(chatapi));
+    await loadSpoolFile(loaderOf(noting(warehouse, seen)), path, 'spool-1-1.jsonl');
     expect(seen).toEqual(Array(3).fill({ checkpoint: '256.0 MiB', flush: '1.0 MiB' }));
     expect(defaults).toEqual({ checkpoint: '16.0 MiB', flush: '128.0 MiB' });
     expect(await readSettings(warehouse)).toEqual(defaults);
@@ -85,13 +92,13 @@ describe('the DuckDB settings of a load', () => {
   it('has the defaults back after a load that failed midway, and a second load stores each row once', async () => {
     const defaults = await readSettings(warehouse);
     const seen: unknown[] = [];
-    const records = [0, 1, 2].map(chatapi);
+    const path = spoolOf([0, 1, 2].map(chatapi));
     await expect(
-      loadSpoolRecords(loaderOf(noting(warehouse, seen, 2)), 'spool-1-1.jsonl', records, 300),
+      loadSpoolFile(loaderOf(noting(warehouse, seen, 2)), path, 'spool-1-1.jsonl'),
     ).rejects.toThrow('the process is stopping');
     expect(seen).toHaveLength(1);
     expect(await readSettings(warehouse)).toEqual(defaults);
-    await loadSpoolRecords(loaderOf(warehouse), 'spool-1-1.jsonl', records, 300);
+    await loadSpoolFile(loaderOf(warehouse), path, 'spool-1-1.jsonl');
     expect(await warehouse.query('select question_id from chatapi_webhook_events order by 1')).toEqual([
       { question_id: 'q-0' },
       { question_id: 'q-1' },
