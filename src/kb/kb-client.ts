@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { KbConfig } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { parseJsonBigIntegers } from '../parse-json-big-integers.js';
 import { ReporterHttp } from '../reporter/http.js';
 import {
   contentPageSchema,
@@ -36,7 +37,6 @@ import {
   segmentsAnswerSchema,
   sourcesAnswerSchema,
 } from './kb-schemas.js';
-import { parseJsonBigIntegers } from './parse-json-big-integers.js';
 
 /** Where the operations live under REPORTER_KB_BASE_URL. */
 export const KB_API_PATH = '/api/knowledge-hub';

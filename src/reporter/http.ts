@@ -45,7 +45,7 @@ export interface ReporterHttpOptions {
   random?: () => number;
   /**
    * How an answer's text becomes its value (JSON.parse by default; the knowledge base's client keeps int64 ids
-   * beyond 2^53 exact with src/kb/parse-json-big-integers.ts). It throws on a body that is not JSON.
+   * beyond 2^53 exact with src/parse-json-big-integers.ts). It throws on a body that is not JSON.
    */
   parseJson?: (text: string) => unknown;
   /**

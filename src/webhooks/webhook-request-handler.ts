@@ -3,9 +3,11 @@
 // checked against the payload and spooled; 200 only once the spool has it on disk. A request refused before
 // its body (401 without the key, 413 on its Content-Length) or cut at the limit is answered with `connection:
 // close`: its body is never read or drained. A body that does not fit is kept in etl_rejects (400, 413).
+
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatApiChannel } from '../chatapi-channels.js';
+import { parseJsonBigIntegers } from '../parse-json-big-integers.js';
 import { nestsDeeperThan } from './json-nesting.js';
 import { readRequestBody } from './read-request-body.js';
 import { redactRejectReason, redactTokens } from './redact-tokens.js';
@@ -118,7 +120,8 @@ export function createWebhookRequestHandler(
       );
     let parsed: unknown;
     try {
-      parsed = wellFormed(JSON.parse(body.text));
+      // integers of 16 digits or more (the Prompter's intent ids are int64) arrive as their digits, never rounded
+      parsed = wellFormed(parseJsonBigIntegers(body.text));
     } catch (error) {
       return reject(response, 400, endpoint, body.text, `the body is not JSON: ${(error as Error).message}`);
     }

@@ -209,6 +209,24 @@ describe('the webhook receiver', () => {
     expect(receiver!.counts).toMatchObject({ accepted: 1, rejected: 3, unauthorized: 2 });
   });
 
+  it('keeps a Prompter intent id beyond 2^53 exact (int64), as the digits it was sent with', async () => {
+    await start();
+    // written by hand: JSON.stringify of a number would round it before it was sent
+    const body = `{"clientInfo":{"id":"client-9"},"chatId":"chat-4","questionId":"p-big","answerOptions":[
+      {"messages":[{"type":"TEXT","text":"a"}],"intent":{"id":9007199254740993,"confidence":0.9,"name":"A","path":"/A"}},
+      {"messages":[{"type":"TEXT","text":"b"}],"intent":{"id":17,"confidence":0.5,"name":"B","path":"/B"}}]}`;
+    expect((await post('/webhooks/prompter', body)).status).toBe(200);
+    await receiver!.loadNow();
+    expect(
+      await warehouse.query(
+        "select rank, intent_id from prompter_answer_options where question_id = 'p-big' order by rank",
+      ),
+    ).toEqual([
+      { rank: 1, intent_id: '9007199254740993' },
+      { rank: 2, intent_id: '17' },
+    ]);
+  });
+
   it('reads a payload time without a zone in REPORTER_CHATAPI_TIMEZONE', async () => {
     await start({ timeZone: 'Europe/Moscow' });
     await post('/webhooks/chatapi', [chatObject('q-1', { timestamp: '2026-11-20T12:30:00' })]);

@@ -3,7 +3,7 @@
 // seeded random documents (their big integers generated as BigInt, so the expected digits are known), and on
 // random mutations of those documents (a body that is not JSON stays refused; one that is parses alike).
 import { describe, expect, it } from 'vitest';
-import { parseJsonBigIntegers, quoteBigIntegers } from '../../src/kb/parse-json-big-integers.js';
+import { parseJsonBigIntegers, quoteBigIntegers } from '../src/parse-json-big-integers.js';
 
 /** A small seeded PRNG (mulberry32), so a failure is repeatable. */
 function random(seed: number): () => number {

@@ -2,7 +2,7 @@
 // 2^53 before any reviver sees it, so a pre-pass quotes every integer token of 16 digits or more (outside
 // strings) and it arrives as the string of its digits; kb-schemas.ts reads it back as a number or a bigint.
 // Integers of up to 15 digits, fractions and exponents parse as JSON.parse has them. Only the knowledge base
-// client uses it: the Reporter's hot records never pay for it.
+// client and the webhook receiver (the Prompter's intent ids) use it: the Reporter's hot records never pay for it.
 
 /** A JSON string token (escapes included), or a number token: the whole token, so no digit run is cut. */
 const TOKEN = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
