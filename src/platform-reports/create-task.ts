@@ -12,7 +12,7 @@ import { reportFileName } from './report-file-name.js';
 import { KIND_INFO } from './report-kinds.js';
 import type { ReportTaskDto } from './report-schemas.js';
 import type { ReportSession } from './report-session.js';
-import type { TaskPatch, TaskRecord } from './task-store.js';
+import { RELEASED_OWNER, type TaskPatch, type TaskRecord } from './task-store.js';
 
 /** Errors after which the platform certainly did not create the task (it answered 4xx). */
 const REFUSED = new Set([
@@ -88,12 +88,7 @@ async function fail(session: ReportSession, record: TaskRecord, message: string)
     status: 'failed',
     error: message,
     finishedAt: session.now(),
-    ownerPid: null,
-    ownerHost: null,
-    ownerBootId: null,
-    ownerStartTicks: null,
-    ownerId: null,
-    heartbeatAt: null,
+    ...RELEASED_OWNER,
   });
 }
 

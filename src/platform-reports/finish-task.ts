@@ -17,7 +17,7 @@ import { readReportFile } from './read-report-file.js';
 import type { FileType } from './report-kinds.js';
 import type { ReportSession, WaitOptions } from './report-session.js';
 import { describePeriod } from './resolve-report-period.js';
-import type { TaskPatch, TaskRecord, TaskStatus } from './task-store.js';
+import { RELEASED_OWNER, type TaskPatch, type TaskRecord, type TaskStatus } from './task-store.js';
 import { waitForTask } from './wait-for-task.js';
 
 /** How many times an expired file link leads to the report being requested again, per run. */
@@ -169,14 +169,7 @@ async function finishOnce(
       totalCount: state.totalCount,
       phase,
     });
-  const released: TaskPatch = {
-    ownerPid: null,
-    ownerHost: null,
-    ownerBootId: null,
-    ownerStartTicks: null,
-    ownerId: null,
-    heartbeatAt: null,
-  };
+  const released: TaskPatch = RELEASED_OWNER;
   const end = async (patch: TaskPatch) => {
     const full: TaskPatch = { ...patch, ...released };
     if (patch.status !== undefined && patch.status !== 'pending') full.finishedAt = session.now();

@@ -64,6 +64,16 @@ export interface TaskOwner {
 
 export type TaskPatch = Partial<Omit<TaskRecord, 'id' | 'updatedAt'>>;
 
+/** The owner fields of a task no process holds any more (it ended, failed or was let go). */
+export const RELEASED_OWNER: Readonly<TaskPatch> = {
+  ownerPid: null,
+  ownerHost: null,
+  ownerBootId: null,
+  ownerStartTicks: null,
+  ownerId: null,
+  heartbeatAt: null,
+};
+
 /** The warehouse per step (src/manage/use-warehouse.ts). */
 export type WithWarehouse = UseWarehouse;
 
