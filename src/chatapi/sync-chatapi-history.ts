@@ -9,6 +9,7 @@ import type { ChatApiChannel } from '../chatapi-channels.js';
 import type { Config } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { type UnknownValueCounts, UnknownValues } from '../reporter/unknown-values.js';
 import { makeRunId } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { type ChatApiClient, createChatApiClient } from './chatapi-client.js';
@@ -41,6 +42,8 @@ export interface ChatApiHistorySummary {
   messages: number;
   rejects: number;
   requests: number;
+  /** Statuses the client does not know, kept as given: per field (`chatapi.status`) and value, {} when none. */
+  unknownValues: UnknownValueCounts;
   error: string | null;
   exitCode: number;
 }
@@ -94,9 +97,11 @@ async function syncChannel(
     messages: 0,
     rejects: 0,
     requests: 0,
+    unknownValues: {},
     error: null,
     exitCode: 0,
   };
+  const unknownValues = new UnknownValues(log);
   const projects = await projectsOf(warehouse, config, channel);
   const refused = projects.find((p) => ctx.refusedProjects?.includes(p));
   if (refused !== undefined) {
@@ -155,6 +160,7 @@ async function syncChannel(
       }
       const batch = clients.slice(start, start + CLIENTS_PER_BATCH);
       const read = await readClients(client, batch, { from, to }, config, log);
+      for (const m of read.messages) unknownValues.check('chatapi.status', m.status);
       const last = start + CLIENTS_PER_BATCH >= clients.length;
       await warehouse.execute(
         storeHistoryBatch({
@@ -193,6 +199,7 @@ async function syncChannel(
     log.error({ code: error.code }, error.message);
   } finally {
     summary.requests = client.requests;
+    summary.unknownValues = unknownValues.toJSON();
     await client.close();
     await warehouse
       .finishRun(runId, {
@@ -200,6 +207,7 @@ async function syncChannel(
         error: summary.error,
         durationMs: now() - started,
         requests: summary.requests,
+        unknownValues: summary.unknownValues,
       })
       .catch((error: unknown) => log.warn({ err: error }, 'could not record the end of the Chat API run'));
   }

@@ -105,9 +105,11 @@ const messageCommon = {
 
 /**
  * The delivery statuses the vendor documents. The field stays open: a status the platform adds later is kept
- * as given (the sync counts it as unknown, src/sync/unknown-values.ts), never a reason to quarantine a record.
+ * as given (the sync counts it as unknown, src/reporter/unknown-values.ts), never a reason to quarantine a record.
  */
 export const MESSAGE_STATUSES = ['SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED'] as const;
+/** The Chat API's documented message statuses (spec/chat-api.yaml ChatStatus): it has no NOT_DELIVERED. */
+export const CHATAPI_MESSAGE_STATUSES = ['SENT', 'DELIVERED', 'READ', 'NOT_SENT'] as const;
 /** The statuses of an experiment the vendor documents (ScenarioExperimentStatus); the field is open too. */
 export const EXPERIMENT_STATUSES = ['CREATED', 'RUNNING', 'STOPPED'] as const;
 

@@ -17,6 +17,7 @@ import {
 import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
 import { resolveProjectName } from '../reporter/resolve-project.js';
+import { type UnknownValueCounts, UnknownValues } from '../reporter/unknown-values.js';
 import { beatRun } from '../warehouse/etl-runs.js';
 import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import { limitSyncResources } from '../warehouse/limit-sync-resources.js';
@@ -28,7 +29,6 @@ import { readLookbackWindow } from './read-lookback-window.js';
 import { ClientStatusCache } from './read-statuses.js';
 import { readWindow, type WindowRead } from './read-window.js';
 import { readStoredWindow } from './stored-window.js';
-import { type UnknownValueCounts, UnknownValues } from './unknown-values.js';
 
 export interface SyncOptions {
   /** Backfill [from, to): the watermark does not move. */

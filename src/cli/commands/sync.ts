@@ -193,21 +193,27 @@ export const syncCommand: Command = {
           io.err(
             `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
           );
-        for (const [field, values] of Object.entries(s.unknownValues))
-          io.err(
-            `  ${field}: values this version does not know, kept as given: ${Object.entries(values)
-              .map(([value, n]) => `${escapeForTerminal(value)} (${n})`)
-              .join(', ')}`,
-          );
+        for (const line of unknownValueLines(s.unknownValues)) io.err(line);
       }
     }
     if (!values.json)
       for (const c of channels) {
         const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
         io.out(c.error ? `${line} · ${c.error}` : line);
+        for (const unknown of unknownValueLines(c.unknownValues)) io.err(unknown);
       }
     const failed = [...summaries, ...channels].find((s) => s.status === 'failed');
     if (failed) return failed.exitCode;
     return [...summaries, ...channels].some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
   },
 };
+
+/** A line per field of values this version does not know, with each value's count (stderr). */
+function unknownValueLines(counts: Record<string, Record<string, number>>): string[] {
+  return Object.entries(counts).map(
+    ([field, values]) =>
+      `  ${field}: values this version does not know, kept as given: ${Object.entries(values)
+        .map(([value, n]) => `${escapeForTerminal(value)} (${n})`)
+        .join(', ')}`,
+  );
+}

@@ -10,7 +10,13 @@ import { MAX_MESSAGES, MAX_SESSION_MS } from '../skeleton.js';
 import { CHANNELS } from '../vocabulary.js';
 import { agentReply, answerEvent, answerQuery } from './bot.js';
 import { type ChatApiChannelOptions, defaultChatApiToken } from './channels.js';
-import { answerTime, type ChatStatus, ChatStatusOverrides, chatStatusAt } from './chat-statuses.js';
+import {
+  answerTime,
+  type ChatStatus,
+  ChatStatusOverrides,
+  type ChatStatusValue,
+  chatStatusAt,
+} from './chat-statuses.js';
 import { Prompter } from './prompter.js';
 import { WebhookSender, type WebhookSettings } from './webhook.js';
 
@@ -59,7 +65,7 @@ export interface HistoryEntry {
   query?: string;
   event?: string;
   replies?: Record<string, unknown>[];
-  status?: ChatStatus;
+  status?: ChatStatusValue;
 }
 
 export interface ChatEvent extends EventKey {

@@ -7,7 +7,7 @@ import { parseDateTime } from '../filters.js';
 import { queryBool, queryInt, queryString } from '../params.js';
 import type { Route, RouteContext } from '../route.js';
 import type { ChatChannel, ChatEvent, ChatRequest, HistoryEntry } from './chat-api.js';
-import { CHAT_STATUSES, type ChatStatus, chatStatusAt, isChatStatus } from './chat-statuses.js';
+import { CHAT_STATUSES, type ChatStatusValue, chatStatusAt, isChatStatus } from './chat-statuses.js';
 
 /** A Chat API time on the wire: `2026-11-01T10:00:00.123` (UTC, no zone). */
 export const chatTime = (t: number): string => new Date(t).toISOString().slice(0, 23);
@@ -100,7 +100,7 @@ function answeredOf(ctx: RouteContext, channel: ChatChannel, c: number, question
   return at;
 }
 
-function statusOf(ctx: RouteContext, channel: ChatChannel, questionId: string): ChatStatus | undefined {
+function statusOf(ctx: RouteContext, channel: ChatChannel, questionId: string): ChatStatusValue | undefined {
   const { i, k } = answeredOf(ctx, channel, clientOf(ctx, channel), questionId);
   return chatStatusAt(channel.project, ctx.emulator.chatApi.statuses, i, k, ctx.now);
 }

@@ -2,12 +2,14 @@
 // they are kept as given and loaded; a run counts them per field and value for its summary and run record,
 // and warns once per (field, value) so a new value is noticed without a line per record.
 import type { Logger } from '../log.js';
-import { EXPERIMENT_STATUSES, MESSAGE_STATUSES } from '../reporter/schemas.js';
+import { CHATAPI_MESSAGE_STATUSES, EXPERIMENT_STATUSES, MESSAGE_STATUSES } from './schemas.js';
 
-/** The enumerated fields a sync stores, with the values the vendor documents. */
+/** The enumerated fields a sync stores (the Reporter's and the Chat API history's), with the values the vendor documents. */
 export const KNOWN_VALUES = {
   'message.status': new Set<string>(MESSAGE_STATUSES),
   'experiment.status': new Set<string>(EXPERIMENT_STATUSES),
+  /** A Chat API history message's status (spec/chat-api.yaml ChatStatus). */
+  'chatapi.status': new Set<string>(CHATAPI_MESSAGE_STATUSES),
 } as const;
 export type EnumField = keyof typeof KNOWN_VALUES;
 
