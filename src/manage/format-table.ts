@@ -28,8 +28,9 @@ type CellKind = 'time' | 'count' | 'plain';
 function cell(value: unknown, kind: CellKind, maxWidth: number): string {
   if (value === null || value === undefined) return '';
   let text: string;
+  // to the second: what a person reads in a table (--json keeps the milliseconds)
   if (kind === 'time' && typeof value === 'number')
-    text = new Date(value).toISOString().replace('.000Z', 'Z');
+    text = new Date(value).toISOString().replace(/\.\d{3}Z$/, 'Z');
   else if (kind === 'count' && (typeof value === 'number' || typeof value === 'bigint'))
     text = value.toLocaleString('en-US');
   else if (Array.isArray(value)) text = value.map(String).join(', ');

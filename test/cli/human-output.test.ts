@@ -58,7 +58,7 @@ describe('human output', () => {
       'Time (s)',
       'Messages',
       'Rejected',
-      'Error / notification',
+      'Outcome',
     ]);
     expect(run.messages).toBeGreaterThanOrEqual(1000);
     expect(row).toContain(` ${run.messages.toLocaleString('en-US')} `);

@@ -26,7 +26,7 @@ Options:
   --limit N        at most N runs (default 20)
   --wide           every column (run id, windows, sessions, requests, notification); by default the table
                    fits 100 columns: started, job, project, status, duration, messages, rejected, and the
-                   error or the notification, cut to fit
+                   outcome (the error, or "notified"), cut to fit
   --json           the runs as JSON on stdout (every field; times in ISO 8601 UTC)
 
 Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed. It reads while a sync runs
@@ -79,9 +79,10 @@ export const runsCommand: Command = {
       if (alerts.length > 0) {
         io.out('');
         io.out('Alerts (newest first):');
+        const alertColumns = values.wide ? ALERT_COLUMNS : ALERT_COLUMNS.filter(([c]) => c !== 'runId');
         for (const line of formatTable(alerts as unknown as Record<string, unknown>[], {
-          columns: ['alertedAt', 'state', 'rule', 'project', 'message', 'runId'],
-          headers: ['At', 'State', 'Rule', 'Project', 'Message', 'Run'],
+          columns: alertColumns.map(([column]) => column),
+          headers: alertColumns.map(([, header]) => header),
           times: ['alertedAt'],
           indent: '',
           ...(values.wide ? {} : { maxLineWidth: NARROW_LINE }),
@@ -92,6 +93,16 @@ export const runsCommand: Command = {
     });
   },
 };
+
+/** The alerts' columns, headers in words; the run id only with --wide. */
+const ALERT_COLUMNS: readonly [column: string, header: string][] = [
+  ['alertedAt', 'At'],
+  ['state', 'State'],
+  ['rule', 'Rule'],
+  ['project', 'Project'],
+  ['message', 'Message'],
+  ['runId', 'Run'],
+];
 
 /** The width of the table without --wide: what a terminal shows without wrapping. */
 const NARROW_LINE = 100;
@@ -112,7 +123,7 @@ const RUN_COLUMNS: readonly { column: string; header: string; wide?: true }[] = 
   { column: 'rejects', header: 'Rejected' },
   { column: 'error', header: 'Error', wide: true },
   { column: 'notification', header: 'Notification', wide: true },
-  { column: 'outcome', header: 'Error / notification' },
+  { column: 'outcome', header: 'Outcome' },
 ];
 
 /** The runs as table lines: every column with `wide`, else the narrow columns cut to NARROW_LINE. */
@@ -121,7 +132,12 @@ function formatRuns(runs: readonly RunRecord[], wide: boolean): string[] {
   const rows = runs.map((run) => ({
     ...run,
     durationSeconds: typeof run.durationMs === 'number' ? (run.durationMs / 1000).toFixed(1) : null,
-    outcome: [run.error, run.notification && `notification ${run.notification}`].filter(Boolean).join('; '),
+    outcome: [
+      run.error,
+      run.notification && (run.notification === 'sent' ? 'notified' : `notification ${run.notification}`),
+    ]
+      .filter(Boolean)
+      .join('; '),
   }));
   return formatTable(rows as unknown as Record<string, unknown>[], {
     columns: columns.map((c) => c.column),
@@ -129,7 +145,7 @@ function formatRuns(runs: readonly RunRecord[], wide: boolean): string[] {
     times: ['startedAt'],
     counts: ['windows', 'sessions', 'messages', 'requests', 'rejects'],
     indent: '',
-    ...(wide ? {} : { maxLineWidth: NARROW_LINE, maxWidth: 20 }),
+    ...(wide ? {} : { maxLineWidth: NARROW_LINE }),
   });
 }
 
