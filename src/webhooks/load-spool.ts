@@ -19,13 +19,11 @@ import {
   WEBHOOKS_STATE_PROJECT,
 } from './load-spool-sql.js';
 import { readSpoolBatch, type SizedRecord, type SpoolBatchLimits } from './read-spool-batch.js';
-import { type SpoolRecord, spoolStart } from './spool.js';
+import { MAX_KEPT_BYTES, type SpoolRecord, spoolStart } from './spool.js';
 import { wellFormed } from './webhook-payloads.js';
 
 /** The records of one load transaction at most, whatever their size. */
 export const LOAD_MAX_RECORDS = 10_000;
-/** What of a refused record is kept in etl_rejects. */
-const MAX_KEPT_BYTES = 64 * 1024;
 
 export interface SpoolLoader {
   warehouse: Warehouse;

@@ -2,7 +2,7 @@
 // lines and `maxRecords` records (always at least one line, however long), each with its size and the
 // offset after it. A spool left behind may be hundreds of megabytes: its loader holds one batch, never the
 // file. A last line without its newline (never acknowledged) is not read; a line that is not JSON (a write
-// cut short) is passed over, as readSpool does.
+// cut short, never acknowledged) is passed over.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SpoolRecord } from './spool.js';
 

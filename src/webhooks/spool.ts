@@ -6,7 +6,7 @@
 // behind (to be loaded and removed by another receiver) when no spool of this process is open under its name
 // and its pid is this process's, or its owner is dead (not running, a zombie, its pid another process's now:
 // src/process-identity.ts), or it has not touched it for SPOOL_STALE_MS.
-import { closeSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { type FileHandle, open, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,9 @@ export interface SpoolRecord {
   reason?: string;
   endpoint?: string;
 }
+
+/** What of a rejected body (and of a record refused at load) is kept in etl_rejects. */
+export const MAX_KEPT_BYTES = 64 * 1024;
 
 export const SPOOL_PREFIX = 'spool-';
 /** How often an open spool's modification time is refreshed, written to or not. */
@@ -178,32 +181,6 @@ export function spoolPid(name: string): number {
 function spoolStartTicks(name: string): number | null {
   const ticks = SPOOL_NAME.exec(name)?.[2];
   return ticks === undefined ? null : Number(ticks);
-}
-
-/**
- * The complete records of a spool file after byte `from`, with the offset after each; a last line without
- * its newline (cut by a crash before its flush: never acknowledged) is left out.
- */
-export function readSpool(path: string, from = 0): { record: SpoolRecord; end: number }[] {
-  const text = readFileSync(path);
-  const records: { record: SpoolRecord; end: number }[] = [];
-  let start = from;
-  for (;;) {
-    const newline = text.indexOf(10, start);
-    if (newline < 0) break;
-    const line = text.subarray(start, newline).toString('utf8');
-    start = newline + 1;
-    if (line.trim() === '') continue;
-    let record: SpoolRecord;
-    try {
-      record = JSON.parse(line) as SpoolRecord;
-    } catch {
-      // not a whole line (a write cut short and not truncated): it was never acknowledged
-      continue;
-    }
-    records.push({ record, end: start });
-  }
-  return records;
 }
 
 export function removeSpool(path: string): void {

@@ -11,7 +11,7 @@ import { parseJsonBigIntegers } from '../parse-json-big-integers.js';
 import { nestsDeeperThan } from './json-nesting.js';
 import { readRequestBody } from './read-request-body.js';
 import { redactRejectReason, redactTokens } from './redact-tokens.js';
-import type { Spool } from './spool.js';
+import { MAX_KEPT_BYTES, type Spool } from './spool.js';
 import {
   type ChatApiPayload,
   chatApiPayload,
@@ -22,8 +22,6 @@ import {
 
 /** A body larger than this is refused (413): a payload of the platform is a few kilobytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** What of a rejected body is kept in etl_rejects. */
-export const MAX_KEPT_BYTES = 64 * 1024;
 /** Arrays and objects nested deeper than this are refused (400): a payload nests a few levels. */
 export const MAX_NESTING = 64;
 
