@@ -144,7 +144,7 @@ export function buildLayerOverrides(): Record<string, unknown>[] {
   return LAYERS.flatMap(buildUnitOverrides);
 }
 
-/** Whether a biome override is a layering one (it configures noRestrictedImports). */
+/** Whether a biome override is a generated layering one (its message opens with `Layering: `). */
 export function isLayerOverride(override: unknown): boolean {
-  return JSON.stringify(override).includes('"noRestrictedImports"');
+  return JSON.stringify(override).includes('"message":"Layering: ');
 }

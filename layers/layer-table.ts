@@ -61,7 +61,12 @@ const UPPER_BASE = [...SOURCE_BASE, SOURCE_REGISTRY, TABLE_REGISTRY];
 
 const SOURCE_WHY = 'A source never imports another source folder nor a registry.';
 
-/** Bottom to top, up to the entry points. */
+/**
+ * Bottom to top, up to the entry points: 1 the root files and time; 2 HTTP and the warehouse; 3 the contracts;
+ * 4 the Reporter; 5 the sources and Pushgate; 6 the source registries; 7 stats, kb eval, the lake; 8 manage,
+ * alerts, ClickHouse; 9 the destination registry, reports, platform reports, the scheduler. A new folder is one
+ * entry here, then `npm run layers`; a new src/sources/<name>/ needs none.
+ */
 const BELOW_ENTRY_POINTS: readonly LayerUnit[] = [
   {
     path: ROOT,
@@ -166,7 +171,7 @@ const EMULATOR = 'src/emulator/';
 /** Everything in src/ but the CLI and the emulator. */
 const LIBRARY = BELOW_ENTRY_POINTS.map((unit) => unit.path);
 
-/** Bottom to top. */
+/** Every unit; then reports/, jobs/ and the CLI (10 to 12) on top, and the emulator apart. */
 export const LAYERS: readonly LayerUnit[] = [
   ...BELOW_ENTRY_POINTS,
   {
