@@ -163,6 +163,39 @@ function recordStreamEvent(result: KbStreamResult, event: SseEvent, elapsedMs: (
   }
 }
 
+/**
+ * Reads the events until `done` or `error`, then releases the connection; a stream that ends or breaks before
+ * either comes back `cut`, saying how. `elapsedMs` is the time since the request was sent.
+ */
+async function readStream(response: StreamResponse, elapsedMs: () => number): Promise<KbStreamResult> {
+  const parser = new SseParser();
+  const result: KbStreamResult = { text: '', events: 0 };
+  const decoder = new TextDecoder();
+  try {
+    for await (const piece of response.body) {
+      for (const event of parser.push(decoder.decode(piece as Buffer, { stream: true }))) {
+        recordStreamEvent(result, event, elapsedMs);
+        if (result.done || result.error) break;
+      }
+      if (result.done || result.error) break;
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    result.cut = {
+      reason: `the stream broke (${code ?? (error as Error).name}) after ${result.events} events`,
+    };
+    return result;
+  } finally {
+    // an early break (done or error before the end) leaves the body unread: release the connection
+    response.body.destroy();
+  }
+  if (!result.done && !result.error)
+    result.cut = {
+      reason: `the stream ended after ${result.events} events without a done or error event`,
+    };
+  return result;
+}
+
 export function createKbStreamer(options: KbStreamerOptions): KbStreamer {
   const { config } = options;
   const key = config.key;
@@ -232,32 +265,7 @@ export function createKbStreamer(options: KbStreamerOptions): KbStreamer {
     async stream(queryRequest) {
       const started = now();
       const response = await open(JSON.stringify(queryRequest));
-      const parser = new SseParser();
-      const result: KbStreamResult = { text: '', events: 0 };
-      const decoder = new TextDecoder();
-      try {
-        for await (const piece of response.body) {
-          for (const event of parser.push(decoder.decode(piece as Buffer, { stream: true }))) {
-            recordStreamEvent(result, event, () => now() - started);
-            if (result.done || result.error) break;
-          }
-          if (result.done || result.error) break;
-        }
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        result.cut = {
-          reason: `the stream broke (${code ?? (error as Error).name}) after ${result.events} events`,
-        };
-        return result;
-      } finally {
-        // an early break (done or error before the end) leaves the body unread: release the connection
-        response.body.destroy();
-      }
-      if (!result.done && !result.error)
-        result.cut = {
-          reason: `the stream ended after ${result.events} events without a done or error event`,
-        };
-      return result;
+      return readStream(response, () => now() - started);
     },
     close: () => agent.close(),
   };
