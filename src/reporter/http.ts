@@ -16,12 +16,12 @@ import {
 } from '../describe-connect-failure.js';
 import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
+import { type HttpAnswer, isWrite, parseBody } from '../http/answer-body.js';
+import { RateLimiter, Semaphore } from '../http/rate-limiter.js';
+import { MAX_RETRY_WAIT_MS, parseRetryAfter } from '../http/retry-after.js';
 import { type Logger, silentLogger } from '../log.js';
 import { plural } from '../plural.js';
 import { redactSecrets } from '../redact-secrets.js';
-import { type HttpAnswer, isWrite, parseBody } from './answer-body.js';
-import { RateLimiter, Semaphore } from './rate-limiter.js';
-import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
 export type Generation = 'v1' | 'legacy';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
