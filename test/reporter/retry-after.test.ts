@@ -8,7 +8,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/server.j
 import { EtlError } from '../../src/errors.js';
 import { RateLimiter } from '../../src/http/rate-limiter.js';
 import { parseRetryAfter } from '../../src/http/retry-after.js';
-import { ReporterHttp } from '../../src/reporter/http.js';
+import { ReporterHttp } from '../../src/reporter/reporter-http.js';
 import { TEST_NOW } from '../helpers/emulator-client.js';
 import { type Arrival, recordArrivals } from '../helpers/request-arrivals.js';
 
