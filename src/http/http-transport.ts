@@ -1,13 +1,8 @@
-// The HTTP transport of every interface (the Reporter API, the Chat API, the Prompter, the knowledge base,
-// Pushgate): bounds concurrency over keep-alive connections, rate-limits, times out, and retries 429/5xx/network
-// faults and unreadable bodies of reads with exponential backoff and jitter (a write answered 2xx is done,
-// whatever its body: never sent again). A Retry-After (seconds or HTTP-date)
-// or a 429 pauses every request of the client until then (the rate limiter's "not before" time), and a 429
-// lowers the client's rate, which recovers gradually (the limiter's AIMD; no fixed rate by default).
-// The first request of a run that cannot connect (nothing listening, unknown host, https to plain HTTP) is
-// tried at most twice, within seconds, and fails naming the setting of the address; once the server has answered
-// anything, the full policy applies. What differs per interface is its profile (http-profile.ts): auth, URLs,
-// names, error shapes and codes. Invariant: the secret never appears in an error, a log line or anything returned.
+// The HTTP transport of every interface: concurrency over keep-alive connections, rate limit, timeouts, and
+// retries of 429/5xx/network faults and of reads' unreadable bodies (backoff with jitter; a write answered 2xx
+// is never sent again). A Retry-After or a 429 pauses every request of the client (rate-limiter.ts); a first
+// request that cannot connect fails fast naming the setting of the address. What differs per interface is its
+// profile (http-profile.ts). Invariant: the secret never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
 import {
   type ConnectFailure,

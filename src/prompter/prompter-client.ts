@@ -1,8 +1,8 @@
 // The Prompter API of one channel (PLATFORM-APIS.md section 3): `POST {base}{path}/webhook/prompter_api/{token}`
 // with {clientInfo {id}, chatId, text}, answered {questionId}; the answer options arrive later at the webhook
 // receiver. Its client is a profile of src/http/ (the token in the path; retries, Retry-After, 429 backoff,
-// REPORTER_RATE_LIMIT_RPM, the token redacted from every message), as for the Chat API. A question is a write: a 2xx answer that cannot be
-// read is a question asked (never asked again), returned without its questionId and with that note.
+// REPORTER_RATE_LIMIT_RPM, the token redacted from every message), as for the Chat API. A question is a write:
+// a 2xx answer that cannot be read is a question asked (never asked again), returned without its questionId.
 import { z } from 'zod';
 import type { ChatApiChannel } from '../chatapi-channels.js';
 import type { ChatApiConfig } from '../config.js';

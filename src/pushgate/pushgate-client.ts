@@ -1,8 +1,8 @@
 // Fires one Pushgate pushback: `POST <base>/pushgate/push_<pushbackId>` with a JSON body, on a profile of
-// src/http/ (retries on 429, 5xx and network faults with Retry-After and backoff, timeouts); the pushback
-// id is the request's secret (in the path), redacted from every message and log line. A 404 (no such pushback) and other
-// 4xx are not retried. Pushgate does not deduplicate: callers put an event id in the body, and a 2xx answer
-// that cannot be read (cut short, not JSON) is a push done, returned with that note, never sent again.
+// src/http/ (retries on 429, 5xx and network faults with Retry-After and backoff, timeouts); the pushback id
+// is the secret in its path, redacted from every message and log line. A 404 and other 4xx are not retried.
+// Pushgate does not deduplicate: callers put an event id in the body, and a 2xx answer that cannot be read
+// (cut short, not JSON) is a push done, returned with that note, never sent again.
 import { EtlError } from '../errors.js';
 import { PLATFORM_ERROR_SHAPES } from '../http/error-shapes.js';
 import { HttpTransport } from '../http/http-transport.js';
