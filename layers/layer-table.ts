@@ -197,23 +197,6 @@ export const LAYERS: readonly LayerUnit[] = [
 
 /** Today's imports against the direction above, each allowed for its one file until the named change lands. */
 export const EXCEPTIONS: readonly LayerException[] = [
-  ...['src/chatapi/chatapi-client.ts', 'src/kb/kb-client.ts', 'src/prompter/prompter-client.ts'].map(
-    (file) => ({
-      file,
-      imports: 'src/reporter/http.ts',
-      until: 'issue 32 item 4: the client becomes a configuration of the one transport in src/http/.',
-    }),
-  ),
-  {
-    file: 'src/pushgate/pushgate-client.ts',
-    imports: 'src/reporter/http.ts',
-    until: 'issue 32 item 4: the client becomes a configuration of the one transport in src/http/.',
-  },
-  {
-    file: 'src/kb/kb-stream.ts',
-    imports: 'src/reporter/retry-after.ts',
-    until: 'issue 32 item 4: Retry-After parsing moves into src/http/.',
-  },
   {
     file: 'src/chatapi/sync-chatapi-history.ts',
     imports: 'src/reporter/unknown-values.ts',

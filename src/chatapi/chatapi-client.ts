@@ -1,13 +1,14 @@
 // The Chat API of one channel, as the pipeline reads it: the events long poll (always with an explicit `ts`:
 // without it the server answers from a cursor it shares with every caller of the channel, the customer's own
-// app included, whose events this reader would take), a client's history, and its unread count. The transport
-// is the Reporter's (retries, Retry-After, 429 backoff, timeouts, the token redacted from every message).
+// app included, whose events this reader would take), a client's history, and its unread count. Its client is a
+// profile of src/http/ (the token in the path; retries, Retry-After, 429 backoff, timeouts, redaction).
 import { z } from 'zod';
 import type { ChatApiChannel } from '../chatapi-channels.js';
 import type { ChatApiConfig } from '../config.js';
 import { EtlError } from '../errors.js';
+import { PLATFORM_ERROR_SHAPES } from '../http/error-shapes.js';
+import { HttpTransport } from '../http/http-transport.js';
 import type { Logger } from '../log.js';
-import { ReporterHttp } from '../reporter/http.js';
 
 /** The server holds an events call up to 30 s when there is nothing to answer: the timeout allows for it. */
 const LONG_POLL_TIMEOUT_MS = 45_000;
@@ -89,19 +90,22 @@ export function createChatApiClient(options: {
   backoffBaseMs?: number;
 }): ChatApiClient {
   const { config, channel } = options;
-  const http = new ReporterHttp({
+  const prefix = `${config.baseUrl}${config.path}/${encodeURIComponent(channel.token)}`;
+  const http = new HttpTransport({
     baseUrl: config.baseUrl,
-    token: channel.token,
-    api: 'legacy',
+    secret: channel.token,
     concurrency: options.concurrency ?? 4,
     timeoutMs: Math.max(options.timeoutMs ?? 30_000, LONG_POLL_TIMEOUT_MS),
-    ...(options.retries === undefined ? {} : { retries: options.retries }),
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
-    baseUrlSetting: config.baseUrlSetting,
-    sibling: {
-      urlPrefix: `${config.baseUrl}${config.path}/${encodeURIComponent(channel.token)}`,
+    retries: options.retries,
+    log: options.log,
+    backoffBaseMs: options.backoffBaseMs,
+    profile: {
       name: `Chat API (channel ${channel.name})`,
+      auth: { kind: 'path' },
+      secretName: 'token',
+      baseUrlSetting: config.baseUrlSetting ?? 'REPORTER_BASE_URL',
+      urlPrefix: () => prefix,
+      errorShapes: PLATFORM_ERROR_SHAPES,
       authError: (status, detail) =>
         new EtlError(
           'chatapi.auth',

@@ -1,15 +1,17 @@
 // The knowledge base service's client (docs/kb.md): its project key's project, settings, sources,
 // integrations and segments; with the administrative key, API keys (metadata only), access groups and
-// projects; and retrieval / generation for `kb eval`. The transport is the Reporter's (retries, 429 with
+// projects; and retrieval / generation for `kb eval`. Its client is a profile of src/http/ (retries, 429 with
 // Retry-After, timeouts), with `Authorization: Bearer <key>` and `{code, description}` errors in messages.
 // Invariants: a key is never in a message, a log line or a return value (an API key record's `key` is parsed
 // away, also from quarantined raw records); a record that does not fit is returned as a reject, not dropped.
 import type { z } from 'zod';
 import type { KbConfig } from '../config.js';
 import { EtlError } from '../errors.js';
+import { PLATFORM_ERROR_SHAPES } from '../http/error-shapes.js';
+import type { HttpProfile } from '../http/http-profile.js';
+import { HttpTransport } from '../http/http-transport.js';
 import type { Logger } from '../log.js';
 import { parseJsonBigIntegers } from '../parse-json-big-integers.js';
-import { ReporterHttp } from '../reporter/http.js';
 import {
   contentPageSchema,
   describeKbIssues,
@@ -111,45 +113,50 @@ export interface KbClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-function createTransport(
-  options: KbClientOptions,
-  key: string,
-  setting: 'REPORTER_KB_KEY' | 'REPORTER_KB_ADMIN_KEY',
-): ReporterHttp {
-  const { config } = options;
+type KbKeySetting = 'REPORTER_KB_KEY' | 'REPORTER_KB_ADMIN_KEY';
+
+/** The knowledge base service as a profile of the transport, for one of its keys. */
+function kbProfile(config: KbConfig, setting: KbKeySetting): HttpProfile {
   const what = setting === 'REPORTER_KB_KEY' ? 'project key' : 'administrative key';
-  return new ReporterHttp({
-    baseUrl: config.baseUrl,
-    token: key,
-    api: 'v1',
+  const prefix = `${config.baseUrl}${KB_API_PATH}`;
+  return {
+    name: 'knowledge base',
+    auth: { kind: 'bearer' },
+    secretName: 'key',
+    baseUrlSetting: 'REPORTER_KB_BASE_URL',
+    urlPrefix: () => prefix,
+    // its own shape is {code, description}; {error, message} is read first, as for every interface
+    errorShapes: PLATFORM_ERROR_SHAPES,
+    authError: (status, detail) =>
+      new EtlError(
+        'kb.auth',
+        `the knowledge base service refused ${setting} (the ${what}) with ${status}${detail}: the key may be wrong, expired or revoked, or not allowed this operation; check ${setting} and REPORTER_KB_BASE_URL (${config.baseUrl})`,
+      ),
+    codes: {
+      notFound: 'kb.not_found',
+      badRequest: 'kb.bad_request',
+      unavailable: 'kb.unavailable',
+      retryAfterTooLong: 'kb.retry_after_too_long',
+      requestFailed: 'kb.request_failed',
+      unreachable: 'kb.unreachable',
+    },
+  };
+}
+
+function createTransport(options: KbClientOptions, key: string, setting: KbKeySetting): HttpTransport {
+  return new HttpTransport({
+    baseUrl: options.config.baseUrl,
+    secret: key,
     concurrency: options.concurrency ?? 4,
     timeoutMs: options.timeoutMs ?? 30_000,
-    ...(options.retries === undefined ? {} : { retries: options.retries }),
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
-    ...(options.backoffCapMs === undefined ? {} : { backoffCapMs: options.backoffCapMs }),
-    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    retries: options.retries,
+    log: options.log,
+    backoffBaseMs: options.backoffBaseMs,
+    backoffCapMs: options.backoffCapMs,
+    sleep: options.sleep,
     // ids are int64: those beyond 2^53 arrive as the strings of their digits, never rounded (kb-schemas.ts)
     parseJson: parseJsonBigIntegers,
-    baseUrlSetting: 'REPORTER_KB_BASE_URL',
-    sibling: {
-      urlPrefix: `${config.baseUrl}${KB_API_PATH}`,
-      name: 'knowledge base',
-      bearer: true,
-      authError: (status, detail) =>
-        new EtlError(
-          'kb.auth',
-          `the knowledge base service refused ${setting} (the ${what}) with ${status}${detail}: the key may be wrong, expired or revoked, or not allowed this operation; check ${setting} and REPORTER_KB_BASE_URL (${config.baseUrl})`,
-        ),
-      codes: {
-        notFound: 'kb.not_found',
-        badRequest: 'kb.bad_request',
-        unavailable: 'kb.unavailable',
-        retryAfterTooLong: 'kb.retry_after_too_long',
-        requestFailed: 'kb.request_failed',
-        unreachable: 'kb.unreachable',
-      },
-    },
+    profile: kbProfile(options.config, setting),
   });
 }
 
@@ -194,6 +201,37 @@ function parseWhole<T extends z.ZodType>(op: string, schema: T, answer: unknown)
   return parsed.data;
 }
 
+/** Every page of a paged list (`pageNum` from 0), its elements parsed one by one. */
+async function readAllPages<T>(
+  http: HttpTransport,
+  op: string,
+  field: 'content' | 'segments',
+  schema: z.ZodType<T>,
+  query: Record<string, string | number | undefined> = {},
+): Promise<KbList<T>> {
+  const out: KbList<T> = { records: [], rejects: [] };
+  for (let pageNum = 0; ; pageNum++) {
+    const answer = await http.json({
+      method: 'GET',
+      op,
+      query: { ...query, pageNum, pageSize: KB_PAGE_SIZE },
+    });
+    const page =
+      field === 'segments'
+        ? parseWhole(op, segmentsAnswerSchema, answer)
+        : parseWhole(op, contentPageSchema, answer);
+    const items =
+      field === 'segments'
+        ? (page as z.infer<typeof segmentsAnswerSchema>).segments
+        : (page as z.infer<typeof contentPageSchema>).content;
+    const split = splitRecords(op, items, schema);
+    out.records.push(...split.records);
+    out.rejects.push(...split.rejects);
+    const seen = pageNum * Math.max(1, page.paging.pageSize) + items.length;
+    if (items.length === 0 || seen >= page.paging.totalCount) return out;
+  }
+}
+
 /** The project key; kb.not_configured (usage, exit 2) without one: commands check it before anything else. */
 export function requireKbKey(config: KbConfig): string {
   if (config.key === undefined)
@@ -218,7 +256,7 @@ export function createKbClient(options: KbClientOptions): KbClient {
     config.adminKey === undefined
       ? undefined
       : createTransport(options, config.adminKey, 'REPORTER_KB_ADMIN_KEY');
-  const needAdmin = (what: string): ReporterHttp => {
+  const needAdmin = (what: string): HttpTransport => {
     if (!admin)
       throw new EtlError(
         'kb.not_configured',
@@ -227,37 +265,6 @@ export function createKbClient(options: KbClientOptions): KbClient {
       );
     return admin;
   };
-
-  /** Every page of a paged list (`pageNum` from 0), its elements parsed one by one. */
-  async function allPages<T>(
-    http: ReporterHttp,
-    op: string,
-    field: 'content' | 'segments',
-    schema: z.ZodType<T>,
-    query: Record<string, string | number | undefined> = {},
-  ): Promise<KbList<T>> {
-    const out: KbList<T> = { records: [], rejects: [] };
-    for (let pageNum = 0; ; pageNum++) {
-      const answer = await http.json({
-        method: 'GET',
-        op,
-        query: { ...query, pageNum, pageSize: KB_PAGE_SIZE },
-      });
-      const page =
-        field === 'segments'
-          ? parseWhole(op, segmentsAnswerSchema, answer)
-          : parseWhole(op, contentPageSchema, answer);
-      const items =
-        field === 'segments'
-          ? (page as z.infer<typeof segmentsAnswerSchema>).segments
-          : (page as z.infer<typeof contentPageSchema>).content;
-      const split = splitRecords(op, items, schema);
-      out.records.push(...split.records);
-      out.rejects.push(...split.rejects);
-      const seen = pageNum * Math.max(1, page.paging.pageSize) + items.length;
-      if (items.length === 0 || seen >= page.paging.totalCount) return out;
-    }
-  }
 
   return {
     get requests() {
@@ -299,18 +306,19 @@ export function createKbClient(options: KbClientOptions): KbClient {
       );
       return splitRecords('integrations', answer.integrations, kbIntegrationSchema);
     },
-    segments: () => allPages(project, 'segments', 'segments', kbSegmentSchema),
+    segments: () => readAllPages(project, 'segments', 'segments', kbSegmentSchema),
     apiKeys: async (projectId) =>
-      allPages(needAdmin('the API keys'), `projects/${projectId}/api-keys`, 'content', kbApiKeySchema),
+      readAllPages(needAdmin('the API keys'), `projects/${projectId}/api-keys`, 'content', kbApiKeySchema),
     accessGroups: async (projectIds) =>
-      allPages(
+      readAllPages(
         needAdmin('the access groups'),
         'access-groups',
         'content',
         kbAccessGroupSchema,
         projectIds && projectIds.length > 0 ? { projectIds: projectIds.join(',') } : {},
       ),
-    projects: async () => allPages(needAdmin('the list of projects'), 'projects', 'content', kbProjectSchema),
+    projects: async () =>
+      readAllPages(needAdmin('the list of projects'), 'projects', 'content', kbProjectSchema),
     async retrieve(request) {
       const answer = await project.json({ method: 'POST', read: true, op: 'retrieve', body: request });
       return parseWhole('retrieve', retrieveAnswerSchema, answer).chunks;

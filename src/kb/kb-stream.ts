@@ -7,10 +7,10 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { KbConfig } from '../config.js';
 import { EtlError } from '../errors.js';
+import { MAX_RETRY_WAIT_MS, parseRetryAfter } from '../http/retry-after.js';
 import { type Logger, silentLogger } from '../log.js';
 import { parseJsonBigIntegers } from '../parse-json-big-integers.js';
 import { redactSecrets } from '../redact-secrets.js';
-import { MAX_RETRY_WAIT_MS, parseRetryAfter } from '../reporter/retry-after.js';
 import { KB_API_PATH, type KbQueryRequest } from './kb-client.js';
 import { describeKbIssues, type KbQueryRecord, kbQueryRecordSchema } from './kb-schemas.js';
 import { type SseEvent, SseParser } from './parse-sse.js';

@@ -4,8 +4,8 @@
 import type { Config, ProjectConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
+import { ReporterHttp } from '../reporter/reporter-http.js';
 import { resolveProjectName } from '../reporter/resolve-project.js';
 
 export interface ProjectConnection {

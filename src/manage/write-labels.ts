@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { ReporterHttp } from '../reporter/http.js';
 import {
   type BulkLabeled,
   bulkLabelMessages,
@@ -17,6 +16,7 @@ import {
   readSessionLabelIds,
 } from '../reporter/label-assignments.js';
 import { readMessageLabels, readSessionLabels } from '../reporter/labels.js';
+import type { ReporterHttp } from '../reporter/reporter-http.js';
 import type { PlainRow, Warehouse } from '../warehouse/warehouse.js';
 import { pickMessageLabel, pickSessionLabel } from './find-label.js';
 import {

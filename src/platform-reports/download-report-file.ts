@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { EtlError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { redactSecrets } from '../redact-secrets.js';
-import type { Generation } from '../reporter/http.js';
+import type { Generation } from '../reporter/reporter-http.js';
 
 export interface DownloadOptions {
   url: string;

@@ -3,7 +3,7 @@
 // a long wait for the platform never holds the DuckDB file lock. Invariant: the token, headers and file
 // URLs are never stored.
 import type { UseWarehouse } from '../manage/use-warehouse.js';
-import type { Generation } from '../reporter/http.js';
+import type { Generation } from '../reporter/reporter-http.js';
 import type { PlainRow, SqlParam } from '../warehouse/warehouse.js';
 import type { CreateRequest } from './build-create-request.js';
 import type { ReporterFilter } from './parse-report-filter.js';

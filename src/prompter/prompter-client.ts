@@ -1,14 +1,15 @@
 // The Prompter API of one channel (PLATFORM-APIS.md section 3): `POST {base}{path}/webhook/prompter_api/{token}`
 // with {clientInfo {id}, chatId, text}, answered {questionId}; the answer options arrive later at the webhook
-// receiver. The transport is the Reporter's (retries, Retry-After, 429 backoff, REPORTER_RATE_LIMIT_RPM, the
-// token redacted from every message), as for the Chat API. A question is a write: a 2xx answer that cannot be
-// read is a question asked (never asked again), returned without its questionId and with that note.
+// receiver. Its client is a profile of src/http/ (the token in the path; retries, Retry-After, 429 backoff,
+// REPORTER_RATE_LIMIT_RPM, the token redacted from every message), as for the Chat API. A question is a write:
+// a 2xx answer that cannot be read is a question asked (never asked again), returned without its questionId.
 import { z } from 'zod';
 import type { ChatApiChannel } from '../chatapi-channels.js';
 import type { ChatApiConfig } from '../config.js';
 import { EtlError } from '../errors.js';
+import { PLATFORM_ERROR_SHAPES } from '../http/error-shapes.js';
+import { HttpTransport } from '../http/http-transport.js';
 import type { Logger } from '../log.js';
-import { ReporterHttp } from '../reporter/http.js';
 
 const answerSchema = z.object({ questionId: z.string().min(1) }).passthrough();
 
@@ -40,20 +41,23 @@ export function createPrompterClient(options: {
   backoffBaseMs?: number;
 }): PrompterClient {
   const { config, channel } = options;
-  const http = new ReporterHttp({
+  const prefix = `${config.baseUrl}${config.path}/webhook/prompter_api/${encodeURIComponent(channel.token)}`;
+  const http = new HttpTransport({
     baseUrl: config.baseUrl,
-    token: channel.token,
-    api: 'legacy',
+    secret: channel.token,
     concurrency: 1,
     rateLimitPerMinute: options.rateLimitPerMinute,
     timeoutMs: options.timeoutMs ?? 30_000,
-    ...(options.retries === undefined ? {} : { retries: options.retries }),
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.backoffBaseMs === undefined ? {} : { backoffBaseMs: options.backoffBaseMs }),
-    baseUrlSetting: config.baseUrlSetting,
-    sibling: {
-      urlPrefix: `${config.baseUrl}${config.path}/webhook/prompter_api/${encodeURIComponent(channel.token)}`,
+    retries: options.retries,
+    log: options.log,
+    backoffBaseMs: options.backoffBaseMs,
+    profile: {
       name: `Prompter API (channel ${channel.name})`,
+      auth: { kind: 'path' },
+      secretName: 'token',
+      baseUrlSetting: config.baseUrlSetting ?? 'REPORTER_BASE_URL',
+      urlPrefix: () => prefix,
+      errorShapes: PLATFORM_ERROR_SHAPES,
       authError: (status, detail) =>
         new EtlError(
           'chatapi.auth',

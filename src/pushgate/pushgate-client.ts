@@ -1,11 +1,12 @@
-// Fires one Pushgate pushback: `POST <base>/pushgate/push_<pushbackId>` with a JSON body. The transport is
-// the Reporter's (retries on 429, 5xx and network faults with Retry-After and backoff, timeouts); the pushback
-// id is the request's secret, redacted from every message and log line. A 404 (no such pushback) and other
-// 4xx are not retried. Pushgate does not deduplicate: callers put an event id in the body, and a 2xx answer
-// that cannot be read (cut short, not JSON) is a push done, returned with that note, never sent again.
+// Fires one Pushgate pushback: `POST <base>/pushgate/push_<pushbackId>` with a JSON body, on a profile of
+// src/http/ (retries on 429, 5xx and network faults with Retry-After and backoff, timeouts); the pushback id
+// is the secret in its path, redacted from every message and log line. A 404 and other 4xx are not retried.
+// Pushgate does not deduplicate: callers put an event id in the body, and a 2xx answer that cannot be read
+// (cut short, not JSON) is a push done, returned with that note, never sent again.
 import { EtlError } from '../errors.js';
+import { PLATFORM_ERROR_SHAPES } from '../http/error-shapes.js';
+import { HttpTransport } from '../http/http-transport.js';
 import type { Logger } from '../log.js';
-import { ReporterHttp } from '../reporter/http.js';
 
 export interface PushOptions {
   /** Everything before `/pushgate/`, e.g. `https://bot.example.com`. */
@@ -33,21 +34,24 @@ export async function pushToPushgate(
   body: unknown,
 ): Promise<PushOutcome> {
   const name = `Pushgate (pushback ${shortPushbackId(pushbackId)})`;
-  const http = new ReporterHttp({
+  const prefix = `${options.baseUrl}/pushgate/push_${encodeURIComponent(pushbackId)}`;
+  const http = new HttpTransport({
     baseUrl: options.baseUrl,
-    token: pushbackId,
-    api: 'legacy',
+    secret: pushbackId,
     concurrency: 1,
-    ...(options.baseUrlSetting === undefined ? {} : { baseUrlSetting: options.baseUrlSetting }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.retries === undefined ? {} : { retries: options.retries }),
-    ...(options.log ? { log: options.log } : {}),
+    timeoutMs: options.timeoutMs,
+    retries: options.retries,
+    log: options.log,
     ...(options.backoffBaseMs === undefined
       ? {}
       : { backoffBaseMs: options.backoffBaseMs, backoffCapMs: options.backoffBaseMs * 20 }),
-    sibling: {
-      urlPrefix: `${options.baseUrl}/pushgate/push_${encodeURIComponent(pushbackId)}`,
+    profile: {
       name,
+      auth: { kind: 'path' },
+      secretName: 'token',
+      baseUrlSetting: options.baseUrlSetting ?? 'REPORTER_BASE_URL',
+      urlPrefix: () => prefix,
+      errorShapes: PLATFORM_ERROR_SHAPES,
       authError: (status, detail) =>
         new EtlError('pushgate.refused', `${name} refused the push with ${status}${detail}`),
     },

@@ -2,7 +2,7 @@
 // their joined-session counts. Small lists, read once per sync run.
 import { z } from 'zod';
 import { EtlError } from '../errors.js';
-import type { ReporterHttp } from './http.js';
+import type { ReporterHttp } from './reporter-http.js';
 import { describeZodError, experiment, experimentCount, messageLabel, sessionLabel } from './schemas.js';
 
 async function list<T extends z.ZodType>(

@@ -3,8 +3,8 @@
 // Records are parsed with zod (ClientExtendedInfo); a malformed record fails the read, naming the field.
 import { z } from 'zod';
 import type { ReporterFilter } from './filters.js';
-import type { ReporterHttp } from './http.js';
 import { parseAnswer } from './parse-answer.js';
+import type { ReporterHttp } from './reporter-http.js';
 import { type ClientExtendedInfo, clientExtendedInfo, paging } from './schemas.js';
 
 export type { ClientExtendedInfo };

@@ -2,8 +2,8 @@
 // and count joined sessions (per experiment, or per branch of one). v1 needs projectShortName on
 // every one of these operations: the client must have its project set.
 import { z } from 'zod';
-import type { ReporterHttp } from './http.js';
 import { parseAnswer, parseCreated } from './parse-answer.js';
+import type { ReporterHttp } from './reporter-http.js';
 import { experiment, experimentCount } from './schemas.js';
 
 export type Experiment = z.infer<typeof experiment>;

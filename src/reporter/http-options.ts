@@ -2,7 +2,7 @@
 // client-wide limits (concurrency, rate, timeout, retries). One place, so every command talks the same way.
 import { type Config, type ProjectConfig, projectBaseUrlSetting } from '../config.js';
 import type { Logger } from '../log.js';
-import type { ReporterHttpOptions } from './http.js';
+import type { ReporterHttpOptions } from './reporter-http.js';
 
 export function reporterHttpOptions(
   config: Config,

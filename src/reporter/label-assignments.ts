@@ -2,9 +2,9 @@
 // by filters, and reading back which records carry a label. With comparisonType CONTAINS bulk labeling adds the labels and keeps the others: repeating it is harmless.
 import { z } from 'zod';
 import type { ReporterFilter } from './filters.js';
-import type { ReporterHttp } from './http.js';
 import { readAllPages } from './paging.js';
 import { parseAnswer } from './parse-answer.js';
+import type { ReporterHttp } from './reporter-http.js';
 
 /** What bulk labeling does with `labels`: CONTAINS adds, NOT_CONTAINS removes, EXISTS sets exactly, NOT_EXISTS clears. */
 export type BulkComparison = 'CONTAINS' | 'NOT_CONTAINS' | 'EXISTS' | 'NOT_EXISTS' | 'NOT_IMPORTANT';

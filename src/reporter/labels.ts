@@ -2,8 +2,8 @@
 // catalogue, create, update, delete. A message label lives in a group (found by id, or by name, a new
 // name creating the group); groups have no create operation of their own. Answers are parsed with zod.
 import { z } from 'zod';
-import type { ReporterHttp } from './http.js';
 import { parseAnswer, parseCreated } from './parse-answer.js';
+import type { ReporterHttp } from './reporter-http.js';
 import { messageLabel, messageLabelGroup, sessionLabel } from './schemas.js';
 
 export type SessionLabel = z.infer<typeof sessionLabel>;

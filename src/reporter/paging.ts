@@ -7,7 +7,7 @@
 // `transform` turns each record into what the caller keeps as soon as its page arrives, so a large
 // read never holds every raw page at once (the sync keeps compact rows, not the wire records).
 import { EtlError } from '../errors.js';
-import type { ReporterHttp } from './http.js';
+import type { ReporterHttp } from './reporter-http.js';
 
 export interface PagedRead<T = unknown> {
   /** Records (transformed), deduplicated by id where the id could be read (records without one are all kept). */

@@ -2,7 +2,7 @@
 // EtlError naming the operation and the fields at fault. Invariant: nothing unparsed leaves src/reporter/.
 import type { z } from 'zod';
 import { EtlError } from '../errors.js';
-import type { HttpAnswer } from './answer-body.js';
+import type { HttpAnswer } from '../http/answer-body.js';
 import { describeZodError } from './schemas.js';
 
 export function parseAnswer<T extends z.ZodType>(op: string, schema: T, answer: unknown): z.infer<T> {

@@ -1,8 +1,8 @@
 // The projects a token reads, with their session counts (projects/sessions/count): how a v1 token that spans
 // several projects tells which ones it may read.
 import { z } from 'zod';
-import type { ReporterHttp } from './http.js';
 import { parseAnswer } from './parse-answer.js';
+import type { ReporterHttp } from './reporter-http.js';
 
 const projectCount = z.object({
   projectShortName: z.string().min(1),

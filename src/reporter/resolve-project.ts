@@ -2,8 +2,8 @@
 // the token can read (projects/sessions/count). A token spanning several projects needs REPORTER_PROJECT.
 import type { ProjectConfig } from '../config.js';
 import { UsageError } from '../errors.js';
-import type { ReporterHttp } from './http.js';
 import { countProjectSessions } from './projects.js';
+import type { ReporterHttp } from './reporter-http.js';
 
 export async function resolveProjectName(http: ReporterHttp, config: ProjectConfig): Promise<string> {
   if (config.project !== undefined) return config.project;

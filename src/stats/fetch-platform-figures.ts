@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { EtlError } from '../errors.js';
 import { messageTimeFilter, type ReporterFilter, sessionStartFilter } from '../reporter/filters.js';
-import type { ReporterHttp } from '../reporter/http.js';
+import type { ReporterHttp } from '../reporter/reporter-http.js';
 import { describeZodError } from '../reporter/schemas.js';
 
 const totalAnswer = z.object({ totalCount: z.number() });

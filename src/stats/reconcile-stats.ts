@@ -4,7 +4,7 @@
 
 import { UsageError } from '../errors.js';
 import type { ReporterFilter } from '../reporter/filters.js';
-import type { ReporterHttp } from '../reporter/http.js';
+import type { ReporterHttp } from '../reporter/reporter-http.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { computeStats, readWarehouseNames, run } from './compute-stats.js';
 import {

@@ -5,7 +5,7 @@
 // warehouse holds (a server whose by-client differs, a record without its session id) is left to the caller
 // to read with messages/filter, as are sessions whose client or bot is unknown.
 import { fastMessage } from '../reporter/fast-parse.js';
-import type { ReporterHttp } from '../reporter/http.js';
+import type { ReporterHttp } from '../reporter/reporter-http.js';
 import { message } from '../reporter/schemas.js';
 import { type Mapped, parseAll, toMessageRows } from './map-records.js';
 import type { WindowMessage } from './read-window.js';

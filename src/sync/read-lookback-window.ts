@@ -21,8 +21,8 @@ import {
   type ReporterFilter,
   sessionStartFilter,
 } from '../reporter/filters.js';
-import type { ReporterHttp } from '../reporter/http.js';
 import { type PagedRequest, readAllPages } from '../reporter/paging.js';
+import type { ReporterHttp } from '../reporter/reporter-http.js';
 import type { Mapped } from './map-records.js';
 import { readClientMessages } from './read-client-messages.js';
 import {

@@ -9,7 +9,7 @@
 // A message that the client's read did not return (a server whose by-client differs, a page that drifted)
 // is asked for with messages/by-session, as are sessions whose client or bot is unknown.
 import { fastMessageStatus } from '../reporter/fast-parse.js';
-import type { ReporterHttp } from '../reporter/http.js';
+import type { ReporterHttp } from '../reporter/reporter-http.js';
 import { messageStatus } from '../reporter/schemas.js';
 import type { RejectRow } from '../warehouse/rows.js';
 import { parseAll } from './map-records.js';

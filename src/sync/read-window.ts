@@ -10,9 +10,9 @@ import {
   type ReporterFilter,
   sessionStartFilter,
 } from '../reporter/filters.js';
-import type { ReporterHttp } from '../reporter/http.js';
 import { normaliseChannel } from '../reporter/normalise-channel.js';
 import { type PagedRead, type PagedRequest, readAllPages } from '../reporter/paging.js';
+import type { ReporterHttp } from '../reporter/reporter-http.js';
 import type { ClientRow, MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
 import { estimateRowsBytes } from './estimate-rows-bytes.js';
 import {

@@ -14,8 +14,8 @@ import {
   listMessageLabels,
   listSessionLabels,
 } from '../reporter/catalogues.js';
-import { ReporterHttp } from '../reporter/http.js';
 import { reporterHttpOptions } from '../reporter/http-options.js';
+import { ReporterHttp } from '../reporter/reporter-http.js';
 import { resolveProjectName } from '../reporter/resolve-project.js';
 import { type UnknownValueCounts, UnknownValues } from '../reporter/unknown-values.js';
 import { beatRun } from '../warehouse/etl-runs.js';

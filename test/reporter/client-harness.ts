@@ -3,7 +3,7 @@
 import { DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../src/emulator/emulator.js';
 import type { ProjectData } from '../../src/emulator/project-data.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
-import { ReporterHttp } from '../../src/reporter/http.js';
+import { ReporterHttp } from '../../src/reporter/reporter-http.js';
 import { TEST_NOW } from '../helpers/emulator-client.js';
 
 export interface ClientHarness {

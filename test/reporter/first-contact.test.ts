@@ -12,8 +12,8 @@ import { createClickHouse } from '../../src/clickhouse/clickhouse-http.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { sendNotification } from '../../src/pushgate/send-notification.js';
-import { ReporterHttp } from '../../src/reporter/http.js';
 import { reporterHttpOptions } from '../../src/reporter/http-options.js';
+import { ReporterHttp } from '../../src/reporter/reporter-http.js';
 
 const servers: Server[] = [];
 let dir: string | undefined;

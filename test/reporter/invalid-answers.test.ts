@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
 import { listSessionLabels } from '../../src/reporter/catalogues.js';
-import type { ReporterHttp } from '../../src/reporter/http.js';
 import { readAllPages } from '../../src/reporter/paging.js';
+import type { ReporterHttp } from '../../src/reporter/reporter-http.js';
 
 const answering = (answer: unknown) => ({ json: async () => answer }) as unknown as ReporterHttp;
 

@@ -2,8 +2,8 @@
 // held, not by what it asked, whether the server reports the size it used or echoes the one asked (and
 // then counts page n from n × the asked size).
 import { describe, expect, it } from 'vitest';
-import type { ReporterHttp, ReporterRequest } from '../../src/reporter/http.js';
 import { readAllPages } from '../../src/reporter/paging.js';
+import type { ReporterHttp, ReporterRequest } from '../../src/reporter/reporter-http.js';
 
 const TOTAL = 1234;
 const CAP = 100;

@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_V1_TOKEN } from '../../src/emulator/emulator.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { EtlError } from '../../src/errors.js';
-import { ReporterHttp } from '../../src/reporter/http.js';
-import { RateLimiter } from '../../src/reporter/rate-limiter.js';
-import { parseRetryAfter } from '../../src/reporter/retry-after.js';
+import { RateLimiter } from '../../src/http/rate-limiter.js';
+import { parseRetryAfter } from '../../src/http/retry-after.js';
+import { ReporterHttp } from '../../src/reporter/reporter-http.js';
 import { TEST_NOW } from '../helpers/emulator-client.js';
 import { type Arrival, recordArrivals } from '../helpers/request-arrivals.js';
 

@@ -13,7 +13,6 @@ import { pushToPushgate } from '../../src/pushgate/pushgate-client.js';
 import { sendNotification } from '../../src/pushgate/send-notification.js';
 import { blockClient, filterClients, unblockClient } from '../../src/reporter/clients.js';
 import { createExperiment, deleteExperiment, stopExperiment } from '../../src/reporter/experiments.js';
-import { ReporterHttp } from '../../src/reporter/http.js';
 import { bulkLabelMessages, bulkLabelSessions } from '../../src/reporter/label-assignments.js';
 import {
   createMessageLabel,
@@ -25,6 +24,7 @@ import {
   updateMessageLabel,
   updateSessionLabel,
 } from '../../src/reporter/labels.js';
+import { ReporterHttp } from '../../src/reporter/reporter-http.js';
 import type { SqlStatement } from '../../src/warehouse/warehouse.js';
 
 type Mode = 'not json' | 'cut short';

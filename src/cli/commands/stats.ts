@@ -5,8 +5,8 @@ import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/http.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
+import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/reporter-http.js';
 import { resolveProjectName } from '../../reporter/resolve-project.js';
 import { computeStats } from '../../stats/compute-stats.js';
 import {

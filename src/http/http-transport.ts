@@ -1,13 +1,8 @@
-// The Reporter API transport: builds URLs for both generations (v1 bearer, legacy token in the path),
-// bounds concurrency over keep-alive connections, rate-limits, times out, and retries 429/5xx/network
-// faults and unreadable bodies of reads with exponential backoff and jitter (a write answered 2xx is done,
-// whatever its body: never sent again). A Retry-After (seconds or HTTP-date)
-// or a 429 pauses every request of the client until then (the rate limiter's "not before" time), and a 429
-// lowers the client's rate, which recovers gradually (the limiter's AIMD; no fixed rate by default).
-// The first request of a run that cannot connect (nothing listening, unknown host, https to plain HTTP) is
-// tried at most twice, within seconds, and fails naming the setting of the address; once the server has answered
-// anything, the full policy applies. Invariant: the token never appears in an error, a log line or anything
-// returned.
+// The HTTP transport of every interface: concurrency over keep-alive connections, rate limit, timeouts, and
+// retries of 429/5xx/network faults and of reads' unreadable bodies (backoff with jitter; a write answered 2xx
+// is never sent again). A Retry-After or a 429 pauses every request of the client (rate-limiter.ts); a first
+// request that cannot connect fails fast naming the setting of the address. What differs per interface is its
+// profile (http-profile.ts). Invariant: the secret never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
 import {
   type ConnectFailure,
@@ -20,18 +15,21 @@ import { type Logger, silentLogger } from '../log.js';
 import { plural } from '../plural.js';
 import { redactSecrets } from '../redact-secrets.js';
 import { type HttpAnswer, isWrite, parseBody } from './answer-body.js';
+import { readErrorDetail } from './error-shapes.js';
+import {
+  type HttpFailure,
+  type HttpProfile,
+  type HttpRequest,
+  PLATFORM_ERROR_CODES,
+} from './http-profile.js';
 import { RateLimiter, Semaphore } from './rate-limiter.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
-export type Generation = 'v1' | 'legacy';
-export type QueryValue = string | number | boolean | readonly string[] | undefined;
-
-export interface ReporterHttpOptions {
+export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
   baseUrl: string;
-  token: string;
-  api: Generation;
-  /** projectShortName for v1 (a unified token can span projects). */
-  project?: string | undefined;
+  /** The interface's secret (a token, a key, a pushback id); none for `auth: none`. */
+  secret?: string | undefined;
+  profile: HttpProfile<R>;
   concurrency?: number;
   /** A hard cap in requests per minute (REPORTER_RATE_LIMIT_RPM); none: only the rate 429s set. */
   rateLimitPerMinute?: number | undefined;
@@ -48,55 +46,6 @@ export interface ReporterHttpOptions {
    * beyond 2^53 exact with src/parse-json-big-integers.ts). It throws on a body that is not JSON.
    */
   parseJson?: (text: string) => unknown;
-  /**
-   * Another interface of the platform on this transport (the Chat API): its URL prefix, with the token in
-   * its path (redacted like a legacy token), its name in messages, and the error a 401/403 becomes.
-   */
-  sibling?: SiblingInterface;
-  /**
-   * The setting the base URL came from, in messages about it (`REPORTER_BASE_URL`, `REPORTER_KB_BASE_URL`,
-   * `REPORTER_CONFIG projects[0].baseUrl`, ...; default REPORTER_BASE_URL).
-   */
-  baseUrlSetting?: string;
-}
-
-export interface SiblingInterface {
-  /** Everything before the operation's path, e.g. `https://host/chatapi/<token>`. */
-  urlPrefix: string;
-  /** `Chat API`: in every message about its requests. */
-  name: string;
-  /** The error of a 401/403: it names the setting that holds the token (never the token). */
-  authError: (status: number, detail: string) => EtlError;
-  /** The token goes in `Authorization: Bearer` instead of the URL (the knowledge base service). */
-  bearer?: boolean;
-  /**
-   * The codes of its other failures (default: the Reporter API's `reporter.*`): another 4xx, a 404, retries
-   * used up, a Retry-After longer than a request waits, a request that could not be sent at all (a host
-   * that does not resolve), a first request that could not connect.
-   */
-  codes?: Partial<
-    Record<
-      'notFound' | 'badRequest' | 'unavailable' | 'retryAfterTooLong' | 'requestFailed' | 'unreachable',
-      ErrorCode
-    >
-  >;
-}
-
-export interface ReporterRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Operation path after the prefix, e.g. `sessions/filter`. */
-  op: string;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  /** `async` for /api/v1/async/... operations (v1 only). */
-  scope?: 'reporter' | 'async';
-  /** Send projectShortName on v1 (default true when a project is configured). */
-  withProject?: boolean;
-  /**
-   * A POST that only reads (…/filter, statistics, retrieval): an unreadable 2xx answer is asked again, like a
-   * GET's. Any other non-GET request is a write: its 2xx answer is never followed by the same request again.
-   */
-  read?: boolean;
 }
 
 /**
@@ -173,14 +122,17 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-/** Warns (once per base URL) when the token would cross the network unencrypted. */
-function warnIfPlainHttp(
-  baseUrl: string,
-  api: Generation,
-  log: Logger,
-  setting: string,
-  sibling?: SiblingInterface,
-): void {
+/** Where the secret travels, in the warning about plain HTTP. */
+function whereSecretTravels(profile: HttpProfile<never>): string {
+  const { auth } = profile;
+  if (auth.kind === 'bearer') return 'its Authorization header';
+  if (auth.kind === 'header') return `its ${auth.name} header`;
+  return 'in the path of every URL';
+}
+
+/** Warns (once per base URL) when the secret would cross the network unencrypted. */
+function warnIfPlainHttp(baseUrl: string, log: Logger, profile: HttpProfile<never>): void {
+  if (profile.auth.kind === 'none') return;
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -191,15 +143,12 @@ function warnIfPlainHttp(
   warnedPlainHttp.add(baseUrl);
   log.warn(
     { baseUrl: url.origin },
-    `${setting} is http:// to ${url.hostname}, not a loopback address: the ${sibling?.bearer ? 'key' : 'token'} is sent in clear text (${api === 'v1' || sibling?.bearer ? 'its Authorization header' : 'in the path of every URL'}); use https://`,
+    `${profile.baseUrlSetting} is http:// to ${url.hostname}, not a loopback address: the ${profile.secretName} is sent in clear text (${whereSecretTravels(profile)}); use https://`,
   );
 }
 
-export class ReporterHttp {
-  readonly api: Generation;
+export class HttpTransport<R extends HttpRequest = HttpRequest> {
   readonly baseUrl: string;
-  /** projectShortName sent on v1; settable once the sync has resolved it. */
-  project: string | undefined;
   /** HTTP requests sent, retries included. */
   requests = 0;
   retried = 0;
@@ -207,7 +156,13 @@ export class ReporterHttp {
   readonly baseUrlSetting: string;
   /** Any HTTP answer received (of any status): from then on a connection failure is retried in full. */
   private answered = false;
-  private readonly token: string;
+  private readonly secrets: readonly string[];
+  /** The secret holds a control character: no request can carry it (checked once, refused on each send). */
+  private readonly secretUnsendable: boolean;
+  /** The auth header, [name, value], when the secret travels in one. */
+  private readonly authHeader: readonly [string, string] | undefined;
+  private readonly profile: HttpProfile<R>;
+  private readonly codes: Readonly<Record<HttpFailure, ErrorCode>>;
   private readonly agent: Agent;
   private readonly limiter: RateLimiter;
   private readonly semaphore: Semaphore;
@@ -219,15 +174,22 @@ export class ReporterHttp {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly parseJson: (text: string) => unknown;
-  private readonly sibling: SiblingInterface | undefined;
 
-  constructor(options: ReporterHttpOptions) {
-    this.sibling = options.sibling;
-    this.baseUrlSetting = options.baseUrlSetting ?? 'REPORTER_BASE_URL';
-    this.api = options.api;
+  constructor(options: HttpTransportOptions<R>) {
+    const { profile } = options;
+    this.profile = profile;
+    this.codes = { ...PLATFORM_ERROR_CODES, ...profile.codes };
+    this.baseUrlSetting = profile.baseUrlSetting;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.project = options.project;
-    this.token = options.token;
+    const secret = options.secret ?? '';
+    this.secrets = secret === '' ? [] : [secret];
+    this.secretUnsendable = CONTROL_CHARACTER.test(secret);
+    this.authHeader =
+      profile.auth.kind === 'bearer'
+        ? ['authorization', `Bearer ${secret}`]
+        : profile.auth.kind === 'header'
+          ? [profile.auth.name, secret]
+          : undefined;
     const concurrency = options.concurrency ?? 4;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.agent = new Agent({
@@ -242,78 +204,53 @@ export class ReporterHttp {
     this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
     this.log = options.log ?? silentLogger();
-    warnIfPlainHttp(this.baseUrl, this.api, this.log, this.baseUrlSetting, this.sibling);
+    warnIfPlainHttp(this.baseUrl, this.log, profile);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
     this.parseJson = options.parseJson ?? JSON.parse;
   }
 
-  /** Where the generation's operations live; for legacy it contains the token: never log it. */
-  private prefix(scope: 'reporter' | 'async'): string {
-    if (this.sibling) return this.sibling.urlPrefix;
-    if (scope === 'async') {
-      if (this.api !== 'v1')
-        throw new EtlError(
-          'reporter.unsupported',
-          'asynchronous operations exist only in the v1 API (REPORTER_API=v1)',
-        );
-      return `${this.baseUrl}/api/v1/async`;
-    }
-    return this.api === 'v1'
-      ? `${this.baseUrl}/api/v1/reporter`
-      : `${this.baseUrl}/api/reporter/p/${encodeURIComponent(this.token)}`;
-  }
-
-  buildUrl(req: ReporterRequest): string {
-    const url = new URL(
-      req.op ? `${this.prefix(req.scope ?? 'reporter')}/${req.op}` : this.prefix('reporter'),
-    );
+  buildUrl(req: R): string {
+    const prefix = this.profile.urlPrefix(req);
+    const url = new URL(req.op ? `${prefix}/${req.op}` : prefix);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
       else url.searchParams.set(key, String(value));
     }
-    if (
-      this.api === 'v1' &&
-      !this.sibling &&
-      this.project !== undefined &&
-      req.withProject !== false &&
-      !url.searchParams.has('projectShortName')
-    ) {
-      url.searchParams.set('projectShortName', this.project);
-    }
+    this.profile.completeUrl?.(url, req);
     return url.toString();
   }
 
   private headers(hasBody: boolean): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (hasBody) headers['content-type'] = 'application/json';
-    if ((this.api === 'v1' && !this.sibling) || this.sibling?.bearer)
-      headers['authorization'] = `Bearer ${this.token}`;
+    if (this.authHeader) headers[this.authHeader[0]] = this.authHeader[1];
     return headers;
   }
 
-  /** Removes the token, in any form (legacy URLs carry it in the path, URL-encoded), from any text. */
+  /** Removes the secret, in any form (a URL carries it in the path, URL-encoded), from any text. */
   redact(text: string): string {
-    return redactSecrets(text, [this.token]);
+    return redactSecrets(text, this.secrets);
   }
 
-  private describe(req: ReporterRequest): string {
-    if (this.sibling) return `${req.method} ${this.sibling.name} ${req.op || '/'}`;
-    return `${req.method} ${req.scope === 'async' ? 'async/' : ''}${req.op} (${this.api} API)`;
+  /** A request in messages: the profile's words, or `<method> <name> <op>`. */
+  private describe(req: R): string {
+    if (this.profile.describe) return this.profile.describe(req);
+    return `${req.method} ${this.profile.name} ${req.op || '/'}`;
   }
 
   /**
    * Sends a request and parses its JSON answer (undefined for an empty body). A write whose 2xx answer cannot
    * be read gives undefined too (logged; see `write` for the note): it was done, and is not sent again.
    */
-  async json<T = unknown>(req: ReporterRequest): Promise<T> {
+  async json<T = unknown>(req: R): Promise<T> {
     return (await this.send(req)).value as T;
   }
 
   /** Sends a request and returns its status, headers and raw JSON (for operations answering with headers only). */
-  async raw(req: ReporterRequest): Promise<HttpAnswer> {
+  async raw(req: R): Promise<HttpAnswer> {
     return this.send(req);
   }
 
@@ -322,15 +259,12 @@ export class ReporterHttp {
    * answer could not be read (cut short, not JSON): the write was done and is not sent again, so the caller
    * records it as done with that note.
    */
-  async write<T = unknown>(req: ReporterRequest): Promise<HttpAnswer<T>> {
+  async write<T = unknown>(req: R): Promise<HttpAnswer<T>> {
     return (await this.send(req)) as HttpAnswer<T>;
   }
 
   /** Reads an answer: a 2xx one parsed (a write's, even cut short, is done), any other classified. */
-  private async receive(
-    req: ReporterRequest,
-    response: Awaited<ReturnType<typeof request>>,
-  ): Promise<HttpAnswer> {
+  private async receive(req: R, response: Awaited<ReturnType<typeof request>>): Promise<HttpAnswer> {
     this.answered = true;
     const status = response.statusCode;
     const done = status >= 200 && status < 300;
@@ -350,12 +284,7 @@ export class ReporterHttp {
   }
 
   /** A 2xx answer: parsed; a read's unreadable body is asked again, a write's is done and noted. */
-  private settle(
-    req: ReporterRequest,
-    status: number,
-    headers: HttpAnswer['headers'],
-    text: string,
-  ): HttpAnswer {
+  private settle(req: R, status: number, headers: HttpAnswer['headers'], text: string): HttpAnswer {
     const parsed = parseBody(text, headers, this.parseJson);
     if (parsed.ok) return { status, headers, value: parsed.value };
     if (isWrite(req)) return this.noteUnreadable(req, status, headers, `its answer was ${parsed.problem}`);
@@ -364,7 +293,7 @@ export class ReporterHttp {
 
   /** A write answered 2xx whose body could not be read: done, logged, never sent again. */
   private noteUnreadable(
-    req: ReporterRequest,
+    req: R,
     status: number,
     headers: HttpAnswer['headers'],
     problem: string,
@@ -374,15 +303,15 @@ export class ReporterHttp {
     return { status, headers, value: undefined, unreadable: this.redact(unreadable) };
   }
 
-  private async send(req: ReporterRequest): Promise<HttpAnswer> {
+  private async send(req: R): Promise<HttpAnswer> {
     const url = this.buildUrl(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     // undici refuses a header value with a control character, and each refused request keeps one of the
     // agent's connections busy for good (the next ones would wait forever): refuse it here, before sending
-    if (CONTROL_CHARACTER.test(this.token))
+    if (this.secretUnsendable)
       throw new EtlError(
-        this.sibling?.codes?.requestFailed ?? 'reporter.request_failed',
-        `${this.describe(req)} could not be sent: the ${this.sibling?.bearer ? 'key' : 'token'} holds a control character (a line break, ...) that no request can carry; set it again without it`,
+        this.codes.requestFailed,
+        `${this.describe(req)} could not be sent: the ${this.profile.secretName} holds a control character (a line break, ...) that no request can carry; set it again without it`,
       );
     let lastError: unknown;
     /** What this request has waited for the server's Retry-After so far (at most MAX_RETRY_WAIT_MS). */
@@ -429,7 +358,7 @@ export class ReporterHttp {
         if (retryAfter !== undefined && retryAfterWaited + retryAfter > MAX_RETRY_WAIT_MS) {
           const left = Math.max(0, MAX_RETRY_WAIT_MS - retryAfterWaited);
           throw new EtlError(
-            this.sibling?.codes?.retryAfterTooLong ?? 'reporter.retry_after_too_long',
+            this.codes.retryAfterTooLong,
             `${this.redact(error.message)}: the server asks to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), more than the ${Math.floor(left / 1000)} s left of the ${MAX_RETRY_WAIT_MS / 1000} s a request waits for it; try again later`,
             { kind: 'transient' },
           );
@@ -453,29 +382,29 @@ export class ReporterHttp {
               : {}),
             reason: this.redact(error.message),
           },
-          `retrying ${this.sibling ? this.sibling.name : 'Reporter API'} request`,
+          `retrying ${this.profile.name} request`,
         );
         if (!shared) await this.sleep(wait);
       }
     }
     const reason = lastError instanceof Error ? this.redact(lastError.message) : 'unknown error';
     throw new EtlError(
-      this.sibling?.codes?.unavailable ?? 'reporter.unavailable',
+      this.codes.unavailable,
       `${this.describe(req)} failed after ${plural(this.retries + 1, 'attempt')}: ${reason}`,
       { kind: 'transient' },
     );
   }
 
   /** The first request of this transport could not connect, twice: the address (or the server) is wrong. */
-  private unreachable(req: ReporterRequest, failure: ConnectFailure, tries: number): EtlError {
+  private unreachable(req: R, failure: ConnectFailure, tries: number): EtlError {
     return new EtlError(
-      this.sibling?.codes?.unreachable ?? 'reporter.unreachable',
+      this.codes.unreachable,
       `${describeConnectFailure(failure, this.baseUrlSetting, this.baseUrl)} (${failure.code}; ${this.describe(req)}, ${plural(tries, 'try', 'tries')})`,
       { kind: 'transient' },
     );
   }
 
-  private classifyNetworkError(req: ReporterRequest, error: unknown): Error {
+  private classifyNetworkError(req: R, error: unknown): Error {
     const failure = connectFailureOf(error);
     if (failure && !this.answered)
       return new Retryable(`${this.describe(req)}: connection failed (${failure.code})`, undefined, {
@@ -498,56 +427,25 @@ export class ReporterHttp {
     const message = failure
       ? `${describeConnectFailure(failure, this.baseUrlSetting, this.baseUrl)} (${failure.code})`
       : this.redact(error instanceof Error ? error.message : String(error));
-    if (this.sibling?.codes?.requestFailed)
-      return new EtlError(
-        this.sibling.codes.requestFailed,
-        `${this.describe(req)} could not be sent: ${message}`,
-      );
-    return new EtlError('reporter.request_failed', `${this.describe(req)}: ${message}`);
+    if (this.profile.codes?.requestFailed)
+      return new EtlError(this.codes.requestFailed, `${this.describe(req)} could not be sent: ${message}`);
+    return new EtlError(this.codes.requestFailed, `${this.describe(req)}: ${message}`);
   }
 
   private classifyStatus(
-    req: ReporterRequest,
+    req: R,
     status: number,
     headers: Record<string, string | string[] | undefined>,
     text: string,
   ): Error {
-    let detail = '';
-    try {
-      const dto = JSON.parse(text) as {
-        error?: unknown;
-        message?: unknown;
-        code?: unknown;
-        description?: unknown;
-      };
-      if (typeof dto.message === 'string')
-        detail = `: ${dto.error ?? ''} ${dto.message}`.replace(/\s+/g, ' ');
-      // the knowledge base service's shape: {code, description}
-      else if (typeof dto.description === 'string' || typeof dto.code === 'string')
-        detail = `: ${dto.code ?? ''} ${dto.description ?? ''}`.replace(/\s+/g, ' ').trimEnd();
-    } catch {
-      detail = text.trim().startsWith('<') ? ' (an HTML page)' : '';
-    }
-    detail = this.redact(detail);
+    const detail = this.redact(readErrorDetail(text, this.profile.errorShapes));
     if (RETRYABLE_STATUS.has(status)) {
       const retryAfterMs = parseRetryAfter(headers['retry-after'], headers['date'], Date.now());
       return new Retryable(`${this.describe(req)} answered ${status}${detail}`, retryAfterMs, { status });
     }
-    if ((status === 401 || status === 403) && this.sibling) return this.sibling.authError(status, detail);
-    if (status === 401 || status === 403) {
-      const how =
-        this.api === 'v1'
-          ? 'sent as "Authorization: Bearer" to /api/v1/reporter'
-          : 'sent in the path of /api/reporter/p/<token>';
-      return new EtlError(
-        'reporter.auth',
-        `the Reporter API refused REPORTER_TOKEN with ${status}${detail} on ${this.describe(req)}; the token is ${how} (REPORTER_API=${this.api}): check the token, that it belongs to this API generation${this.project ? ` and that it may read project ${this.project}` : ''}`,
-      );
-    }
+    if (status === 401 || status === 403) return this.profile.authError(status, detail, req);
     return new EtlError(
-      status === 404
-        ? (this.sibling?.codes?.notFound ?? 'reporter.not_found')
-        : (this.sibling?.codes?.badRequest ?? 'reporter.bad_request'),
+      status === 404 ? this.codes.notFound : this.codes.badRequest,
       `${this.describe(req)} answered ${status}${detail}`,
     );
   }
