@@ -48,39 +48,18 @@ export async function createWarehouseCore(settings: WarehouseCoreSettings): Prom
   const marker = turnMarkerOf(path);
   /** A writer of a file: it serves reads, checkpoints before closing, and follows the writer's policy. */
   const serving = access === 'write' && !inMemory;
-  let service: ReadService | undefined;
   /** Operations queued or running, and hold() calls running: the file is let go when both are 0. */
   let pending = 0;
   let holds = 0;
   let closed = false;
   const queue = createSerialQueue();
-  /** A writer's check of served SQL, kept across reopens: its verdicts and DuckDB's function list (~0.1 s). */
-  const checkServedSql = createServedSqlCheck();
-  const holder = createFileHolder({
-    openFile: createFileOpener(settings, (waitedMs) => router.lookWhileWaiting(waitedMs)),
-    onOpen: serving
-      ? async (opened) => {
-          service = await serveReads({
-            instance: opened.instance,
-            warehousePath: path,
-            log,
-            socketRoot: settings.socketRoot,
-            checkSql: checkServedSql,
-          });
-        }
-      : undefined,
-    checkpoint: serving,
-    beforeRelease: async () => {
-      const served = service;
-      service = undefined;
-      await served?.stop(settings.lockWaitMs);
-    },
-    log,
-  });
+  const { holder, isServing } = createWarehouseHolder(settings, serving, (waitedMs) =>
+    router.lookWhileWaiting(waitedMs),
+  );
   const policy: WriterPolicy | undefined = serving
     ? createWriterPolicy({
         isSomeoneWaiting: () => isSomeoneWaiting(marker),
-        isServing: () => service?.isBusy() ?? false,
+        isServing,
         stayOut: () => giveTurn(marker),
       })
     : undefined;
@@ -170,6 +149,42 @@ export async function createWarehouseCore(settings: WarehouseCoreSettings): Prom
 
 function closedError(path: string, operation: string): EtlError {
   return new EtlError('warehouse.closed', `The warehouse ${path} is closed (cannot ${operation})`);
+}
+
+/**
+ * The holder of the warehouse file. A writer's (`serving`) serves other processes' reads while it holds the
+ * file, stops serving as it lets go, and checkpoints before the close.
+ */
+function createWarehouseHolder(
+  settings: WarehouseCoreSettings,
+  serving: boolean,
+  lookWhileWaiting: (waitedMs: number) => Promise<boolean>,
+): { holder: FileHolder; isServing: () => boolean } {
+  let service: ReadService | undefined;
+  /** A writer's check of served SQL, kept across reopens: its verdicts and DuckDB's function list (~0.1 s). */
+  const checkServedSql = createServedSqlCheck();
+  const holder = createFileHolder({
+    openFile: createFileOpener(settings, lookWhileWaiting),
+    onOpen: serving
+      ? async (opened) => {
+          service = await serveReads({
+            instance: opened.instance,
+            warehousePath: settings.path,
+            log: settings.log,
+            socketRoot: settings.socketRoot,
+            checkSql: checkServedSql,
+          });
+        }
+      : undefined,
+    checkpoint: serving,
+    beforeRelease: async () => {
+      const served = service;
+      service = undefined;
+      await served?.stop(settings.lockWaitMs);
+    },
+    log: settings.log,
+  });
+  return { holder, isServing: () => service?.isBusy() ?? false };
 }
 
 /**
