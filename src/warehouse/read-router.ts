@@ -69,67 +69,35 @@ export interface OpenedStream {
   first: IteratorResult<StreamedRows>;
 }
 
+/** A reader's link to the writer's read service: the connection, its held snapshot, or none from now on. */
+interface ServiceLink {
+  remote: ReadServiceClient | undefined;
+  /** A snapshot was begun there for the running hold(). */
+  holding: boolean;
+  /** A served read ran out of the writer's memory: this reader asks for the file instead from now on. */
+  readTheFile: boolean;
+}
+
 export function createReadRouter(options: ReadRouterOptions): ReadRouter {
   const { path, log } = options;
-  let remote: ReadServiceClient | undefined;
-  let remoteHolding = false;
-  /** A served read ran out of the writer's memory: this reader asks for the file instead from now on. */
-  let readTheFile = false;
+  const link: ServiceLink = { remote: undefined, holding: false, readTheFile: false };
   const findReadService = options.findReadService ?? findReadServiceOf(path, options.socketRoot, log);
-  const target = async (): Promise<ReadTarget> => {
-    if (!options.served) return { local: await options.connect() };
-    const open = options.openConnection();
-    if (open) return { local: open };
-    if (remote?.closed) remote = undefined;
-    if (!readTheFile) remote ??= await findReadService();
-    if (!remote) {
-      try {
-        return { local: await options.connect() };
-      } catch (error) {
-        if (!(error instanceof FoundReadService)) throw error;
-        remote = error.client;
-        log?.info(
-          { path, waitedMs: Math.round(error.waitedMs) },
-          'reading through the writer after waiting for the file',
-        );
-      }
-    }
-    if (options.isHolding() && !remoteHolding) {
-      await remote.begin();
-      remoteHolding = true;
-    }
-    return { remote };
-  };
-  /** A served read that failed because of where it ran (the writer left, or its memory is too small). */
-  const canReadElsewhere = (error: unknown): boolean =>
-    error instanceof ReadServiceGone || (remote !== undefined && isOutOfMemory(error));
-  const leaveReadService = (error: unknown): void => {
-    if (!(error instanceof ReadServiceGone)) {
-      readTheFile = true;
-      log?.warn(
-        { path, err: error },
-        'the writer has too little memory for this query (its memory_limit): reading the file once it lets go',
-      );
-    }
-    remote?.close();
-    remote = undefined;
-    remoteHolding = false;
-  };
+  const target = (): Promise<ReadTarget> => routeRead(options, link, findReadService);
   /** Runs `attempt` until it succeeds where it runs, or fails for a reason a retry elsewhere cannot mend. */
   const retryElsewhere = async <T>(attempt: (where: ReadTarget) => Promise<T>): Promise<T> => {
     for (let n = 1; ; n++) {
       try {
         return await attempt(await target());
       } catch (error) {
-        if (!canReadElsewhere(error) || n >= MAX_READ_ATTEMPTS) throw makeQueryError(path, error);
-        leaveReadService(error);
+        if (!canReadElsewhere(link, error) || n >= MAX_READ_ATTEMPTS) throw makeQueryError(path, error);
+        leaveReadService(link, error, options);
       }
     }
   };
   return {
     target,
     async lookWhileWaiting(waitedMs) {
-      if (readTheFile) return true;
+      if (link.readTheFile) return true;
       // the writer holding the file serves reads: ask it; ask for the file only if none answers
       const found = await findReadService();
       if (found) throw new FoundReadService(found, waitedMs);
@@ -143,15 +111,64 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
         return { rows, first: await rows.next() };
       }),
     takeHeldSnapshot() {
-      if (!remoteHolding || !remote) return undefined;
-      remoteHolding = false;
-      return remote;
+      if (!link.holding || !link.remote) return undefined;
+      link.holding = false;
+      return link.remote;
     },
     close() {
-      remote?.close();
-      remote = undefined;
+      link.remote?.close();
+      link.remote = undefined;
     },
   };
+}
+
+/** Where a read runs: a writer's own file; a reader's open file, else the writer's service, else the file. */
+async function routeRead(
+  options: ReadRouterOptions,
+  link: ServiceLink,
+  findReadService: () => Promise<ReadServiceClient | undefined>,
+): Promise<ReadTarget> {
+  if (!options.served) return { local: await options.connect() };
+  const open = options.openConnection();
+  if (open) return { local: open };
+  if (link.remote?.closed) link.remote = undefined;
+  if (!link.readTheFile) link.remote ??= await findReadService();
+  if (!link.remote) {
+    try {
+      return { local: await options.connect() };
+    } catch (error) {
+      if (!(error instanceof FoundReadService)) throw error;
+      link.remote = error.client;
+      options.log?.info(
+        { path: options.path, waitedMs: Math.round(error.waitedMs) },
+        'reading through the writer after waiting for the file',
+      );
+    }
+  }
+  if (options.isHolding() && !link.holding) {
+    await link.remote.begin();
+    link.holding = true;
+  }
+  return { remote: link.remote };
+}
+
+/** A served read that failed because of where it ran (the writer left, or its memory is too small). */
+function canReadElsewhere(link: ServiceLink, error: unknown): boolean {
+  return error instanceof ReadServiceGone || (link.remote !== undefined && isOutOfMemory(error));
+}
+
+/** Drops the link to the writer's service; after an out-of-memory there, for good. */
+function leaveReadService(link: ServiceLink, error: unknown, options: ReadRouterOptions): void {
+  if (!(error instanceof ReadServiceGone)) {
+    link.readTheFile = true;
+    options.log?.warn(
+      { path: options.path, err: error },
+      'the writer has too little memory for this query (its memory_limit): reading the file once it lets go',
+    );
+  }
+  link.remote?.close();
+  link.remote = undefined;
+  link.holding = false;
 }
 
 /** Runs one read at its target: a `parquet` read writes its file here, or from the bytes the writer sent. */
