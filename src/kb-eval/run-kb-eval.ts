@@ -131,197 +131,270 @@ function relevantSourcesOf(record: KbQueryRecord): string[] | null {
   );
 }
 
+/** One run as it goes: what its steps read and count. */
+interface KbEvalRun {
+  options: RunKbEvalOptions;
+  now: () => number;
+  started: number;
+  mode: KbEvalSummary['mode'];
+  requestsAtStart: number;
+  questionSet: string;
+  /** Questions recorded `not asked` because the run was stopped by its signal. */
+  notAskedStopped: number;
+  /** Set by the first kb.auth: nothing more is asked. */
+  refused?: { seq: number; message: string };
+  projectId: KbId | null;
+  projectName: string | null;
+  outcomes: QuestionOutcome[];
+  statusRequests: number;
+  done: number;
+  failed: number;
+}
+
+/** What asking one question gave: its retrieval and its answer (both errors when it was not asked). */
+interface Asked {
+  retrieval: { ok: boolean; error: string | null; ms: number | null; chunks: KbChunk[] };
+  generated: Generated;
+  notAsked: string | undefined;
+}
+
 export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummary> {
   const now = options.now ?? Date.now;
-  const started = now();
-  const { client, log } = options;
-  const streamer = options.streamer;
-  const mode = streamer ? 'stream' : 'async';
-  const requestsAtStart = client.requests + (options.streamer?.requests ?? 0);
-  const questionSet = questionSetFingerprint(options.questions);
-  /** Questions recorded `not asked` because the run was stopped by its signal. */
-  let notAskedStopped = 0;
-  /** Set by the first kb.auth: nothing more is asked. */
-  let refused: { seq: number; message: string } | undefined;
-  const refuse = (seq: number, error: unknown) => {
-    refused ??= { seq, message: describeError(error).message };
+  const run: KbEvalRun = {
+    options,
+    now,
+    started: now(),
+    mode: options.streamer ? 'stream' : 'async',
+    requestsAtStart: options.client.requests + (options.streamer?.requests ?? 0),
+    questionSet: questionSetFingerprint(options.questions),
+    notAskedStopped: 0,
+    projectId: null,
+    projectName: null,
+    outcomes: [],
+    statusRequests: 0,
+    done: 0,
+    failed: 0,
   };
-
-  let projectId: KbId | null = null;
-  let projectName: string | null = null;
-  try {
-    const project = await client.info();
-    projectId = project.id;
-    projectName = project.name;
-  } catch (error) {
-    const { code, message } = describeError(error);
-    if (code === 'kb.auth') refuse(0, error);
-    else
-      log.warn({ reason: message }, 'kb eval: the project of REPORTER_KB_KEY could not be read (GET /info)');
-  }
+  await readKbProject(run);
 
   const unknownSources = await options.useWarehouse((w) =>
-    findUnknownExpectedSources(w, projectId, options.questions),
+    findUnknownExpectedSources(w, run.projectId, options.questions),
   );
   if (unknownSources && unknownSources.unknown.length > 0)
     options.onUnknownExpectedSources?.(unknownSources.unknown, unknownSources.snapshotId);
 
   const lease = leaseTiming(options.lease);
+  await recordRunStart(run, lease.staleMs);
+  const heartbeat = startHeartbeat(
+    () => options.useWarehouse((w) => w.execute([beatKbEvalRun(options.runId, now())])),
+    lease.beatMs,
+    options.log,
+  );
+  let runError: unknown;
+  try {
+    runError = await askAll(run);
+  } finally {
+    await heartbeat.stop();
+  }
+  const summary = await recordRunFinish(run, runError, unknownSources?.unknown ?? null);
+  if (runError) throw runError;
+  return summary;
+}
+
+/** Keeps the first refusal of the key (kb.auth): nothing more is asked after it. */
+function refuse(run: KbEvalRun, seq: number, error: unknown): void {
+  run.refused ??= { seq, message: describeError(error).message };
+}
+
+/** The knowledge base project of the key (GET /info); a refused key stops the run before its first question. */
+async function readKbProject(run: KbEvalRun): Promise<void> {
+  try {
+    const project = await run.options.client.info();
+    run.projectId = project.id;
+    run.projectName = project.name;
+  } catch (error) {
+    const { code, message } = describeError(error);
+    if (code === 'kb.auth') refuse(run, 0, error);
+    else
+      run.options.log.warn(
+        { reason: message },
+        'kb eval: the project of REPORTER_KB_KEY could not be read (GET /info)',
+      );
+  }
+}
+
+/** Closes the runs whose owner is dead or whose lease went stale, and records this one as `running`. */
+async function recordRunStart(run: KbEvalRun, staleMs: number): Promise<void> {
+  const { options, started } = run;
   await options.useWarehouse(async (w) =>
     w.execute([
       ...closeDeadOwnersKbEvalRuns(await w.query(SELECT_RUNNING_KB_EVAL_RUNS), started),
-      closeAbandonedKbEvalRuns(started - lease.staleMs, started),
+      closeAbandonedKbEvalRuns(started - staleMs, started),
       insertKbEvalRun({
         owner: thisProcess(),
         runId: options.runId,
         startedAt: started,
         kbBaseUrl: options.kbBaseUrl,
-        projectId,
-        projectName,
+        projectId: run.projectId,
+        projectName: run.projectName,
         questionSource: options.questionSource,
         questionQuery: options.questionQuery ?? null,
-        questionSet,
-        mode,
+        questionSet: run.questionSet,
+        mode: run.mode,
         settings: {
           concurrency: options.concurrency,
           waitTimeSeconds: options.waitTimeSeconds,
           timeoutSeconds: options.timeoutMs / 1000,
-          ...(streamer ? { streamRetries: STREAM_RETRIES } : {}),
+          ...(options.streamer ? { streamRetries: STREAM_RETRIES } : {}),
         },
         questions: options.questions.length,
       }),
     ]),
   );
+}
 
-  const heartbeat = startHeartbeat(
-    () => options.useWarehouse((w) => w.execute([beatKbEvalRun(options.runId, now())])),
-    lease.beatMs,
-    log,
-  );
-
-  const generation = {
-    client,
-    now,
-    timeoutMs: options.timeoutMs,
-    waitTimeSeconds: options.waitTimeSeconds,
-    log,
-    onRefused: refuse,
-  };
-
-  const outcomes: QuestionOutcome[] = [];
-  let statusRequests = 0;
-  let done = 0;
-  let failed = 0;
-
-  async function ask(question: KbEvalQuestion, seq: number): Promise<void> {
-    const questionStarted = now();
-    const notAsked = refused
-      ? refusedReason(refused)
-      : options.signal?.aborted
-        ? `not asked: the run was stopped (${(options.signal.reason as Error | undefined)?.message ?? 'a signal'})`
-        : undefined;
-    let retrieval: { ok: boolean; error: string | null; ms: number | null; chunks: KbChunk[] } = {
-      ok: false,
-      error: notAsked ?? null,
-      ms: null,
-      chunks: [],
-    };
-    let generated: Generated = {
-      status: 'error',
-      answer: null,
-      statusRequests: 0,
-      attempts: 0,
-      latencyMs: null,
-      errorCode: notAsked ? (refused ? 'kb.auth' : 'stopped') : null,
-      error: notAsked ?? null,
-    };
-    if (notAsked && !refused) notAskedStopped++;
-    if (!notAsked) {
-      const t0 = now();
-      try {
-        const chunks = await client.retrieve({ query: question.question });
-        retrieval = { ok: true, error: null, ms: now() - t0, chunks };
-      } catch (error) {
-        const { code, message } = describeError(error);
-        if (code === 'kb.auth') refuse(seq, error);
-        retrieval = { ok: false, error: `${code}: ${message}`, ms: now() - t0, chunks: [] };
-      }
-      if (refused) {
-        generated = { ...generated, errorCode: 'kb.auth', error: retrieval.error ?? refusedReason(refused) };
-      } else {
-        generated = streamer
-          ? await generateStreamed(generation, streamer, question.question, seq)
-          : await generateAsync(generation, question.question, seq);
-      }
-    }
-    const { ranked, rows } = chunkRows(retrieval.chunks, question.expectedSources);
-    const hitRank = retrieval.ok ? findHitRank(ranked, question.expectedSources) : null;
-    const answerContains =
-      generated.status === 'answered' && question.expectedAnswerContains.length > 0
-        ? answerContainsAll(generated.answer ?? '', question.expectedAnswerContains)
-        : null;
-    const row: KbEvalQuestionRow = {
-      runId: options.runId,
-      seq,
-      questionKey: question.key,
-      question: question.question,
-      expectedSources: question.expectedSources,
-      expectedAnswerContains: question.expectedAnswerContains,
-      retrievalStatus: retrieval.ok ? 'ok' : 'error',
-      retrievalError: retrieval.error,
-      retrievalMs: retrieval.ms,
-      chunks: rows,
-      hitRank,
-      queryId: generated.record?.id ?? null,
-      queryStatus: generated.record?.status ?? null,
-      status: generated.status,
-      answer: generated.answer,
-      answerContains,
-      relevantSources: generated.record ? relevantSourcesOf(generated.record) : null,
-      latencyMs: generated.latencyMs,
-      statusRequests: generated.statusRequests,
-      attempts: generated.attempts,
-      errorCode: generated.errorCode,
-      error: generated.error,
-      asked: notAsked === undefined,
-      startedAt: questionStarted,
-      finishedAt: now(),
-    };
-    await options.useWarehouse((w) => w.execute(insertKbEvalQuestion(row)));
-    outcomes.push({
-      expectedSources: question.expectedSources,
-      retrievalOk: retrieval.ok,
-      hitRank,
-      expectedAnswerContains: question.expectedAnswerContains,
-      status: generated.status,
-      answerContains,
-      latencyMs: generated.latencyMs,
-    });
-    statusRequests += generated.statusRequests;
-    done++;
-    if (generated.status !== 'answered' || !retrieval.ok) failed++;
-    options.onQuestion?.({ done, total: options.questions.length, failed, row });
-  }
-
+/**
+ * Asks every question, `concurrency` at a time. Returns the error of a refused write to the warehouse (no
+ * further question is asked; the run is finished with what was stored), else undefined.
+ */
+async function askAll(run: KbEvalRun): Promise<unknown> {
+  const { questions, concurrency } = run.options;
   let next = 0;
   let runError: unknown;
   const worker = async () => {
-    while (next < options.questions.length && runError === undefined) {
+    while (next < questions.length && runError === undefined) {
       const n = next++;
       try {
-        await ask(options.questions[n]!, n + 1);
+        await askQuestion(run, questions[n]!, n + 1);
       } catch (error) {
         // the warehouse refused a write: no further question; the run is finished with what was stored
         runError ??= error;
       }
     }
   };
-  const workers = Math.max(1, Math.min(options.concurrency, options.questions.length));
+  const workers = Math.max(1, Math.min(concurrency, questions.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return runError;
+}
+
+/** Asks one question (or records why it was not asked), stores it with its chunks and counts it. */
+async function askQuestion(run: KbEvalRun, question: KbEvalQuestion, seq: number): Promise<void> {
+  const { options, now } = run;
+  const questionStarted = now();
+  const { retrieval, generated, notAsked } = await retrieveAndGenerate(run, question, seq);
+  const { ranked, rows } = chunkRows(retrieval.chunks, question.expectedSources);
+  const hitRank = retrieval.ok ? findHitRank(ranked, question.expectedSources) : null;
+  const answerContains =
+    generated.status === 'answered' && question.expectedAnswerContains.length > 0
+      ? answerContainsAll(generated.answer ?? '', question.expectedAnswerContains)
+      : null;
+  const row: KbEvalQuestionRow = {
+    runId: options.runId,
+    seq,
+    questionKey: question.key,
+    question: question.question,
+    expectedSources: question.expectedSources,
+    expectedAnswerContains: question.expectedAnswerContains,
+    retrievalStatus: retrieval.ok ? 'ok' : 'error',
+    retrievalError: retrieval.error,
+    retrievalMs: retrieval.ms,
+    chunks: rows,
+    hitRank,
+    queryId: generated.record?.id ?? null,
+    queryStatus: generated.record?.status ?? null,
+    status: generated.status,
+    answer: generated.answer,
+    answerContains,
+    relevantSources: generated.record ? relevantSourcesOf(generated.record) : null,
+    latencyMs: generated.latencyMs,
+    statusRequests: generated.statusRequests,
+    attempts: generated.attempts,
+    errorCode: generated.errorCode,
+    error: generated.error,
+    asked: notAsked === undefined,
+    startedAt: questionStarted,
+    finishedAt: now(),
+  };
+  await options.useWarehouse((w) => w.execute(insertKbEvalQuestion(row)));
+  run.outcomes.push({
+    expectedSources: question.expectedSources,
+    retrievalOk: retrieval.ok,
+    hitRank,
+    expectedAnswerContains: question.expectedAnswerContains,
+    status: generated.status,
+    answerContains,
+    latencyMs: generated.latencyMs,
+  });
+  run.statusRequests += generated.statusRequests;
+  run.done++;
+  if (generated.status !== 'answered' || !retrieval.ok) run.failed++;
+  options.onQuestion?.({ done: run.done, total: options.questions.length, failed: run.failed, row });
+}
+
+/**
+ * The retrieval, then the answer (streamed or async); neither once the key was refused or the run stopped
+ * (`notAsked` says why).
+ */
+async function retrieveAndGenerate(run: KbEvalRun, question: KbEvalQuestion, seq: number): Promise<Asked> {
+  const { options, now } = run;
+  const { client, streamer } = options;
+  const refused = run.refused;
+  const notAsked = refused
+    ? refusedReason(refused)
+    : options.signal?.aborted
+      ? `not asked: the run was stopped (${(options.signal.reason as Error | undefined)?.message ?? 'a signal'})`
+      : undefined;
+  let retrieval: Asked['retrieval'] = {
+    ok: false,
+    error: notAsked ?? null,
+    ms: null,
+    chunks: [],
+  };
+  let generated: Generated = {
+    status: 'error',
+    answer: null,
+    statusRequests: 0,
+    attempts: 0,
+    latencyMs: null,
+    errorCode: notAsked ? (refused ? 'kb.auth' : 'stopped') : null,
+    error: notAsked ?? null,
+  };
+  if (notAsked && !refused) run.notAskedStopped++;
+  if (notAsked) return { retrieval, generated, notAsked };
+  const t0 = now();
   try {
-    await Promise.all(Array.from({ length: workers }, worker));
-  } finally {
-    await heartbeat.stop();
+    const chunks = await client.retrieve({ query: question.question });
+    retrieval = { ok: true, error: null, ms: now() - t0, chunks };
+  } catch (error) {
+    const { code, message } = describeError(error);
+    if (code === 'kb.auth') refuse(run, seq, error);
+    retrieval = { ok: false, error: `${code}: ${message}`, ms: now() - t0, chunks: [] };
   }
+  if (run.refused) {
+    generated = { ...generated, errorCode: 'kb.auth', error: retrieval.error ?? refusedReason(run.refused) };
+  } else {
+    const generation = {
+      client,
+      now,
+      timeoutMs: options.timeoutMs,
+      waitTimeSeconds: options.waitTimeSeconds,
+      log: options.log,
+      onRefused: (refusedSeq: number, error: unknown) => refuse(run, refusedSeq, error),
+    };
+    generated = streamer
+      ? await generateStreamed(generation, streamer, question.question, seq)
+      : await generateAsync(generation, question.question, seq);
+  }
+  return { retrieval, generated, notAsked };
+}
+
+/** The run's figures, status and error, written to its row (finished), as its summary. */
+async function recordRunFinish(
+  run: KbEvalRun,
+  runError: unknown,
+  unknownExpectedSources: string[] | null,
+): Promise<KbEvalSummary> {
+  const { options, now, refused, outcomes } = run;
   const metrics = computeKbEvalMetrics(outcomes);
   const stopped = options.signal?.aborted
     ? `stopped (${(options.signal.reason as Error | undefined)?.message ?? 'a signal'})`
@@ -337,7 +410,7 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   const status: KbEvalRunStatus =
     refused || runError
       ? 'failed'
-      : notAskedStopped > 0
+      : run.notAskedStopped > 0
         ? 'stopped'
         : metrics.answered === 0
           ? 'failed'
@@ -347,16 +420,16 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
   const summary: KbEvalSummary = {
     runId: options.runId,
     status: options.questions.length === 0 ? 'success' : status,
-    questionSet,
-    projectId: projectId === null ? null : kbIdForJson(projectId),
-    projectName,
-    mode,
+    questionSet: run.questionSet,
+    projectId: run.projectId === null ? null : kbIdForJson(run.projectId),
+    projectName: run.projectName,
+    mode: run.mode,
     metrics,
-    requests: client.requests + (options.streamer?.requests ?? 0) - requestsAtStart,
-    statusRequests,
-    durationMs: now() - started,
+    requests: options.client.requests + (options.streamer?.requests ?? 0) - run.requestsAtStart,
+    statusRequests: run.statusRequests,
+    durationMs: now() - run.started,
     error,
-    unknownExpectedSources: unknownSources?.unknown ?? null,
+    unknownExpectedSources,
   };
   await options.useWarehouse((w) =>
     w.execute([
@@ -366,13 +439,12 @@ export async function runKbEval(options: RunKbEvalOptions): Promise<KbEvalSummar
         status: summary.status,
         metrics,
         requests: summary.requests,
-        statusRequests,
+        statusRequests: run.statusRequests,
         durationMs: summary.durationMs,
         error,
       }),
     ]),
   );
-  if (runError) throw runError;
   return summary;
 }
 

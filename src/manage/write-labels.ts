@@ -215,6 +215,27 @@ async function readUnsettled(w: Warehouse, project: string, target: LabelTarget)
   }));
 }
 
+/** One write-back as it goes: what its batches read, record and count. */
+interface LabelWriteRun {
+  ctx: LabelWriteContext;
+  request: LabelWriteRequest;
+  target: LabelTarget;
+  project: string;
+  now: () => number;
+  sampleSize: number;
+  pageSize: number;
+  label: LabelWriteSummary['label'];
+  query: string;
+  /** Null for a dry run. */
+  runId: string | null;
+  log: Logger | undefined;
+  batches: TargetRow[][];
+  summary: LabelWriteSummary;
+  identity: { os_user: string | null; host: string | null };
+  /** The rows written (or, in a dry run, the first ones that would be): the sample and the sync's range. */
+  sent: TargetRow[];
+}
+
 export async function writeLabels(
   ctx: LabelWriteContext,
   request: LabelWriteRequest,
@@ -257,162 +278,224 @@ export async function writeLabels(
     sync: null,
     unsettled,
   };
-  const identity = who();
-  const sent: TargetRow[] = [];
-
-  /** Inserts the batch's row: 'sending' before its request (finished_at null), 'unchanged' when final. */
-  const record = async (
-    n: number,
-    batch: readonly TargetRow[],
-    checked: Checked,
-    send: readonly TargetRow[],
-    status: 'sending' | 'unchanged',
-    startedAt: number,
-  ): Promise<void> => {
-    const [first, last] = timeRange(send);
-    const row = {
-      write_id: `${runId}-${n}`,
-      run_id: runId!,
-      project,
-      target,
-      label_id: label.id,
-      label_name: label.name,
-      group_name: label.group,
-      query,
-      batch: n,
-      batches: batches.length,
-      requested: batch.length,
-      already_labelled: checked.labelled.size,
-      missing: checked.missing.size,
-      written: send.length,
-      object_ids: send.map((t) => t.id),
-      first_time: send.length > 0 ? new Date(first) : null,
-      last_time: send.length > 0 ? new Date(last) : null,
-      status,
-      error: null,
-      started_at: new Date(startedAt),
-      finished_at: status === 'sending' ? null : new Date(now()),
-      ...identity,
-    };
-    await useWarehouse((w) => w.query(INSERT_LABEL_WRITE, row));
+  const run: LabelWriteRun = {
+    ctx,
+    request,
+    target,
+    project,
+    now,
+    sampleSize,
+    pageSize,
+    label,
+    query,
+    runId,
+    log,
+    batches,
+    summary,
+    identity: who(),
+    sent: [],
   };
-  /**
-   * Settles a 'sending' row after its request: success (written) or failed (nothing written); `note`: a
-   * success whose answer could not be read (kept in the error column of the success row).
-   */
-  const settle = async (n: number, written: number, error: string | null, note?: string): Promise<void> => {
-    const settled = await useWarehouse((w) =>
-      w.query(SETTLE_LABEL_WRITE, {
-        write_id: `${runId}-${n}`,
-        status: error === null ? 'success' : 'failed',
-        error: error ?? note ?? null,
-        written,
-        finished_at: new Date(now()),
-      }),
-    );
-    if (settled.length !== 1)
-      throw new EtlError(
-        'manage.label_write_missing',
-        `its 'sending' row ${runId}-${n} is not in label_writes`,
-      );
-  };
-  const noun = (count: number) => `${count} ${target}${count === 1 ? '' : 's'}`;
-
-  for (const [index, batch] of batches.entries()) {
-    const n = index + 1;
-    const startedAt = now();
-    const checked = await checkOnPlatform(http, target, batch, label.id, pageSize);
-    const send = batch.filter((t) => !checked.labelled.has(t.id) && !checked.missing.has(t.id));
-    summary.alreadyLabelledOnPlatform += checked.labelled.size;
-    summary.missingOnPlatform += checked.missing.size;
-    summary.toWrite += send.length;
-    const row: LabelWriteBatch = {
-      batch: n,
-      requested: batch.length,
-      alreadyLabelled: checked.labelled.size,
-      missing: checked.missing.size,
-      written: send.length,
-      status: 'planned',
-      error: null,
-    };
-    summary.batches.push(row);
-    if (!request.apply) {
-      sent.push(...send.slice(0, Math.max(0, sampleSize - sent.length)));
-      continue;
-    }
-    if (send.length === 0) {
-      row.status = 'unchanged';
-      await record(n, batch, checked, send, 'unchanged', startedAt);
-      continue;
-    }
-    // recorded before the request: a run stopped after it leaves a 'sending' row, never an unrecorded write
-    try {
-      await record(n, batch, checked, send, 'sending', startedAt);
-    } catch (cause) {
-      throw new EtlError(
-        'manage.label_write_unrecorded',
-        `batch ${n} of ${batches.length} could not be recorded in label_writes, so it was not sent: ` +
-          `${(cause as Error).message}. ${noun(summary.written)} were labelled before it (run_id ${runId}); ` +
-          'running the command again skips them and writes the rest',
-        { kind: cause instanceof EtlError ? cause.kind : 'terminal', cause },
-      );
-    }
-    let labeled: BulkLabeled;
-    try {
-      const bulk = {
-        comparisonType: 'CONTAINS' as const,
-        labels: [label.id],
-        objectIds: send.map((t) => t.id),
-      };
-      labeled =
-        target === 'session' ? await bulkLabelSessions(http, bulk) : await bulkLabelMessages(http, bulk);
-    } catch (cause) {
-      const message = cause instanceof Error ? cause.message : String(cause);
-      row.status = 'failed';
-      row.written = 0;
-      row.error = message;
-      summary.toWrite -= send.length;
-      const unrecorded = await settle(n, 0, message).then(
-        () => '',
-        (error: unknown) =>
-          ` (and it could not be settled as failed: label_writes keeps it as 'sending', run_id ${runId} batch ${n}: ${(error as Error).message})`,
-      );
-      log?.error({ batch: n, batches: batches.length, error: message }, 'label write failed');
-      throw new EtlError(
-        'manage.label_write_failed',
-        `batch ${n} of ${batches.length} (${noun(send.length)}) was refused: ${message}${unrecorded}. ` +
-          `${noun(summary.written)} were labelled before it (label_writes, run_id ${runId}); ` +
-          'running the command again skips them and retries the rest',
-        { kind: cause instanceof EtlError && cause.kind === 'transient' ? 'transient' : 'terminal', cause },
-      );
-    }
-    row.status = 'success';
-    if (labeled.unreadable !== undefined) row.error = labeled.unreadable;
-    summary.written += send.length;
-    sent.push(...send);
-    try {
-      await settle(n, send.length, null, labeled.unreadable);
-    } catch (cause) {
-      log?.error({ batch: n, batches: batches.length, written: send.length }, 'label write not settled');
-      throw new EtlError(
-        'manage.label_write_unsettled',
-        `batch ${n} of ${batches.length} (${noun(send.length)}) was written to the platform but could not be ` +
-          `settled in label_writes: ${(cause as Error).message}. It stays recorded there as 'sending' ` +
-          `(run_id ${runId}, batch ${n}); ${noun(summary.written)} were labelled in batches 1-${n} of this run. ` +
-          'Running the command again skips what the platform shows labelled and writes the rest',
-        { kind: cause instanceof EtlError ? cause.kind : 'terminal', cause },
-      );
-    }
-    log?.info({ batch: n, batches: batches.length, written: send.length }, 'labels written');
-  }
+  for (const [index, batch] of batches.entries()) await writeBatch(run, index + 1, batch);
   if (request.apply && batches.length === 0) {
-    await record(0, [], { labelled: new Set(), missing: new Set() }, [], 'unchanged', now());
+    await recordBatch(run, 0, [], { labelled: new Set(), missing: new Set() }, [], 'unchanged', now());
   }
+  await describeWritten(run);
+  return summary;
+}
 
-  const sampleIds = sent.slice(0, sampleSize).map((t) => t.id);
-  const written = request.apply && sent.length > 0;
-  if (sampleIds.length === 0 && !written) return summary;
-  const [rows, watermark] = await useWarehouse(
+/** `count` sessions or messages, in words. */
+function countTargets(target: LabelTarget, count: number): string {
+  return `${count} ${target}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Batch `n`: checked on the platform first (what carries the label already, what does not exist), counted;
+ * in a dry run only planned, else recorded `unchanged` when nothing is left to send, or sent.
+ */
+async function writeBatch(run: LabelWriteRun, n: number, batch: readonly TargetRow[]): Promise<void> {
+  const { summary } = run;
+  const startedAt = run.now();
+  const checked = await checkOnPlatform(run.ctx.http, run.target, batch, run.label.id, run.pageSize);
+  const send = batch.filter((t) => !checked.labelled.has(t.id) && !checked.missing.has(t.id));
+  summary.alreadyLabelledOnPlatform += checked.labelled.size;
+  summary.missingOnPlatform += checked.missing.size;
+  summary.toWrite += send.length;
+  const row: LabelWriteBatch = {
+    batch: n,
+    requested: batch.length,
+    alreadyLabelled: checked.labelled.size,
+    missing: checked.missing.size,
+    written: send.length,
+    status: 'planned',
+    error: null,
+  };
+  summary.batches.push(row);
+  if (!run.request.apply) {
+    run.sent.push(...send.slice(0, Math.max(0, run.sampleSize - run.sent.length)));
+    return;
+  }
+  if (send.length === 0) {
+    row.status = 'unchanged';
+    await recordBatch(run, n, batch, checked, send, 'unchanged', startedAt);
+    return;
+  }
+  // recorded before the request: a run stopped after it leaves a 'sending' row, never an unrecorded write
+  try {
+    await recordBatch(run, n, batch, checked, send, 'sending', startedAt);
+  } catch (cause) {
+    throw new EtlError(
+      'manage.label_write_unrecorded',
+      `batch ${n} of ${run.batches.length} could not be recorded in label_writes, so it was not sent: ` +
+        `${(cause as Error).message}. ${countTargets(run.target, summary.written)} were labelled before it (run_id ${run.runId}); ` +
+        'running the command again skips them and writes the rest',
+      { kind: cause instanceof EtlError ? cause.kind : 'terminal', cause },
+    );
+  }
+  const labeled = await sendBatch(run, n, send, row);
+  row.status = 'success';
+  if (labeled.unreadable !== undefined) row.error = labeled.unreadable;
+  summary.written += send.length;
+  run.sent.push(...send);
+  await settleWritten(run, n, send, labeled);
+}
+
+/** The bulk labeling request of a batch; a refused one is settled as failed and fails the run. */
+async function sendBatch(
+  run: LabelWriteRun,
+  n: number,
+  send: readonly TargetRow[],
+  row: LabelWriteBatch,
+): Promise<BulkLabeled> {
+  const { http } = run.ctx;
+  const { summary, runId } = run;
+  try {
+    const bulk = {
+      comparisonType: 'CONTAINS' as const,
+      labels: [run.label.id],
+      objectIds: send.map((t) => t.id),
+    };
+    return run.target === 'session'
+      ? await bulkLabelSessions(http, bulk)
+      : await bulkLabelMessages(http, bulk);
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    row.status = 'failed';
+    row.written = 0;
+    row.error = message;
+    summary.toWrite -= send.length;
+    const unrecorded = await settleBatch(run, n, 0, message).then(
+      () => '',
+      (error: unknown) =>
+        ` (and it could not be settled as failed: label_writes keeps it as 'sending', run_id ${runId} batch ${n}: ${(error as Error).message})`,
+    );
+    run.log?.error({ batch: n, batches: run.batches.length, error: message }, 'label write failed');
+    throw new EtlError(
+      'manage.label_write_failed',
+      `batch ${n} of ${run.batches.length} (${countTargets(run.target, send.length)}) was refused: ${message}${unrecorded}. ` +
+        `${countTargets(run.target, summary.written)} were labelled before it (label_writes, run_id ${runId}); ` +
+        'running the command again skips them and retries the rest',
+      { kind: cause instanceof EtlError && cause.kind === 'transient' ? 'transient' : 'terminal', cause },
+    );
+  }
+}
+
+/** Settles a written batch as success; one that cannot be settled fails the run, saying what was written. */
+async function settleWritten(
+  run: LabelWriteRun,
+  n: number,
+  send: readonly TargetRow[],
+  labeled: BulkLabeled,
+): Promise<void> {
+  const batches = run.batches.length;
+  try {
+    await settleBatch(run, n, send.length, null, labeled.unreadable);
+  } catch (cause) {
+    run.log?.error({ batch: n, batches, written: send.length }, 'label write not settled');
+    throw new EtlError(
+      'manage.label_write_unsettled',
+      `batch ${n} of ${batches} (${countTargets(run.target, send.length)}) was written to the platform but could not be ` +
+        `settled in label_writes: ${(cause as Error).message}. It stays recorded there as 'sending' ` +
+        `(run_id ${run.runId}, batch ${n}); ${countTargets(run.target, run.summary.written)} were labelled in batches 1-${n} of this run. ` +
+        'Running the command again skips what the platform shows labelled and writes the rest',
+      { kind: cause instanceof EtlError ? cause.kind : 'terminal', cause },
+    );
+  }
+  run.log?.info({ batch: n, batches, written: send.length }, 'labels written');
+}
+
+/** Inserts the batch's row: 'sending' before its request (finished_at null), 'unchanged' when final. */
+async function recordBatch(
+  run: LabelWriteRun,
+  n: number,
+  batch: readonly TargetRow[],
+  checked: Checked,
+  send: readonly TargetRow[],
+  status: 'sending' | 'unchanged',
+  startedAt: number,
+): Promise<void> {
+  const { label } = run;
+  const [first, last] = timeRange(send);
+  const row = {
+    write_id: `${run.runId}-${n}`,
+    run_id: run.runId!,
+    project: run.project,
+    target: run.target,
+    label_id: label.id,
+    label_name: label.name,
+    group_name: label.group,
+    query: run.query,
+    batch: n,
+    batches: run.batches.length,
+    requested: batch.length,
+    already_labelled: checked.labelled.size,
+    missing: checked.missing.size,
+    written: send.length,
+    object_ids: send.map((t) => t.id),
+    first_time: send.length > 0 ? new Date(first) : null,
+    last_time: send.length > 0 ? new Date(last) : null,
+    status,
+    error: null,
+    started_at: new Date(startedAt),
+    finished_at: status === 'sending' ? null : new Date(run.now()),
+    ...run.identity,
+  };
+  await run.ctx.useWarehouse((w) => w.query(INSERT_LABEL_WRITE, row));
+}
+
+/**
+ * Settles a 'sending' row after its request: success (written) or failed (nothing written); `note`: a
+ * success whose answer could not be read (kept in the error column of the success row).
+ */
+async function settleBatch(
+  run: LabelWriteRun,
+  n: number,
+  written: number,
+  error: string | null,
+  note?: string,
+): Promise<void> {
+  const settled = await run.ctx.useWarehouse((w) =>
+    w.query(SETTLE_LABEL_WRITE, {
+      write_id: `${run.runId}-${n}`,
+      status: error === null ? 'success' : 'failed',
+      error: error ?? note ?? null,
+      written,
+      finished_at: new Date(run.now()),
+    }),
+  );
+  if (settled.length !== 1)
+    throw new EtlError(
+      'manage.label_write_missing',
+      `its 'sending' row ${run.runId}-${n} is not in label_writes`,
+    );
+}
+
+/** The summary's sample of the rows written (or to write), and the range the next sync should read again. */
+async function describeWritten(run: LabelWriteRun): Promise<void> {
+  const { target, project, sent, summary } = run;
+  const sampleIds = sent.slice(0, run.sampleSize).map((t) => t.id);
+  const written = run.request.apply && sent.length > 0;
+  if (sampleIds.length === 0 && !written) return;
+  const [rows, watermark] = await run.ctx.useWarehouse(
     async (w) =>
       [
         sampleIds.length === 0
@@ -434,8 +517,7 @@ export async function writeLabels(
     summary.sync = {
       from: new Date(Math.floor(first / HOUR) * HOUR).toISOString(),
       to: new Date(Math.ceil((last + 1) / HOUR) * HOUR).toISOString(),
-      coveredByNextSync: watermark !== undefined && first >= watermark - (ctx.lookbackMs ?? 0),
+      coveredByNextSync: watermark !== undefined && first >= watermark - (run.ctx.lookbackMs ?? 0),
     };
   }
-  return summary;
 }

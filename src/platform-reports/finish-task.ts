@@ -9,7 +9,7 @@ import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EtlError } from '../errors.js';
 import { makeDirectory } from '../make-directory.js';
-import { startHeartbeat } from '../warehouse/lease.js';
+import { type Heartbeat, startHeartbeat } from '../warehouse/lease.js';
 import { createTask, sendCreate, specOf } from './create-task.js';
 import { downloadReportFile, URL_EXPIRED } from './download-report-file.js';
 import { applyTaskDto, FINAL_STATUSES, type TaskState } from './fold-task-events.js';
@@ -148,6 +148,17 @@ async function downloadVerified(
   }
 }
 
+/** One record being finished: the record and the task's state as they move, and what the steps share. */
+interface Finishing {
+  session: ReportSession;
+  options: WaitOptions;
+  /** An expired file link may lead to a new request (said in the record's error). */
+  requestAgain: boolean;
+  record: TaskRecord;
+  state: TaskState;
+  period: string;
+}
+
 /** Waits for one record and downloads its file; never requests it again (see finishTask). */
 async function finishOnce(
   session: ReportSession,
@@ -156,136 +167,188 @@ async function finishOnce(
   requestAgain: boolean,
 ): Promise<{ outcome: TaskOutcome; record: TaskRecord }> {
   const { store, log } = session;
-  let record = initial;
-  const period = describePeriod({ from: record.periodFrom, to: record.periodTo });
-  const progress = (state: TaskState, phase: 'waiting' | 'downloading' | 'done') =>
-    session.ctx.onProgress?.({
-      id: record.id,
-      kind: record.kind,
-      period,
-      taskId: state.taskId,
-      status: state.status ?? 'CREATED',
-      writeCount: state.writeCount,
-      totalCount: state.totalCount,
-      phase,
-    });
-  const released: TaskPatch = RELEASED_OWNER;
-  const end = async (patch: TaskPatch) => {
-    const full: TaskPatch = { ...patch, ...released };
-    if (patch.status !== undefined && patch.status !== 'pending') full.finishedAt = session.now();
-    await store.update(record.id, full);
-    record = { ...record, ...full };
-    return { outcome: outcomeOf(record), record };
+  const f: Finishing = {
+    session,
+    options,
+    requestAgain,
+    record: initial,
+    state: stateOf(initial),
+    period: describePeriod({ from: initial.periodFrom, to: initial.periodTo }),
   };
-  let state = stateOf(record);
-  const heartbeat = startHeartbeat(() => store.beat(record.id, session.ownerId), session.lease.beatMs, log);
+  const heartbeat = startHeartbeat(() => store.beat(f.record.id, session.ownerId), session.lease.beatMs, log);
   try {
-    if (record.status === 'creating') {
+    if (f.record.status === 'creating') {
       // the process stopped before the platform's answer was recorded: the task list decides
-      record = await sendCreate(session, record, { checkFirst: true });
-      state = stateOf(record);
+      f.record = await sendCreate(session, f.record, { checkFirst: true });
+      f.state = stateOf(f.record);
     }
-    let saved = { status: state.status, taskId: state.taskId, at: performance.now() };
-    progress(state, 'waiting');
-    const waited = await waitForTask(session, record, state, options, async (next) => {
-      state = next;
-      progress(next, 'waiting');
-      const statusChanged = next.status !== saved.status || next.taskId !== saved.taskId;
-      if (statusChanged)
-        log.info(
-          {
-            id: record.id,
-            kind: record.kind,
-            taskId: next.taskId,
-            status: next.status,
-            writeCount: next.writeCount,
-            totalCount: next.totalCount,
-          },
-          'report task state',
-        );
-      // the task id at once (a restart needs it); a final state is written by end() right after
-      const write =
-        next.taskId !== saved.taskId ||
-        (!FINAL_STATUSES.has(next.status ?? '') &&
-          (statusChanged || performance.now() - saved.at >= PROGRESS_WRITE_MS));
-      if (write) {
-        await store.update(record.id, statePatch(next));
-        saved = { status: next.status, taskId: next.taskId, at: performance.now() };
-      }
-    });
-    state = waited.state;
-    if (waited.timedOut) {
-      const message = `still ${state.status ?? 'CREATED'}${state.totalCount !== null ? ` (${state.writeCount ?? 0} of ${state.totalCount} rows written)` : ''} when the deadline passed; it stays pending: \`reporter-etl platform-report --resume\` finishes it`;
-      log.warn(
-        { id: record.id, kind: record.kind, taskId: state.taskId, status: state.status },
-        'deadline passed; the task stays pending',
-      );
-      return await end({ ...statePatch(state), status: 'pending', error: message });
-    }
-    switch (state.status) {
-      case 'COMPLETED': {
-        progress(state, 'downloading');
-        try {
-          const file = await downloadVerified(session, record, state, options.outDir);
-          state = file.state;
-          progress(state, 'done');
-          log.info(
-            { id: record.id, kind: record.kind, taskId: state.taskId, rows: file.rows, file: file.path },
-            'report downloaded',
-          );
-          return await end({
-            ...statePatch(state),
-            status: 'completed',
-            filePath: file.path,
-            fileRows: file.rows,
-            error: null,
-          });
-        } catch (error) {
-          if (!(error instanceof EtlError) || error.code !== URL_EXPIRED) throw error;
-          log.warn({ id: record.id, kind: record.kind, taskId: state.taskId }, 'the file link expired (410)');
-          return await end({
-            ...statePatch(state),
-            status: 'expired',
-            error: requestAgain
-              ? `${error.message}; the report is requested again`
-              : `${error.message}; it was already requested again ${MAX_REREQUESTS} times in this run: try again later`,
-          });
-        }
-      }
-      case 'DELETED':
-        return await end({
-          ...statePatch(state),
-          status: 'deleted',
-          error: 'the task was deleted on the platform',
-        });
-      default:
-        return await end({
-          ...statePatch(state),
-          status: 'failed',
-          error: `the platform reports the task ${state.status}: ${state.error ?? 'no reason given (the task answer carries none)'}`,
-        });
-    }
+    const waited = await waitForFinalState(f);
+    f.state = waited.state;
+    if (waited.timedOut) return await endPastDeadline(f);
+    return await endInFinalState(f);
   } catch (error) {
-    if (session.ctx.signal?.aborted) {
-      // stopped (Ctrl-C, shutdown): the task stays open and free for the next run at once
-      await heartbeat.stop();
-      await store.release(record.id, session.ownerId).catch(() => undefined);
-      throw error;
-    }
-    if (record.status === 'creating') {
-      // sendCreate failed and has recorded why
-      const stored = await store.get(record.id);
-      if (stored) return { outcome: outcomeOf(stored), record: stored };
-    }
-    const message = error instanceof Error ? session.api.http.redact(error.message) : String(error);
-    if (error instanceof EtlError && error.kind === 'transient') {
-      log.warn({ id: record.id, kind: record.kind, reason: message }, 'the task stays pending');
-      return await end({ ...statePatch(state), status: 'pending', error: message });
-    }
-    return await end({ ...statePatch(state), status: 'failed', error: message });
+    return await endAfterError(f, error, heartbeat);
   } finally {
     await heartbeat.stop();
   }
+}
+
+/** Tells the caller's progress hook where the task is. */
+function showProgress(f: Finishing, state: TaskState, phase: 'waiting' | 'downloading' | 'done'): void {
+  f.session.ctx.onProgress?.({
+    id: f.record.id,
+    kind: f.record.kind,
+    period: f.period,
+    taskId: state.taskId,
+    status: state.status ?? 'CREATED',
+    writeCount: state.writeCount,
+    totalCount: state.totalCount,
+    phase,
+  });
+}
+
+/** Writes the record's last patch (and releases its lease): the outcome. */
+async function endTask(
+  f: Finishing,
+  patch: TaskPatch,
+): Promise<{ outcome: TaskOutcome; record: TaskRecord }> {
+  const released: TaskPatch = RELEASED_OWNER;
+  const full: TaskPatch = { ...patch, ...released };
+  if (patch.status !== undefined && patch.status !== 'pending') full.finishedAt = f.session.now();
+  await f.session.store.update(f.record.id, full);
+  f.record = { ...f.record, ...full };
+  return { outcome: outcomeOf(f.record), record: f.record };
+}
+
+/**
+ * Waits for the task's final state (or the deadline), logging each change of status and writing the task id
+ * at once, a change of status at once and progress at most every PROGRESS_WRITE_MS.
+ */
+async function waitForFinalState(f: Finishing): ReturnType<typeof waitForTask> {
+  const { session } = f;
+  const { store, log } = session;
+  const record = f.record;
+  let saved = { status: f.state.status, taskId: f.state.taskId, at: performance.now() };
+  showProgress(f, f.state, 'waiting');
+  return await waitForTask(session, record, f.state, f.options, async (next) => {
+    f.state = next;
+    showProgress(f, next, 'waiting');
+    const statusChanged = next.status !== saved.status || next.taskId !== saved.taskId;
+    if (statusChanged)
+      log.info(
+        {
+          id: record.id,
+          kind: record.kind,
+          taskId: next.taskId,
+          status: next.status,
+          writeCount: next.writeCount,
+          totalCount: next.totalCount,
+        },
+        'report task state',
+      );
+    // the task id at once (a restart needs it); a final state is written by end() right after
+    const write =
+      next.taskId !== saved.taskId ||
+      (!FINAL_STATUSES.has(next.status ?? '') &&
+        (statusChanged || performance.now() - saved.at >= PROGRESS_WRITE_MS));
+    if (write) {
+      await store.update(record.id, statePatch(next));
+      saved = { status: next.status, taskId: next.taskId, at: performance.now() };
+    }
+  });
+}
+
+/** The deadline passed before a final state: the record stays pending, for `--resume`. */
+async function endPastDeadline(f: Finishing): Promise<{ outcome: TaskOutcome; record: TaskRecord }> {
+  const { state, record } = f;
+  const message = `still ${state.status ?? 'CREATED'}${state.totalCount !== null ? ` (${state.writeCount ?? 0} of ${state.totalCount} rows written)` : ''} when the deadline passed; it stays pending: \`reporter-etl platform-report --resume\` finishes it`;
+  f.session.log.warn(
+    { id: record.id, kind: record.kind, taskId: state.taskId, status: state.status },
+    'deadline passed; the task stays pending',
+  );
+  return await endTask(f, { ...statePatch(state), status: 'pending', error: message });
+}
+
+/** A final state: completed (its file downloaded and verified, or its link expired), deleted, or failed. */
+async function endInFinalState(f: Finishing): Promise<{ outcome: TaskOutcome; record: TaskRecord }> {
+  const { session } = f;
+  const { log } = session;
+  switch (f.state.status) {
+    case 'COMPLETED': {
+      showProgress(f, f.state, 'downloading');
+      try {
+        const file = await downloadVerified(session, f.record, f.state, f.options.outDir);
+        f.state = file.state;
+        showProgress(f, f.state, 'done');
+        log.info(
+          { id: f.record.id, kind: f.record.kind, taskId: f.state.taskId, rows: file.rows, file: file.path },
+          'report downloaded',
+        );
+        return await endTask(f, {
+          ...statePatch(f.state),
+          status: 'completed',
+          filePath: file.path,
+          fileRows: file.rows,
+          error: null,
+        });
+      } catch (error) {
+        if (!(error instanceof EtlError) || error.code !== URL_EXPIRED) throw error;
+        log.warn(
+          { id: f.record.id, kind: f.record.kind, taskId: f.state.taskId },
+          'the file link expired (410)',
+        );
+        return await endTask(f, {
+          ...statePatch(f.state),
+          status: 'expired',
+          error: f.requestAgain
+            ? `${error.message}; the report is requested again`
+            : `${error.message}; it was already requested again ${MAX_REREQUESTS} times in this run: try again later`,
+        });
+      }
+    }
+    case 'DELETED':
+      return await endTask(f, {
+        ...statePatch(f.state),
+        status: 'deleted',
+        error: 'the task was deleted on the platform',
+      });
+    default:
+      return await endTask(f, {
+        ...statePatch(f.state),
+        status: 'failed',
+        error: `the platform reports the task ${f.state.status}: ${f.state.error ?? 'no reason given (the task answer carries none)'}`,
+      });
+  }
+}
+
+/**
+ * An error while finishing: a stop (signal) rethrows with the task released for the next run; a transient
+ * fault leaves it pending; anything else fails it.
+ */
+async function endAfterError(
+  f: Finishing,
+  error: unknown,
+  heartbeat: Heartbeat,
+): Promise<{ outcome: TaskOutcome; record: TaskRecord }> {
+  const { session, record, state } = f;
+  const { store, log } = session;
+  if (session.ctx.signal?.aborted) {
+    // stopped (Ctrl-C, shutdown): the task stays open and free for the next run at once
+    await heartbeat.stop();
+    await store.release(record.id, session.ownerId).catch(() => undefined);
+    throw error;
+  }
+  if (record.status === 'creating') {
+    // sendCreate failed and has recorded why
+    const stored = await store.get(record.id);
+    if (stored) return { outcome: outcomeOf(stored), record: stored };
+  }
+  const message = error instanceof Error ? session.api.http.redact(error.message) : String(error);
+  if (error instanceof EtlError && error.kind === 'transient') {
+    log.warn({ id: record.id, kind: record.kind, reason: message }, 'the task stays pending');
+    return await endTask(f, { ...statePatch(state), status: 'pending', error: message });
+  }
+  return await endTask(f, { ...statePatch(state), status: 'failed', error: message });
 }
 
 /** Finishes a record; an expired file link leads to a new request (recorded with `replaces`). */

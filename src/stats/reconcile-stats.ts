@@ -134,15 +134,11 @@ export async function collectLocalFigures(
   };
 }
 
-/** Asks the platform for the same figures and compares them with the local ones. */
-export async function reconcileProject(
-  http: ReporterHttp,
-  local: LocalFigures,
-  tolerance: Tolerance,
-): Promise<ProjectReconciliation> {
-  const window = local.window;
-  const channelFilters: ReporterFilter[] = local.channels === null ? [] : [channelFilter(local.channels)];
-  const stats = local.stats;
+/**
+ * The rows of one project's reconciliation, in the order they are asked for: `add` takes rows (or their
+ * promise), `compare` one local figure against the platform's (skipped when the platform did not report it).
+ */
+function createRowCollector(tolerance: Tolerance) {
   const pending: Promise<ReconcileRow[]>[] = [];
   const add = (rows: ReconcileRow[] | Promise<ReconcileRow[]>) => pending.push(Promise.resolve(rows));
   const compare = (
@@ -161,6 +157,52 @@ export async function reconcileProject(
           : { ...row(figure, subject, endpoint, scope, localValue, p, tolerance), note },
       ]),
     );
+  return { add, compare, collect: async () => (await Promise.all(pending)).flat() };
+}
+
+type RowCollector = ReturnType<typeof createRowCollector>;
+
+/** Asks the platform for the same figures and compares them with the local ones. */
+export async function reconcileProject(
+  http: ReporterHttp,
+  local: LocalFigures,
+  tolerance: Tolerance,
+): Promise<ProjectReconciliation> {
+  const window = local.window;
+  const channelFilters: ReporterFilter[] = local.channels === null ? [] : [channelFilter(local.channels)];
+  const stats = local.stats;
+  const rows = createRowCollector(tolerance);
+  compareWindowCounts(http, local, channelFilters, rows);
+  compareSwitchedDays(http, local, rows);
+  rows.add(
+    fetchLabelCounts(http, 'session', window, channelFilters).then((platform) =>
+      compareLabels('sessionLabel', 'stats/session-labels', stats.sessionLabels, platform, tolerance),
+    ),
+  );
+  rows.add(
+    fetchLabelCounts(http, 'message', window, channelFilters).then((platform) =>
+      compareLabels('messageLabel', 'stats/log-labels', stats.messageLabels, platform, tolerance),
+    ),
+  );
+  compareAllTime(http, local, tolerance, rows);
+  const out = await rows.collect();
+  return {
+    project: local.project,
+    window: { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() },
+    ok: out.every((r) => r.withinTolerance !== false),
+    rows: out,
+  };
+}
+
+/** The window's sessions (all, non-empty, transferred) and messages, in total and per channel. */
+function compareWindowCounts(
+  http: ReporterHttp,
+  local: LocalFigures,
+  channelFilters: ReporterFilter[],
+  { compare }: RowCollector,
+): void {
+  const window = local.window;
+  const stats = local.stats;
   const sessionsEndpoint = 'stats/sessions/with-advanced-filters';
   const messagesEndpoint = 'stats/messages/with-advanced-filters';
   const sessions = (extra: ReporterFilter[]) => fetchAdvancedCount(http, 'sessions', window, extra);
@@ -194,7 +236,11 @@ export async function reconcileProject(
     compare('sessions', channel, sessionsEndpoint, 'window', c?.sessions ?? 0, sessions(only));
     compare('messages', channel, messagesEndpoint, 'window', c?.messages ?? 0, messages(only));
   }
+}
 
+/** Transferred sessions by whole UTC day (stats/switched-sessions), or why they cannot be compared. */
+function compareSwitchedDays(http: ReporterHttp, local: LocalFigures, { add, compare }: RowCollector): void {
+  const totals = local.stats.totals;
   const switchedEndpoint = 'stats/switched-sessions';
   const switched = local.switchedDays;
   const byDay = (localValue: number, note: string) =>
@@ -218,18 +264,15 @@ export async function reconcileProject(
         : `sessions started on the UTC days ${dateFrom} to ${dateTo}`,
     );
   }
+}
 
-  add(
-    fetchLabelCounts(http, 'session', window, channelFilters).then((platform) =>
-      compareLabels('sessionLabel', 'stats/session-labels', stats.sessionLabels, platform, tolerance),
-    ),
-  );
-  add(
-    fetchLabelCounts(http, 'message', window, channelFilters).then((platform) =>
-      compareLabels('messageLabel', 'stats/log-labels', stats.messageLabels, platform, tolerance),
-    ),
-  );
-
+/** The all-time figures: unique clients, and experiment joins (not on the legacy API: no sessionData). */
+function compareAllTime(
+  http: ReporterHttp,
+  local: LocalFigures,
+  tolerance: Tolerance,
+  { add, compare }: RowCollector,
+): void {
   compare(
     'uniqueClients',
     null,
@@ -253,13 +296,6 @@ export async function reconcileProject(
         ]
       : compareExperiments(http, local, tolerance),
   );
-  const out = (await Promise.all(pending)).flat();
-  return {
-    project: local.project,
-    window: { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() },
-    ok: out.every((r) => r.withinTolerance !== false),
-    rows: out,
-  };
 }
 
 function compareLabels(

@@ -78,7 +78,6 @@ function distribution(d: Distribution | null, format: (x: number) => string): st
 
 export function renderStatsText(report: StatsReport): string {
   const out: string[] = [];
-  const t = report.totals;
   const window =
     report.window.from === null ? 'no data' : `${report.window.from} – ${report.window.to} (to exclusive)`;
   out.push(
@@ -92,6 +91,24 @@ export function renderStatsText(report: StatsReport): string {
     return out.join('\n');
   }
   out.push(
+    ...renderTotals(report.totals),
+    ...renderByChannel(report),
+    ...renderByPeriod(report),
+    ...renderSessionLabels(report),
+    ...renderMessageLabels(report),
+    ...renderDeliveryFunnel(report),
+    ...renderIntents(report.intents),
+    ...renderSessionData(report),
+    ...renderExperiments(report),
+    ...renderFirstQuestions(report),
+    ...renderPrompter(report.prompter),
+  );
+  return out.join('\n');
+}
+
+/** The totals: sessions, messages, clients, transfers, and the two distributions. */
+function renderTotals(t: StatsReport['totals']): string[] {
+  return [
     '',
     'Totals',
     `  sessions ${formatCount(t.sessions)} (non-empty ${formatCount(t.nonEmptySessions)}) · messages ${formatCount(t.messages)}`,
@@ -99,8 +116,12 @@ export function renderStatsText(report: StatsReport): string {
     `  transferred to an agent ${formatCount(t.transferredSessions)} (${formatShare(t.transferShare)} of sessions)`,
     `  messages per session: ${distribution(t.messagesPerSession, (x) => formatNumber(x))}`,
     `  session duration: ${distribution(t.sessionDurationMs, formatDuration)}`,
-  );
-  out.push(
+  ];
+}
+
+/** A row per channel. */
+function renderByChannel(report: StatsReport): string[] {
+  return [
     '',
     'By channel',
     ...renderTable(
@@ -123,8 +144,12 @@ export function renderStatsText(report: StatsReport): string {
         formatShare(c.transferShare),
       ]),
     ),
-  );
-  out.push(
+  ];
+}
+
+/** A row per period of all channels, a run of empty periods folded into one. */
+function renderByPeriod(report: StatsReport): string[] {
+  return [
     '',
     `By ${report.period} (${report.timeZone}, all channels; per channel in --json)`,
     ...renderTable(
@@ -147,8 +172,12 @@ export function renderStatsText(report: StatsReport): string {
             ],
       ),
     ),
-  );
-  out.push(
+  ];
+}
+
+/** A row per session label. */
+function renderSessionLabels(report: StatsReport): string[] {
+  return [
     '',
     'Session labels (by period in --json)',
     ...renderTable(
@@ -163,8 +192,12 @@ export function renderStatsText(report: StatsReport): string {
         formatShare(l.share),
       ]),
     ),
-  );
-  out.push(
+  ];
+}
+
+/** A row per message label, with its group. */
+function renderMessageLabels(report: StatsReport): string[] {
+  return [
     '',
     'Message labels (by period in --json)',
     ...renderTable(
@@ -181,8 +214,12 @@ export function renderStatsText(report: StatsReport): string {
         formatShare(l.share),
       ]),
     ),
-  );
-  out.push(
+  ];
+}
+
+/** The delivery funnel, a row per channel. */
+function renderDeliveryFunnel(report: StatsReport): string[] {
+  return [
     '',
     'Delivery funnel (messages by latest status; - where the channel has no such status)',
     ...renderTable(
@@ -213,9 +250,12 @@ export function renderStatsText(report: StatsReport): string {
         formatDuration(f.medianMsToRead),
       ]),
     ),
-  );
-  const intents = report.intents;
-  out.push(
+  ];
+}
+
+/** The intents: classified and unrecognised requests, then the top NLP classes. */
+function renderIntents(intents: StatsReport['intents']): string[] {
+  return [
     '',
     `Intents: ${formatCount(intents.classified)} classified requests, ${formatCount(intents.unrecognised)} unrecognised (${escapeForTerminal(intents.catchAllClass)}, ${formatShare(intents.unrecognisedShare)})`,
     ...renderTable(
@@ -232,17 +272,12 @@ export function renderStatsText(report: StatsReport): string {
         formatNumber(i.meanConfidence, 3),
       ]),
     ),
-  );
-  out.push('', 'sessionData');
-  for (const key of report.sessionData) {
-    out.push(
-      escapeForTerminal(
-        `  ${key.key}: ${formatCount(key.sessions)} sessions (${formatShare(key.share)}), ${formatCount(key.distinctValues)} values: ` +
-          key.values.map((v) => `${v.value ?? '(null)'} ${formatCount(v.sessions)}`).join(', '),
-      ),
-    );
-  }
-  out.push(
+  ];
+}
+
+/** A row per experiment branch. */
+function renderExperiments(report: StatsReport): string[] {
+  return [
     '',
     'Experiments',
     ...renderTable(
@@ -263,8 +298,12 @@ export function renderStatsText(report: StatsReport): string {
         formatShare(e.transferRate),
       ]),
     ),
-  );
-  out.push(
+  ];
+}
+
+/** The top first questions of the sessions. */
+function renderFirstQuestions(report: StatsReport): string[] {
+  return [
     '',
     'Top first questions',
     ...renderTable(
@@ -275,34 +314,49 @@ export function renderStatsText(report: StatsReport): string {
       ],
       report.firstQuestions.map((q) => [q.question, formatCount(q.sessions), formatShare(q.share)]),
     ),
-  );
-  const p = report.prompter;
-  if (p.questions > 0) {
-    const a = p.accuracy;
-    out.push(
-      '',
-      'Prompter suggestions (reporter-etl prompter ask)',
-      `  questions ${formatCount(p.questions)} · sent ${formatCount(p.sent)} · failed ${formatCount(p.failed)} · answered ${formatCount(p.answered)} (${formatShare(p.answeredRate)}) · with an option ${formatCount(p.withOptions)} (${formatShare(p.withOptionsRate)}) · options per answer ${formatNumber(p.meanOptions, 2)}`,
-      `  top-1 confidence: ${p.top1Confidence ? `mean ${formatNumber(p.top1Confidence.mean, 3)} · p50 ${formatNumber(p.top1Confidence.p50, 3)} · p90 ${formatNumber(p.top1Confidence.p90, 3)}` : '-'}`,
-      `  accuracy over ${formatCount(a.questions)} questions with an expected intent: top-1 ${formatShare(a.top1Rate)} · top-3 ${formatShare(a.top3Rate)}`,
-      `  latency send → webhook: ${p.latencyMs ? `mean ${formatCount(p.latencyMs.mean)} ms · p50 ${formatCount(p.latencyMs.p50)} ms · p90 ${formatCount(p.latencyMs.p90)} ms · max ${formatCount(p.latencyMs.max)} ms` : '-'}`,
-      ...renderTable(
-        [
-          ['top intent', 'left'],
-          ['questions', 'right'],
-          ['share', 'right'],
-          ['mean confidence', 'right'],
-        ],
-        p.topIntents.map((i) => [
-          i.intentPath ?? i.intentName ?? '-',
-          formatCount(i.questions),
-          formatShare(i.share),
-          formatNumber(i.meanConfidence, 3),
-        ]),
+  ];
+}
+
+/** A line per sessionData key: its sessions, its distinct values and the most frequent ones. */
+function renderSessionData(report: StatsReport): string[] {
+  return [
+    '',
+    'sessionData',
+    ...report.sessionData.map((key) =>
+      escapeForTerminal(
+        `  ${key.key}: ${formatCount(key.sessions)} sessions (${formatShare(key.share)}), ${formatCount(key.distinctValues)} values: ` +
+          key.values.map((v) => `${v.value ?? '(null)'} ${formatCount(v.sessions)}`).join(', '),
       ),
-    );
-  }
-  return out.join('\n');
+    ),
+  ];
+}
+
+/** The Prompter's suggestions (`prompter ask`), when there were questions. */
+function renderPrompter(p: StatsReport['prompter']): string[] {
+  if (p.questions <= 0) return [];
+  const a = p.accuracy;
+  return [
+    '',
+    'Prompter suggestions (reporter-etl prompter ask)',
+    `  questions ${formatCount(p.questions)} · sent ${formatCount(p.sent)} · failed ${formatCount(p.failed)} · answered ${formatCount(p.answered)} (${formatShare(p.answeredRate)}) · with an option ${formatCount(p.withOptions)} (${formatShare(p.withOptionsRate)}) · options per answer ${formatNumber(p.meanOptions, 2)}`,
+    `  top-1 confidence: ${p.top1Confidence ? `mean ${formatNumber(p.top1Confidence.mean, 3)} · p50 ${formatNumber(p.top1Confidence.p50, 3)} · p90 ${formatNumber(p.top1Confidence.p90, 3)}` : '-'}`,
+    `  accuracy over ${formatCount(a.questions)} questions with an expected intent: top-1 ${formatShare(a.top1Rate)} · top-3 ${formatShare(a.top3Rate)}`,
+    `  latency send → webhook: ${p.latencyMs ? `mean ${formatCount(p.latencyMs.mean)} ms · p50 ${formatCount(p.latencyMs.p50)} ms · p90 ${formatCount(p.latencyMs.p90)} ms · max ${formatCount(p.latencyMs.max)} ms` : '-'}`,
+    ...renderTable(
+      [
+        ['top intent', 'left'],
+        ['questions', 'right'],
+        ['share', 'right'],
+        ['mean confidence', 'right'],
+      ],
+      p.topIntents.map((i) => [
+        i.intentPath ?? i.intentName ?? '-',
+        formatCount(i.questions),
+        formatShare(i.share),
+        formatNumber(i.meanConfidence, 3),
+      ]),
+    ),
+  ];
 }
 
 export function renderReconcileText(report: ReconcileReport): string {

@@ -113,12 +113,67 @@ export async function syncProject(
   }
 }
 
+/** One project's run as it goes: what its steps, its summary and the record of its failure read and move. */
+interface ProjectRun {
+  ctx: SyncContext;
+  config: Config;
+  warehouse: Warehouse;
+  projectConfig: ProjectConfig;
+  options: SyncOptions;
+  http: ReporterHttp;
+  log: Logger;
+  now: () => number;
+  started: number;
+  runId: string;
+  mode: SyncSummary['mode'];
+  totals: { windows: number; sessions: number; messages: number; rejects: number };
+  unknownValues: UnknownValues;
+  project: string;
+  range?: { from: number; to: number };
+  resolvedProject?: string;
+  runStarted: boolean;
+  /** The run's lease between window commits (each commit beats too): long reads, catalogues. */
+  heartbeat?: Heartbeat;
+  finalWatermark?: number;
+  /** The commit of the last window read, running while the next window is read. */
+  pendingCommit?: Promise<void>;
+  /** The window of pendingCommit. */
+  pendingWindow?: TimeWindow;
+}
+
+/** The windows still to read, and what reading them decides as it goes. */
+interface WindowQueue {
+  windows: TimeWindow[];
+  planned: number;
+  /** The watermark the run started from. */
+  watermark: number | undefined;
+  /** The watermark the next window's commit moves to (a backfill's never moves). */
+  highWater: number;
+  /** An incremental run reads its look-back (before the watermark) by its changes, the rest whole. */
+  lookbackUntil: number;
+  lookbackByChanges: boolean;
+  statusCache: ClientStatusCache;
+}
+
 async function syncProjectRange(
   ctx: SyncContext,
   projectConfig: ProjectConfig,
   options: SyncOptions,
 ): Promise<SyncSummary> {
-  const { config, warehouse } = ctx;
+  const run = createProjectRun(ctx, projectConfig, options);
+  try {
+    return await runProject(run);
+  } catch (error) {
+    return await recordFailure(run, error);
+  } finally {
+    await run.heartbeat?.stop();
+    await run.http.close();
+  }
+}
+
+/** The run's id, HTTP client, logger and mode, before any request. */
+function createProjectRun(ctx: SyncContext, projectConfig: ProjectConfig, options: SyncOptions): ProjectRun {
+  const { config } = ctx;
   const now = ctx.now ?? Date.now;
   const started = now();
   const runId = `${new Date(started).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
@@ -136,306 +191,396 @@ async function syncProjectRange(
       : options.full
         ? 'full'
         : 'incremental';
-  const totals = { windows: 0, sessions: 0, messages: 0, rejects: 0 };
-  const unknownValues = new UnknownValues(log);
-  let project = projectConfig.project ?? `project not resolved (${hostOf(projectConfig.baseUrl)})`;
-  let range: { from: number; to: number } | undefined;
-  let resolvedProject: string | undefined;
-  let runStarted = false;
-  /** The run's lease between window commits (each commit beats too): long reads, catalogues. */
-  let heartbeat: Heartbeat | undefined;
-  let finalWatermark: number | undefined;
-  /** The commit of the last window read, running while the next window is read. */
-  let pendingCommit: Promise<void> | undefined;
-  /** The window of pendingCommit. */
-  let pendingWindow: TimeWindow | undefined;
-  try {
-    const end = now() - config.safetyLagMs;
-    // a backfill's range is checked before any request
-    let backfill: { from: number; to: number } | undefined;
-    if (mode === 'backfill') {
-      const from = options.from ?? end - config.historyMs;
-      const to = Math.min(options.to ?? end, end);
-      if (from >= to)
-        throw new EtlError(
-          'sync.empty_range',
-          `--from must be before --to (and before now minus the safety lag); got ${new Date(from).toISOString()} – ${new Date(to).toISOString()}`,
-          { kind: 'usage' },
-        );
-      backfill = { from, to };
-    }
-    project = await resolveProjectName(http, projectConfig);
-    resolvedProject = project;
-    if (http.api === 'v1') http.project = project;
-    const watermark = await warehouse.getWatermark(project);
-    if (backfill) {
-      range = backfill;
-    } else if (mode === 'full' || watermark === undefined) {
-      range = { from: end - config.historyMs, to: end };
-    } else {
-      if (watermark > end)
-        log.warn(
-          { watermark: new Date(watermark).toISOString(), end: new Date(end).toISOString() },
-          'the watermark is later than now minus the safety lag: is the clock of this machine behind?',
-        );
-      range = { from: Math.min(watermark - config.lookbackMs, end), to: end };
-    }
-    await warehouse.startRun({
-      runId,
-      project,
-      job: options.job ?? 'sync',
-      trigger: options.trigger ?? 'manual',
-      exclusive: true,
-    });
-    runStarted = true;
-    heartbeat = startHeartbeat(() => beatRun(warehouse, runId, now()), leaseTiming(ctx.lease).beatMs, log);
-    log.info(
-      { project, mode, from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString() },
-      'sync started',
+  return {
+    ctx,
+    config,
+    warehouse: ctx.warehouse,
+    projectConfig,
+    options,
+    http,
+    log,
+    now,
+    started,
+    runId,
+    mode,
+    totals: { windows: 0, sessions: 0, messages: 0, rejects: 0 },
+    unknownValues: new UnknownValues(log),
+    project: projectConfig.project ?? `project not resolved (${hostOf(projectConfig.baseUrl)})`,
+    runStarted: false,
+  };
+}
+
+/** Resolves the project, works out its range, starts its run record, syncs its windows and its catalogues. */
+async function runProject(run: ProjectRun): Promise<SyncSummary> {
+  const { config, warehouse, http, log, options, now } = run;
+  const end = now() - config.safetyLagMs;
+  // a backfill's range is checked before any request
+  const backfill = run.mode === 'backfill' ? checkBackfillRange(options, end, config.historyMs) : undefined;
+  run.project = await resolveProjectName(http, run.projectConfig);
+  run.resolvedProject = run.project;
+  if (http.api === 'v1') http.project = run.project;
+  const watermark = await warehouse.getWatermark(run.project);
+  const range = backfill ?? planRange(run, end, watermark);
+  run.range = range;
+  await warehouse.startRun({
+    runId: run.runId,
+    project: run.project,
+    job: options.job ?? 'sync',
+    trigger: options.trigger ?? 'manual',
+    exclusive: true,
+  });
+  run.runStarted = true;
+  const heartbeat = startHeartbeat(
+    () => beatRun(warehouse, run.runId, now()),
+    leaseTiming(run.ctx.lease).beatMs,
+    log,
+  );
+  run.heartbeat = heartbeat;
+  log.info(
+    {
+      project: run.project,
+      mode: run.mode,
+      from: new Date(range.from).toISOString(),
+      to: new Date(range.to).toISOString(),
+    },
+    'sync started',
+  );
+  await syncWindows(run, planWindowQueue(run, range, watermark, backfill !== undefined));
+
+  await refreshCatalogues(http, warehouse, run.project, run.runId, run.unknownValues);
+  const status = run.totals.rejects > 0 ? 'partial' : 'success';
+  const durationMs = now() - run.started;
+  await heartbeat.stop();
+  await warehouse.finishRun(run.runId, {
+    status,
+    durationMs,
+    requests: http.requests,
+    unknownValues: run.unknownValues.toJSON(),
+  });
+  log.info({ ...run.totals, requests: http.requests, durationMs, status }, 'sync finished');
+  return summarize(run, status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
+}
+
+/** A backfill's [from, to): to at most now minus the safety lag; an empty one is refused before any request. */
+function checkBackfillRange(
+  options: SyncOptions,
+  end: number,
+  historyMs: number,
+): { from: number; to: number } {
+  const from = options.from ?? end - historyMs;
+  const to = Math.min(options.to ?? end, end);
+  if (from >= to)
+    throw new EtlError(
+      'sync.empty_range',
+      `--from must be before --to (and before now minus the safety lag); got ${new Date(from).toISOString()} – ${new Date(to).toISOString()}`,
+      { kind: 'usage' },
     );
+  return { from, to };
+}
 
-    // an incremental run reads its look-back (before the watermark) by its changes, the rest whole
-    const lookbackUntil =
-      !backfill && mode !== 'full' && watermark !== undefined
-        ? Math.max(range.from, Math.min(watermark, range.to))
-        : range.from;
-    let lookbackByChanges = config.lookbackRead === 'changes';
-    /** Windows on the grid; those of the look-back marked (for the changes read, or its whole read after it). */
-    const gridWindows = (from: number, to: number, lookback: boolean): TimeWindow[] =>
-      planWindows(from, to, config.windowMs).map((w) => (lookback ? { ...w, lookback } : w));
-    const queue: TimeWindow[] = [
-      // its changes are few: the whole look-back is one window (on the grid again where it must be read whole)
-      ...(lookbackByChanges && lookbackUntil > range.from
-        ? [{ from: range.from, to: lookbackUntil, lookback: true }]
-        : gridWindows(range.from, lookbackUntil, true)),
-      ...gridWindows(lookbackUntil, range.to, false),
-    ];
-    const statusCache = new ClientStatusCache();
-    let planned = queue.length;
-    let highWater: number = watermark ?? Number.NEGATIVE_INFINITY;
-    // The commit of window N runs while window N+1 is read (DuckDB works while the requests wait); a
-    // window is committed only after the one before it, so watermarks still move in order.
-    const commitInOrder = async (batch: WindowBatch, window: TimeWindow, mark: number | undefined) => {
-      await warehouse.commitWindow({ ...batch, ...(mark !== undefined ? { watermark: mark } : {}) });
-      if (mark !== undefined) finalWatermark = mark;
-      totals.windows++;
-      totals.sessions += batch.sessions.length;
-      totals.messages += batch.messages.length;
-      totals.rejects += batch.rejects.length;
-      for (const row of batch.messages) unknownValues.check('message.status', row.status);
-      ctx.onProgress?.({
-        project,
-        window,
-        windowsDone: totals.windows,
-        windowsPlanned: planned,
-        sessions: totals.sessions,
-        messages: totals.messages,
-        requests: http.requests,
-        rejects: totals.rejects,
-        elapsedMs: now() - started,
-      });
-    };
-    /** The last watermark committed (or the one the run started from). */
-    const committedMark = () => finalWatermark ?? watermark ?? Number.NEGATIVE_INFINITY;
-    /**
-     * Waits for the commit in flight. One that ran out of DuckDB's memory was rolled back: its window goes back
-     * to the queue halved (and `next`, read meanwhile, after it again) and this returns true.
-     */
-    const settleCommit = async (next?: TimeWindow): Promise<boolean> => {
-      const commit = pendingCommit;
-      const window = pendingWindow;
-      pendingCommit = undefined;
-      pendingWindow = undefined;
-      if (commit === undefined || window === undefined) return false;
-      try {
-        await commit;
-        return false;
-      } catch (error) {
-        if (!(error instanceof EtlError && error.code === 'warehouse.commit_out_of_memory')) throw error;
-        if (window.to - window.from <= MIN_WINDOW_MS)
-          throw new EtlError(
-            'sync.window_out_of_memory',
-            `${error.message}; windows are halved down to one minute whatever REPORTER_WINDOW_MAX_SESSIONS ` +
-              `(${config.windowMaxSessions}) and REPORTER_WINDOW_MAX_BYTES (${config.windowMaxBytes}) allow, and this ` +
-              `one still does not fit: raise REPORTER_SYNC_DUCKDB_MEMORY_LIMIT (now ${config.syncMemoryLimit})`,
-            { cause: error },
-          );
-        queue.unshift(...splitWindow(window), ...(next ? [next] : []));
-        planned++;
-        highWater = committedMark();
-        log.info(
-          {
-            from: new Date(window.from).toISOString(),
-            to: new Date(window.to).toISOString(),
-            err: error.message,
-          },
-          'window halved: its commit ran out of memory',
-        );
-        return true;
-      }
-    };
-    for (;;) {
-      if (queue.length === 0) {
-        if (await settleCommit()) continue;
-        break;
-      }
-      if (ctx.signal?.aborted) {
-        await pendingCommit;
-        throw new EtlError(
-          'sync.interrupted',
-          'stopped by a signal between windows; the next run resumes from the last committed window',
-          { kind: 'transient' },
-        );
-      }
-      const window = queue.shift()!;
-      const readOptions = {
-        project,
-        runId,
-        from: window.from,
-        to: window.to,
-        pageSize: config.pageSize,
-        maxSessions:
-          window.to - window.from > MIN_WINDOW_MS ? config.windowMaxSessions : Number.POSITIVE_INFINITY,
-        maxBytes: window.to - window.from > MIN_WINDOW_MS ? config.windowMaxBytes : Number.POSITIVE_INFINITY,
-        durationUnit: projectConfig.durationUnit,
-        // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
-        knownStatuses: (ids: string[]) => warehouse.latestStatuses(project, ids, window),
-        rangeTo: range.to,
-        statusCache,
-        now,
-      };
-      let read: WindowRead | undefined;
-      if (window.lookback && lookbackByChanges) {
-        const stored = await readStoredWindow(warehouse, project, window);
-        const changes = await readLookbackWindow(http, { ...readOptions, since: lookbackUntil, stored });
-        if ('wholeWindow' in changes) {
-          log.info(
-            { from: new Date(window.from).toISOString(), why: changes.wholeWindow },
-            'look-back window read whole',
-          );
-          if (changes.refused) lookbackByChanges = false;
-          // longer than a grid window: each window of the grid is checked (or read whole) on its own
-          if (window.to - window.from > config.windowMs) {
-            const grid = gridWindows(window.from, window.to, true);
-            queue.unshift(...grid);
-            planned += grid.length - 1;
-            continue;
-          }
-        } else read = changes;
-      }
-      read ??= await readWindow(http, readOptions);
-      if (read.tooLarge) {
-        queue.unshift(...splitWindow(window));
-        planned++;
-        log.debug(
-          { sessions: read.sessions, bytes: read.bytes, from: new Date(window.from).toISOString() },
-          'window split',
-        );
-        continue;
-      }
-      // a stop asked while the window was read: its read is dropped (the next run reads it again) and the
-      // loop stops at its top, after the window committing now
-      if (ctx.signal?.aborted) {
-        queue.unshift(window);
-        continue;
-      }
-      const batch = read.batch;
-      const records =
-        batch.sessions.length + batch.messages.length + batch.clients.length + batch.rejects.length;
-      if (batch.rejects.length > 0 && batch.rejects.length / Math.max(1, records) > config.maxRejectShare) {
-        const sample = batch.rejects[0]!;
-        throw new EtlError(
-          'sync.too_many_rejects',
-          `${batch.rejects.length} of ${records} records of window ${new Date(window.from).toISOString()} failed validation, above REPORTER_MAX_REJECT_SHARE=${config.maxRejectShare} (first: ${sample.endpoint} ${sample.record_id ?? ''}: ${sample.error})`,
-        );
-      }
-      // the window before must be committed first; if it ran out of memory, it is read again halved, then this one
-      if (await settleCommit(window)) continue;
-      if (mode !== 'backfill') highWater = Math.max(highWater, window.to);
-      // the window before is committed: its rows, pages and DuckDB chunks are garbage now; collecting it
-      // keeps the peak at about two windows instead of letting V8 grow its heap (bench/README.md)
-      collectGarbage();
-      pendingCommit = commitInOrder(batch, window, mode !== 'backfill' ? highWater : undefined);
-      pendingWindow = window;
-      // awaited before the next commit or at the end; this keeps a failure from being unhandled meanwhile
-      pendingCommit.catch(() => undefined);
+/** A full or first run's range is the history; an incremental one starts the look-back before the watermark. */
+function planRange(
+  run: ProjectRun,
+  end: number,
+  watermark: number | undefined,
+): { from: number; to: number } {
+  const { config } = run;
+  if (run.mode === 'full' || watermark === undefined) return { from: end - config.historyMs, to: end };
+  if (watermark > end)
+    run.log.warn(
+      { watermark: new Date(watermark).toISOString(), end: new Date(end).toISOString() },
+      'the watermark is later than now minus the safety lag: is the clock of this machine behind?',
+    );
+  return { from: Math.min(watermark - config.lookbackMs, end), to: end };
+}
+
+/** Windows on the grid; those of the look-back marked (for the changes read, or its whole read after it). */
+function gridWindows(windowMs: number, from: number, to: number, lookback: boolean): TimeWindow[] {
+  return planWindows(from, to, windowMs).map((w) => (lookback ? { ...w, lookback } : w));
+}
+
+/** The range's windows: the look-back (read by its changes, or whole on the grid), then the grid to its end. */
+function planWindowQueue(
+  run: ProjectRun,
+  range: { from: number; to: number },
+  watermark: number | undefined,
+  backfill: boolean,
+): WindowQueue {
+  const { config } = run;
+  // an incremental run reads its look-back (before the watermark) by its changes, the rest whole
+  const lookbackUntil =
+    !backfill && run.mode !== 'full' && watermark !== undefined
+      ? Math.max(range.from, Math.min(watermark, range.to))
+      : range.from;
+  const lookbackByChanges = config.lookbackRead === 'changes';
+  const windows: TimeWindow[] = [
+    // its changes are few: the whole look-back is one window (on the grid again where it must be read whole)
+    ...(lookbackByChanges && lookbackUntil > range.from
+      ? [{ from: range.from, to: lookbackUntil, lookback: true }]
+      : gridWindows(config.windowMs, range.from, lookbackUntil, true)),
+    ...gridWindows(config.windowMs, lookbackUntil, range.to, false),
+  ];
+  return {
+    windows,
+    planned: windows.length,
+    watermark,
+    highWater: watermark ?? Number.NEGATIVE_INFINITY,
+    lookbackUntil,
+    lookbackByChanges,
+    statusCache: new ClientStatusCache(),
+  };
+}
+
+/**
+ * Reads the queue's windows one after another. The commit of window N runs while window N+1 is read (DuckDB
+ * works while the requests wait); a window is committed only after the one before it, so watermarks still
+ * move in order.
+ */
+async function syncWindows(run: ProjectRun, queue: WindowQueue): Promise<void> {
+  const { config } = run;
+  for (;;) {
+    if (queue.windows.length === 0) {
+      if (await settleCommit(run, queue)) continue;
+      break;
     }
+    if (run.ctx.signal?.aborted) {
+      await run.pendingCommit;
+      throw new EtlError(
+        'sync.interrupted',
+        'stopped by a signal between windows; the next run resumes from the last committed window',
+        { kind: 'transient' },
+      );
+    }
+    const window = queue.windows.shift()!;
+    const read = await readQueuedWindow(run, queue, window);
+    if (read === undefined) continue;
+    if (read.tooLarge) {
+      queue.windows.unshift(...splitWindow(window));
+      queue.planned++;
+      run.log.debug(
+        { sessions: read.sessions, bytes: read.bytes, from: new Date(window.from).toISOString() },
+        'window split',
+      );
+      continue;
+    }
+    // a stop asked while the window was read: its read is dropped (the next run reads it again) and the
+    // loop stops at its top, after the window committing now
+    if (run.ctx.signal?.aborted) {
+      queue.windows.unshift(window);
+      continue;
+    }
+    const batch = read.batch;
+    checkRejectShare(config.maxRejectShare, batch, window);
+    // the window before must be committed first; if it ran out of memory, it is read again halved, then this one
+    if (await settleCommit(run, queue, window)) continue;
+    if (run.mode !== 'backfill') queue.highWater = Math.max(queue.highWater, window.to);
+    // the window before is committed: its rows, pages and DuckDB chunks are garbage now; collecting it
+    // keeps the peak at about two windows instead of letting V8 grow its heap (bench/README.md)
+    collectGarbage();
+    run.pendingCommit = commitInOrder(
+      run,
+      queue,
+      batch,
+      window,
+      run.mode !== 'backfill' ? queue.highWater : undefined,
+    );
+    run.pendingWindow = window;
+    // awaited before the next commit or at the end; this keeps a failure from being unhandled meanwhile
+    run.pendingCommit.catch(() => undefined);
+  }
+}
 
-    await refreshCatalogues(http, warehouse, project, runId, unknownValues);
-    const status = totals.rejects > 0 ? 'partial' : 'success';
-    const durationMs = now() - started;
-    await heartbeat.stop();
-    await warehouse.finishRun(runId, {
-      status,
-      durationMs,
-      requests: http.requests,
-      unknownValues: unknownValues.toJSON(),
-    });
-    log.info({ ...totals, requests: http.requests, durationMs, status }, 'sync finished');
-    return summary(status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
+/**
+ * Reads one window: a look-back window by its changes when it can, else whole. Undefined when the window went
+ * back to the queue on the grid instead (a look-back longer than a grid window that must be read whole).
+ */
+async function readQueuedWindow(
+  run: ProjectRun,
+  queue: WindowQueue,
+  window: TimeWindow,
+): Promise<WindowRead | undefined> {
+  const { config, warehouse, project, http } = run;
+  const range = run.range!;
+  const readOptions = {
+    project,
+    runId: run.runId,
+    from: window.from,
+    to: window.to,
+    pageSize: config.pageSize,
+    maxSessions:
+      window.to - window.from > MIN_WINDOW_MS ? config.windowMaxSessions : Number.POSITIVE_INFINITY,
+    maxBytes: window.to - window.from > MIN_WINDOW_MS ? config.windowMaxBytes : Number.POSITIVE_INFINITY,
+    durationUnit: run.projectConfig.durationUnit,
+    // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
+    knownStatuses: (ids: string[]) => warehouse.latestStatuses(project, ids, window),
+    rangeTo: range.to,
+    statusCache: queue.statusCache,
+    now: run.now,
+  };
+  if (window.lookback && queue.lookbackByChanges) {
+    const stored = await readStoredWindow(warehouse, project, window);
+    const changes = await readLookbackWindow(http, { ...readOptions, since: queue.lookbackUntil, stored });
+    if (!('wholeWindow' in changes)) return changes;
+    run.log.info(
+      { from: new Date(window.from).toISOString(), why: changes.wholeWindow },
+      'look-back window read whole',
+    );
+    if (changes.refused) queue.lookbackByChanges = false;
+    // longer than a grid window: each window of the grid is checked (or read whole) on its own
+    if (window.to - window.from > config.windowMs) {
+      const grid = gridWindows(config.windowMs, window.from, window.to, true);
+      queue.windows.unshift(...grid);
+      queue.planned += grid.length - 1;
+      return undefined;
+    }
+  }
+  return await readWindow(http, readOptions);
+}
+
+/** A window with more rejected records than REPORTER_MAX_REJECT_SHARE allows fails the run. */
+function checkRejectShare(maxRejectShare: number, batch: WindowBatch, window: TimeWindow): void {
+  const records = batch.sessions.length + batch.messages.length + batch.clients.length + batch.rejects.length;
+  if (batch.rejects.length > 0 && batch.rejects.length / Math.max(1, records) > maxRejectShare) {
+    const sample = batch.rejects[0]!;
+    throw new EtlError(
+      'sync.too_many_rejects',
+      `${batch.rejects.length} of ${records} records of window ${new Date(window.from).toISOString()} failed validation, above REPORTER_MAX_REJECT_SHARE=${maxRejectShare} (first: ${sample.endpoint} ${sample.record_id ?? ''}: ${sample.error})`,
+    );
+  }
+}
+
+/** Commits one window with its watermark, then counts it and says the progress. */
+async function commitInOrder(
+  run: ProjectRun,
+  queue: WindowQueue,
+  batch: WindowBatch,
+  window: TimeWindow,
+  mark: number | undefined,
+): Promise<void> {
+  const { warehouse, totals } = run;
+  await warehouse.commitWindow({ ...batch, ...(mark !== undefined ? { watermark: mark } : {}) });
+  if (mark !== undefined) run.finalWatermark = mark;
+  totals.windows++;
+  totals.sessions += batch.sessions.length;
+  totals.messages += batch.messages.length;
+  totals.rejects += batch.rejects.length;
+  for (const row of batch.messages) run.unknownValues.check('message.status', row.status);
+  run.ctx.onProgress?.({
+    project: run.project,
+    window,
+    windowsDone: totals.windows,
+    windowsPlanned: queue.planned,
+    sessions: totals.sessions,
+    messages: totals.messages,
+    requests: run.http.requests,
+    rejects: totals.rejects,
+    elapsedMs: run.now() - run.started,
+  });
+}
+
+/**
+ * Waits for the commit in flight. One that ran out of DuckDB's memory was rolled back: its window goes back
+ * to the queue halved (and `next`, read meanwhile, after it again) and this returns true.
+ */
+async function settleCommit(run: ProjectRun, queue: WindowQueue, next?: TimeWindow): Promise<boolean> {
+  const { config } = run;
+  const commit = run.pendingCommit;
+  const window = run.pendingWindow;
+  run.pendingCommit = undefined;
+  run.pendingWindow = undefined;
+  if (commit === undefined || window === undefined) return false;
+  try {
+    await commit;
+    return false;
   } catch (error) {
-    // a window still committing when the read of the next one failed counts (or fails) first
-    await pendingCommit?.catch(() => undefined);
-    const message = http.redact(error instanceof Error ? error.message : String(error));
-    const durationMs = now() - started;
-    await heartbeat?.stop();
-    if (runStarted)
-      await warehouse
-        .finishRun(runId, {
-          status: 'failed',
-          error: message,
-          durationMs,
-          requests: http.requests,
-          unknownValues: unknownValues.toJSON(),
-        })
-        .catch(() => undefined);
-    // failed before its row existed (refused token, unreachable API): recorded all the same, under the
-    // configured project name when there is one (the project was never resolved otherwise)
-    else
-      await insertFinishedRun(warehouse, {
-        runId,
-        project: resolvedProject ?? projectConfig.project ?? null,
-        job: options.job ?? 'sync',
-        trigger: options.trigger ?? 'manual',
-        startedAt: started,
-        finishedAt: now(),
+    if (!(error instanceof EtlError && error.code === 'warehouse.commit_out_of_memory')) throw error;
+    if (window.to - window.from <= MIN_WINDOW_MS)
+      throw new EtlError(
+        'sync.window_out_of_memory',
+        `${error.message}; windows are halved down to one minute whatever REPORTER_WINDOW_MAX_SESSIONS ` +
+          `(${config.windowMaxSessions}) and REPORTER_WINDOW_MAX_BYTES (${config.windowMaxBytes}) allow, and this ` +
+          `one still does not fit: raise REPORTER_SYNC_DUCKDB_MEMORY_LIMIT (now ${config.syncMemoryLimit})`,
+        { cause: error },
+      );
+    queue.windows.unshift(...splitWindow(window), ...(next ? [next] : []));
+    queue.planned++;
+    // the last watermark committed (or the one the run started from)
+    queue.highWater = run.finalWatermark ?? queue.watermark ?? Number.NEGATIVE_INFINITY;
+    run.log.info(
+      {
+        from: new Date(window.from).toISOString(),
+        to: new Date(window.to).toISOString(),
+        err: error.message,
+      },
+      'window halved: its commit ran out of memory',
+    );
+    return true;
+  }
+}
+
+/** A failed run: its record finished as failed (or written, when it failed before it had one), its summary. */
+async function recordFailure(run: ProjectRun, error: unknown): Promise<SyncSummary> {
+  const { warehouse, http, log, options, now } = run;
+  // a window still committing when the read of the next one failed counts (or fails) first
+  await run.pendingCommit?.catch(() => undefined);
+  const message = http.redact(error instanceof Error ? error.message : String(error));
+  const durationMs = now() - run.started;
+  await run.heartbeat?.stop();
+  if (run.runStarted)
+    await warehouse
+      .finishRun(run.runId, {
         status: 'failed',
         error: message,
-      }).catch((recordError: unknown) =>
-        log.warn({ err: String(recordError) }, 'could not record the failed run in etl_runs'),
-      );
-    log.error({ err: message, ...totals }, 'sync failed');
-    return error instanceof EtlError
-      ? summary('failed', message, error.exitCode, error.code)
-      : summary('failed', message, EXIT.failed);
-  } finally {
-    await heartbeat?.stop();
-    await http.close();
-  }
+        durationMs,
+        requests: http.requests,
+        unknownValues: run.unknownValues.toJSON(),
+      })
+      .catch(() => undefined);
+  // failed before its row existed (refused token, unreachable API): recorded all the same, under the
+  // configured project name when there is one (the project was never resolved otherwise)
+  else
+    await insertFinishedRun(warehouse, {
+      runId: run.runId,
+      project: run.resolvedProject ?? run.projectConfig.project ?? null,
+      job: options.job ?? 'sync',
+      trigger: options.trigger ?? 'manual',
+      startedAt: run.started,
+      finishedAt: now(),
+      status: 'failed',
+      error: message,
+    }).catch((recordError: unknown) =>
+      log.warn({ err: String(recordError) }, 'could not record the failed run in etl_runs'),
+    );
+  log.error({ err: message, ...run.totals }, 'sync failed');
+  return error instanceof EtlError
+    ? summarize(run, 'failed', message, error.exitCode, error.code)
+    : summarize(run, 'failed', message, EXIT.failed);
+}
 
-  function summary(
-    status: SyncSummary['status'],
-    error: string | null,
-    exitCode: number,
-    errorCode: string | null = null,
-  ): SyncSummary {
-    return {
-      runId,
-      project,
-      status,
-      mode,
-      from: range ? new Date(range.from).toISOString() : null,
-      to: range ? new Date(range.to).toISOString() : null,
-      ...totals,
-      unknownValues: unknownValues.toJSON(),
-      requests: http.requests,
-      durationMs: now() - started,
-      watermark: finalWatermark === undefined ? null : new Date(finalWatermark).toISOString(),
-      error,
-      errorCode,
-      exitCode,
-    };
-  }
+function summarize(
+  run: ProjectRun,
+  status: SyncSummary['status'],
+  error: string | null,
+  exitCode: number,
+  errorCode: string | null = null,
+): SyncSummary {
+  const { range } = run;
+  return {
+    runId: run.runId,
+    project: run.project,
+    status,
+    mode: run.mode,
+    from: range ? new Date(range.from).toISOString() : null,
+    to: range ? new Date(range.to).toISOString() : null,
+    ...run.totals,
+    unknownValues: run.unknownValues.toJSON(),
+    requests: run.http.requests,
+    durationMs: run.now() - run.started,
+    watermark: run.finalWatermark === undefined ? null : new Date(run.finalWatermark).toISOString(),
+    error,
+    errorCode,
+    exitCode,
+  };
 }
 
 /** The host of a base URL, to name a project that was never resolved (a refused token, an unreachable API). */

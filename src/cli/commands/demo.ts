@@ -342,6 +342,22 @@ export const demoCommand: Command = {
   },
 };
 
+/** One step of the demo: what it shows, the files it writes (listed before it runs), and what it runs. */
+interface DemoStep {
+  title: string;
+  writes: string[];
+  run: () => Promise<number>;
+}
+
+/** What the steps share: the emulator, the Chat API token, the indented output and the stop signal. */
+interface DemoWorld {
+  running: Awaited<ReturnType<typeof startEmulator>>;
+  chatToken: string;
+  sub: CommandIo;
+  signal: AbortSignal;
+  kbQuestionsFile: string;
+}
+
 async function runDemo(
   io: CommandIo,
   dataDir: string,
@@ -356,7 +372,30 @@ async function runDemo(
   io.out(
     `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
   );
-  // the commands read their configuration from the environment, as they do for a user
+  setDemoEnvironment(running, dataDir, chatToken);
+  const kbQuestionsFile = join(dataDir, 'kb-questions.csv');
+  const sub = indented(io, signal);
+  const steps = listDemoSteps({ running, chatToken, sub, signal, kbQuestionsFile });
+  try {
+    const codes: number[] = [];
+    for (const demoStep of steps) {
+      if (!signal.aborted) codes.push(await runDemoStep(io, sub, demoStep, { dataDir, manifest, signal }));
+      if (signal.aborted) {
+        io.out(
+          `\nStopped by ${stoppedBy() ?? 'a signal'}: the remaining steps were not run. What was written is in ${dataDir}.`,
+        );
+        return EXIT.tryLater;
+      }
+    }
+    printWritten(io, dataDir, kbQuestionsFile, started);
+    return codes.find((c) => c !== 0) ?? 0;
+  } finally {
+    await running.close();
+  }
+}
+
+/** The commands read their configuration from the environment, as they do for a user: the demo sets it. */
+function setDemoEnvironment(running: DemoWorld['running'], dataDir: string, chatToken: string): void {
   Object.assign(process.env, {
     REPORTER_BASE_URL: running.url,
     REPORTER_TOKEN: DEFAULT_V1_TOKEN,
@@ -369,9 +408,48 @@ async function runDemo(
     ...demoKbEnv(running),
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
   });
-  const kbQuestionsFile = join(dataDir, 'kb-questions.csv');
-  const sub = indented(io, signal);
-  const steps: { title: string; writes: string[]; run: () => Promise<number> }[] = [
+}
+
+/** One step, timed; a step stopped by the signal says so and gives exit 75 instead of failing the demo. */
+async function runDemoStep(
+  io: CommandIo,
+  sub: CommandIo,
+  { title, writes, run }: DemoStep,
+  where: { dataDir: string; manifest: DemoManifest; signal: AbortSignal },
+): Promise<number> {
+  const { dataDir, manifest, signal } = where;
+  // listed before the step writes, so that even a killed demo leaves them listed
+  recordCreated(dataDir, manifest, writes);
+  const code = await step(io, title, async () => {
+    try {
+      return await run();
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      sub.err(`stopped: ${(error as Error).message}`);
+      return EXIT.tryLater;
+    }
+  });
+  recordCreated(dataDir, manifest);
+  return code;
+}
+
+/** Where the demo wrote, how long it took, and what to try next. */
+function printWritten(io: CommandIo, dataDir: string, kbQuestionsFile: string, started: number): void {
+  io.out('\nWritten:');
+  io.out(`  warehouse         ${resolve(dataDir, 'warehouse.duckdb')}`);
+  io.out(`  XLSX reports      ${resolve(dataDir, 'reports')}/`);
+  io.out(`  platform reports  ${resolve(dataDir, 'platform-reports')}/`);
+  io.out(`  kb questions      ${kbQuestionsFile}`);
+  io.out(
+    `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
+      'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
+  );
+}
+
+/** The demo's steps in order: the Chat API, sync, webhooks, events, stats, reports, alerts, the knowledge base. */
+function listDemoSteps(world: DemoWorld): DemoStep[] {
+  const { running, chatToken, sub, signal, kbQuestionsFile } = world;
+  return [
     {
       title: 'a customer app talks to the bot through the Chat API (channel "site")',
       writes: [],
@@ -453,43 +531,4 @@ async function runDemo(
         }),
     },
   ];
-  try {
-    const codes: number[] = [];
-    for (const { title, writes, run } of steps) {
-      if (!signal.aborted) {
-        // listed before the step writes, so that even a killed demo leaves them listed
-        recordCreated(dataDir, manifest, writes);
-        codes.push(
-          await step(io, title, async () => {
-            try {
-              return await run();
-            } catch (error) {
-              if (!signal.aborted) throw error;
-              sub.err(`stopped: ${(error as Error).message}`);
-              return EXIT.tryLater;
-            }
-          }),
-        );
-        recordCreated(dataDir, manifest);
-      }
-      if (signal.aborted) {
-        io.out(
-          `\nStopped by ${stoppedBy() ?? 'a signal'}: the remaining steps were not run. What was written is in ${dataDir}.`,
-        );
-        return EXIT.tryLater;
-      }
-    }
-    io.out('\nWritten:');
-    io.out(`  warehouse         ${resolve(dataDir, 'warehouse.duckdb')}`);
-    io.out(`  XLSX reports      ${resolve(dataDir, 'reports')}/`);
-    io.out(`  platform reports  ${resolve(dataDir, 'platform-reports')}/`);
-    io.out(`  kb questions      ${kbQuestionsFile}`);
-    io.out(
-      `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
-        'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
-    );
-    return codes.find((c) => c !== 0) ?? 0;
-  } finally {
-    await running.close();
-  }
 }

@@ -11,7 +11,7 @@ import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import type { Command, CommandIo } from '../command.js';
 
 const HELP = `reporter-etl emulator [options]
 
@@ -168,132 +168,12 @@ export const emulatorCommand: Command = {
   name: 'emulator',
   help: HELP,
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      sessions: { type: 'string' },
-      days: { type: 'string' },
-      'messages-per-session': { type: 'string' },
-      'text-length': { type: 'string' },
-      'long-text-every': { type: 'string' },
-      'long-text-length': { type: 'string' },
-      projects: { type: 'string' },
-      seed: { type: 'string' },
-      now: { type: 'string' },
-      live: { type: 'boolean' },
-      speed: { type: 'string' },
-      'max-page-size': { type: 'string' },
-      'page-size-cap': { type: 'string' },
-      'rate-limit': { type: 'string' },
-      'duration-unit': { type: 'string' },
-      'chatapi-token': { type: 'string', multiple: true },
-      'chatapi-webhook': { type: 'string' },
-      'prompter-webhook': { type: 'string' },
-      'chatapi-events-wait': { type: 'string' },
-      'pushback-share': { type: 'string' },
-      'kb-sources': { type: 'string' },
-      'kb-query-ms': { type: 'string' },
-      json: { type: 'boolean' },
-    });
-    const projects = values.projects
-      ?.split(',')
-      .map((p) => p.trim())
-      .filter(Boolean);
+    const { values } = parseEmulatorArgs(argv);
     const started = Date.now();
-    const now = dateTimeOption(values.now, 'now');
-    const port = intOption(values.port, 'port', 4010);
-    const host = values.host ?? '127.0.0.1';
-    const running = await startEmulator({
-      port,
-      host,
-      sessions: intOption(values.sessions, 'sessions', 2000, 1),
-      days: numberOption(values.days, 'days', 7),
-      messagesPerSession: numberOption(values['messages-per-session'], 'messages-per-session', 10),
-      texts: {
-        length: intOption(values['text-length'], 'text-length', 0),
-        longEvery: intOption(values['long-text-every'], 'long-text-every', 0),
-        longLength: intOption(values['long-text-length'], 'long-text-length', 40_000),
-      },
-      seed: intOption(values.seed, 'seed', 42),
-      live: values.live ?? false,
-      speed: numberOption(values.speed, 'speed', 1),
-      maxPageSize: maxPageSize(values),
-      ...rateLimit(values['rate-limit']),
-      durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
-      ...chatApiChannels(
-        values['chatapi-token'],
-        values['chatapi-webhook'],
-        values['prompter-webhook'],
-        projects,
-      ),
-      chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
-      pushbackShare: shareOption(values['pushback-share']),
-      kb: kbOptions(values['kb-sources'], values['kb-query-ms']),
-      ...(projects && projects.length > 0 ? { projects } : {}),
-      ...(now === undefined ? {} : { now }),
-    }).catch((error: unknown) => {
-      throw explainListenError(error, port, host);
-    });
-    const e = running.emulator;
-    const summary = {
-      url: running.url,
-      v1Token: DEFAULT_V1_TOKEN,
-      readOnlyToken: DEFAULT_READONLY_TOKEN,
-      legacyTokens: Object.fromEntries(e.options.projects.map((p) => [p, defaultLegacyToken(p)])),
-      chatApiChannels: [...e.chatApi.channels.values()].map((c) => ({
-        token: c.token,
-        project: c.project.name,
-        url: `${running.url}/chatapi/${c.token}`,
-        webhookUrl: c.webhookUrl ?? null,
-        prompterWebhookUrl: c.prompterWebhookUrl ?? null,
-      })),
-      pushgateUrl: `${running.url}/pushgate/push_${DEFAULT_PUSHBACK_ID}`,
-      kb: {
-        baseUrl: running.kbUrl,
-        projectId: kbKeys(e).projectId,
-        projectKey: kbKeys(e).projectKey,
-        adminKey: kbKeys(e).adminKey,
-      },
-      projects: [...e.projects.values()].map((p) => ({
-        name: p.name,
-        sessions: p.skeleton.sessionCount,
-        messages: p.skeleton.messageCount,
-      })),
-      now: new Date(e.now()).toISOString(),
-      live: e.clock.live,
-      maxPageSize: e.options.maxPageSize,
-      rateLimitPerSecond: e.options.rateLimit
-        ? (e.options.rateLimit.requests * 1000) / e.options.rateLimit.perMs
-        : null,
-      startedInMs: Date.now() - started,
-    };
+    const running = await startFromOptions(values);
+    const summary = describeRunning(running, started);
     if (values.json) io.out(JSON.stringify(summary));
-    else {
-      io.out(`Reporter API emulator listening on ${summary.url} (ready in ${summary.startedInMs} ms)`);
-      for (const p of summary.projects)
-        io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
-      io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
-      io.out(
-        `  pages: at most ${summary.maxPageSize} rows; rate limit: ${summary.rateLimitPerSecond === null ? 'none' : `${summary.rateLimitPerSecond} requests/s (429 with Retry-After beyond)`}`,
-      );
-      io.out(
-        `  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`,
-      );
-      for (const [p, t] of Object.entries(summary.legacyTokens))
-        io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
-      for (const c of summary.chatApiChannels)
-        io.out(
-          `  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'}; Prompter webhook ${c.prompterWebhookUrl ?? 'none'})`,
-        );
-      io.out(`  Pushgate:     ${summary.pushgateUrl}   (the ops pushback: REPORTER_PUSHGATE_URL)`);
-      io.out(
-        `  knowledge base: ${summary.kb.baseUrl}   (operations under /api/knowledge-hub; project ${summary.kb.projectId})`,
-      );
-      io.out(
-        `  KB keys:      project Authorization: Bearer ${summary.kb.projectKey}   (administrative: ${summary.kb.adminKey})`,
-      );
-      io.out('Press Ctrl-C to stop.');
-    }
+    else printSummary(io, summary);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
@@ -303,3 +183,142 @@ export const emulatorCommand: Command = {
     return 0;
   },
 };
+
+/** The command line parsed against the options of `emulator`. */
+function parseEmulatorArgs(argv: string[]) {
+  return parseCommandArgs(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    sessions: { type: 'string' },
+    days: { type: 'string' },
+    'messages-per-session': { type: 'string' },
+    'text-length': { type: 'string' },
+    'long-text-every': { type: 'string' },
+    'long-text-length': { type: 'string' },
+    projects: { type: 'string' },
+    seed: { type: 'string' },
+    now: { type: 'string' },
+    live: { type: 'boolean' },
+    speed: { type: 'string' },
+    'max-page-size': { type: 'string' },
+    'page-size-cap': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'duration-unit': { type: 'string' },
+    'chatapi-token': { type: 'string', multiple: true },
+    'chatapi-webhook': { type: 'string' },
+    'prompter-webhook': { type: 'string' },
+    'chatapi-events-wait': { type: 'string' },
+    'pushback-share': { type: 'string' },
+    'kb-sources': { type: 'string' },
+    'kb-query-ms': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+}
+
+type EmulatorValues = ReturnType<typeof parseEmulatorArgs>['values'];
+type RunningEmulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** Starts the emulator the options describe; a port it cannot listen on is explained. */
+async function startFromOptions(values: EmulatorValues): Promise<RunningEmulator> {
+  const projects = values.projects
+    ?.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const now = dateTimeOption(values.now, 'now');
+  const port = intOption(values.port, 'port', 4010);
+  const host = values.host ?? '127.0.0.1';
+  return await startEmulator({
+    port,
+    host,
+    sessions: intOption(values.sessions, 'sessions', 2000, 1),
+    days: numberOption(values.days, 'days', 7),
+    messagesPerSession: numberOption(values['messages-per-session'], 'messages-per-session', 10),
+    texts: {
+      length: intOption(values['text-length'], 'text-length', 0),
+      longEvery: intOption(values['long-text-every'], 'long-text-every', 0),
+      longLength: intOption(values['long-text-length'], 'long-text-length', 40_000),
+    },
+    seed: intOption(values.seed, 'seed', 42),
+    live: values.live ?? false,
+    speed: numberOption(values.speed, 'speed', 1),
+    maxPageSize: maxPageSize(values),
+    ...rateLimit(values['rate-limit']),
+    durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
+    ...chatApiChannels(
+      values['chatapi-token'],
+      values['chatapi-webhook'],
+      values['prompter-webhook'],
+      projects,
+    ),
+    chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
+    pushbackShare: shareOption(values['pushback-share']),
+    kb: kbOptions(values['kb-sources'], values['kb-query-ms']),
+    ...(projects && projects.length > 0 ? { projects } : {}),
+    ...(now === undefined ? {} : { now }),
+  }).catch((error: unknown) => {
+    throw explainListenError(error, port, host);
+  });
+}
+
+/** What a client needs to talk to the running emulator: its URLs, tokens, keys, projects and clock. */
+function describeRunning(running: RunningEmulator, started: number) {
+  const e = running.emulator;
+  return {
+    url: running.url,
+    v1Token: DEFAULT_V1_TOKEN,
+    readOnlyToken: DEFAULT_READONLY_TOKEN,
+    legacyTokens: Object.fromEntries(e.options.projects.map((p) => [p, defaultLegacyToken(p)])),
+    chatApiChannels: [...e.chatApi.channels.values()].map((c) => ({
+      token: c.token,
+      project: c.project.name,
+      url: `${running.url}/chatapi/${c.token}`,
+      webhookUrl: c.webhookUrl ?? null,
+      prompterWebhookUrl: c.prompterWebhookUrl ?? null,
+    })),
+    pushgateUrl: `${running.url}/pushgate/push_${DEFAULT_PUSHBACK_ID}`,
+    kb: {
+      baseUrl: running.kbUrl,
+      projectId: kbKeys(e).projectId,
+      projectKey: kbKeys(e).projectKey,
+      adminKey: kbKeys(e).adminKey,
+    },
+    projects: [...e.projects.values()].map((p) => ({
+      name: p.name,
+      sessions: p.skeleton.sessionCount,
+      messages: p.skeleton.messageCount,
+    })),
+    now: new Date(e.now()).toISOString(),
+    live: e.clock.live,
+    maxPageSize: e.options.maxPageSize,
+    rateLimitPerSecond: e.options.rateLimit
+      ? (e.options.rateLimit.requests * 1000) / e.options.rateLimit.perMs
+      : null,
+    startedInMs: Date.now() - started,
+  };
+}
+
+/** The summary for a person, then how to stop. */
+function printSummary(io: CommandIo, summary: ReturnType<typeof describeRunning>): void {
+  io.out(`Reporter API emulator listening on ${summary.url} (ready in ${summary.startedInMs} ms)`);
+  for (const p of summary.projects)
+    io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
+  io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
+  io.out(
+    `  pages: at most ${summary.maxPageSize} rows; rate limit: ${summary.rateLimitPerSecond === null ? 'none' : `${summary.rateLimitPerSecond} requests/s (429 with Retry-After beyond)`}`,
+  );
+  io.out(`  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`);
+  for (const [p, t] of Object.entries(summary.legacyTokens))
+    io.out(`  legacy token: ${summary.url}/api/reporter/p/${t}/...   (${p})`);
+  for (const c of summary.chatApiChannels)
+    io.out(
+      `  Chat API:     ${c.url}   (${c.project}; webhook ${c.webhookUrl ?? 'none'}; Prompter webhook ${c.prompterWebhookUrl ?? 'none'})`,
+    );
+  io.out(`  Pushgate:     ${summary.pushgateUrl}   (the ops pushback: REPORTER_PUSHGATE_URL)`);
+  io.out(
+    `  knowledge base: ${summary.kb.baseUrl}   (operations under /api/knowledge-hub; project ${summary.kb.projectId})`,
+  );
+  io.out(
+    `  KB keys:      project Authorization: Bearer ${summary.kb.projectKey}   (administrative: ${summary.kb.adminKey})`,
+  );
+  io.out('Press Ctrl-C to stop.');
+}

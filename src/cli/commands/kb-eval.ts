@@ -3,12 +3,13 @@
 // records the run beside the earlier ones (kb_eval_runs, kb_eval_questions, kb_eval_chunks; docs/kb-eval.md).
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
+import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { createKbClient } from '../../kb/kb-client.js';
 import { createKbStreamer } from '../../kb/kb-stream.js';
 import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
+import type { KbEvalQuestionRow } from '../../kb-eval/kb-eval-sql.js';
 import {
   checkQuestionLength,
   type KbEvalQuestion,
@@ -16,6 +17,7 @@ import {
   readEvalQuestionsFile,
 } from '../../kb-eval/read-eval-questions.js';
 import { type KbEvalSummary, runKbEval } from '../../kb-eval/run-kb-eval.js';
+import type { Logger } from '../../log.js';
 import { selectKbEvalQuestions } from '../../manage/select-kb-eval-questions.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, withConfiguredWarehouse } from '../../manage/use-warehouse.js';
@@ -122,8 +124,9 @@ export function describeKbEvalSummary(s: KbEvalSummary): string[] {
   ];
 }
 
-async function run(argv: string[], io: CommandIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, {
+/** The command line parsed against the options of `kb eval`. */
+function parseKbEvalArgs(argv: string[]) {
+  return parseCommandArgs(argv, {
     questions: { type: 'string' },
     sql: { type: 'string' },
     'sql-file': { type: 'string' },
@@ -135,6 +138,27 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     limit: { type: 'string' },
     json: { type: 'boolean' },
   });
+}
+
+type KbEvalValues = ReturnType<typeof parseKbEvalArgs>['values'];
+
+/** What one evaluation asks, and how. */
+interface KbEvalRequest {
+  config: Config;
+  log: Logger;
+  questions: KbEvalQuestion[];
+  /** The file's name, or `sql`. */
+  source: string;
+  query: string | undefined;
+  concurrency: number;
+  waitTimeSeconds: number;
+  timeoutMs: number;
+  stream: boolean;
+  json: boolean;
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const { values } = parseKbEvalArgs(argv);
   const fromSql = values.sql !== undefined || values['sql-file'] !== undefined;
   if ((values.questions === undefined) === !fromSql)
     throw new UsageError(
@@ -160,19 +184,8 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     questions = readEvalQuestionsFile(values.questions).slice(0, limit);
     source = basename(values.questions);
   } else {
-    query = sqlOrSqlFile(values, 'a SELECT returning a text column question');
-    const where = configuredWarehouse(config, 'write', log);
-    // the warehouse first (it is migrated), then the query in the read-only sandbox
-    await withConfiguredWarehouse(config, 'write', log, async () => undefined);
-    const timeLimit = sqlTimeLimit(values['sql-timeout'], '--sql-timeout', config);
-    const selected = await useQuerySandboxAt({ ...where, timeLimit })((s) =>
-      selectKbEvalQuestions(s, query!, limit),
-    );
-    if (selected.skipped > 0) io.err(`--sql: ${plural(selected.skipped, 'row')} without a question skipped`);
-    if (selected.repeated > 0) io.err(`--sql: ${plural(selected.repeated, 'repeated question')} skipped`);
-    questions = selected.questions;
-    for (const [n, q] of questions.entries())
-      checkQuestionLength(q.question, `--sql row ${n + 1}, column question`);
+    const selected = await selectSqlQuestions(io, values, config, log, limit);
+    ({ questions, query } = selected);
     source = 'sql';
     if (questions.length === 0) {
       // nothing to ask is not an error for a query (last week may have had no questions); --json still answers
@@ -194,7 +207,47 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       return EXIT.ok;
     }
   }
+  const request: KbEvalRequest = {
+    config,
+    log,
+    questions,
+    source,
+    query,
+    concurrency,
+    waitTimeSeconds,
+    timeoutMs,
+    stream: values.stream === true,
+    json: values.json === true,
+  };
+  return await askQuestions(io, request);
+}
 
+/** The questions of `--sql` / `--sql-file`: the warehouse first (it is migrated), then the query in the read-only sandbox. */
+async function selectSqlQuestions(
+  io: CommandIo,
+  values: KbEvalValues,
+  config: Config,
+  log: Logger,
+  limit: number | undefined,
+): Promise<{ questions: KbEvalQuestion[]; query: string; skipped: number; repeated: number }> {
+  const query = sqlOrSqlFile(values, 'a SELECT returning a text column question');
+  const where = configuredWarehouse(config, 'write', log);
+  // the warehouse first (it is migrated), then the query in the read-only sandbox
+  await withConfiguredWarehouse(config, 'write', log, async () => undefined);
+  const timeLimit = sqlTimeLimit(values['sql-timeout'], '--sql-timeout', config);
+  const selected = await useQuerySandboxAt({ ...where, timeLimit })((s) =>
+    selectKbEvalQuestions(s, query, limit),
+  );
+  if (selected.skipped > 0) io.err(`--sql: ${plural(selected.skipped, 'row')} without a question skipped`);
+  if (selected.repeated > 0) io.err(`--sql: ${plural(selected.repeated, 'repeated question')} skipped`);
+  for (const [n, q] of selected.questions.entries())
+    checkQuestionLength(q.question, `--sql row ${n + 1}, column question`);
+  return { questions: selected.questions, query, skipped: selected.skipped, repeated: selected.repeated };
+}
+
+/** Asks the questions and records the run (stopped by SIGINT / SIGTERM), then prints it; its exit code. */
+async function askQuestions(io: CommandIo, request: KbEvalRequest): Promise<number> {
+  const { config, log, concurrency, query } = request;
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('stopped by a signal'));
   process.once('SIGINT', onSignal);
@@ -208,7 +261,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     log,
   };
   const client = createKbClient(clientOptions);
-  const streamer = values.stream
+  const streamer = request.stream
     ? createKbStreamer({ config: config.kb, concurrency, retries: config.retries, log })
     : undefined;
   const started = Date.now();
@@ -218,37 +271,22 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
         client,
         ...(streamer ? { streamer } : {}),
         useWarehouse: (fn) => fn(warehouse),
-        questions,
+        questions: request.questions,
         runId: makeRunId(started, randomUUID()),
         kbBaseUrl: config.kb.baseUrl,
-        questionSource: source,
+        questionSource: request.source,
         ...(query === undefined ? {} : { questionQuery: query }),
         concurrency,
-        waitTimeSeconds,
-        timeoutMs,
+        waitTimeSeconds: request.waitTimeSeconds,
+        timeoutMs: request.timeoutMs,
         signal: controller.signal,
         log,
-        onUnknownExpectedSources: (unknown, snapshotId) =>
-          io.err(
-            escapeForTerminal(
-              `kb eval: warning: ${plural(unknown.length, 'expected source')} match no source of the latest kb sync snapshot (${snapshotId}), so they can only be misses: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', ...' : ''}`,
-            ),
-          ),
-        onQuestion: ({ done, total, failed, row }) => {
-          const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
-          if (io.isTty) showStatusLine(line);
-          else if (row.status !== 'answered' || row.retrievalStatus !== 'ok')
-            io.err(
-              escapeForTerminal(
-                `${line}: question ${row.seq} ${row.status}: ${row.error ?? row.retrievalError ?? ''}`,
-              ),
-            );
-          else if (done === total || done % 10 === 0) io.err(line);
-        },
+        onUnknownExpectedSources: (unknown, snapshotId) => warnUnknownSources(io, unknown, snapshotId),
+        onQuestion: (progress) => showQuestionProgress(io, progress),
       }),
     );
     clearStatusLine();
-    if (values.json) io.out(JSON.stringify(summary, null, 2));
+    if (request.json) io.out(JSON.stringify(summary, null, 2));
     else for (const line of describeKbEvalSummary(summary)) io.out(line);
     // stopped by Ctrl-C / SIGTERM: what was asked is recorded, the rest marked not asked; try again later
     if (controller.signal.aborted) return EXIT.tryLater;
@@ -261,6 +299,31 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     process.off('SIGTERM', onSignal);
     await Promise.all([client.close(), streamer?.close()]);
   }
+}
+
+/** Expected sources that no source of the latest kb sync snapshot has: they can only be misses (stderr). */
+function warnUnknownSources(io: CommandIo, unknown: string[], snapshotId: string): void {
+  io.err(
+    escapeForTerminal(
+      `kb eval: warning: ${plural(unknown.length, 'expected source')} match no source of the latest kb sync snapshot (${snapshotId}), so they can only be misses: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', ...' : ''}`,
+    ),
+  );
+}
+
+/** A settled question: the status line on a terminal; else a line for each failure and every tenth question. */
+function showQuestionProgress(
+  io: CommandIo,
+  { done, total, failed, row }: { done: number; total: number; failed: number; row: KbEvalQuestionRow },
+): void {
+  const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
+  if (io.isTty) showStatusLine(line);
+  else if (row.status !== 'answered' || row.retrievalStatus !== 'ok')
+    io.err(
+      escapeForTerminal(
+        `${line}: question ${row.seq} ${row.status}: ${row.error ?? row.retrievalError ?? ''}`,
+      ),
+    );
+  else if (done === total || done % 10 === 0) io.err(line);
 }
 
 export const kbEvalSubcommand: KbSubcommand = {

@@ -182,57 +182,10 @@ export const platformReportCommand: Command = {
   name: 'platform-report',
   help: HELP,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(
-      argv,
-      {
-        from: { type: 'string' },
-        to: { type: 'string' },
-        date: { type: 'string' },
-        format: { type: 'string' },
-        filter: { type: 'string', multiple: true },
-        out: { type: 'string' },
-        reconcile: { type: 'boolean' },
-        deadline: { type: 'string' },
-        'poll-timeout': { type: 'string' },
-        resume: { type: 'boolean' },
-        project: { type: 'string' },
-        json: { type: 'boolean' },
-        completed: { type: 'boolean' },
-        all: { type: 'boolean' },
-      },
-      'allow',
-    );
+    const { values, positionals } = parsePlatformReportArgs(argv);
     const [first, ...rest] = positionals;
     const json = values.json === true;
-    const action = values.resume ? 'resume' : first === 'list' || first === 'delete' ? first : 'report';
-    if (action === 'resume' && first !== undefined)
-      throw new UsageError('--resume finishes the pending tasks of earlier runs: use it without a kind');
-    if (action === 'report') {
-      if (first === undefined)
-        throw new UsageError(
-          `name a report kind (${PLATFORM_REPORT_KINDS.join(', ')}), or list, delete, --resume; see: reporter-etl platform-report --help`,
-        );
-      if (!isPlatformReportKind(first))
-        throw new UsageError(
-          `unknown report kind "${first}": expected one of ${PLATFORM_REPORT_KINDS.join(', ')}`,
-        );
-    }
-    if (action !== 'delete' && (values.completed || values.all))
-      throw new UsageError('--completed and --all belong to `platform-report delete`');
-    if (action !== 'report') {
-      for (const option of ['from', 'to', 'date', 'format', 'filter', 'reconcile'] as const)
-        if (values[option] !== undefined)
-          throw new UsageError(`--${option} belongs to a report request (platform-report <kind> ...)`);
-    }
-    const expectedPositionals = action === 'delete' ? (values.completed || values.all ? 0 : 1) : 0;
-    if (rest.length !== expectedPositionals)
-      throw new UsageError(
-        action === 'delete'
-          ? 'platform-report delete takes one task id, or --completed, or --all'
-          : `unexpected argument "${rest[0]}"`,
-      );
-    if (action === 'delete' && values.completed && values.all)
-      throw new UsageError('platform-report delete: choose --completed or --all');
+    const action = checkAction(values, first, rest);
 
     const deadlineSeconds = intOption(values.deadline, 'deadline', DEFAULT_DEADLINE_SECONDS, 0);
     const pollOption = intOption(values['poll-timeout'], 'poll-timeout', 25, 0);
@@ -240,18 +193,7 @@ export const platformReportCommand: Command = {
     const config = loadConfig();
     const project = pickProject(config, values.project);
     const now = Date.now();
-    const spec =
-      action === 'report'
-        ? {
-            kind: first as (typeof PLATFORM_REPORT_KINDS)[number],
-            period: resolveReportPeriod({ from: values.from, to: values.to, date: values.date }, now),
-            filters: (values.filter ?? []).map(parseReportFilter),
-            fileType:
-              enumOption(values.format?.toLowerCase(), 'format', ['xlsx', 'csv'] as const, 'xlsx') === 'csv'
-                ? ('CSV' as const)
-                : ('XLSX' as const),
-          }
-        : undefined;
+    const spec = action === 'report' ? reportSpec(values, first!, now) : undefined;
     const log = createCommandLogger(config);
     const showProgress = io.isTty && !json;
     const ctx: PlatformReportContext = {
@@ -280,43 +222,7 @@ export const platformReportCommand: Command = {
     };
 
     if (action === 'list') {
-      const list = await listPlatformReports(ctx);
-      if (json) {
-        io.out(JSON.stringify(list, null, 2));
-        return EXIT.ok;
-      }
-      io.out(`${list.project}: ${plural(list.platform.length, 'task')} on the platform`);
-      if (list.platform.length > 0)
-        for (const line of pad([
-          ['taskId', 'type', 'status', 'progress', 'created', 'file', 'record'],
-          ...list.platform.map((t) => [
-            t.taskId,
-            t.reportType ?? '',
-            t.status,
-            t.totalCount === null ? '' : `${t.writeCount ?? 0}/${t.totalCount}`,
-            t.creationTime ?? '',
-            t.fileName ?? '',
-            t.recordId ? t.recordId.slice(0, 8) : '',
-          ]),
-        ]))
-          io.out(`  ${line}`);
-      io.out(`${list.project}: ${plural(list.table.length, 'record')} in platform_report_tasks`);
-      if (list.table.length > 0)
-        for (const line of pad([
-          ['record', 'kind', 'period', 'status', 'platform', 'taskId', 'progress', 'file', 'error'],
-          ...list.table.map((r) => [
-            r.id.slice(0, 8),
-            r.kind,
-            `${new Date(r.periodFrom).toISOString().slice(0, 16)}..${new Date(r.periodTo).toISOString().slice(0, 16)}`,
-            r.status,
-            r.platformStatus ?? '',
-            r.taskId ?? (r.requestId ? `(request ${r.requestId})` : ''),
-            r.totalCount === null ? '' : `${r.writeCount ?? 0}/${r.totalCount}`,
-            r.status === 'completed' ? (r.filePath ?? '') : '',
-            r.error ?? '',
-          ]),
-        ]))
-          io.out(`  ${line}`);
+      printList(io, await listPlatformReports(ctx), json);
       return EXIT.ok;
     }
     if (action === 'delete') {
@@ -342,3 +248,125 @@ export const platformReportCommand: Command = {
     return result.exitCode;
   },
 };
+
+/** The command line parsed against the options of every action (checkAction says which belong to which). */
+function parsePlatformReportArgs(argv: string[]) {
+  return parseCommandArgs(
+    argv,
+    {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      date: { type: 'string' },
+      format: { type: 'string' },
+      filter: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      reconcile: { type: 'boolean' },
+      deadline: { type: 'string' },
+      'poll-timeout': { type: 'string' },
+      resume: { type: 'boolean' },
+      project: { type: 'string' },
+      json: { type: 'boolean' },
+      completed: { type: 'boolean' },
+      all: { type: 'boolean' },
+    },
+    'allow',
+  );
+}
+
+type PlatformReportValues = ReturnType<typeof parsePlatformReportArgs>['values'];
+type PlatformReportAction = 'report' | 'resume' | 'list' | 'delete';
+
+/** The action the arguments ask for (a report kind, --resume, list or delete), each option checked to belong to it. */
+function checkAction(
+  values: PlatformReportValues,
+  first: string | undefined,
+  rest: readonly string[],
+): PlatformReportAction {
+  const action = values.resume ? 'resume' : first === 'list' || first === 'delete' ? first : 'report';
+  if (action === 'resume' && first !== undefined)
+    throw new UsageError('--resume finishes the pending tasks of earlier runs: use it without a kind');
+  if (action === 'report') {
+    if (first === undefined)
+      throw new UsageError(
+        `name a report kind (${PLATFORM_REPORT_KINDS.join(', ')}), or list, delete, --resume; see: reporter-etl platform-report --help`,
+      );
+    if (!isPlatformReportKind(first))
+      throw new UsageError(
+        `unknown report kind "${first}": expected one of ${PLATFORM_REPORT_KINDS.join(', ')}`,
+      );
+  }
+  if (action !== 'delete' && (values.completed || values.all))
+    throw new UsageError('--completed and --all belong to `platform-report delete`');
+  if (action !== 'report') {
+    for (const option of ['from', 'to', 'date', 'format', 'filter', 'reconcile'] as const)
+      if (values[option] !== undefined)
+        throw new UsageError(`--${option} belongs to a report request (platform-report <kind> ...)`);
+  }
+  const expectedPositionals = action === 'delete' ? (values.completed || values.all ? 0 : 1) : 0;
+  if (rest.length !== expectedPositionals)
+    throw new UsageError(
+      action === 'delete'
+        ? 'platform-report delete takes one task id, or --completed, or --all'
+        : `unexpected argument "${rest[0]}"`,
+    );
+  if (action === 'delete' && values.completed && values.all)
+    throw new UsageError('platform-report delete: choose --completed or --all');
+  return action;
+}
+
+/** The report a `platform-report <kind>` asks for: its period, filters and file type. */
+function reportSpec(values: PlatformReportValues, kind: string, now: number) {
+  return {
+    kind: kind as (typeof PLATFORM_REPORT_KINDS)[number],
+    period: resolveReportPeriod({ from: values.from, to: values.to, date: values.date }, now),
+    filters: (values.filter ?? []).map(parseReportFilter),
+    fileType:
+      enumOption(values.format?.toLowerCase(), 'format', ['xlsx', 'csv'] as const, 'xlsx') === 'csv'
+        ? ('CSV' as const)
+        : ('XLSX' as const),
+  };
+}
+
+/** `platform-report list`: the platform's tasks and the table's records, as two aligned tables (or JSON). */
+function printList(
+  io: CommandIo,
+  list: Awaited<ReturnType<typeof listPlatformReports>>,
+  json: boolean,
+): void {
+  if (json) {
+    io.out(JSON.stringify(list, null, 2));
+    return;
+  }
+  io.out(`${list.project}: ${plural(list.platform.length, 'task')} on the platform`);
+  if (list.platform.length > 0)
+    for (const line of pad([
+      ['taskId', 'type', 'status', 'progress', 'created', 'file', 'record'],
+      ...list.platform.map((t) => [
+        t.taskId,
+        t.reportType ?? '',
+        t.status,
+        t.totalCount === null ? '' : `${t.writeCount ?? 0}/${t.totalCount}`,
+        t.creationTime ?? '',
+        t.fileName ?? '',
+        t.recordId ? t.recordId.slice(0, 8) : '',
+      ]),
+    ]))
+      io.out(`  ${line}`);
+  io.out(`${list.project}: ${plural(list.table.length, 'record')} in platform_report_tasks`);
+  if (list.table.length > 0)
+    for (const line of pad([
+      ['record', 'kind', 'period', 'status', 'platform', 'taskId', 'progress', 'file', 'error'],
+      ...list.table.map((r) => [
+        r.id.slice(0, 8),
+        r.kind,
+        `${new Date(r.periodFrom).toISOString().slice(0, 16)}..${new Date(r.periodTo).toISOString().slice(0, 16)}`,
+        r.status,
+        r.platformStatus ?? '',
+        r.taskId ?? (r.requestId ? `(request ${r.requestId})` : ''),
+        r.totalCount === null ? '' : `${r.writeCount ?? 0}/${r.totalCount}`,
+        r.status === 'completed' ? (r.filePath ?? '') : '',
+        r.error ?? '',
+      ]),
+    ]))
+      io.out(`  ${line}`);
+}

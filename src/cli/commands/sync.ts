@@ -5,18 +5,21 @@ import {
   CONFIG_DEFAULTS as D,
   defaultWindowMaxBytes,
   loadConfig,
+  type ProjectConfig,
   SYNC_DUCKDB_MEMORY_LIMIT,
 } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
+import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
-import { isRefusedByLease, type SyncProgress, type SyncSummary, syncProject } from '../../sync/run-sync.js';
+import type { SyncContext, SyncProgress, SyncSummary } from '../../sync/run-sync.js';
+import { syncProjects } from '../../sync/sync-projects.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { dateTimeOption, parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
 
@@ -101,112 +104,155 @@ export const syncCommand: Command = {
       );
     requireDataDir(config);
     const log = createCommandLogger(config);
-    // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
-    const summaries: SyncSummary[] = [];
-    const channels: ChatApiHistorySummary[] = [];
     // no warehouse yet: an incremental run is the first sync, which reads REPORTER_HISTORY_DAYS of history
     const firstSync = !existsSync(config.warehousePath);
-    await withConfiguredWarehouse(config, 'write', log, async (warehouse) => {
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      // said at once (the window in flight may take a while); inside demo, the demo says it
-      const onSignal = (signal: NodeJS.Signals) => {
-        if (!controller.signal.aborted && io.signal === undefined)
-          writeAboveStatusLine(() => io.err(stoppingMessage('sync', signal, 'the current window')));
-        stop();
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      if (io.signal?.aborted) stop();
-      io.signal?.addEventListener('abort', stop, { once: true });
-      try {
-        for (const project of projects) {
-          const summary = await syncProject(
+    const request: SyncRequest = { projects, from, to, full: values.full === true, project: values.project };
+    // fails at start on a read-only warehouse; then holds the file only while it writes (a window commit)
+    const { summaries, followUps: channels } = await withConfiguredWarehouse(
+      config,
+      'write',
+      log,
+      (warehouse) =>
+        withStopSignal(io, (signal) =>
+          syncRequested(
             {
               config,
               warehouse,
               log,
-              signal: controller.signal,
-              onProgress: (p) => {
-                if (io.isTty && !values.json) showStatusLine(escapeForTerminal(progressLine(p)));
-                else
-                  log.info(
-                    {
-                      project: p.project,
-                      window: new Date(p.window.from).toISOString(),
-                      windowsDone: p.windowsDone,
-                      windowsPlanned: p.windowsPlanned,
-                      sessions: p.sessions,
-                      messages: p.messages,
-                      requests: p.requests,
-                    },
-                    'window committed',
-                  );
-              },
+              signal,
+              onProgress: (p) => reportProgress(p, io, log, values.json === true),
             },
-            project,
-            {
-              ...(from === undefined ? {} : { from }),
-              ...(to === undefined ? {} : { to }),
-              ...(values.full ? { full: true } : {}),
-            },
-          );
-          clearStatusLine();
-          summaries.push(summary);
-        }
-        // the Chat API channels' history follows the Reporter data it is bounded by (not for a backfill)
-        if (from === undefined && to === undefined && !controller.signal.aborted)
-          channels.push(
-            ...(await syncChatApiHistory(
-              {
-                config,
-                warehouse,
-                log,
-                signal: controller.signal,
-                ...(values.full ? { full: true } : {}),
-                // a project another sync holds: that sync reads its channels (a refused sync does no work)
-                refusedProjects: summaries.filter(isRefusedByLease).map((s) => s.project),
-              },
-              config.chatApi.channels.filter(
-                (c) =>
-                  values.project === undefined || c.project === undefined || c.project === values.project,
-              ),
-            )),
-          );
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        io.signal?.removeEventListener('abort', stop);
-      }
-    });
+            request,
+          ),
+        ),
+    );
     if (values.json)
       io.out(
         JSON.stringify({ runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) }, null, 2),
       );
-    else {
-      for (const s of summaries) {
-        io.out(
-          `${s.project}: ${s.status} (${firstSync && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(config.historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
-        );
-        if (s.error) io.err(`  error: ${s.error}`);
-        if (s.rejects > 0)
-          io.err(
-            `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
-          );
-        for (const line of unknownValueLines(s.unknownValues)) io.err(line);
-      }
-    }
-    if (!values.json)
-      for (const c of channels) {
-        const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
-        io.out(c.error ? `${line} · ${c.error}` : line);
-        for (const unknown of unknownValueLines(c.unknownValues)) io.err(unknown);
-      }
+    else printRuns(io, summaries, channels, firstSync ? config.historyMs : undefined);
     const failed = [...summaries, ...channels].find((s) => s.status === 'failed');
     if (failed) return failed.exitCode;
     return [...summaries, ...channels].some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
   },
 };
+
+/** What the command line asked for: the projects, the range or mode, the `--project` filter of the channels. */
+interface SyncRequest {
+  projects: readonly ProjectConfig[];
+  from: number | undefined;
+  to: number | undefined;
+  full: boolean;
+  project: string | undefined;
+}
+
+/** The requested projects, then (not for a backfill) the Chat API channels' history of those projects. */
+function syncRequested(ctx: SyncContext & { signal: AbortSignal }, request: SyncRequest) {
+  const { from, to, full } = request;
+  return syncProjects(ctx, {
+    projects: request.projects,
+    options: {
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+      ...(full ? { full: true } : {}),
+    },
+    skipProjectsAfterSignal: false,
+    afterProject: () => clearStatusLine(),
+    // the Chat API channels' history follows the Reporter data it is bounded by (not for a backfill)
+    ...(from === undefined && to === undefined
+      ? {
+          followUp: (refusedProjects: string[]) =>
+            syncChatApiHistory(
+              {
+                config: ctx.config,
+                warehouse: ctx.warehouse,
+                log: ctx.log,
+                signal: ctx.signal,
+                ...(full ? { full: true } : {}),
+                // a project another sync holds: that sync reads its channels (a refused sync does no work)
+                refusedProjects,
+              },
+              ctx.config.chatApi.channels.filter(
+                (c) =>
+                  request.project === undefined || c.project === undefined || c.project === request.project,
+              ),
+            ),
+        }
+      : {}),
+    followUpAfterAllRefused: true,
+  });
+}
+
+/**
+ * The human output: a line per project run and per channel (stdout), their errors, rejects and unknown values
+ * (stderr). `firstSyncHistoryMs` is set when the warehouse did not exist: an incremental run read that history.
+ */
+function printRuns(
+  io: CommandIo,
+  summaries: readonly SyncSummary[],
+  channels: readonly ChatApiHistorySummary[],
+  firstSyncHistoryMs: number | undefined,
+): void {
+  for (const s of summaries) {
+    io.out(
+      `${s.project}: ${s.status} (${firstSyncHistoryMs !== undefined && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(firstSyncHistoryMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+    );
+    if (s.error) io.err(`  error: ${s.error}`);
+    if (s.rejects > 0)
+      io.err(
+        `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
+      );
+    for (const line of unknownValueLines(s.unknownValues)) io.err(line);
+  }
+  for (const c of channels) {
+    const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
+    io.out(c.error ? `${line} · ${c.error}` : line);
+    for (const unknown of unknownValueLines(c.unknownValues)) io.err(unknown);
+  }
+}
+
+/**
+ * Runs `work` with a signal aborted by SIGINT, SIGTERM or the caller's signal (demo's); the stop is said at
+ * once (the window in flight may take a while), unless inside demo, which says it.
+ */
+async function withStopSignal<T>(io: CommandIo, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!controller.signal.aborted && io.signal === undefined)
+      writeAboveStatusLine(() => io.err(stoppingMessage('sync', signal, 'the current window')));
+    stop();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  if (io.signal?.aborted) stop();
+  io.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    io.signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** A committed window: the status line on a terminal, else a log line. */
+function reportProgress(p: SyncProgress, io: CommandIo, log: Logger, json: boolean): void {
+  if (io.isTty && !json) showStatusLine(escapeForTerminal(progressLine(p)));
+  else
+    log.info(
+      {
+        project: p.project,
+        window: new Date(p.window.from).toISOString(),
+        windowsDone: p.windowsDone,
+        windowsPlanned: p.windowsPlanned,
+        sessions: p.sessions,
+        messages: p.messages,
+        requests: p.requests,
+      },
+      'window committed',
+    );
+}
 
 /** A line per field of values this version does not know, with each value's count (stderr). */
 function unknownValueLines(counts: Record<string, Record<string, number>>): string[] {
