@@ -1,0 +1,23 @@
+// The table registry: every warehouse table, the warehouse's own first (src/warehouse/core-tables.ts), then
+// each source's in SOURCES order. The Parquet lake, ClickHouse and the retention job read it: a table added
+// to a source's unit is exported (or retained) without touching their code.
+import { CORE_TABLES } from '../warehouse/core-tables.js';
+import type { TableSpec } from '../warehouse/table-spec.js';
+import { SOURCES } from './registry.js';
+import type { SourceUnit } from './source-unit.js';
+
+/** The core tables followed by each unit's, in order; a name given twice is a mistake and throws. */
+export function collectTables(
+  core: readonly TableSpec[],
+  units: readonly Pick<SourceUnit, 'id' | 'tables'>[],
+) {
+  const tables = [...core, ...units.flatMap((u) => u.tables)];
+  const seen = new Set<string>();
+  for (const t of tables) {
+    if (seen.has(t.name)) throw new Error(`the table ${t.name} is registered twice`);
+    seen.add(t.name);
+  }
+  return tables;
+}
+
+export const TABLES: readonly TableSpec[] = collectTables(CORE_TABLES, SOURCES);
