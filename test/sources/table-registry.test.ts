@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selectRetainedTables } from '../../jobs/retention.js';
+import { clickHouseColumns, createTableSql } from '../../src/clickhouse/clickhouse-tables.js';
 import { exportParquet } from '../../src/lake/export-parquet.js';
 import { LAKE_TABLES, selectLakeTables } from '../../src/lake/lake-tables.js';
 import { collectTables, TABLES } from '../../src/sources/tables.js';
@@ -120,6 +121,20 @@ describe('the table registry', () => {
       },
     ]);
     expect(selectRetainedTables(tables)).toEqual([{ table: 'fake_events', column: 'event_time' }]);
+    // ClickHouse: ordered by the spec's key, the secret column left out
+    const [lakeTable] = selectLakeTables(tables);
+    const columns = clickHouseColumns(lakeTable!, [
+      { name: 'project', type: 'VARCHAR' },
+      { name: 'event_id', type: 'VARCHAR' },
+      { name: 'event_time', type: 'TIMESTAMP WITH TIME ZONE' },
+      { name: 'api_token', type: 'VARCHAR' },
+    ]);
+    expect(columns.map((c) => [c.name, c.type])).toEqual([
+      ['project', 'String'],
+      ['event_id', 'String'],
+      ['event_time', 'Nullable(Int64)'],
+    ]);
+    expect(createTableSql('db', lakeTable!, columns)).toMatch(/ORDER BY \(`project`, `event_id`\)$/);
     expect(() => collectTables([quiet], [{ id: 'fake', tables: [quiet] }])).toThrow(/fake_state .*twice/);
   });
 
