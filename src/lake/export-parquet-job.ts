@@ -2,7 +2,7 @@
 // :40, after the quarter-hourly syncs; incremental, so a run rewrites the days the syncs touched. Without
 // REPORTER_LAKE_DIR the job is off (missingSetting): never scheduled, and `run export-parquet` exits 2.
 
-import { EXIT } from '../errors.js';
+import { EXIT, UsageError } from '../errors.js';
 import { plural } from '../plural.js';
 import type { SourceJobResult, SourceJobSpec } from '../sources/source-unit.js';
 
@@ -17,7 +17,11 @@ export const exportParquetJob: SourceJobSpec = {
       : undefined,
   async run(ctx): Promise<SourceJobResult> {
     const dir = ctx.config.lakeDir;
-    if (dir === undefined) throw new Error('export-parquet ran without REPORTER_LAKE_DIR (missingSetting)');
+    if (dir === undefined)
+      throw new UsageError(
+        'REPORTER_LAKE_DIR: is not set (the folder of the Parquet lake)',
+        'config.missing',
+      );
     // loaded when it runs: the unit (and the registries above it) stays cheap to import
     const { exportParquet } = await import('./export-parquet.js');
     const result = await ctx.useWarehouse((warehouse) =>

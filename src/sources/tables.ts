@@ -1,6 +1,7 @@
 // The table registry: every warehouse table, the warehouse's own first (src/warehouse/core-tables.ts), then
 // each source's in SOURCES order. The Parquet lake, ClickHouse and the retention job read it: a table added
 // to a source's unit is exported (or retained) without touching their code.
+import { EtlError } from '../errors.js';
 import { CORE_TABLES } from '../warehouse/core-tables.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { SOURCES } from './registry.js';
@@ -14,7 +15,10 @@ export function collectTables(
   const tables = [...core, ...units.flatMap((u) => u.tables)];
   const seen = new Set<string>();
   for (const t of tables) {
-    if (seen.has(t.name)) throw new Error(`the table ${t.name} is registered twice`);
+    if (seen.has(t.name))
+      throw new EtlError('sources.duplicate_table', `the table ${t.name} is registered twice`, {
+        kind: 'terminal',
+      });
     seen.add(t.name);
   }
   return tables;
