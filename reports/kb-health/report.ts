@@ -45,200 +45,241 @@ export const kbHealthReport: ReportDefinition = {
       context.querySql('expiring-keys', { days: EXPIRY_DAYS }),
       context.querySql('changes'),
     ]);
-    const count = (rows: readonly Row[], project: unknown, where: (r: Row) => boolean = () => true) =>
-      rows.filter((r) => r['project_name'] === project && where(r)).length;
-    const sourcesOf = (project: unknown, status: string) =>
-      Number(byStatus.find((r) => r['project_name'] === project && r['status'] === status)?.['sources'] ?? 0);
-    const health = snapshots.map((s) => {
-      const p = s['project_name'];
-      const hasPrevious = s['previous_snapshot_id'] !== null;
-      return {
-        ...s,
-        ingested: sourcesOf(p, 'INGESTED'),
-        in_progress: sourcesOf(p, 'READY_TO_INGEST') + sourcesOf(p, 'PROCESSING'),
-        failed: sourcesOf(p, 'FAILED_TO_INGEST'),
-        stale_integrations: count(stale, p),
-        expiring_keys: s['with_admin'] ? count(expiring, p) : null,
-        new_failures: hasPrevious ? count(changes, p, (r) => r['change'] === 'new failure') : null,
-        status_changes: hasPrevious ? count(changes, p, (r) => r['change'] === 'status changed') : null,
-        added_sources: hasPrevious ? count(changes, p, (r) => r['change'] === 'added') : null,
-        removed_sources: hasPrevious ? count(changes, p, (r) => r['change'] === 'removed') : null,
-      } as Row;
-    });
+    const health = computeHealthRows(snapshots, byStatus, stale, expiring, changes);
     const noSnapshot = 'No knowledge base snapshot before the end of the period (run reporter-etl kb sync)';
     const withoutAdmin = snapshots.some((s) => s['with_admin'] === false);
     const sheets: SheetSource[] = [
-      {
-        name: 'Health',
-        columns: [
-          col('project_name', 'Project', 'text'),
-          col('project_id', 'Project ID', 'id'),
-          col('taken_at', 'Snapshot taken at', 'datetime'),
-          col('previous_taken_at', 'Previous snapshot', 'datetime'),
-          col('sources', 'Sources', 'integer'),
-          col('ingested', 'Ingested', 'integer'),
-          col('in_progress', 'Waiting or processing', 'integer'),
-          col('failed', 'Failed to ingest', 'integer'),
-          col('integrations', 'Integrations', 'integer'),
-          col('stale_integrations', `Stale integrations (>${STALE_FACTOR}× interval)`, 'integer'),
-          col('api_keys', 'API keys', 'integer'),
-          col('expiring_keys', `Keys expiring in ${EXPIRY_DAYS} days`, 'integer'),
-          col('new_failures', 'New failures', 'integer'),
-          col('status_changes', 'Other status changes', 'integer'),
-          col('added_sources', 'Added sources', 'integer'),
-          col('removed_sources', 'Removed sources', 'integer'),
-          col('rejects', 'Quarantined records', 'integer'),
-          col('generation_model', 'Generation model', 'text'),
-          col('rpm_limit', 'rpmLimit', 'integer'),
-          col('snapshot_id', 'Snapshot ID', 'text'),
-        ],
-        rows: [
-          pick(health, [
-            'project_name',
-            'project_id',
-            'taken_at',
-            'previous_taken_at',
-            'sources',
-            'ingested',
-            'in_progress',
-            'failed',
-            'integrations',
-            'stale_integrations',
-            'api_keys',
-            'expiring_keys',
-            'new_failures',
-            'status_changes',
-            'added_sources',
-            'removed_sources',
-            'rejects',
-            'generation_model',
-            'rpm_limit',
-            'snapshot_id',
-          ]),
-        ],
-        emptyNote: noSnapshot,
-      },
-      {
-        name: 'Sources by status',
-        columns: [
-          col('project_name', 'Project', 'text'),
-          col('status', 'Status', 'text'),
-          col('sources', 'Sources', 'integer'),
-        ],
-        rows: [pick(byStatus, ['project_name', 'status', 'sources'])],
-        emptyNote: noSnapshot,
-      },
-      {
-        name: 'Failures',
-        columns: [
-          col('project_name', 'Project', 'text'),
-          col('source_id', 'Source ID', 'id'),
-          col('name', 'Source', 'text', 40),
-          col('type', 'Type', 'text'),
-          col('last_error', 'Last error', 'text', 80),
-          col('created_at', 'Created', 'datetime'),
-          col('version', 'Version', 'text'),
-          col('new_failure', 'New since the previous snapshot', 'boolean'),
-        ],
-        rows: [
-          pick(failures, [
-            'project_name',
-            'source_id',
-            'name',
-            'type',
-            'last_error',
-            'created_at',
-            'version',
-            'new_failure',
-          ]),
-        ],
-        emptyNote: 'No source failed to ingest',
-      },
-      {
-        name: 'Stale integrations',
-        columns: [
-          col('project_name', 'Project', 'text'),
-          // text: an int64 beyond 2^53 keeps every digit (a spreadsheet number would round it)
-          col('integration_id', 'Integration ID', 'text'),
-          col('name', 'Integration', 'text', 40),
-          col('status', 'Status', 'text'),
-          col('sync_interval_minutes', 'Interval (min)', 'integer'),
-          col('last_successful_sync_at', 'Last successful sync', 'datetime'),
-          col('hours_since_success', 'Hours since', 'number'),
-          col('intervals_since_success', 'Intervals since', 'number'),
-          col('last_error', 'Last error', 'text', 80),
-        ],
-        rows: [
-          pick(stale, [
-            'project_name',
-            'integration_id',
-            'name',
-            'status',
-            'sync_interval_minutes',
-            'last_successful_sync_at',
-            'hours_since_success',
-            'intervals_since_success',
-            'last_error',
-          ]),
-        ],
-        emptyNote: `No auto-syncing integration without a successful sync for over ${STALE_FACTOR}× its interval`,
-      },
-      {
-        name: 'Expiring keys',
-        columns: [
-          col('project_name', 'Project', 'text'),
-          col('api_key_id', 'API key ID', 'id'),
-          col('name', 'API key', 'text', 40),
-          col('status', 'Status', 'text'),
-          col('owner_login', 'Owner', 'text'),
-          col('expires_at', 'Expires at', 'datetime'),
-          col('days_left', 'Days left', 'number'),
-          col('last_used_at', 'Last used', 'datetime'),
-        ],
-        rows: [
-          pick(expiring, [
-            'project_name',
-            'api_key_id',
-            'name',
-            'status',
-            'owner_login',
-            'expires_at',
-            'days_left',
-            'last_used_at',
-          ]),
-        ],
-        emptyNote: withoutAdmin
-          ? `No key expiring within ${EXPIRY_DAYS} days (a snapshot taken without REPORTER_KB_ADMIN_KEY has no keys)`
-          : `No key expiring within ${EXPIRY_DAYS} days`,
-      },
-      {
-        name: 'Changes',
-        columns: [
-          col('project_name', 'Project', 'text'),
-          col('change', 'Change', 'text'),
-          col('source_id', 'Source ID', 'id'),
-          col('name', 'Source', 'text', 40),
-          col('previous_status', 'Previous status', 'text'),
-          col('status', 'Status', 'text'),
-          col('last_error', 'Last error', 'text', 80),
-        ],
-        rows: [
-          pick(changes, [
-            'project_name',
-            'change',
-            'source_id',
-            'name',
-            'previous_status',
-            'status',
-            'last_error',
-          ]),
-        ],
-        emptyNote: 'No change since the previous snapshot (or no previous snapshot)',
-      },
+      describeHealthSheet(health, noSnapshot),
+      describeSourcesByStatusSheet(byStatus, noSnapshot),
+      describeFailuresSheet(failures),
+      describeStaleIntegrationsSheet(stale),
+      describeExpiringKeysSheet(expiring, withoutAdmin),
+      describeChangesSheet(changes),
     ];
     return { sheets, charts: charts(health, byStatus, changes) };
   },
 };
+
+/** One row per project's snapshot: its counts by status, stale integrations, expiring keys and changes. */
+function computeHealthRows(
+  snapshots: readonly Row[],
+  byStatus: readonly Row[],
+  stale: readonly Row[],
+  expiring: readonly Row[],
+  changes: readonly Row[],
+): Row[] {
+  const count = (rows: readonly Row[], project: unknown, where: (r: Row) => boolean = () => true) =>
+    rows.filter((r) => r['project_name'] === project && where(r)).length;
+  const sourcesOf = (project: unknown, status: string) =>
+    Number(byStatus.find((r) => r['project_name'] === project && r['status'] === status)?.['sources'] ?? 0);
+  return snapshots.map((s) => {
+    const p = s['project_name'];
+    const hasPrevious = s['previous_snapshot_id'] !== null;
+    return {
+      ...s,
+      ingested: sourcesOf(p, 'INGESTED'),
+      in_progress: sourcesOf(p, 'READY_TO_INGEST') + sourcesOf(p, 'PROCESSING'),
+      failed: sourcesOf(p, 'FAILED_TO_INGEST'),
+      stale_integrations: count(stale, p),
+      expiring_keys: s['with_admin'] ? count(expiring, p) : null,
+      new_failures: hasPrevious ? count(changes, p, (r) => r['change'] === 'new failure') : null,
+      status_changes: hasPrevious ? count(changes, p, (r) => r['change'] === 'status changed') : null,
+      added_sources: hasPrevious ? count(changes, p, (r) => r['change'] === 'added') : null,
+      removed_sources: hasPrevious ? count(changes, p, (r) => r['change'] === 'removed') : null,
+    } as Row;
+  });
+}
+
+/** The Health sheet: one row per project, its latest snapshot against the previous one. */
+function describeHealthSheet(health: readonly Row[], emptyNote: string): SheetSource {
+  return {
+    name: 'Health',
+    columns: [
+      col('project_name', 'Project', 'text'),
+      col('project_id', 'Project ID', 'id'),
+      col('taken_at', 'Snapshot taken at', 'datetime'),
+      col('previous_taken_at', 'Previous snapshot', 'datetime'),
+      col('sources', 'Sources', 'integer'),
+      col('ingested', 'Ingested', 'integer'),
+      col('in_progress', 'Waiting or processing', 'integer'),
+      col('failed', 'Failed to ingest', 'integer'),
+      col('integrations', 'Integrations', 'integer'),
+      col('stale_integrations', `Stale integrations (>${STALE_FACTOR}× interval)`, 'integer'),
+      col('api_keys', 'API keys', 'integer'),
+      col('expiring_keys', `Keys expiring in ${EXPIRY_DAYS} days`, 'integer'),
+      col('new_failures', 'New failures', 'integer'),
+      col('status_changes', 'Other status changes', 'integer'),
+      col('added_sources', 'Added sources', 'integer'),
+      col('removed_sources', 'Removed sources', 'integer'),
+      col('rejects', 'Quarantined records', 'integer'),
+      col('generation_model', 'Generation model', 'text'),
+      col('rpm_limit', 'rpmLimit', 'integer'),
+      col('snapshot_id', 'Snapshot ID', 'text'),
+    ],
+    rows: [
+      pick(health, [
+        'project_name',
+        'project_id',
+        'taken_at',
+        'previous_taken_at',
+        'sources',
+        'ingested',
+        'in_progress',
+        'failed',
+        'integrations',
+        'stale_integrations',
+        'api_keys',
+        'expiring_keys',
+        'new_failures',
+        'status_changes',
+        'added_sources',
+        'removed_sources',
+        'rejects',
+        'generation_model',
+        'rpm_limit',
+        'snapshot_id',
+      ]),
+    ],
+    emptyNote,
+  };
+}
+
+/** The sheet of sources counted by status. */
+function describeSourcesByStatusSheet(byStatus: readonly Row[], emptyNote: string): SheetSource {
+  return {
+    name: 'Sources by status',
+    columns: [
+      col('project_name', 'Project', 'text'),
+      col('status', 'Status', 'text'),
+      col('sources', 'Sources', 'integer'),
+    ],
+    rows: [pick(byStatus, ['project_name', 'status', 'sources'])],
+    emptyNote,
+  };
+}
+
+/** The sheet of the sources that failed to ingest, with their errors. */
+function describeFailuresSheet(failures: readonly Row[]): SheetSource {
+  return {
+    name: 'Failures',
+    columns: [
+      col('project_name', 'Project', 'text'),
+      col('source_id', 'Source ID', 'id'),
+      col('name', 'Source', 'text', 40),
+      col('type', 'Type', 'text'),
+      col('last_error', 'Last error', 'text', 80),
+      col('created_at', 'Created', 'datetime'),
+      col('version', 'Version', 'text'),
+      col('new_failure', 'New since the previous snapshot', 'boolean'),
+    ],
+    rows: [
+      pick(failures, [
+        'project_name',
+        'source_id',
+        'name',
+        'type',
+        'last_error',
+        'created_at',
+        'version',
+        'new_failure',
+      ]),
+    ],
+    emptyNote: 'No source failed to ingest',
+  };
+}
+
+/** The sheet of the auto-syncing integrations without a recent successful sync. */
+function describeStaleIntegrationsSheet(stale: readonly Row[]): SheetSource {
+  return {
+    name: 'Stale integrations',
+    columns: [
+      col('project_name', 'Project', 'text'),
+      // text: an int64 beyond 2^53 keeps every digit (a spreadsheet number would round it)
+      col('integration_id', 'Integration ID', 'text'),
+      col('name', 'Integration', 'text', 40),
+      col('status', 'Status', 'text'),
+      col('sync_interval_minutes', 'Interval (min)', 'integer'),
+      col('last_successful_sync_at', 'Last successful sync', 'datetime'),
+      col('hours_since_success', 'Hours since', 'number'),
+      col('intervals_since_success', 'Intervals since', 'number'),
+      col('last_error', 'Last error', 'text', 80),
+    ],
+    rows: [
+      pick(stale, [
+        'project_name',
+        'integration_id',
+        'name',
+        'status',
+        'sync_interval_minutes',
+        'last_successful_sync_at',
+        'hours_since_success',
+        'intervals_since_success',
+        'last_error',
+      ]),
+    ],
+    emptyNote: `No auto-syncing integration without a successful sync for over ${STALE_FACTOR}× its interval`,
+  };
+}
+
+/** The sheet of the API keys expiring soon. */
+function describeExpiringKeysSheet(expiring: readonly Row[], withoutAdmin: boolean): SheetSource {
+  return {
+    name: 'Expiring keys',
+    columns: [
+      col('project_name', 'Project', 'text'),
+      col('api_key_id', 'API key ID', 'id'),
+      col('name', 'API key', 'text', 40),
+      col('status', 'Status', 'text'),
+      col('owner_login', 'Owner', 'text'),
+      col('expires_at', 'Expires at', 'datetime'),
+      col('days_left', 'Days left', 'number'),
+      col('last_used_at', 'Last used', 'datetime'),
+    ],
+    rows: [
+      pick(expiring, [
+        'project_name',
+        'api_key_id',
+        'name',
+        'status',
+        'owner_login',
+        'expires_at',
+        'days_left',
+        'last_used_at',
+      ]),
+    ],
+    emptyNote: withoutAdmin
+      ? `No key expiring within ${EXPIRY_DAYS} days (a snapshot taken without REPORTER_KB_ADMIN_KEY has no keys)`
+      : `No key expiring within ${EXPIRY_DAYS} days`,
+  };
+}
+
+/** The sheet of the sources changed since the previous snapshot. */
+function describeChangesSheet(changes: readonly Row[]): SheetSource {
+  return {
+    name: 'Changes',
+    columns: [
+      col('project_name', 'Project', 'text'),
+      col('change', 'Change', 'text'),
+      col('source_id', 'Source ID', 'id'),
+      col('name', 'Source', 'text', 40),
+      col('previous_status', 'Previous status', 'text'),
+      col('status', 'Status', 'text'),
+      col('last_error', 'Last error', 'text', 80),
+    ],
+    rows: [
+      pick(changes, [
+        'project_name',
+        'change',
+        'source_id',
+        'name',
+        'previous_status',
+        'status',
+        'last_error',
+      ]),
+    ],
+    emptyNote: 'No change since the previous snapshot (or no previous snapshot)',
+  };
+}
 
 function charts(health: readonly Row[], byStatus: readonly Row[], changes: readonly Row[]): ChartSpec[] {
   if (health.length === 0) return [];

@@ -23,192 +23,237 @@ export function summarySheets(s: StatsReport): SheetSource[] {
 
 function tableSheets(s: StatsReport): SheetSource[] {
   return [
-    {
-      name: 'By day',
-      columns: [
-        col('day', 'Day', 'date'),
-        col('sessions', 'Sessions', 'integer'),
-        col('messages', 'Messages', 'integer'),
-        col('uniqueClients', 'Unique clients', 'integer'),
-        col('transferredSessions', 'Transferred sessions', 'integer'),
-      ],
-      rows: [
-        s.byPeriod.map((r) => [
-          localDay(r.period),
-          r.sessions,
-          r.messages,
-          r.uniqueClients,
-          r.transferredSessions,
-        ]),
-      ],
-    },
-    {
-      name: 'By day × channel',
-      columns: [
-        col('day', 'Day', 'date'),
-        col('channel', 'Channel', 'text'),
-        col('sessions', 'Sessions', 'integer'),
-        col('messages', 'Messages', 'integer'),
-        col('uniqueClients', 'Unique clients', 'integer'),
-        col('transferredSessions', 'Transferred sessions', 'integer'),
-      ],
-      rows: [
-        s.byPeriodChannel.map((r) => [
-          localDay(r.period),
-          r.channel ?? '(session not synced)',
-          r.sessions,
-          r.messages,
-          r.uniqueClients,
-          r.transferredSessions,
-        ]),
-      ],
-    },
-    {
-      name: 'Channels',
-      columns: [
-        col('channel', 'Channel', 'text'),
-        col('sessions', 'Sessions', 'integer'),
-        col('nonEmptySessions', 'Non-empty sessions', 'integer'),
-        col('messages', 'Messages', 'integer'),
-        col('uniqueClients', 'Unique clients', 'integer'),
-        col('transferredSessions', 'Transferred sessions', 'integer'),
-        col('transferShare', 'Transfer share', 'percent'),
-      ],
-      rows: [
-        s.byChannel.map((r) => [
-          r.channel ?? '(session not synced)',
-          r.sessions,
-          r.nonEmptySessions,
-          r.messages,
-          r.uniqueClients,
-          r.transferredSessions,
-          r.transferShare,
-        ]),
-      ],
-    },
-    {
-      name: 'Session labels',
-      columns: [
-        col('project', 'Project', 'text'),
-        col('label', 'Label', 'text'),
-        col('labelId', 'Label ID', 'integer'),
-        col('count', 'Sessions', 'integer'),
-        col('share', 'Share of sessions', 'percent'),
-      ],
-      rows: [s.sessionLabels.map((r) => [r.project, r.label, r.labelId, r.count, r.share])],
-    },
-    {
-      name: 'Message labels',
-      columns: [
-        col('project', 'Project', 'text'),
-        col('group', 'Group', 'text'),
-        col('label', 'Label', 'text'),
-        col('labelId', 'Label ID', 'integer'),
-        col('count', 'Messages', 'integer'),
-        col('share', 'Share of messages', 'percent'),
-      ],
-      rows: [s.messageLabels.map((r) => [r.project, r.group, r.label, r.labelId, r.count, r.share])],
-    },
-    {
-      name: 'Delivery funnel',
-      columns: [
-        col('channel', 'Channel', 'text'),
-        col('messages', 'Messages', 'integer'),
-        col('withStatus', 'With a status', 'integer'),
-        col('noStatus', 'No status', 'integer'),
-        col('sent', 'Sent', 'integer'),
-        col('delivered', 'Delivered', 'integer'),
-        col('read', 'Read', 'integer'),
-        col('notSent', 'Not sent', 'integer'),
-        col('notDelivered', 'Not delivered', 'integer'),
-        col('other', 'Other status', 'integer'),
-        col('unexpected', 'Unexpected status', 'integer'),
-        col('deliveredRate', 'Delivered rate', 'percent'),
-        col('readRate', 'Read rate', 'percent'),
-        col('notSentRate', 'Not sent rate', 'percent'),
-        col('notDeliveredRate', 'Not delivered rate', 'percent'),
-        col('medianMsToRead', 'Median time to read', 'duration'),
-        col('readTimed', 'Read messages timed', 'integer'),
-      ],
-      rows: [
-        s.deliveryFunnel.map((r) => [
-          r.channel,
-          r.messages,
-          r.withStatus,
-          r.noStatus,
-          r.sent,
-          r.delivered,
-          r.read,
-          r.notSent,
-          r.notDelivered,
-          r.other,
-          r.unexpected,
-          r.deliveredRate,
-          r.readRate,
-          r.notSentRate,
-          r.notDeliveredRate,
-          r.medianMsToRead,
-          r.readTimed,
-        ]),
-      ],
-    },
-    {
-      name: 'Top intents',
-      columns: [
-        col('nlpClass', 'NLP class', 'text'),
-        col('messages', 'Messages', 'integer'),
-        col('share', 'Share of classified', 'percent'),
-        col('meanConfidence', 'Mean confidence', 'decimal3'),
-      ],
-      rows: [s.intents.top.map((r) => [r.nlpClass, r.messages, r.share, r.meanConfidence])],
-    },
-    {
-      name: 'Experiments',
-      columns: [
-        col('project', 'Project', 'text'),
-        col('experiment', 'Experiment', 'text'),
-        col('status', 'Status', 'text'),
-        col('branch', 'Branch', 'text'),
-        col('sessions', 'Sessions', 'integer'),
-        col('messagesPerSession', 'Messages per session', 'number'),
-        col('transferredSessions', 'Transferred sessions', 'integer'),
-        col('transferRate', 'Transfer rate', 'percent'),
-      ],
-      rows: [
-        s.experiments.map((r) => [
-          r.project,
-          r.experiment,
-          r.status,
-          r.branch,
-          r.sessions,
-          r.messagesPerSession,
-          r.transferredSessions,
-          r.transferRate,
-        ]),
-      ],
-    },
-    {
-      name: 'Transfers',
-      columns: [
-        col('day', 'Day', 'date'),
-        col('channel', 'Channel', 'text'),
-        col('sessions', 'Sessions', 'integer'),
-        col('transferredSessions', 'Transferred sessions', 'integer'),
-        col('transferShare', 'Transfer share', 'percent'),
-      ],
-      rows: [
-        s.byPeriodChannel
-          .filter((r) => r.sessions > 0)
-          .map((r) => [
-            localDay(r.period),
-            r.channel ?? '(session not synced)',
-            r.sessions,
-            r.transferredSessions,
-            r.transferredSessions / r.sessions,
-          ]),
-      ],
-    },
+    describeByDaySheet(s),
+    describeByDayChannelSheet(s),
+    describeChannelsSheet(s),
+    describeSessionLabelsSheet(s),
+    describeMessageLabelsSheet(s),
+    describeDeliveryFunnelSheet(s),
+    describeTopIntentsSheet(s),
+    describeExperimentsSheet(s),
+    describeTransfersSheet(s),
   ];
+}
+
+/** Sessions, messages, clients and transfers per day. */
+function describeByDaySheet(s: StatsReport): SheetSource {
+  return {
+    name: 'By day',
+    columns: [
+      col('day', 'Day', 'date'),
+      col('sessions', 'Sessions', 'integer'),
+      col('messages', 'Messages', 'integer'),
+      col('uniqueClients', 'Unique clients', 'integer'),
+      col('transferredSessions', 'Transferred sessions', 'integer'),
+    ],
+    rows: [
+      s.byPeriod.map((r) => [
+        localDay(r.period),
+        r.sessions,
+        r.messages,
+        r.uniqueClients,
+        r.transferredSessions,
+      ]),
+    ],
+  };
+}
+
+/** Sessions, messages, clients and transfers per day and channel. */
+function describeByDayChannelSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'By day × channel',
+    columns: [
+      col('day', 'Day', 'date'),
+      col('channel', 'Channel', 'text'),
+      col('sessions', 'Sessions', 'integer'),
+      col('messages', 'Messages', 'integer'),
+      col('uniqueClients', 'Unique clients', 'integer'),
+      col('transferredSessions', 'Transferred sessions', 'integer'),
+    ],
+    rows: [
+      s.byPeriodChannel.map((r) => [
+        localDay(r.period),
+        r.channel ?? '(session not synced)',
+        r.sessions,
+        r.messages,
+        r.uniqueClients,
+        r.transferredSessions,
+      ]),
+    ],
+  };
+}
+
+/** The period per channel, with its transfer share. */
+function describeChannelsSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'Channels',
+    columns: [
+      col('channel', 'Channel', 'text'),
+      col('sessions', 'Sessions', 'integer'),
+      col('nonEmptySessions', 'Non-empty sessions', 'integer'),
+      col('messages', 'Messages', 'integer'),
+      col('uniqueClients', 'Unique clients', 'integer'),
+      col('transferredSessions', 'Transferred sessions', 'integer'),
+      col('transferShare', 'Transfer share', 'percent'),
+    ],
+    rows: [
+      s.byChannel.map((r) => [
+        r.channel ?? '(session not synced)',
+        r.sessions,
+        r.nonEmptySessions,
+        r.messages,
+        r.uniqueClients,
+        r.transferredSessions,
+        r.transferShare,
+      ]),
+    ],
+  };
+}
+
+/** Sessions per session label. */
+function describeSessionLabelsSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'Session labels',
+    columns: [
+      col('project', 'Project', 'text'),
+      col('label', 'Label', 'text'),
+      col('labelId', 'Label ID', 'integer'),
+      col('count', 'Sessions', 'integer'),
+      col('share', 'Share of sessions', 'percent'),
+    ],
+    rows: [s.sessionLabels.map((r) => [r.project, r.label, r.labelId, r.count, r.share])],
+  };
+}
+
+/** Messages per message label, by group. */
+function describeMessageLabelsSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'Message labels',
+    columns: [
+      col('project', 'Project', 'text'),
+      col('group', 'Group', 'text'),
+      col('label', 'Label', 'text'),
+      col('labelId', 'Label ID', 'integer'),
+      col('count', 'Messages', 'integer'),
+      col('share', 'Share of messages', 'percent'),
+    ],
+    rows: [s.messageLabels.map((r) => [r.project, r.group, r.label, r.labelId, r.count, r.share])],
+  };
+}
+
+/** Messages per channel by delivery status: counts, rates, time to read. */
+function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'Delivery funnel',
+    columns: [
+      col('channel', 'Channel', 'text'),
+      col('messages', 'Messages', 'integer'),
+      col('withStatus', 'With a status', 'integer'),
+      col('noStatus', 'No status', 'integer'),
+      col('sent', 'Sent', 'integer'),
+      col('delivered', 'Delivered', 'integer'),
+      col('read', 'Read', 'integer'),
+      col('notSent', 'Not sent', 'integer'),
+      col('notDelivered', 'Not delivered', 'integer'),
+      col('other', 'Other status', 'integer'),
+      col('unexpected', 'Unexpected status', 'integer'),
+      col('deliveredRate', 'Delivered rate', 'percent'),
+      col('readRate', 'Read rate', 'percent'),
+      col('notSentRate', 'Not sent rate', 'percent'),
+      col('notDeliveredRate', 'Not delivered rate', 'percent'),
+      col('medianMsToRead', 'Median time to read', 'duration'),
+      col('readTimed', 'Read messages timed', 'integer'),
+    ],
+    rows: [
+      s.deliveryFunnel.map((r) => [
+        r.channel,
+        r.messages,
+        r.withStatus,
+        r.noStatus,
+        r.sent,
+        r.delivered,
+        r.read,
+        r.notSent,
+        r.notDelivered,
+        r.other,
+        r.unexpected,
+        r.deliveredRate,
+        r.readRate,
+        r.notSentRate,
+        r.notDeliveredRate,
+        r.medianMsToRead,
+        r.readTimed,
+      ]),
+    ],
+  };
+}
+
+/** The most frequent NLP classes. */
+function describeTopIntentsSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'Top intents',
+    columns: [
+      col('nlpClass', 'NLP class', 'text'),
+      col('messages', 'Messages', 'integer'),
+      col('share', 'Share of classified', 'percent'),
+      col('meanConfidence', 'Mean confidence', 'decimal3'),
+    ],
+    rows: [s.intents.top.map((r) => [r.nlpClass, r.messages, r.share, r.meanConfidence])],
+  };
+}
+
+/** Each experiment branch: sessions, messages per session, transfers. */
+function describeExperimentsSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'Experiments',
+    columns: [
+      col('project', 'Project', 'text'),
+      col('experiment', 'Experiment', 'text'),
+      col('status', 'Status', 'text'),
+      col('branch', 'Branch', 'text'),
+      col('sessions', 'Sessions', 'integer'),
+      col('messagesPerSession', 'Messages per session', 'number'),
+      col('transferredSessions', 'Transferred sessions', 'integer'),
+      col('transferRate', 'Transfer rate', 'percent'),
+    ],
+    rows: [
+      s.experiments.map((r) => [
+        r.project,
+        r.experiment,
+        r.status,
+        r.branch,
+        r.sessions,
+        r.messagesPerSession,
+        r.transferredSessions,
+        r.transferRate,
+      ]),
+    ],
+  };
+}
+
+/** Transferred sessions per day and channel (days with sessions). */
+function describeTransfersSheet(s: StatsReport): SheetSource {
+  return {
+    name: 'Transfers',
+    columns: [
+      col('day', 'Day', 'date'),
+      col('channel', 'Channel', 'text'),
+      col('sessions', 'Sessions', 'integer'),
+      col('transferredSessions', 'Transferred sessions', 'integer'),
+      col('transferShare', 'Transfer share', 'percent'),
+    ],
+    rows: [
+      s.byPeriodChannel
+        .filter((r) => r.sessions > 0)
+        .map((r) => [
+          localDay(r.period),
+          r.channel ?? '(session not synced)',
+          r.sessions,
+          r.transferredSessions,
+          r.transferredSessions / r.sessions,
+        ]),
+    ],
+  };
 }
 
 /** A one-day period: its sessions per day would be a single dot, so the summary charts them by hour. */

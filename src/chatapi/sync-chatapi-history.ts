@@ -87,42 +87,15 @@ async function syncChannel(
   const { config, warehouse } = ctx;
   const now = ctx.now ?? Date.now;
   const log = ctx.log.child({ channel: channel.name });
-  const summary: ChatApiHistorySummary = {
-    runId: '',
-    channel: channel.name,
-    status: 'success',
-    from: null,
-    to: null,
-    clients: 0,
-    messages: 0,
-    rejects: 0,
-    requests: 0,
-    unknownValues: {},
-    error: null,
-    exitCode: 0,
-  };
+  const summary = createChannelSummary(channel.name);
   const unknownValues = new UnknownValues(log);
-  const projects = await projectsOf(warehouse, config, channel);
-  const refused = projects.find((p) => ctx.refusedProjects?.includes(p));
-  if (refused !== undefined) {
+  const range = await planHistoryRange(ctx, channel);
+  if ('skipped' in range) {
     summary.status = 'skipped';
-    summary.error = `another sync of project ${refused} is running: the history follows that sync`;
+    summary.error = range.skipped;
     return summary;
   }
-  // the Reporter's watermarks bound the range: its clients are known only up to there
-  const watermarks = await Promise.all(projects.map((p) => warehouse.getWatermark(p)));
-  const known = watermarks.filter((w): w is number => w !== undefined);
-  if (projects.length === 0 || known.length === 0) {
-    summary.status = 'skipped';
-    summary.error = `no Reporter data yet for ${channel.project ? `project ${channel.project}` : 'the configured projects'}: the history follows the sync of its project`;
-    return summary;
-  }
-  const to = Math.min(now() - config.safetyLagMs, ...known);
-  const saved = await readWatermark(warehouse, channel.name);
-  const from = Math.max(
-    now() - config.historyMs,
-    saved === undefined || ctx.full ? Number.NEGATIVE_INFINITY : saved - config.lookbackMs,
-  );
+  const { projects, from, to } = range;
   summary.from = new Date(from).toISOString();
   summary.to = new Date(to).toISOString();
   if (from >= to) return summary;
@@ -141,15 +114,7 @@ async function syncChannel(
     to: new Date(to),
     projects,
   });
-  const client = createChatApiClient({
-    config: config.chatApi,
-    channel,
-    concurrency: config.concurrency,
-    retries: config.retries,
-    timeoutMs: config.timeoutMs,
-    log,
-    ...(ctx.backoffBaseMs === undefined ? {} : { backoffBaseMs: ctx.backoffBaseMs }),
-  });
+  const client = createChannelClient(ctx, channel, log);
   try {
     for (let start = 0; start < clients.length; start += CLIENTS_PER_BATCH) {
       if (ctx.signal?.aborted) {
@@ -201,17 +166,94 @@ async function syncChannel(
     summary.requests = client.requests;
     summary.unknownValues = unknownValues.toJSON();
     await client.close();
-    await warehouse
-      .finishRun(runId, {
-        status: summary.status === 'skipped' ? 'success' : summary.status,
-        error: summary.error,
-        durationMs: now() - started,
-        requests: summary.requests,
-        unknownValues: summary.unknownValues,
-      })
-      .catch((error: unknown) => log.warn({ err: error }, 'could not record the end of the Chat API run'));
+    await recordRunEnd(warehouse, runId, summary, now() - started, log);
   }
   return summary;
+}
+
+/** The Chat API client of one channel, on the sync's transport settings. */
+function createChannelClient(
+  ctx: ChatApiHistoryContext,
+  channel: ChatApiChannel,
+  log: Logger,
+): ChatApiClient {
+  const { config } = ctx;
+  return createChatApiClient({
+    config: config.chatApi,
+    channel,
+    concurrency: config.concurrency,
+    retries: config.retries,
+    timeoutMs: config.timeoutMs,
+    log,
+    ...(ctx.backoffBaseMs === undefined ? {} : { backoffBaseMs: ctx.backoffBaseMs }),
+  });
+}
+
+/** The channel's row in etl_runs closed with its outcome; a failure to record it is logged, not thrown. */
+async function recordRunEnd(
+  warehouse: Warehouse,
+  runId: string,
+  summary: ChatApiHistorySummary,
+  durationMs: number,
+  log: Logger,
+): Promise<void> {
+  await warehouse
+    .finishRun(runId, {
+      status: summary.status === 'skipped' ? 'success' : summary.status,
+      error: summary.error,
+      durationMs,
+      requests: summary.requests,
+      unknownValues: summary.unknownValues,
+    })
+    .catch((error: unknown) => log.warn({ err: error }, 'could not record the end of the Chat API run'));
+}
+
+/** A channel's summary before anything is read: a success with nothing counted. */
+function createChannelSummary(channel: string): ChatApiHistorySummary {
+  return {
+    runId: '',
+    channel,
+    status: 'success',
+    from: null,
+    to: null,
+    clients: 0,
+    messages: 0,
+    rejects: 0,
+    requests: 0,
+    unknownValues: {},
+    error: null,
+    exitCode: 0,
+  };
+}
+
+/** The channel's projects and the range of its history to read, or why the channel is skipped. */
+type HistoryRange = { projects: string[]; from: number; to: number } | { skipped: string };
+
+/**
+ * The range to read: from the channel's watermark minus the look-back (REPORTER_HISTORY_DAYS at most) to the
+ * oldest watermark of its projects; skipped while another sync holds one of them or none has Reporter data.
+ */
+async function planHistoryRange(ctx: ChatApiHistoryContext, channel: ChatApiChannel): Promise<HistoryRange> {
+  const { config, warehouse } = ctx;
+  const now = ctx.now ?? Date.now;
+  const projects = await projectsOf(warehouse, config, channel);
+  const refused = projects.find((p) => ctx.refusedProjects?.includes(p));
+  if (refused !== undefined)
+    return { skipped: `another sync of project ${refused} is running: the history follows that sync` };
+  // the Reporter's watermarks bound the range: its clients are known only up to there
+  const watermarks = await Promise.all(projects.map((p) => warehouse.getWatermark(p)));
+  const known = watermarks.filter((w): w is number => w !== undefined);
+  if (projects.length === 0 || known.length === 0)
+    return {
+      skipped: `no Reporter data yet for ${channel.project ? `project ${channel.project}` : 'the configured projects'}: the history follows the sync of its project`,
+    };
+  const to = Math.min(now() - config.safetyLagMs, ...known);
+  const saved = await readWatermark(warehouse, channel.name);
+  const from = Math.max(
+    now() - config.historyMs,
+    saved === undefined || ctx.full ? Number.NEGATIVE_INFINITY : saved - config.lookbackMs,
+  );
+  return { projects, from, to };
 }
 
 /**

@@ -12,6 +12,18 @@ import { groundTruth } from './truth.js';
 
 export function controlRoutes(): Route[] {
   return [
+    ...listWorldRoutes(),
+    ...listChatApiControlRoutes(),
+    ...listPushgateControlRoutes(),
+    ...listKbControlRoutes(),
+    ...listClockRoutes(),
+    ...listFaultRoutes(),
+  ];
+}
+
+// health and the Reporter world's ground truth
+function listWorldRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'health',
@@ -60,6 +72,12 @@ export function controlRoutes(): Route[] {
         };
       },
     },
+  ];
+}
+
+// the Chat API's truth and its channels' webhooks
+function listChatApiControlRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'chatapi/truth',
@@ -106,6 +124,12 @@ export function controlRoutes(): Route[] {
         };
       },
     },
+  ];
+}
+
+// what Pushgate received, and its pushbacks
+function listPushgateControlRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'pushgate/received',
@@ -134,6 +158,12 @@ export function controlRoutes(): Route[] {
         return { body: ctx.emulator.pushgate.create(id, project) };
       },
     },
+  ];
+}
+
+// the knowledge base's truth at an instant
+function listKbControlRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'kb/truth',
@@ -143,6 +173,12 @@ export function controlRoutes(): Route[] {
         return { body: kbTruth(ctx.emulator, at ?? ctx.now) };
       },
     },
+  ];
+}
+
+// the emulator's clock: read, set, advance, speed
+function listClockRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'clock',
@@ -173,6 +209,12 @@ export function controlRoutes(): Route[] {
         return { body: { now: new Date(now).toISOString(), live: clock.live } };
       },
     },
+  ];
+}
+
+// scripted faults and fault rates
+function listFaultRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'faults',

@@ -407,109 +407,123 @@ class EmulatorServer {
       req,
       res,
     };
-    if (where.scope === 'control') {
-      const first = e.projects.values().next().value!;
-      return {
-        ...base,
-        project: first,
-        projectNamed: false,
-        token: '',
-        tokenProjects: [...e.projects.keys()],
-      };
-    }
-    if (where.scope === 'pushgate') {
-      const first = e.projects.values().next().value!;
-      return {
-        ...base,
-        project: first,
-        projectNamed: false,
-        token: where.token ?? '',
-        tokenProjects: [],
-      };
-    }
-    if (where.scope === 'chatapi' || where.scope === 'prompter') {
-      const channel = e.chatApi.channel(where.token ?? '');
-      return {
-        ...base,
-        project: channel.project,
-        projectNamed: true,
-        token: channel.token,
-        tokenProjects: [channel.project.name],
-      };
-    }
-    if (where.generation === 'legacy') {
-      const entry = e.options.legacyTokens.find((t) => t.token === where.token);
-      if (!entry)
+    return { ...base, ...resolveAccess(e, where, route, url, req) };
+  }
+}
+
+/** Who the request reads as: its project, whether it named it, its token and the token's projects. */
+type RouteAccess = Pick<RouteContext, 'project' | 'projectNamed' | 'token' | 'tokenProjects'>;
+
+/** The access of a request by its scope: control and Pushgate, a Chat API channel, a legacy or a v1 token. */
+function resolveAccess(
+  e: Emulator,
+  where: { scope: Scope; generation: Generation; token?: string },
+  route: Route,
+  url: URL,
+  req: IncomingMessage,
+): RouteAccess {
+  if (where.scope === 'control') {
+    const first = e.projects.values().next().value!;
+    return {
+      project: first,
+      projectNamed: false,
+      token: '',
+      tokenProjects: [...e.projects.keys()],
+    };
+  }
+  if (where.scope === 'pushgate') {
+    const first = e.projects.values().next().value!;
+    return {
+      project: first,
+      projectNamed: false,
+      token: where.token ?? '',
+      tokenProjects: [],
+    };
+  }
+  if (where.scope === 'chatapi' || where.scope === 'prompter') {
+    const channel = e.chatApi.channel(where.token ?? '');
+    return {
+      project: channel.project,
+      projectNamed: true,
+      token: channel.token,
+      tokenProjects: [channel.project.name],
+    };
+  }
+  if (where.generation === 'legacy') return resolveLegacyAccess(e, where.token);
+  return resolveV1Access(e, route, url, req);
+}
+
+/** A legacy request: the token in its path names one project. */
+function resolveLegacyAccess(e: Emulator, token: string | undefined): RouteAccess {
+  const entry = e.options.legacyTokens.find((t) => t.token === token);
+  if (!entry)
+    throw new ApiError(
+      401,
+      'reporter.unauthorized.invalid_token',
+      'The token in the path is not a valid analytics token of the previous API generation',
+    );
+  return {
+    project: e.project(entry.project),
+    projectNamed: true,
+    token: entry.token,
+    tokenProjects: [entry.project],
+  };
+}
+
+/** A v1 request: its bearer token, its scope, and the project it names (`projectShortName`) or the token's first. */
+function resolveV1Access(e: Emulator, route: Route, url: URL, req: IncomingMessage): RouteAccess {
+  const header = req.headers.authorization;
+  if (!header)
+    throw new ApiError(
+      401,
+      'reporter.unauthorized.missing_token',
+      'Authorization header with a Bearer token is required',
+    );
+  const m = /^Bearer\s+(.+)$/i.exec(header);
+  const entry: V1Token | undefined = m ? e.options.v1Tokens.find((t) => t.token === m[1]!.trim()) : undefined;
+  if (!entry)
+    throw new ApiError(
+      401,
+      'reporter.unauthorized.invalid_token',
+      'The bearer token is not valid for this API',
+    );
+  if (route.write && entry.readOnly)
+    throw new ApiError(403, 'reporter.forbidden.scope', `The token lacks the scope to call ${route.op}`);
+  const named = url.searchParams.get('projectShortName');
+  if (named) {
+    if (!entry.projects.includes(named)) {
+      if (!e.projects.has(named))
         throw new ApiError(
-          401,
-          'reporter.unauthorized.invalid_token',
-          'The token in the path is not a valid analytics token of the previous API generation',
+          400,
+          'reporter.bad_request.invalid_parameter',
+          `projectShortName: unknown project ${named}`,
+          { parameter: 'projectShortName' },
         );
-      return {
-        ...base,
-        project: e.project(entry.project),
-        projectNamed: true,
-        token: entry.token,
-        tokenProjects: [entry.project],
-      };
-    }
-    const header = req.headers.authorization;
-    if (!header)
-      throw new ApiError(
-        401,
-        'reporter.unauthorized.missing_token',
-        'Authorization header with a Bearer token is required',
-      );
-    const m = /^Bearer\s+(.+)$/i.exec(header);
-    const entry: V1Token | undefined = m
-      ? e.options.v1Tokens.find((t) => t.token === m[1]!.trim())
-      : undefined;
-    if (!entry)
-      throw new ApiError(
-        401,
-        'reporter.unauthorized.invalid_token',
-        'The bearer token is not valid for this API',
-      );
-    if (route.write && entry.readOnly)
-      throw new ApiError(403, 'reporter.forbidden.scope', `The token lacks the scope to call ${route.op}`);
-    const named = url.searchParams.get('projectShortName');
-    if (named) {
-      if (!entry.projects.includes(named)) {
-        if (!e.projects.has(named))
-          throw new ApiError(
-            400,
-            'reporter.bad_request.invalid_parameter',
-            `projectShortName: unknown project ${named}`,
-            { parameter: 'projectShortName' },
-          );
-        throw new ApiError(403, 'reporter.forbidden.project', `The token has no access to project ${named}`, {
-          projectShortName: named,
-        });
-      }
-      return {
-        ...base,
-        project: e.project(named),
-        projectNamed: true,
-        token: entry.token,
-        tokenProjects: entry.projects,
-      };
-    }
-    if (route.needsProject) {
-      throw new ApiError(
-        400,
-        'reporter.bad_request.invalid_parameter',
-        'projectShortName: required parameter is missing for this operation',
-        { parameter: 'projectShortName' },
-      );
+      throw new ApiError(403, 'reporter.forbidden.project', `The token has no access to project ${named}`, {
+        projectShortName: named,
+      });
     }
     return {
-      ...base,
-      project: e.project(entry.projects[0]!),
-      projectNamed: false,
+      project: e.project(named),
+      projectNamed: true,
       token: entry.token,
       tokenProjects: entry.projects,
     };
   }
+  if (route.needsProject) {
+    throw new ApiError(
+      400,
+      'reporter.bad_request.invalid_parameter',
+      'projectShortName: required parameter is missing for this operation',
+      { parameter: 'projectShortName' },
+    );
+  }
+  return {
+    project: e.project(entry.projects[0]!),
+    projectNamed: false,
+    token: entry.token,
+    tokenProjects: entry.projects,
+  };
 }
 
 export async function startEmulator(

@@ -13,7 +13,7 @@ import { redactSecrets } from '../redact-secrets.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from '../reporter/retry-after.js';
 import { KB_API_PATH, type KbQueryRequest } from './kb-client.js';
 import { describeKbIssues, type KbQueryRecord, kbQueryRecordSchema } from './kb-schemas.js';
-import { SseParser } from './parse-sse.js';
+import { type SseEvent, SseParser } from './parse-sse.js';
 
 export interface KbStreamResult {
   /** The `done` event's QueryRecord; undefined when the stream ended another way. */
@@ -74,6 +74,128 @@ function errorBodyDetail(text: string): string {
   return '';
 }
 
+type StreamResponse = Awaited<ReturnType<typeof request>>;
+
+/** Where a stream request goes: the URL, the key, the connection pool, the redaction of the key. */
+interface StreamTarget {
+  url: string;
+  key: string;
+  agent: Agent;
+  baseUrl: string;
+  redact: (text: string) => string;
+}
+
+/** Sends the request once: the response when the stream starts (2xx), else RetryableStart or an EtlError. */
+async function requestStream(target: StreamTarget, body: string): Promise<StreamResponse> {
+  let response: StreamResponse;
+  try {
+    response = await request(target.url, {
+      method: 'POST',
+      headers: {
+        accept: 'text/event-stream',
+        'content-type': 'application/json',
+        authorization: `Bearer ${target.key}`,
+      },
+      body,
+      dispatcher: target.agent,
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (error instanceof undiciErrors.UndiciError || code !== undefined)
+      throw new RetryableStart(`connection failed (${code ?? (error as Error).name})`);
+    throw error;
+  }
+  const status = response.statusCode;
+  if (status >= 200 && status < 300) return response;
+  const text = await response.body.text().catch(() => '');
+  const detail = target.redact(errorBodyDetail(text));
+  if (RETRYABLE_STATUS.has(status))
+    throw new RetryableStart(
+      `answered ${status}${detail}`,
+      parseRetryAfter(response.headers['retry-after'], response.headers['date'], Date.now()),
+    );
+  if (status === 401 || status === 403)
+    throw new EtlError(
+      'kb.auth',
+      `the knowledge base service refused REPORTER_KB_KEY (the project key) with ${status}${detail} on POST query/stream: the key may be wrong, expired or revoked; check REPORTER_KB_KEY and REPORTER_KB_BASE_URL (${target.baseUrl})`,
+    );
+  throw new EtlError(
+    status === 404 ? 'kb.not_found' : 'kb.bad_request',
+    `POST knowledge base query/stream answered ${status}${detail}`,
+  );
+}
+
+/** Adds one event to the result: a chunk's text, the `done` record (checked against the contract) or the `error`. */
+function recordStreamEvent(result: KbStreamResult, event: SseEvent, elapsedMs: () => number): void {
+  result.events++;
+  if (event.event === 'chunk') {
+    result.firstChunkMs ??= elapsedMs();
+    try {
+      const text = (JSON.parse(event.data) as { text?: unknown }).text;
+      if (typeof text === 'string') result.text += text;
+    } catch {
+      result.text += event.data;
+    }
+  } else if (event.event === 'done') {
+    let parsed: ReturnType<typeof kbQueryRecordSchema.safeParse>;
+    try {
+      parsed = kbQueryRecordSchema.safeParse(parseJsonBigIntegers(event.data));
+    } catch {
+      parsed = kbQueryRecordSchema.safeParse(undefined);
+    }
+    if (parsed.success) result.done = parsed.data;
+    else
+      result.error = {
+        code: 'kb.bad_answer',
+        description: `the done event does not fit a QueryRecord: ${describeKbIssues(parsed.error)}`,
+      };
+  } else if (event.event === 'error') {
+    let body: { code?: unknown; description?: unknown } = {};
+    try {
+      body = JSON.parse(event.data) as typeof body;
+    } catch {
+      body = { description: event.data };
+    }
+    result.error = {
+      code: typeof body.code === 'string' ? body.code : 'error',
+      description: typeof body.description === 'string' ? body.description : event.data,
+    };
+  }
+}
+
+/**
+ * Reads the events until `done` or `error`, then releases the connection; a stream that ends or breaks before
+ * either comes back `cut`, saying how. `elapsedMs` is the time since the request was sent.
+ */
+async function readStream(response: StreamResponse, elapsedMs: () => number): Promise<KbStreamResult> {
+  const parser = new SseParser();
+  const result: KbStreamResult = { text: '', events: 0 };
+  const decoder = new TextDecoder();
+  try {
+    for await (const piece of response.body) {
+      for (const event of parser.push(decoder.decode(piece as Buffer, { stream: true }))) {
+        recordStreamEvent(result, event, elapsedMs);
+        if (result.done || result.error) break;
+      }
+      if (result.done || result.error) break;
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    result.cut = {
+      reason: `the stream broke (${code ?? (error as Error).name}) after ${result.events} events`,
+    };
+    return result;
+  } finally {
+    // an early break (done or error before the end) leaves the body unread: release the connection
+    response.body.destroy();
+  }
+  if (!result.done && !result.error)
+    result.cut = {
+      reason: `the stream ended after ${result.events} events without a done or error event`,
+    };
+  return result;
+}
+
 export function createKbStreamer(options: KbStreamerOptions): KbStreamer {
   const { config } = options;
   const key = config.key;
@@ -98,50 +220,16 @@ export function createKbStreamer(options: KbStreamerOptions): KbStreamer {
   const now = options.now ?? Date.now;
   const url = `${config.baseUrl.replace(/\/+$/, '')}${KB_API_PATH}/query/stream`;
   const redact = (text: string) => redactSecrets(text, [key]);
+  const target: StreamTarget = { url, key, agent, baseUrl: config.baseUrl, redact };
   let requests = 0;
 
   /** Sends the request until the stream starts (200), or throws. */
-  async function open(body: string): Promise<Awaited<ReturnType<typeof request>>> {
+  async function open(body: string): Promise<StreamResponse> {
     let waitedForServer = 0;
     for (let attempt = 0; ; attempt++) {
       try {
         requests++;
-        let response: Awaited<ReturnType<typeof request>>;
-        try {
-          response = await request(url, {
-            method: 'POST',
-            headers: {
-              accept: 'text/event-stream',
-              'content-type': 'application/json',
-              authorization: `Bearer ${key}`,
-            },
-            body,
-            dispatcher: agent,
-          });
-        } catch (error) {
-          const code = (error as { code?: string }).code;
-          if (error instanceof undiciErrors.UndiciError || code !== undefined)
-            throw new RetryableStart(`connection failed (${code ?? (error as Error).name})`);
-          throw error;
-        }
-        const status = response.statusCode;
-        if (status >= 200 && status < 300) return response;
-        const text = await response.body.text().catch(() => '');
-        const detail = redact(errorBodyDetail(text));
-        if (RETRYABLE_STATUS.has(status))
-          throw new RetryableStart(
-            `answered ${status}${detail}`,
-            parseRetryAfter(response.headers['retry-after'], response.headers['date'], Date.now()),
-          );
-        if (status === 401 || status === 403)
-          throw new EtlError(
-            'kb.auth',
-            `the knowledge base service refused REPORTER_KB_KEY (the project key) with ${status}${detail} on POST query/stream: the key may be wrong, expired or revoked; check REPORTER_KB_KEY and REPORTER_KB_BASE_URL (${config.baseUrl})`,
-          );
-        throw new EtlError(
-          status === 404 ? 'kb.not_found' : 'kb.bad_request',
-          `POST knowledge base query/stream answered ${status}${detail}`,
-        );
+        return await requestStream(target, body);
       } catch (error) {
         if (!(error instanceof RetryableStart)) throw error;
         if (attempt >= retries)
@@ -177,65 +265,7 @@ export function createKbStreamer(options: KbStreamerOptions): KbStreamer {
     async stream(queryRequest) {
       const started = now();
       const response = await open(JSON.stringify(queryRequest));
-      const parser = new SseParser();
-      const result: KbStreamResult = { text: '', events: 0 };
-      const decoder = new TextDecoder();
-      try {
-        for await (const piece of response.body) {
-          for (const event of parser.push(decoder.decode(piece as Buffer, { stream: true }))) {
-            result.events++;
-            if (event.event === 'chunk') {
-              result.firstChunkMs ??= now() - started;
-              try {
-                const text = (JSON.parse(event.data) as { text?: unknown }).text;
-                if (typeof text === 'string') result.text += text;
-              } catch {
-                result.text += event.data;
-              }
-            } else if (event.event === 'done') {
-              let parsed: ReturnType<typeof kbQueryRecordSchema.safeParse>;
-              try {
-                parsed = kbQueryRecordSchema.safeParse(parseJsonBigIntegers(event.data));
-              } catch {
-                parsed = kbQueryRecordSchema.safeParse(undefined);
-              }
-              if (parsed.success) result.done = parsed.data;
-              else
-                result.error = {
-                  code: 'kb.bad_answer',
-                  description: `the done event does not fit a QueryRecord: ${describeKbIssues(parsed.error)}`,
-                };
-            } else if (event.event === 'error') {
-              let body: { code?: unknown; description?: unknown } = {};
-              try {
-                body = JSON.parse(event.data) as typeof body;
-              } catch {
-                body = { description: event.data };
-              }
-              result.error = {
-                code: typeof body.code === 'string' ? body.code : 'error',
-                description: typeof body.description === 'string' ? body.description : event.data,
-              };
-            }
-            if (result.done || result.error) break;
-          }
-          if (result.done || result.error) break;
-        }
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        result.cut = {
-          reason: `the stream broke (${code ?? (error as Error).name}) after ${result.events} events`,
-        };
-        return result;
-      } finally {
-        // an early break (done or error before the end) leaves the body unread: release the connection
-        response.body.destroy();
-      }
-      if (!result.done && !result.error)
-        result.cut = {
-          reason: `the stream ended after ${result.events} events without a done or error event`,
-        };
-      return result;
+      return readStream(response, () => now() - started);
     },
     close: () => agent.close(),
   };

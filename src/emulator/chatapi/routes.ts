@@ -106,6 +106,11 @@ function statusOf(ctx: RouteContext, channel: ChatChannel, questionId: string): 
 }
 
 export function chatApiRoutes(): Route[] {
+  return [...listQueryRoutes(), ...listEventRoutes(), ...listClientRoutes(), ...listMessageStatusRoutes()];
+}
+
+// the requests: synchronous (POST and GET) and asynchronous (answered by webhook)
+function listQueryRoutes(): Route[] {
   return [
     {
       method: 'POST',
@@ -150,6 +155,12 @@ export function chatApiRoutes(): Route[] {
         return { body: { questionId } };
       },
     },
+  ];
+}
+
+// the events long poll
+function listEventRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'events',
@@ -182,6 +193,12 @@ export function chatApiRoutes(): Route[] {
         return { body: { events: events.map(eventDto) } };
       },
     },
+  ];
+}
+
+// a client's history and saved state
+function listClientRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'client/{clientId}/history',
@@ -227,6 +244,12 @@ export function chatApiRoutes(): Route[] {
         return { body: channel.states.get(ctx.params['clientId']!) ?? {} };
       },
     },
+  ];
+}
+
+// message statuses (one, several) and the not-read count
+function listMessageStatusRoutes(): Route[] {
+  return [
     {
       method: 'GET',
       path: 'client/{clientId}/message/{questionId}/status',

@@ -53,6 +53,11 @@ function chatWire(chat: KbChat): Record<string, unknown> {
 }
 
 export function generationRoutes(): KbRoute[] {
+  return [...listQueryRoutes(), ...listChatRoutes(), ...listChatQueryRoutes()];
+}
+
+// retrieval and generation outside a chat: submit, long-poll, cancel
+function listQueryRoutes(): KbRoute[] {
   return [
     {
       method: 'POST',
@@ -111,6 +116,12 @@ export function generationRoutes(): KbRoute[] {
         return { body: queryWire(q) };
       },
     },
+  ];
+}
+
+// chats: create and read
+function listChatRoutes(): KbRoute[] {
+  return [
     {
       method: 'POST',
       path: 'chat',
@@ -144,6 +155,12 @@ export function generationRoutes(): KbRoute[] {
       access: 'project',
       handler: (ctx) => ({ body: chatWire(chatOf(ctx)) }),
     },
+  ];
+}
+
+// retrieval and generation in a chat (its history used): submit, long-poll, retry
+function listChatQueryRoutes(): KbRoute[] {
+  return [
     {
       method: 'POST',
       path: 'chat/{chatId}/retrieve',

@@ -118,6 +118,11 @@ function createLabel(p: ProjectData, plan: PlannedLabel): MessageLabel {
 }
 
 export function messageLabelCatalogueRoutes(): Route[] {
+  return [...listLabelRoutes(), ...listLabelListRoutes(), ...listLabelGroupRoutes()];
+}
+
+// one message label at a time: create, list, read, update, delete, and the priorities
+function listLabelRoutes(): Route[] {
   return [
     writeRoute('POST', 'message/labels', 'createMessageLabel', (ctx) => {
       const p = ctx.project;
@@ -160,6 +165,12 @@ export function messageLabelCatalogueRoutes(): Route[] {
       for (const change of priorityChanges(ctx.body, labels, 'id'))
         labels.get(change.id)!.priority = change.priority;
     }),
+  ];
+}
+
+// message labels by list: created or updated together, all checked first
+function listLabelListRoutes(): Route[] {
+  return [
     writeRoute('POST', 'message/labels/by-list', 'createMessageLabels', (ctx) => {
       const p = ctx.project;
       const plans = requireArray(ctx.body).map((item, n) => planLabel(p, item, `body[${n}]`));
@@ -200,6 +211,12 @@ export function messageLabelCatalogueRoutes(): Route[] {
         if (group && u.groupPriority !== undefined) group.priority = u.groupPriority;
       }
     }),
+  ];
+}
+
+// label groups: list, read, update, delete (with their labels), and the priorities
+function listLabelGroupRoutes(): Route[] {
+  return [
     readRoute('GET', 'message/labels/groups', 'getLabelGroups', (ctx) =>
       sortedGroups(ctx.project).map(groupDto),
     ),
