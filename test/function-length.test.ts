@@ -22,7 +22,6 @@ const OVER_LIMIT_ALLOWED: readonly string[] = [
   'src/kb-eval/run-kb-eval.ts runKbEval',
   'src/stats/render-stats-text.ts renderStatsText',
   'src/manage/write-labels.ts writeLabels',
-  'src/config.ts loadConfig',
   'src/cli/commands/platform-report.ts run',
   'src/cli/commands/demo.ts runDemo',
   'src/cli/commands/kb-eval.ts run',

@@ -1,7 +1,7 @@
 // The Chat API as a source unit: its channels (each channel's token a secret), its tables, error codes and
 // the `chatapi-events` job. The history is read by the `sync` job after each project (jobs/sync.ts); the
 // `chatapi-events` command is src/cli/commands/chatapi-events.ts (listed by the CLI itself).
-import { defineSettings, selectErrorCodes } from '../sources/define-settings.js';
+import { defineSettings, selectErrorCodes } from '../define-settings.js';
 import type { SourceUnit } from '../sources/source-unit.js';
 import { chatApiEventsJob } from './chatapi-events-job.js';
 import { CHATAPI_TABLES } from './tables.js';

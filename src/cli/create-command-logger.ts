@@ -1,8 +1,8 @@
 // The logger every command uses: the configured LOG_LEVEL and LOG_FORMAT (defaults by terminal or not), and every configured secret redacted
-// from its lines (the values of the settings the units mark secret: src/destinations/collect-secrets.ts), in either format.
+// from its lines (the values of the settings the units mark secret: collect-secrets.ts), in either format.
 import type { Config } from '../config.js';
-import { collectSecrets } from '../destinations/collect-secrets.js';
 import { createLogger, defaultLogFormat, type Logger } from '../log.js';
+import { collectSecrets } from './collect-secrets.js';
 
 /**
  * Without LOG_LEVEL, a command on a terminal (pretty lines) logs warnings and errors only: its progress line

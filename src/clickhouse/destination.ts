@@ -1,8 +1,9 @@
 // ClickHouse as a destination unit: it reads every exported table of the registry (keyed by its TableSpec
 // key), keeps its cursor in etl_state (key clickhouse:<table>: the partitions sent) and has no job of its
 // own: the `sync` job and `export clickhouse` send to it. Its password is a secret.
+
+import { defineSettings, selectErrorCodes } from '../define-settings.js';
 import type { DestinationUnit } from '../destinations/destination-unit.js';
-import { defineSettings, selectErrorCodes } from '../sources/define-settings.js';
 import { exportedTables } from '../warehouse/table-spec.js';
 
 export const clickHouseDestination: DestinationUnit = {

@@ -2,9 +2,11 @@
 // Pushgate), as one unit: its settings (secret ones marked), which tables it reads, where it keeps its
 // cursor, its error codes and the jobs it offers. src/destinations/registry.ts lists the units.
 import type { Config } from '../config.js';
+import type { SettingSpecs } from '../define-settings.js';
 import type { ErrorCode } from '../error-codes.js';
-import type { SettingSpecs, SourceJobSpec } from '../sources/source-unit.js';
+import type { JobSpec } from '../job-spec.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 
 export interface DestinationUnit {
   /** Lower-case words joined by dashes: `lake`, `clickhouse`, `pushgate`. */
@@ -19,5 +21,5 @@ export interface DestinationUnit {
   /** The setting without which it is off (undefined: it is configured). */
   missingSetting(config: Config): { setting: string; meaning: string } | undefined;
   readonly errorCodes: readonly ErrorCode[];
-  readonly jobs: readonly SourceJobSpec[];
+  readonly jobs: readonly JobSpec<Warehouse>[];
 }

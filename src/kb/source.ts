@@ -1,7 +1,7 @@
 // The knowledge base service as a source unit: its keys (secrets), its snapshot and eval tables, error codes,
 // the `kb-sync` job and run (one dated snapshot). The `kb` command (sync, eval) is src/cli/commands/kb.ts,
 // listed by the CLI itself.
-import { defineSettings, selectErrorCodes } from '../sources/define-settings.js';
+import { defineSettings, selectErrorCodes } from '../define-settings.js';
 import type { SourceUnit } from '../sources/source-unit.js';
 import { kbSyncJob } from './kb-sync-job.js';
 import { KB_TABLES } from './tables.js';

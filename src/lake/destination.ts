@@ -1,8 +1,9 @@
 // The Parquet lake as a destination unit: it reads every exported table of the registry, keeps its cursor
 // in the manifests (DIR/_manifests/<project>.json: each partition's row count and fingerprint) and offers the
 // `export-parquet` job. The `export parquet` command is src/cli/commands/export.ts.
+
+import { defineSettings, selectErrorCodes } from '../define-settings.js';
 import type { DestinationUnit } from '../destinations/destination-unit.js';
-import { defineSettings, selectErrorCodes } from '../sources/define-settings.js';
 import { exportedTables } from '../warehouse/table-spec.js';
 import { exportParquetJob } from './export-parquet-job.js';
 

@@ -1,7 +1,7 @@
 // The Prompter API as a source unit: the questions `prompter ask` sends (src/cli/commands/prompter.ts, listed
 // by the CLI itself) and the answers the platform pushes back through the webhook receiver. It reads the
 // Chat API's channels and has no setting of its own.
-import { selectErrorCodes } from '../sources/define-settings.js';
+import { selectErrorCodes } from '../define-settings.js';
 import type { SourceUnit } from '../sources/source-unit.js';
 import { PROMPTER_TABLES } from './tables.js';
 

@@ -1,8 +1,9 @@
 // Pushgate as a destination unit: run notifications (REPORTER_PUSHGATE_URL, whose pushback id is a secret)
 // and `pushgate send` pushes chosen by SQL. It reads no table of the registry by itself (the analyst's query
 // chooses the rows); its cursor is pushgate_sends (every push recorded before it is sent).
+
+import { defineSettings, selectErrorCodes } from '../define-settings.js';
 import type { DestinationUnit } from '../destinations/destination-unit.js';
-import { defineSettings, selectErrorCodes } from '../sources/define-settings.js';
 
 export const pushgateDestination: DestinationUnit = {
   id: 'pushgate',

@@ -2,7 +2,7 @@
 // and the root): its settings (each project's token a secret), tables and error codes. Its pull is the `sync`
 // job (jobs/sync.ts, which also reads the Chat API history and exports to ClickHouse), listed by
 // jobs/registry.ts itself until that orchestration is written once (issue 32, item 7).
-import { defineSettings, selectErrorCodes } from '../sources/define-settings.js';
+import { defineSettings, selectErrorCodes } from '../define-settings.js';
 import type { SourceUnit } from '../sources/source-unit.js';
 import { REPORTER_TABLES } from './tables.js';
 

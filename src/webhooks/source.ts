@@ -1,7 +1,7 @@
 // The webhook receiver as a source unit: what the platform pushes (Chat API answers; the Prompter's answers,
 // which are the Prompter's tables). Its key is a secret. The rows arrive pushed, so there is no pull: the
 // `webhooks` command (src/cli/commands/webhooks.ts, listed by the CLI itself) receives and loads them.
-import { defineSettings, selectErrorCodes } from '../sources/define-settings.js';
+import { defineSettings, selectErrorCodes } from '../define-settings.js';
 import type { SourceUnit } from '../sources/source-unit.js';
 import { WEBHOOKS_TABLES } from './tables.js';
 

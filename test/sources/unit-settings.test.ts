@@ -6,8 +6,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { collectSecrets, collectSettings } from '../../src/cli/collect-secrets.js';
 import { ENV_KEYS, loadConfig } from '../../src/config.js';
-import { collectSecrets, collectSettings } from '../../src/destinations/collect-secrets.js';
 import { createLogger } from '../../src/log.js';
 
 const SECRET_NAME = /TOKEN|KEY|PASSWORD|SECRET/;
