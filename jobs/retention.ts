@@ -1,17 +1,27 @@
 // Job `retention`: deletes what has aged past REPORTER_RETENTION_DAYS: files (by modification time) under
-// <REPORTER_DATA_DIR>/reports and <REPORTER_DATA_DIR>/platform-reports, and etl_rejects rows (by rejected_at).
-// Nothing else: no folder, no symbolic link (nor what it points to), no file outside those two folders.
+// <REPORTER_DATA_DIR>/reports and <REPORTER_DATA_DIR>/platform-reports, and the rows of every table of the
+// registry with a `retainedBy` column (etl_rejects by rejected_at). Nothing else: no folder, no symbolic link
+// (nor what it points to), no file outside those two folders.
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT } from '../src/errors.js';
 import { formatSize, plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
+import { TABLES } from '../src/sources/tables.js';
+import type { TableSpec } from '../src/warehouse/table-spec.js';
 
 export const RETENTION_FOLDERS = ['reports', 'platform-reports'] as const;
 
+/** The tables the job deletes old rows from, and by which column: derived from the table registry. */
+export function selectRetainedTables(specs: readonly TableSpec[]): { table: string; column: string }[] {
+  return specs.flatMap((s) => (s.retainedBy === undefined ? [] : [{ table: s.name, column: s.retainedBy }]));
+}
+
 const SQL = {
-  countOldRejects: 'SELECT count(*) AS n FROM etl_rejects WHERE rejected_at < $cutoff',
-  deleteOldRejects: 'DELETE FROM etl_rejects WHERE rejected_at < $cutoff',
+  countOld: ({ table, column }: { table: string; column: string }) =>
+    `SELECT count(*) AS n FROM ${table} WHERE ${column} < $cutoff`,
+  deleteOld: ({ table, column }: { table: string; column: string }) =>
+    `DELETE FROM ${table} WHERE ${column} < $cutoff`,
 } as const;
 
 interface DeletedFile {
@@ -59,22 +69,28 @@ export const retentionJob: Job = {
         ctx.log.debug({ path: file.path, modifiedAt: file.modifiedAt }, 'deleted an old file');
       }
     }
-    const rejects = await ctx.useWarehouse(async (w) => {
+    const rows = await ctx.useWarehouse(async (w) => {
       const params = { cutoff: new Date(cutoff) };
-      const [row] = await w.query(SQL.countOldRejects, params);
-      const n = Number(row?.['n'] ?? 0);
-      if (n > 0) await w.query(SQL.deleteOldRejects, params);
-      return n;
+      const deletedRows: Record<string, number> = {};
+      for (const retained of selectRetainedTables(TABLES)) {
+        const [row] = await w.query(SQL.countOld(retained), params);
+        const n = Number(row?.['n'] ?? 0);
+        if (n > 0) await w.query(SQL.deleteOld(retained), params);
+        deletedRows[retained.table] = n;
+      }
+      return deletedRows;
     });
+    const rejects = rows['etl_rejects'] ?? 0;
+    const others = Object.entries(rows).filter(([table, n]) => table !== 'etl_rejects' && n > 0);
     const bytes = deleted.reduce((sum, f) => sum + f.bytes, 0);
     const days = config.retentionMs / 86_400_000;
     const stopped = ctx.signal.aborted;
     return {
       status: stopped ? 'failed' : 'success',
-      summary: `older than ${days} days (before ${new Date(cutoff).toISOString()}): deleted ${plural(deleted.length, 'file')} (${formatSize(bytes)}) from ${RETENTION_FOLDERS.join('/, ')}/ and ${plural(rejects, 'rejected record')}${stopped ? '; stopped by a signal' : ''}`,
+      summary: `older than ${days} days (before ${new Date(cutoff).toISOString()}): deleted ${plural(deleted.length, 'file')} (${formatSize(bytes)}) from ${RETENTION_FOLDERS.join('/, ')}/ and ${plural(rejects, 'rejected record')}${others.map(([table, n]) => `, ${plural(n, 'row')} of ${table}`).join('')}${stopped ? '; stopped by a signal' : ''}`,
       ...(stopped ? { error: 'stopped by a signal; the next run deletes the rest' } : {}),
       exitCode: stopped ? EXIT.tryLater : EXIT.ok,
-      details: { cutoff: new Date(cutoff).toISOString(), files: deleted, rejects },
+      details: { cutoff: new Date(cutoff).toISOString(), files: deleted, rejects, rows },
     };
   },
 };

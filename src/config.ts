@@ -558,11 +558,18 @@ export function projectBaseUrlSetting(projectsFile: string | undefined, index = 
 
 const firstBaseUrlSetting = (fileName: string | undefined): string => projectBaseUrlSetting(fileName, 0);
 
-/** Reads the configuration from `env` (process.env by default). Throws a UsageError naming the setting. */
-export function loadConfig(
-  env: Record<string, string | undefined> = process.env,
-  options: { requireToken?: boolean } = {},
-): Config {
+type EnvSettings = z.infer<typeof envSchema>;
+
+/** The projects and what else REPORTER_CONFIG's file gives (its schedule, its alerts), and the file's path. */
+interface ProjectSettings {
+  projects: ProjectConfig[];
+  scheduleFile: z.infer<typeof scheduleFileSchema> | undefined;
+  fileAlerts: AlertRule[] | undefined;
+  fileName: string | undefined;
+}
+
+/** The environment's keys of ENV_KEYS (set, not empty), validated. */
+function parseEnv(env: Record<string, string | undefined>): EnvSettings {
   const cleaned = Object.fromEntries(
     Object.entries(env).filter(([k, v]) => k in ENV_KEYS && v !== undefined && v !== ''),
   );
@@ -572,54 +579,62 @@ export function loadConfig(
       `bad configuration: ${describeIssues(parsed.error, (p) => String(p[0]))}`,
       'config.invalid',
     );
-  const e = parsed.data;
+  return parsed.data;
+}
 
-  let projects: ProjectConfig[];
-  let scheduleFile: z.infer<typeof scheduleFileSchema> | undefined;
-  let fileAlerts: AlertRule[] | undefined;
-  let fileName: string | undefined;
-  if (e.REPORTER_CONFIG !== undefined) {
-    const file = resolve(e.REPORTER_CONFIG);
-    assertConfigFileReadable(file);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new UsageError(
-        `REPORTER_CONFIG: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)})`,
-        'config.invalid',
-      );
-    }
-    const result = configFileSchema.safeParse(raw);
-    if (!result.success) {
-      throw new UsageError(
-        `bad configuration in ${file} (REPORTER_CONFIG): ${describeFileIssues(result.error)}`,
-        'config.invalid',
-      );
-    }
-    projects = result.data.projects;
-    scheduleFile = result.data.schedule;
-    fileAlerts = result.data.alerts;
-    fileName = file;
-  } else if (e.REPORTER_TOKEN !== undefined) {
-    projects = [
-      projectSchema.parse({
-        baseUrl: e.REPORTER_BASE_URL,
-        token: e.REPORTER_TOKEN,
-        api: e.REPORTER_API,
-        project: e.REPORTER_PROJECT,
-        durationUnit: e.REPORTER_DURATION_UNIT,
-      }),
-    ];
-  } else {
-    if (options.requireToken !== false) {
-      throw new UsageError(
-        'REPORTER_TOKEN: is required (the Reporter API token; or REPORTER_CONFIG naming a JSON file with "projects")',
-        'config.missing',
-      );
-    }
-    projects = [];
+/** REPORTER_CONFIG's file, read and validated. */
+function readConfigFile(setting: string): ProjectSettings {
+  const file = resolve(setting);
+  assertConfigFileReadable(file);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(
+      `REPORTER_CONFIG: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)})`,
+      'config.invalid',
+    );
   }
+  const result = configFileSchema.safeParse(raw);
+  if (!result.success) {
+    throw new UsageError(
+      `bad configuration in ${file} (REPORTER_CONFIG): ${describeFileIssues(result.error)}`,
+      'config.invalid',
+    );
+  }
+  return {
+    projects: result.data.projects,
+    scheduleFile: result.data.schedule,
+    fileAlerts: result.data.alerts,
+    fileName: file,
+  };
+}
+
+/** The projects: REPORTER_CONFIG's, else the one of REPORTER_TOKEN, else none (when no token is required). */
+function readProjects(e: EnvSettings, requireToken: boolean): ProjectSettings {
+  if (e.REPORTER_CONFIG !== undefined) return readConfigFile(e.REPORTER_CONFIG);
+  const none = { scheduleFile: undefined, fileAlerts: undefined, fileName: undefined };
+  if (e.REPORTER_TOKEN !== undefined) {
+    const project = projectSchema.parse({
+      baseUrl: e.REPORTER_BASE_URL,
+      token: e.REPORTER_TOKEN,
+      api: e.REPORTER_API,
+      project: e.REPORTER_PROJECT,
+      durationUnit: e.REPORTER_DURATION_UNIT,
+    });
+    return { projects: [project], ...none };
+  }
+  if (requireToken) {
+    throw new UsageError(
+      'REPORTER_TOKEN: is required (the Reporter API token; or REPORTER_CONFIG naming a JSON file with "projects")',
+      'config.missing',
+    );
+  }
+  return { projects: [], ...none };
+}
+
+/** Throws when a project (address, name, API generation) is listed twice. */
+function assertProjectsUnique(projects: readonly ProjectConfig[]): void {
   const keys = new Set<string>();
   for (const p of projects) {
     const key = `${p.baseUrl}|${p.project ?? ''}|${p.api}`;
@@ -630,16 +645,49 @@ export function loadConfig(
       );
     keys.add(key);
   }
+}
+
+/** The platform address a sibling interface falls back to: the first project's, else REPORTER_BASE_URL's. */
+const fallbackBaseUrl = (e: EnvSettings, projects: readonly ProjectConfig[]): string =>
+  projects[0]?.baseUrl ?? e.REPORTER_BASE_URL ?? D.REPORTER_BASE_URL;
+
+function buildChatApiConfig(e: EnvSettings, p: ProjectSettings): ChatApiConfig {
+  return Object.freeze({
+    channels: Object.freeze((e.REPORTER_CHATAPI_CHANNELS ?? []).map((c) => Object.freeze(c))),
+    baseUrl: e.REPORTER_CHATAPI_BASE_URL ?? fallbackBaseUrl(e, p.projects),
+    baseUrlSetting:
+      e.REPORTER_CHATAPI_BASE_URL !== undefined
+        ? 'REPORTER_CHATAPI_BASE_URL'
+        : firstBaseUrlSetting(p.fileName),
+    path: e.REPORTER_CHATAPI_PATH,
+    timeZone: e.REPORTER_CHATAPI_TIMEZONE,
+  });
+}
+
+function buildPushgateConfig(e: EnvSettings, p: ProjectSettings): PushgateConfig {
+  return Object.freeze({
+    notify: e.REPORTER_PUSHGATE_URL === undefined ? undefined : Object.freeze(e.REPORTER_PUSHGATE_URL),
+    baseUrl: (
+      e.REPORTER_PUSHGATE_BASE_URL ??
+      e.REPORTER_PUSHGATE_URL?.baseUrl ??
+      fallbackBaseUrl(e, p.projects)
+    ).replace(/\/+$/, ''),
+    baseUrlSetting:
+      e.REPORTER_PUSHGATE_BASE_URL !== undefined
+        ? 'REPORTER_PUSHGATE_BASE_URL'
+        : e.REPORTER_PUSHGATE_URL !== undefined
+          ? 'REPORTER_PUSHGATE_URL'
+          : firstBaseUrlSetting(p.fileName),
+  });
+}
+
+/** The settings of the sync's reading and DuckDB (windows, look-back, memory, threads). */
+function buildSyncSettings(e: EnvSettings) {
   const syncMemory = e.REPORTER_SYNC_DUCKDB_MEMORY_LIMIT ?? {
     text: SYNC_DUCKDB_MEMORY_LIMIT,
     bytes: SYNC_DUCKDB_MEMORY_BYTES,
   };
-  const dataDir = resolve(e.REPORTER_DATA_DIR);
-  const schedule = readScheduleSettings(env, e, scheduleFile, fileName);
-  return Object.freeze({
-    projects: Object.freeze(projects.map((p) => Object.freeze(p))),
-    dataDir,
-    warehousePath: resolve(dataDir, 'warehouse.duckdb'),
+  return {
     concurrency: e.REPORTER_CONCURRENCY,
     rateLimitPerMinute: e.REPORTER_RATE_LIMIT_RPM,
     timeoutMs: e.REPORTER_TIMEOUT_MS,
@@ -657,6 +705,25 @@ export function loadConfig(
     memoryLimit: e.REPORTER_DUCKDB_MEMORY_LIMIT?.text ?? DUCKDB_MEMORY_LIMIT,
     historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
+  };
+}
+
+/** Reads the configuration from `env` (process.env by default). Throws a UsageError naming the setting. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: { requireToken?: boolean } = {},
+): Config {
+  const e = parseEnv(env);
+  const p = readProjects(e, options.requireToken !== false);
+  const { projects, fileName } = p;
+  assertProjectsUnique(projects);
+  const dataDir = resolve(e.REPORTER_DATA_DIR);
+  const schedule = readScheduleSettings(env, e, p.scheduleFile, fileName);
+  return Object.freeze({
+    projects: Object.freeze(projects.map((project) => Object.freeze(project))),
+    dataDir,
+    warehousePath: resolve(dataDir, 'warehouse.duckdb'),
+    ...buildSyncSettings(e),
     lockWaitMs: e.REPORTER_LOCK_WAIT_SECONDS * 1000,
     sqlTimeoutMs: e.REPORTER_SQL_TIMEOUT_SECONDS * 1000,
     logLevel: e.LOG_LEVEL,
@@ -667,17 +734,7 @@ export function loadConfig(
     retentionMs: schedule.retentionDays * 86_400_000,
     shutdownGraceMs: schedule.shutdownGraceSeconds * 1000,
     dailyReportHtml: e.REPORTER_DAILY_REPORT_HTML ?? false,
-    chatApi: Object.freeze({
-      channels: Object.freeze((e.REPORTER_CHATAPI_CHANNELS ?? []).map((c) => Object.freeze(c))),
-      baseUrl:
-        e.REPORTER_CHATAPI_BASE_URL ?? projects[0]?.baseUrl ?? e.REPORTER_BASE_URL ?? D.REPORTER_BASE_URL,
-      baseUrlSetting:
-        e.REPORTER_CHATAPI_BASE_URL !== undefined
-          ? 'REPORTER_CHATAPI_BASE_URL'
-          : firstBaseUrlSetting(fileName),
-      path: e.REPORTER_CHATAPI_PATH,
-      timeZone: e.REPORTER_CHATAPI_TIMEZONE,
-    }),
+    chatApi: buildChatApiConfig(e, p),
     webhooks: Object.freeze({
       key: e.REPORTER_WEBHOOK_KEY,
       host: e.REPORTER_WEBHOOKS_HOST,
@@ -695,23 +752,8 @@ export function loadConfig(
             password: e.REPORTER_CLICKHOUSE_PASSWORD,
             database: e.REPORTER_CLICKHOUSE_DATABASE,
           }),
-    pushgate: Object.freeze({
-      notify: e.REPORTER_PUSHGATE_URL === undefined ? undefined : Object.freeze(e.REPORTER_PUSHGATE_URL),
-      baseUrl: (
-        e.REPORTER_PUSHGATE_BASE_URL ??
-        e.REPORTER_PUSHGATE_URL?.baseUrl ??
-        projects[0]?.baseUrl ??
-        e.REPORTER_BASE_URL ??
-        D.REPORTER_BASE_URL
-      ).replace(/\/+$/, ''),
-      baseUrlSetting:
-        e.REPORTER_PUSHGATE_BASE_URL !== undefined
-          ? 'REPORTER_PUSHGATE_BASE_URL'
-          : e.REPORTER_PUSHGATE_URL !== undefined
-            ? 'REPORTER_PUSHGATE_URL'
-            : firstBaseUrlSetting(fileName),
-    }),
-    alerts: Object.freeze((e.REPORTER_ALERTS ?? fileAlerts ?? []).map((r) => Object.freeze(r))),
+    pushgate: buildPushgateConfig(e, p),
+    alerts: Object.freeze((e.REPORTER_ALERTS ?? p.fileAlerts ?? []).map((r) => Object.freeze(r))),
     kb: Object.freeze({
       baseUrl: e.REPORTER_KB_BASE_URL,
       key: e.REPORTER_KB_KEY,

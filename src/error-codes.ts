@@ -330,6 +330,11 @@ export const ERROR_CODES = {
     kinds: ['terminal'],
     meaning: 'A scheduled tick names a job that is not enabled.',
   },
+  'sources.duplicate_table': {
+    kinds: ['terminal'],
+    meaning:
+      'Two units (or a unit and the core) register a warehouse table of the same name (src/sources/tables.ts).',
+  },
   'job.interrupted': {
     kinds: ['transient'],
     meaning: 'A signal stopped the job; it runs again at its next time.',

@@ -1,7 +1,8 @@
-// The logger every command uses: the configured LOG_LEVEL and LOG_FORMAT (defaults by terminal or not), and every configured token redacted
-// from its lines (a token never reaches stderr, whichever project's error is logged, in either format).
+// The logger every command uses: the configured LOG_LEVEL and LOG_FORMAT (defaults by terminal or not), and every configured secret redacted
+// from its lines (the values of the settings the units mark secret: collect-secrets.ts), in either format.
 import type { Config } from '../config.js';
 import { createLogger, defaultLogFormat, type Logger } from '../log.js';
+import { collectSecrets } from './collect-secrets.js';
 
 /**
  * Without LOG_LEVEL, a command on a terminal (pretty lines) logs warnings and errors only: its progress line
@@ -12,15 +13,7 @@ export function createCommandLogger(config: Config, options: { onTerminal?: 'inf
   const format = config.logFormat ?? defaultLogFormat();
   return createLogger({
     level: config.logLevel ?? (format === 'pretty' ? (options.onTerminal ?? 'warn') : 'info'),
-    secrets: [
-      ...config.projects.map((p) => p.token),
-      ...config.chatApi.channels.map((c) => c.token),
-      ...(config.webhooks.key === undefined ? [] : [config.webhooks.key]),
-      ...(config.clickhouse?.password ? [config.clickhouse.password] : []),
-      ...(config.pushgate.notify === undefined ? [] : [config.pushgate.notify.pushbackId]),
-      ...(config.kb.key === undefined ? [] : [config.kb.key]),
-      ...(config.kb.adminKey === undefined ? [] : [config.kb.adminKey]),
-    ],
+    secrets: collectSecrets(config),
     format,
   });
 }

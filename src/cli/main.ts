@@ -3,13 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { CONFIG_DEFAULTS as D, suggestKey } from '../config.js';
 import { EtlError, EXIT } from '../errors.js';
+import { SOURCES } from '../sources/registry.js';
 import type { CommandEntry, CommandIo } from './command.js';
 
 /**
  * The commands, each loaded only when it runs: importing them all (DuckDB, exceljs, the emulator) would cost
  * every invocation about 0.4 s, `--help` and each scheduled run included.
  */
-const COMMANDS: readonly CommandEntry[] = [
+const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
   {
     name: 'demo',
     summary: 'run the whole flow against the built-in emulator (no configuration needed)',
@@ -77,7 +78,7 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'run',
     summary:
-      'run one scheduled job once, now (sync, chatapi-events, daily-report, platform-daily, export-parquet, kb-sync, retention)',
+      'run one scheduled job once, now (sync, chatapi-events, kb-sync, daily-report, platform-daily, export-parquet, retention)',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   {
@@ -121,6 +122,9 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/emulator.js')).emulatorCommand,
   },
 ];
+
+/** The built-in commands, then the commands the source units offer (each loaded only when it runs). */
+const COMMANDS: readonly CommandEntry[] = [...BUILT_IN_COMMANDS, ...SOURCES.flatMap((s) => s.commands)];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,25 +1,9 @@
 // The warehouse's data tables as ClickHouse tables (the ones the Parquet lake holds): each a
-// ReplacingMergeTree(_version) ordered by the warehouse's key, so a row sent again with a higher version
+// ReplacingMergeTree(_version) ordered by its TableSpec key, so a row sent again with a higher version
 // replaces the old one; the dated tables partitioned by month of `_date` (the UTC date of their time). Types
 // are those the ClickHouse that Debian ships (18.16) accepts: no DateTime64, so times are Int64 epoch
 // milliseconds; every column but the key is Nullable; a list is Array(String) (empty for NULL).
 import type { LakeTable } from '../lake/lake-tables.js';
-
-/** The warehouse key of each table (its rows are unique on it). */
-export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
-  sessions: ['project', 'session_id'],
-  messages: ['project', 'question_id'],
-  message_labels: ['project', 'question_id', 'label_id'],
-  message_status_history: ['project', 'question_id', 'status'],
-  session_labels: ['project', 'session_id', 'label_id'],
-  session_data: ['project', 'session_id', 'key'],
-  clients: ['project', 'client_id'],
-  experiments: ['project', 'experiment_key'],
-  session_label_catalogue: ['project', 'label_id'],
-  message_label_catalogue: ['project', 'label_id'],
-  chatapi_messages: ['project', 'channel', 'question_id', 'type'],
-  chatapi_unread_counts: ['project', 'channel', 'client_id', 'taken_at'],
-};
 
 export interface WarehouseColumn {
   name: string;
@@ -52,17 +36,21 @@ function baseType(duckdb: string): { type: string; convert: (value: unknown) => 
   };
 }
 
-export function clickHouseColumns(table: string, columns: readonly WarehouseColumn[]): ClickHouseColumn[] {
-  const key = new Set(TABLE_KEYS[table] ?? []);
-  return columns.map((c) => {
-    const base = baseType(c.type);
-    if (key.has(c.name) || base.type.startsWith('Array')) {
-      // a key column is never NULL in the warehouse; an Array cannot be Nullable
-      const fallback = base.type === 'String' ? '' : base.type.startsWith('Array') ? [] : 0;
-      return { name: c.name, type: base.type, convert: (v) => base.convert(v) ?? fallback };
-    }
-    return { name: c.name, type: `Nullable(${base.type})`, convert: base.convert };
-  });
+/** The columns of `table` as ClickHouse holds them: its key columns never NULL, its secret columns left out. */
+export function clickHouseColumns(table: LakeTable, columns: readonly WarehouseColumn[]): ClickHouseColumn[] {
+  const key = new Set(table.key);
+  const secret = new Set(table.secretColumns);
+  return columns
+    .filter((c) => !secret.has(c.name))
+    .map((c) => {
+      const base = baseType(c.type);
+      if (key.has(c.name) || base.type.startsWith('Array')) {
+        // a key column is never NULL in the warehouse; an Array cannot be Nullable
+        const fallback = base.type === 'String' ? '' : base.type.startsWith('Array') ? [] : 0;
+        return { name: c.name, type: base.type, convert: (v) => base.convert(v) ?? fallback };
+      }
+      return { name: c.name, type: `Nullable(${base.type})`, convert: base.convert };
+    });
 }
 
 export function createTableSql(
@@ -70,7 +58,7 @@ export function createTableSql(
   table: LakeTable,
   columns: readonly ClickHouseColumn[],
 ): string {
-  const key = TABLE_KEYS[table.table] ?? ['project'];
+  const key = table.key.length > 0 ? table.key : ['project'];
   const defs = [...columns.map((c) => `\`${c.name}\` ${c.type}`), '`_date` Date', '`_version` UInt64'];
   return (
     `CREATE TABLE IF NOT EXISTS ${database}.${table.table} (${defs.join(', ')}) ` +

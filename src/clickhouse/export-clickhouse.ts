@@ -10,7 +10,7 @@ import { LAKE_TABLES, type LakeTable } from '../lake/lake-tables.js';
 import { type LakePartition, partitionsOf, partitionWhere } from '../lake/partitions.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { ClickHouse } from './clickhouse-http.js';
-import { type ClickHouseColumn, clickHouseColumns, createTableSql, TABLE_KEYS } from './clickhouse-tables.js';
+import { type ClickHouseColumn, clickHouseColumns, createTableSql } from './clickhouse-tables.js';
 import { statsViewsSql } from './clickhouse-views.js';
 
 /** Rows per INSERT. */
@@ -43,7 +43,7 @@ export async function exportClickHouse(
       String(r['table_name']),
     ),
   );
-  const tables = LAKE_TABLES.filter((t) => present.has(t.table) && TABLE_KEYS[t.table]);
+  const tables = LAKE_TABLES.filter((t) => present.has(t.table));
   const version = Math.max(now(), (await lastVersion(clickhouse, db, tables)) + 1);
   const result: ClickHouseExportResult = {
     projects: [],
@@ -56,7 +56,7 @@ export async function exportClickHouse(
   const columnsOf = new Map<string, ClickHouseColumn[]>();
   for (const table of tables) {
     const columns = clickHouseColumns(
-      table.table,
+      table,
       (
         await warehouse.query(
           'SELECT column_name AS name, data_type AS type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
@@ -146,8 +146,10 @@ async function sendPartition(
   let batch: Record<string, unknown>[] = [];
   let sent = 0;
   const time = table.time?.replaceAll('"', '');
+  // the columns named, not *: a secret column is not among them
+  const names = columns.map((c) => `"${c.name}"`).join(', ');
   for await (const chunk of warehouse.streamRows(
-    `SELECT * FROM ${table.table} WHERE ${partitionWhere(table, project, partition)}`,
+    `SELECT ${names} FROM ${table.table} WHERE ${partitionWhere(table, project, partition)}`,
   )) {
     for (const values of chunk.rows) {
       const row: Record<string, unknown> = {};

@@ -47,6 +47,8 @@ export async function exportParquet(
     now?: () => number;
     /** The option or setting that named `dir` (--out, REPORTER_LAKE_DIR), for the error when it is unusable. */
     setting?: string;
+    /** The tables to export; default: every exported table of the registry (LAKE_TABLES). */
+    tables?: readonly LakeTable[];
   } = {},
 ): Promise<ExportResult> {
   const now = options.now ?? Date.now;
@@ -62,7 +64,7 @@ export async function exportParquet(
   const result: ExportResult = { dir, projects: [], written: [], removed: [], unchanged: 0, rows: 0 };
   await warehouse.hold(async () => {
     const present = await existingTables(warehouse);
-    const tables = LAKE_TABLES.filter((t) => present.has(t.table));
+    const tables = (options.tables ?? LAKE_TABLES).filter((t) => present.has(t.table));
     const projects = options.projects ?? (await projectsOf(warehouse, tables));
     for (const project of projects) {
       const previous = options.full ? undefined : readManifest(dir, project);
@@ -91,7 +93,7 @@ export async function exportParquet(
           rmSync(join(dir, gone), { recursive: true, force: true });
           result.removed.push(gone);
         }
-        manifest.tables[table.table] = { columns: await columnsOf(warehouse, table.table), partitions };
+        manifest.tables[table.table] = { columns: await columnsOf(warehouse, table), partitions };
       }
       writeAtomically(join(dir, MANIFESTS, `${project}.json`), JSON.stringify(manifest, null, 2));
       result.projects.push(project);
@@ -118,12 +120,14 @@ async function watermarkOf(warehouse: Warehouse, project: string): Promise<strin
   return at === undefined ? null : new Date(at).toISOString();
 }
 
-async function columnsOf(warehouse: Warehouse, table: string): Promise<{ name: string; type: string }[]> {
+async function columnsOf(warehouse: Warehouse, table: LakeTable): Promise<{ name: string; type: string }[]> {
   const rows = await warehouse.query(
     'SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
-    [table],
+    [table.table],
   );
-  return rows.map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }));
+  return rows
+    .map((r) => ({ name: String(r['column_name']), type: String(r['data_type']) }))
+    .filter((c) => !table.secretColumns.includes(c.name));
 }
 
 /** Writes a partition's rows to a file beside its place, then renames it over data.parquet. */
@@ -144,7 +148,11 @@ async function writePartition(
       if (name.startsWith('data.parquet.tmp-')) rmSync(join(folder, name), { force: true });
     // the partition columns are the folders' names: the file holds the other columns (Hive layout)
     // written by this process (beside a sync, its bytes come from the sync's read service)
-    await warehouse.writeParquet(`SELECT * EXCLUDE (project) FROM ${table.table} WHERE ${where}`, temporary);
+    const excluded = ['project', ...table.secretColumns].map((c) => `"${c}"`).join(', ');
+    await warehouse.writeParquet(
+      `SELECT * EXCLUDE (${excluded}) FROM ${table.table} WHERE ${where}`,
+      temporary,
+    );
     renameSync(temporary, join(folder, 'data.parquet'));
   } catch (error) {
     rmSync(temporary, { force: true });

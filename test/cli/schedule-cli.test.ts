@@ -123,7 +123,7 @@ describe('reporter-etl schedule and run: usage and configuration', () => {
     const none = await cli(['run'], base);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(
-      /sync, chatapi-events, daily-report, platform-daily, export-parquet, kb-sync, retention/,
+      /sync, chatapi-events, kb-sync, daily-report, platform-daily, export-parquet, retention/,
     );
     const unknown = await cli(['run', 'sink'], base);
     expect(unknown.code).toBe(2);

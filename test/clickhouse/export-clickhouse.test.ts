@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClickHouse, createClickHouse } from '../../src/clickhouse/clickhouse-http.js';
-import { TABLE_KEYS } from '../../src/clickhouse/clickhouse-tables.js';
 import { exportClickHouse } from '../../src/clickhouse/export-clickhouse.js';
 import { LAKE_TABLES } from '../../src/lake/lake-tables.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
@@ -29,8 +28,7 @@ const keyOf = (row: Record<string, unknown>, key: readonly string[]) =>
 /** Per table: the warehouse's and ClickHouse's (FINAL) row counts and key lists, and message aggregates. */
 async function compare(warehouse: Warehouse, clickhouse: ClickHouse) {
   const out: Record<string, { warehouse: string[]; clickhouse: string[] }> = {};
-  for (const { table } of LAKE_TABLES) {
-    const key = TABLE_KEYS[table]!;
+  for (const { table, key } of LAKE_TABLES) {
     const cols = key.map((k) => `"${k}"`).join(', ');
     const mine = (await warehouse.query(`select ${cols} from ${table}`)).map((r) => keyOf(r, key)).sort();
     const theirs = (

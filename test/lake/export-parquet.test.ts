@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportParquet } from '../../src/lake/export-parquet.js';
+import { TABLES } from '../../src/sources/tables.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
+import { exportedTables } from '../../src/warehouse/table-spec.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
 /**
@@ -126,6 +128,17 @@ describe('export parquet', () => {
         .filter((name) => !name.startsWith('_'))
         .sort(),
     ).toEqual(holding.sort());
+    // and it is the table registry's exported set: the lake holds every exported table of TABLES with rows
+    const registered: string[] = [];
+    for (const { name } of exportedTables(TABLES)) {
+      const [row] = await h.withWarehouse((w) => w.query(`select count(*) as n from ${name}`));
+      if (Number(row?.['n']) > 0) registered.push(name);
+    }
+    expect(
+      readdirSync(lake)
+        .filter((name) => !name.startsWith('_'))
+        .sort(),
+    ).toEqual(registered.sort());
     const withProject = await h.withWarehouse((w) =>
       w.query(
         "select distinct table_name from information_schema.columns where column_name = 'project' and table_schema = 'main'",

@@ -2,24 +2,25 @@
 // chatapi_events (agent replies, bot responses, timeouts, page activity), each from its own cursor
 // (src/chatapi/follow-events.ts), every 5 minutes. A channel never read before starts REPORTER_HISTORY_DAYS
 // back. Without channels the job is off (missingSetting): never scheduled, and `run chatapi-events` exits 2.
-import { channelEventsAsJson, readChannelEvents } from '../src/chatapi/read-channel-events.js';
-import { selectChannels } from '../src/chatapi/select-channels.js';
-import { EXIT } from '../src/errors.js';
-import { plural } from '../src/plural.js';
-import type { Job, JobResult } from '../src/schedule/job.js';
 
-export const chatApiEventsJob: Job = {
+import { EXIT } from '../errors.js';
+import { plural } from '../plural.js';
+import type { SourceJobResult, SourceJobSpec } from '../sources/source-unit.js';
+import { selectChannels } from './select-channels.js';
+
+export const chatApiEventsJob: SourceJobSpec = {
   id: 'chatapi-events',
-  description:
-    'stores the new events of every Chat API channel (REPORTER_CHATAPI_CHANNELS) in chatapi_events',
+  describe: 'stores the new events of every Chat API channel (REPORTER_CHATAPI_CHANNELS) in chatapi_events',
   defaultSchedule: '*/5 * * * *',
   needsApi: false,
   missingSetting: (config) =>
     config.chatApi.channels.length === 0
       ? { setting: 'REPORTER_CHATAPI_CHANNELS', meaning: 'the Chat API channels to read, name=token' }
       : undefined,
-  async run(ctx): Promise<JobResult> {
+  async run(ctx): Promise<SourceJobResult> {
     const { config } = ctx;
+    // loaded when it runs: the unit (and the registries above it) stays cheap to import
+    const { channelEventsAsJson, readChannelEvents } = await import('./read-channel-events.js');
     const channels = selectChannels(config.chatApi);
     const { channels: done, failures } = await ctx.useWarehouse((warehouse) =>
       readChannelEvents({

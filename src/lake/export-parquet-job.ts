@@ -2,24 +2,28 @@
 // :40, after the quarter-hourly syncs; incremental, so a run rewrites the days the syncs touched. Without
 // REPORTER_LAKE_DIR the job is off (missingSetting): never scheduled, and `run export-parquet` exits 2.
 
-import { EXIT } from '../src/errors.js';
-import { exportParquet } from '../src/lake/export-parquet.js';
-import { plural } from '../src/plural.js';
-import type { Job, JobResult } from '../src/schedule/job.js';
+import { EXIT, UsageError } from '../errors.js';
+import { plural } from '../plural.js';
+import type { SourceJobResult, SourceJobSpec } from '../sources/source-unit.js';
 
-export const exportParquetJob: Job = {
+export const exportParquetJob: SourceJobSpec = {
   id: 'export-parquet',
-  description:
-    'writes the warehouse into the Parquet lake at REPORTER_LAKE_DIR (the partitions that changed)',
+  describe: 'writes the warehouse into the Parquet lake at REPORTER_LAKE_DIR (the partitions that changed)',
   defaultSchedule: '40 * * * *',
   needsApi: false,
   missingSetting: (config) =>
     config.lakeDir === undefined
       ? { setting: 'REPORTER_LAKE_DIR', meaning: 'the folder of the Parquet lake' }
       : undefined,
-  async run(ctx): Promise<JobResult> {
+  async run(ctx): Promise<SourceJobResult> {
     const dir = ctx.config.lakeDir;
-    if (dir === undefined) throw new Error('export-parquet ran without REPORTER_LAKE_DIR (missingSetting)');
+    if (dir === undefined)
+      throw new UsageError(
+        'REPORTER_LAKE_DIR: is not set (the folder of the Parquet lake)',
+        'config.missing',
+      );
+    // loaded when it runs: the unit (and the registries above it) stays cheap to import
+    const { exportParquet } = await import('./export-parquet.js');
     const result = await ctx.useWarehouse((warehouse) =>
       exportParquet(warehouse, dir, { now: ctx.now, setting: 'REPORTER_LAKE_DIR' }),
     );

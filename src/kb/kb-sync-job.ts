@@ -1,13 +1,12 @@
 // Job `kb-sync`: one dated snapshot of the knowledge base project of REPORTER_KB_KEY (src/kb/sync-kb.ts),
 // every hour at :50. Without REPORTER_KB_KEY the job is off (missingSetting): never scheduled, and
 // `run kb-sync` exits 2 naming the setting. It records its own etl_runs row (project kb:<project>).
-import { syncKb } from '../src/kb/sync-kb.js';
-import { plural } from '../src/plural.js';
-import type { Job, JobResult } from '../src/schedule/job.js';
+import { plural } from '../plural.js';
+import type { SourceJobResult, SourceJobSpec } from '../sources/source-unit.js';
 
-export const kbSyncJob: Job = {
+export const kbSyncJob: SourceJobSpec = {
   id: 'kb-sync',
-  description:
+  describe:
     'stores a dated snapshot of the knowledge base project of REPORTER_KB_KEY (sources, integrations, keys)',
   defaultSchedule: '50 * * * *',
   needsApi: false,
@@ -16,8 +15,10 @@ export const kbSyncJob: Job = {
     config.kb.key === undefined
       ? { setting: 'REPORTER_KB_KEY', meaning: 'the knowledge base project key' }
       : undefined,
-  async run(ctx): Promise<JobResult> {
+  async run(ctx): Promise<SourceJobResult> {
     const { config } = ctx;
+    // loaded when it runs: the unit (and the registries above it) stays cheap to import
+    const { syncKb } = await import('./sync-kb.js');
     const summary = await ctx.useWarehouse((warehouse) =>
       syncKb({ config, warehouse, log: ctx.log, now: ctx.now, signal: ctx.signal, trigger: ctx.trigger }),
     );

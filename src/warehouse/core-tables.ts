@@ -1,0 +1,24 @@
+// The warehouse's own tables, written by no source: its runs, state and rejects, and the write-backs and tasks
+// of the commands (labels, Pushgate pushes, platform reports, alerts). Operational: none is exported (one
+// machine's work, not the data). src/sources/tables.ts puts them before the sources' tables.
+import type { TableSpec } from './table-spec.js';
+
+export const CORE_TABLES: readonly TableSpec[] = [
+  // the migrations applied (warehouse-sql.ts creates it before the first)
+  { name: 'schema_migrations', key: ['version'], write: 'append', exported: false },
+  { name: 'etl_runs', key: ['run_id'], write: 'replace-by-key', exported: false },
+  { name: 'etl_state', key: ['project', 'key'], write: 'replace-by-key', exported: false },
+  // kept raw with their error, deleted by the retention job after REPORTER_RETENTION_DAYS
+  { name: 'etl_rejects', key: [], write: 'append', exported: false, retainedBy: 'rejected_at' },
+  { name: 'platform_report_tasks', key: ['id'], write: 'replace-by-key', exported: false },
+  { name: 'label_writes', key: ['write_id'], write: 'replace-by-key', exported: false },
+  { name: 'alerts', key: ['alert_id'], write: 'append', exported: false },
+  // a pushback id is a secret (docs/pushgate.md): never exported, whatever `exported` says
+  {
+    name: 'pushgate_sends',
+    key: ['event_id'],
+    write: 'replace-by-key',
+    exported: false,
+    secretColumns: ['pushback_id'],
+  },
+];
