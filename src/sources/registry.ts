@@ -1,6 +1,6 @@
-// The registry of sources: one line per source unit, and the core's settings (the keys no unit owns). The job
-// list (jobs/registry.ts), the CLI's list and the log's secret list derive from it; tables.ts is checked
-// against it. A source never imports it.
+// The registry of sources: one line per source unit, and the core's settings (the keys no unit owns). The table
+// list (tables.ts), the job list (jobs/registry.ts), the CLI's list and the log's secret list derive from it.
+// A source never imports it.
 import { chatApiSource } from '../chatapi/source.js';
 import { defineSettings } from '../define-settings.js';
 import { kbSource } from '../kb/source.js';

@@ -12,9 +12,7 @@ import { selectRetainedTables } from '../../jobs/retention.js';
 import { clickHouseColumns, createTableSql } from '../../src/clickhouse/clickhouse-tables.js';
 import { exportParquet } from '../../src/lake/export-parquet.js';
 import { LAKE_TABLES, selectLakeTables } from '../../src/lake/lake-tables.js';
-import { SOURCES } from '../../src/sources/registry.js';
 import { collectTables, TABLES } from '../../src/sources/tables.js';
-import { CORE_TABLES } from '../../src/warehouse/core-tables.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import { exportedTables, type TableSpec } from '../../src/warehouse/table-spec.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
@@ -92,10 +90,6 @@ describe('the table registry', () => {
         expect(spec.key[0], `${spec.name}'s key starts with project`).toBe('project');
       }
     }
-  });
-
-  it("equals the core's tables and the source units' tables", () => {
-    expect(TABLES).toEqual(collectTables(CORE_TABLES, SOURCES));
   });
 
   it("keeps today's exported set, and the retention job's etl_rejects by rejected_at", () => {
