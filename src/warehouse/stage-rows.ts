@@ -57,6 +57,21 @@ const DUCKDB_TYPES: Record<StageType, DuckDBType> = {
   'varchar[]': LIST(VARCHAR),
 };
 
+/** A staged table whose columns are fields of the row with the same names. */
+export function defineStagedTable<R>(
+  name: string,
+  fields: readonly (readonly [keyof R & string, StageType])[],
+): StagedTable<R> {
+  return {
+    name,
+    columns: fields.map(([field, type]) => ({
+      name: field,
+      type,
+      value: (row: R) => row[field] as StageValue,
+    })),
+  };
+}
+
 /** The staging table's DDL: `seq` first, then the columns in order (the appender's order). */
 export function describeStagingTable(table: StagedTable<never>): string {
   const columns = table.columns.map((c) => `${c.name} ${SQL_TYPES[c.type]}`);

@@ -13,22 +13,7 @@ import type {
   SessionLabelRow,
   SessionRow,
 } from './rows.js';
-import type { StagedTable, StageType, StageValue } from './stage-rows.js';
-
-/** A staged table whose columns are fields of the row with the same names. */
-function defineStagedTable<R>(
-  name: string,
-  fields: readonly (readonly [keyof R & string, StageType])[],
-): StagedTable<R> {
-  return {
-    name,
-    columns: fields.map(([field, type]) => ({
-      name: field,
-      type,
-      value: (row: R) => row[field] as StageValue,
-    })),
-  };
-}
+import { defineStagedTable } from './stage-rows.js';
 
 /** A session id whose sessionData was read in the batch. */
 export interface SessionKey {
