@@ -1,9 +1,14 @@
 // The statements of the Chat API history source: which clients to read (those whose `chatapi` messages the
-// Reporter sync stored in the range), and storing a batch of clients' messages and unread counts with the
-// channel's watermark in one transaction (Warehouse.execute). Rows of a re-read replace the stored ones by
+// Reporter sync stored in the range), and a batch of clients' messages and unread counts with the channel's
+// watermark as one commit (commitBatch, one transaction). Rows of a re-read replace the stored ones by
 // key (channel, question_id, type), so a rerun after a crash doubles nothing and a status moves on.
-import type { SqlStatement } from '../warehouse/warehouse.js';
+import { type Batch, defineBatchTable } from '../warehouse/commit-batch.js';
+import type { RejectRow } from '../warehouse/rows.js';
+import type { StagedTable } from '../warehouse/stage-rows.js';
+import { STAGING_TABLES } from '../warehouse/staging-tables.js';
+import { ETL_REJECTS_TABLE } from '../warehouse/tables.js';
 import { stateProjectOf } from './chatapi-events-sql.js';
+import { CHATAPI_MESSAGES_TABLE, CHATAPI_UNREAD_COUNTS_TABLE } from './tables.js';
 
 export const HISTORY_WATERMARK_KEY = 'history_watermark';
 
@@ -46,46 +51,47 @@ export interface ChatApiHistoryRejectRow {
   error: string;
 }
 
-const MESSAGE_ROW_TYPE = JSON.stringify([
-  {
-    project: 'VARCHAR',
-    client_id: 'VARCHAR',
-    question_id: 'VARCHAR',
-    type: 'VARCHAR',
-    message_time_ms: 'BIGINT',
-    query: 'VARCHAR',
-    event: 'VARCHAR',
-    replies: 'JSON',
-    status: 'VARCHAR',
-  },
-]);
+/** The batch's messages staged for chatapi_messages: the channel is the batch's, the replies their JSON text. */
+function defineMessagesStage(channel: string): StagedTable<ChatApiMessageRow> {
+  return {
+    name: 'stage_chatapi_messages',
+    columns: [
+      { name: 'channel', type: 'varchar', value: () => channel },
+      { name: 'project', type: 'varchar', value: (r) => r.project },
+      { name: 'client_id', type: 'varchar', value: (r) => r.client_id },
+      { name: 'question_id', type: 'varchar', value: (r) => r.question_id },
+      { name: 'type', type: 'varchar', value: (r) => r.type },
+      { name: 'message_time', type: 'timestamptz', value: (r) => r.message_time_ms },
+      { name: 'query', type: 'varchar', value: (r) => r.query },
+      { name: 'event', type: 'varchar', value: (r) => r.event },
+      {
+        name: 'replies',
+        type: 'varchar',
+        value: (r) => (r.replies === null || r.replies === undefined ? null : JSON.stringify(r.replies)),
+      },
+      { name: 'status', type: 'varchar', value: (r) => r.status },
+    ],
+  };
+}
 
-/** The batch's rows as a relation, one per key (the last one read wins). */
-const BATCH = `SELECT unnest(from_json($rows, '${MESSAGE_ROW_TYPE}'), recursive := true)`;
+function defineUnreadStage(channel: string): StagedTable<ChatApiUnreadRow> {
+  return {
+    name: 'stage_chatapi_unread_counts',
+    columns: [
+      { name: 'channel', type: 'varchar', value: () => channel },
+      { name: 'project', type: 'varchar', value: (r) => r.project },
+      { name: 'client_id', type: 'varchar', value: (r) => r.client_id },
+      { name: 'unread', type: 'integer', value: (r) => r.unread },
+    ],
+  };
+}
 
-const DELETE_REPLACED = `
-DELETE FROM chatapi_messages AS c
-WHERE c.channel = $channel
-  AND (c.question_id, c.type) IN (SELECT (b.question_id, b.type) FROM (${BATCH}) b)`;
-
-const INSERT_MESSAGES = `
-INSERT INTO chatapi_messages
-SELECT DISTINCT ON (b.question_id, b.type) $channel, b.project, b.client_id, b.question_id, b.type,
-       make_timestamptz(b.message_time_ms * 1000), b.query, b.event, b.replies, b.status, $synced_at
-FROM (${BATCH}) b`;
-
-const INSERT_UNREAD = `
-INSERT INTO chatapi_unread_counts
-SELECT $channel, t.x.project, t.x.client_id, t.x.unread, $taken_at
-FROM (SELECT unnest(from_json($rows, '[{"project":"VARCHAR","client_id":"VARCHAR","unread":"INTEGER"}]')) AS x) t`;
-
-const INSERT_REJECTS = `
-INSERT INTO etl_rejects (run_id, project, endpoint, record_id, raw_json, error, rejected_at)
-SELECT $run_id, $project, 'chatapi/history', t.x.record_id, t.x.raw_json, t.x.error, $rejected_at
-FROM (SELECT unnest(from_json($rows, '[{"record_id":"VARCHAR","raw_json":"VARCHAR","error":"VARCHAR"}]')) AS x) t`;
-
-/** Stores a batch of clients; with `watermark`, the channel's range is done up to it. */
-export function storeHistoryBatch(batch: {
+/**
+ * A batch of clients as one commit (commitBatch): their messages replace the stored ones of the channel by
+ * (question_id, type), their unread counts and rejects are appended; with `watermark`, the channel's range is
+ * done up to it.
+ */
+export function describeHistoryBatch(batch: {
   channel: string;
   runId: string;
   messages: readonly ChatApiMessageRow[];
@@ -93,39 +99,43 @@ export function storeHistoryBatch(batch: {
   rejects: readonly ChatApiHistoryRejectRow[];
   now: number;
   watermark?: number;
-}): SqlStatement[] {
+}): Batch {
   const at = new Date(batch.now);
   const state = stateProjectOf(batch.channel);
-  const rows = JSON.stringify(batch.messages);
-  const statements: SqlStatement[] = [
-    { sql: DELETE_REPLACED, params: { channel: batch.channel, rows } },
-    { sql: INSERT_MESSAGES, params: { channel: batch.channel, rows, synced_at: at } },
-  ];
-  if (batch.unread.length > 0)
-    statements.push({
-      sql: INSERT_UNREAD,
-      params: { channel: batch.channel, rows: JSON.stringify(batch.unread), taken_at: at },
-    });
-  if (batch.rejects.length > 0)
-    statements.push({
-      sql: INSERT_REJECTS,
-      params: { run_id: batch.runId, project: state, rows: JSON.stringify(batch.rejects), rejected_at: at },
-    });
-  if (batch.watermark !== undefined)
-    statements.push(
-      {
-        sql: 'DELETE FROM etl_state WHERE project = $project AND key = $key',
-        params: { project: state, key: HISTORY_WATERMARK_KEY },
-      },
-      {
-        sql: 'INSERT INTO etl_state (project, key, value, updated_at) VALUES ($project, $key, $value, $updated_at)',
-        params: {
-          project: state,
-          key: HISTORY_WATERMARK_KEY,
-          value: new Date(batch.watermark).toISOString(),
-          updated_at: at,
-        },
-      },
-    );
-  return statements;
+  const rejects: RejectRow[] = batch.rejects.map((r) => ({
+    run_id: batch.runId,
+    project: state,
+    endpoint: 'chatapi/history',
+    record_id: r.record_id,
+    raw_json: r.raw_json,
+    error: r.error,
+  }));
+  return {
+    tables: [
+      defineBatchTable({
+        spec: CHATAPI_MESSAGES_TABLE,
+        stage: defineMessagesStage(batch.channel),
+        rows: batch.messages,
+        constants: { synced_at: at },
+        replaceKey: ['channel', 'question_id', 'type'],
+      }),
+      defineBatchTable({
+        spec: CHATAPI_UNREAD_COUNTS_TABLE,
+        stage: defineUnreadStage(batch.channel),
+        rows: batch.unread,
+        constants: { taken_at: at },
+      }),
+      defineBatchTable({
+        spec: ETL_REJECTS_TABLE,
+        stage: STAGING_TABLES.rejects,
+        rows: rejects,
+        constants: { rejected_at: at },
+      }),
+    ],
+    state:
+      batch.watermark === undefined
+        ? []
+        : [{ project: state, key: HISTORY_WATERMARK_KEY, value: new Date(batch.watermark).toISOString() }],
+    at,
+  };
 }

@@ -18,11 +18,11 @@ import {
   type ChatApiHistoryRejectRow,
   type ChatApiMessageRow,
   type ChatApiUnreadRow,
+  describeHistoryBatch,
   HISTORY_WATERMARK_KEY,
   SELECT_CHATAPI_CLIENTS,
   SELECT_HISTORY_WATERMARK,
   SELECT_SYNCED_PROJECTS,
-  storeHistoryBatch,
 } from './chatapi-history-sql.js';
 import { parseChatApiTime } from './parse-chatapi-time.js';
 
@@ -127,8 +127,8 @@ async function syncChannel(
       const read = await readClients(client, batch, { from, to }, config, log);
       for (const m of read.messages) unknownValues.check('chatapi.status', m.status);
       const last = start + CLIENTS_PER_BATCH >= clients.length;
-      await warehouse.execute(
-        storeHistoryBatch({
+      await warehouse.commitBatch(
+        describeHistoryBatch({
           channel: channel.name,
           runId,
           ...read,
@@ -141,8 +141,8 @@ async function syncChannel(
       summary.rejects += read.rejects.length;
     }
     if (clients.length === 0)
-      await warehouse.execute(
-        storeHistoryBatch({
+      await warehouse.commitBatch(
+        describeHistoryBatch({
           channel: channel.name,
           runId,
           messages: [],

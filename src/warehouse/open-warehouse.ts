@@ -9,6 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { makeDirectory } from '../make-directory.js';
+import { commitBatch } from './commit-batch.js';
 import { commitCatalogues } from './commit-catalogues.js';
 import { commitWindow } from './commit-window.js';
 import { finishRun, startRun } from './etl-runs.js';
@@ -101,6 +102,7 @@ function presentWarehouse(
     path: options.path,
     access,
     commitWindow: (batch) => enqueue('commit a window', (c) => commitWindow(c, batch)),
+    commitBatch: (batch) => enqueue('commit a batch', (c) => commitBatch(c, batch, asQueryError)),
     commitCatalogues: (batch) => enqueue('commit catalogues', (c) => commitCatalogues(c, batch, now())),
     execute: (statements) =>
       enqueue('write', (c) =>

@@ -1,6 +1,7 @@
 // The warehouse as the rest of the tool sees it: one DuckDB file with typed operations.
 // Everything that crosses this interface is plain JS (times as epoch ms, counts as numbers, never bigint);
 // operations on one Warehouse run one at a time, in call order, each holding the file only while it runs.
+import type { Batch, BatchCounts } from './commit-batch.js';
 import type { CatalogueBatch, WindowBatch } from './rows.js';
 
 /** What a value bound to a `query` parameter may be: a Date binds as TIMESTAMPTZ, a string[] as VARCHAR[]. */
@@ -107,6 +108,11 @@ export interface Warehouse {
    * rejects, status history, the watermark (when set) and the run counters. Nothing on failure.
    */
   commitWindow(batch: WindowBatch): Promise<WindowCommitSummary>;
+  /**
+   * Commits a source's batch in one transaction (commit-batch.ts): rows per TableSpec (replaced by key or
+   * appended), state and run counters; nothing on failure. The rows changed by table and by statement name.
+   */
+  commitBatch(batch: Batch): Promise<BatchCounts>;
   /** Replaces the project's label catalogues and experiments in one transaction. */
   commitCatalogues(batch: CatalogueBatch): Promise<void>;
   /** Records a run as `running` with a fresh heartbeat (and closes the runs, of any host, whose heartbeat is stale). */
