@@ -38,6 +38,11 @@ export interface BatchTable<R = never> extends StagedRows<R> {
    * (a session's labels: every label of a staged session); by default the spec's key.
    */
   replaceKey?: readonly string[];
+  /**
+   * replace-by-key: every stored row with these column values is replaced (a project's whole catalogue), not
+   * only the staged keys; bound as `$<column>`.
+   */
+  replaceScope?: Readonly<Record<string, SqlParam>>;
   /** replace-by-key: more staged tables whose `replaceKey` values also delete stored rows. */
   replaceAlso?: readonly string[];
   /**
@@ -113,7 +118,7 @@ export async function writeBatch(connection: DuckDBConnection, batch: Batch): Pr
   for (const table of batch.tables) {
     await run(table.before ?? []);
     const [remove, insert] = describeTableWrite(table);
-    if (remove !== undefined) await runStatement(connection, remove);
+    if (remove !== undefined) await runStatement(connection, remove, table.replaceScope);
     counts[table.spec.name] = await runStatement(connection, insert, table.constants);
   }
   await run(batch.after ?? []);
@@ -146,6 +151,11 @@ export function describeTableWrite(table: BatchTable<never>): [string | undefine
     extra[quoteName(column)] = `$${checkName(column, 'column')}`;
   if (spec.write === 'append')
     return [undefined, table.insert ?? insertAll(spec.name, stage.name, columns, extra)];
+  if (table.replaceScope !== undefined) {
+    const scope = Object.keys(table.replaceScope).map((c) => `${quoteName(c)} = $${c}`);
+    const insert = table.insert ?? insertLatest(spec.name, stage.name, columns, spec.key, extra);
+    return [`DELETE FROM ${spec.name} WHERE ${scope.join(' AND ')}`, insert];
+  }
   const key = table.replaceKey ?? spec.key;
   if (key.length === 0) throw new Error(`Table ${spec.name} is replaced by key but has no key`);
   const remove = deleteByKey(spec.name, key, [stage.name, ...(table.replaceAlso ?? [])], table.immutableTime);

@@ -1,14 +1,12 @@
-// Replaces a project's label catalogues and experiments in one transaction: staged with the appender,
-// the project's old rows deleted, the new ones inserted (one per key, the last staged wins).
+// Replaces a project's label catalogues and experiments in one transaction, a use of commitBatch: staged with
+// the appender, the project's old rows deleted, the new ones inserted (one per key, the last staged wins).
 // Every row must belong to the batch's project, or a catalogue could be half replaced.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
-import { runStatement } from './query-rows.js';
+import { commitBatch, defineBatchTable } from './commit-batch.js';
 import type { CatalogueBatch } from './rows.js';
-import { runInTransaction } from './run-in-transaction.js';
-import { stageRows } from './stage-rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
-import { WAREHOUSE_SQL as SQL } from './warehouse-sql.js';
+import { EXPERIMENTS_TABLE, MESSAGE_LABEL_CATALOGUE_TABLE, SESSION_LABEL_CATALOGUE_TABLE } from './tables.js';
 
 export async function commitCatalogues(
   connection: DuckDBConnection,
@@ -25,18 +23,32 @@ export async function commitCatalogues(
     );
   }
   const project = { project: batch.project };
-  await runInTransaction(
+  const catalogue = { replaceScope: project };
+  await commitBatch(
     connection,
-    async () => {
-      await stageRows(connection, STAGING_TABLES.sessionLabelCatalogue, batch.sessionLabels);
-      await stageRows(connection, STAGING_TABLES.messageLabelCatalogue, batch.messageLabels);
-      await stageRows(connection, STAGING_TABLES.experiments, batch.experiments);
-      await runStatement(connection, SQL.deleteSessionLabelCatalogue, project);
-      await runStatement(connection, SQL.insertSessionLabelCatalogue);
-      await runStatement(connection, SQL.deleteMessageLabelCatalogue, project);
-      await runStatement(connection, SQL.insertMessageLabelCatalogue);
-      await runStatement(connection, SQL.deleteExperiments, project);
-      await runStatement(connection, SQL.insertExperiments, { synced_at: new Date(now) });
+    {
+      tables: [
+        defineBatchTable({
+          spec: SESSION_LABEL_CATALOGUE_TABLE,
+          stage: STAGING_TABLES.sessionLabelCatalogue,
+          rows: batch.sessionLabels,
+          ...catalogue,
+        }),
+        defineBatchTable({
+          spec: MESSAGE_LABEL_CATALOGUE_TABLE,
+          stage: STAGING_TABLES.messageLabelCatalogue,
+          rows: batch.messageLabels,
+          ...catalogue,
+        }),
+        defineBatchTable({
+          spec: EXPERIMENTS_TABLE,
+          stage: STAGING_TABLES.experiments,
+          rows: batch.experiments,
+          constants: { synced_at: new Date(now) },
+          ...catalogue,
+        }),
+      ],
+      at: new Date(now),
     },
     (cause) =>
       new EtlError(

@@ -2,7 +2,7 @@
 // analyst can read and run it in the DuckDB CLI. Parameters are bound ($name), never concatenated.
 // The window's own statements (messages with their status times, labels with their message's time, statuses
 // first seen) read the TEMP stage_* tables; its plain delete-by-key and inserts are commitBatch's (commit-batch-sql.ts).
-import { insertLatest, latestOfKey } from './commit-batch-sql.js';
+import { latestOfKey } from './commit-batch-sql.js';
 
 const MESSAGE_COLUMNS = [
   'project',
@@ -33,7 +33,6 @@ const MESSAGE_COLUMNS = [
 const HISTORY_FROM = `(SELECT min("timestamp") - INTERVAL 1 DAY FROM stage_messages)`;
 
 const MESSAGE_KEY = ['project', 'question_id'];
-const SYNCED_AT = { synced_at: '$synced_at' };
 
 export const WAREHOUSE_SQL = {
   // --- migrations -------------------------------------------------------------------------------------
@@ -118,28 +117,4 @@ export const WAREHOUSE_SQL = {
   selectLatestStatusesBetween:
     'SELECT question_id, status FROM messages WHERE project = $project AND "timestamp" >= $from ' +
     'AND "timestamp" <= $to AND session_id IN (SELECT unnest($session_ids))',
-
-  // --- catalogues -------------------------------------------------------------------------------------
-  deleteSessionLabelCatalogue: 'DELETE FROM session_label_catalogue WHERE project = $project',
-  insertSessionLabelCatalogue: insertLatest(
-    'session_label_catalogue',
-    'stage_session_label_catalogue',
-    ['project', 'label_id', 'name', 'priority'],
-    ['project', 'label_id'],
-  ),
-  deleteMessageLabelCatalogue: 'DELETE FROM message_label_catalogue WHERE project = $project',
-  insertMessageLabelCatalogue: insertLatest(
-    'message_label_catalogue',
-    'stage_message_label_catalogue',
-    ['project', 'label_id', 'name', 'priority', 'group_id', 'group_name', 'group_priority'],
-    ['project', 'label_id'],
-  ),
-  deleteExperiments: 'DELETE FROM experiments WHERE project = $project',
-  insertExperiments: insertLatest(
-    'experiments',
-    'stage_experiments',
-    ['project', 'experiment_key', 'description', 'status', 'branches', 'session_count'],
-    ['project', 'experiment_key'],
-    SYNCED_AT,
-  ),
 } as const;

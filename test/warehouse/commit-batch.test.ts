@@ -1,5 +1,5 @@
 // commitBatch on a real DuckDB file: replace-by-key replaces (the last staged row of a key wins, other keys and
-// projects kept), append appends, state and run counters move with the rows, and a failure at any step rolls
+// projects kept; or a whole scope), append appends, state and run counters move with the rows, and a failure at any step rolls
 // back everything of the batch, state and counters included. Expected rows are written out by hand.
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -176,6 +176,32 @@ describe('commitBatch', () => {
       fail,
     );
     expect(await readTags()).toEqual([{ project: 'p1', item_id: 'b', tag: 'dry' }]);
+  });
+
+  it('replaces every stored row of a scope where asked, even when the batch stages none of it', async () => {
+    const scoped = (items: Item[], at: Date): Batch => ({
+      tables: [
+        defineBatchTable({
+          spec: ITEMS,
+          stage: STAGE_ITEMS,
+          rows: items,
+          constants: { synced_at: at },
+          replaceScope: { project: 'p1' },
+        }),
+      ],
+      at,
+    });
+    await commitBatch(connection, scoped([item('a', 'apple', 1), item('b', 'bean', 2)], T1), fail);
+    await commitBatch(connection, makeBatch({ items: [item('a', 'other', 9, 'p2')] }, T1), fail);
+    await commitBatch(connection, scoped([item('c', 'corn', 3)], T2), fail);
+    expect(await readItems()).toEqual([
+      { project: 'p1', item_id: 'c', name: 'corn', size: 3, synced_at: T2.getTime() },
+      { project: 'p2', item_id: 'a', name: 'other', size: 9, synced_at: T1.getTime() },
+    ]);
+    await commitBatch(connection, scoped([], T2), fail);
+    expect(await readItems()).toEqual([
+      { project: 'p2', item_id: 'a', name: 'other', size: 9, synced_at: T1.getTime() },
+    ]);
   });
 
   it('append inserts every staged row, duplicates and all, next to the stored ones', async () => {
