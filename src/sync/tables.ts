@@ -1,46 +1,30 @@
 // The Reporter's warehouse tables (migrations 001, 004, 005): sessions, messages and what hangs off them, and
-// the per-project catalogues. All exported; the tables of events in time are partitioned by the UTC date of
-// that time. Keys as 001_init.sql states them (unique by the load code: delete by key, then insert).
+// the per-project catalogues, in the order the lake lists them. Their specs live beside the window commit
+// that writes them (src/warehouse/tables.ts); this is the Reporter unit's list of them.
+
 import type { TableSpec } from '../warehouse/table-spec.js';
+import {
+  CLIENTS_TABLE,
+  EXPERIMENTS_TABLE,
+  MESSAGE_LABEL_CATALOGUE_TABLE,
+  MESSAGE_LABELS_TABLE,
+  MESSAGE_STATUS_HISTORY_TABLE,
+  MESSAGES_TABLE,
+  SESSION_DATA_TABLE,
+  SESSION_LABEL_CATALOGUE_TABLE,
+  SESSION_LABELS_TABLE,
+  SESSIONS_TABLE,
+} from '../warehouse/tables.js';
 
 export const REPORTER_TABLES: readonly TableSpec[] = [
-  {
-    name: 'sessions',
-    key: ['project', 'session_id'],
-    write: 'replace-by-key',
-    time: 'start_time',
-    exported: true,
-  },
-  {
-    name: 'messages',
-    key: ['project', 'question_id'],
-    write: 'replace-by-key',
-    time: '"timestamp"',
-    exported: true,
-  },
-  {
-    name: 'message_labels',
-    key: ['project', 'question_id', 'label_id'],
-    write: 'replace-by-key',
-    time: '"timestamp"',
-    exported: true,
-  },
-  {
-    name: 'message_status_history',
-    key: ['project', 'question_id', 'status'],
-    write: 'append',
-    time: 'first_seen_at',
-    exported: true,
-  },
-  {
-    name: 'session_labels',
-    key: ['project', 'session_id', 'label_id'],
-    write: 'replace-by-key',
-    exported: true,
-  },
-  { name: 'session_data', key: ['project', 'session_id', 'key'], write: 'replace-by-key', exported: true },
-  { name: 'clients', key: ['project', 'client_id'], write: 'replace-by-key', exported: true },
-  { name: 'experiments', key: ['project', 'experiment_key'], write: 'replace-by-key', exported: true },
-  { name: 'session_label_catalogue', key: ['project', 'label_id'], write: 'replace-by-key', exported: true },
-  { name: 'message_label_catalogue', key: ['project', 'label_id'], write: 'replace-by-key', exported: true },
+  SESSIONS_TABLE,
+  MESSAGES_TABLE,
+  MESSAGE_LABELS_TABLE,
+  MESSAGE_STATUS_HISTORY_TABLE,
+  SESSION_LABELS_TABLE,
+  SESSION_DATA_TABLE,
+  CLIENTS_TABLE,
+  EXPERIMENTS_TABLE,
+  SESSION_LABEL_CATALOGUE_TABLE,
+  MESSAGE_LABEL_CATALOGUE_TABLE,
 ];

@@ -2,14 +2,14 @@
 // of the commands (labels, Pushgate pushes, platform reports, alerts). Operational: none is exported (one
 // machine's work, not the data). src/sources/tables.ts puts them before the sources' tables.
 import type { TableSpec } from './table-spec.js';
+import { ETL_REJECTS_TABLE } from './tables.js';
 
 export const CORE_TABLES: readonly TableSpec[] = [
   // the migrations applied (warehouse-sql.ts creates it before the first)
   { name: 'schema_migrations', key: ['version'], write: 'append', exported: false },
   { name: 'etl_runs', key: ['run_id'], write: 'replace-by-key', exported: false },
   { name: 'etl_state', key: ['project', 'key'], write: 'replace-by-key', exported: false },
-  // kept raw with their error, deleted by the retention job after REPORTER_RETENTION_DAYS
-  { name: 'etl_rejects', key: [], write: 'append', exported: false, retainedBy: 'rejected_at' },
+  ETL_REJECTS_TABLE,
   { name: 'platform_report_tasks', key: ['id'], write: 'replace-by-key', exported: false },
   { name: 'label_writes', key: ['write_id'], write: 'replace-by-key', exported: false },
   { name: 'alerts', key: ['alert_id'], write: 'append', exported: false },

@@ -1,6 +1,6 @@
 // The TableSpecs of the tables the warehouse's own commits write: the Reporter's window and catalogues
 // (commit-window.ts, commit-catalogues.ts) and the rejects every source keeps. Keys as in 001_init.sql and
-// clickhouse-tables.ts's TABLE_KEYS; they move to the Reporter source with its window commit.
+// the Reporter's unit lists them (src/sync/tables.ts); they move to the Reporter source with its window commit.
 import type { TableSpec } from './table-spec.js';
 
 export const SESSIONS_TABLE: TableSpec = {
@@ -66,6 +66,15 @@ export const MESSAGE_LABEL_CATALOGUE_TABLE: TableSpec = {
   name: 'message_label_catalogue',
   key: ['project', 'label_id'],
   write: 'replace-by-key',
+  exported: true,
+};
+
+/** Each (message, status) pair the first time a window saw it (inserted by the window's statuses step). */
+export const MESSAGE_STATUS_HISTORY_TABLE: TableSpec = {
+  name: 'message_status_history',
+  key: ['project', 'question_id', 'status'],
+  write: 'append',
+  time: 'first_seen_at',
   exported: true,
 };
 
