@@ -233,6 +233,11 @@ export const ERROR_CODES = {
     meaning: 'The records of a window kept changing while they were paged: try again later.',
   },
 
+  'warehouse.invalid_batch': {
+    kinds: ['terminal'],
+    meaning:
+      'A source handed the batch commit a table or column it cannot write (a name that is not one, no key to replace by): a bug in that source.',
+  },
   'warehouse.bad_message': {
     kinds: ['terminal'],
     meaning:

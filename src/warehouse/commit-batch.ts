@@ -3,6 +3,7 @@
 // deleted and the staged rows inserted, the last staged of a key winning; append: inserted as staged), then
 // the sources' state and the run's counters. A failure rolls all of it back: nothing of the batch remains.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { EtlError } from '../errors.js';
 import {
   addToRun,
   DELETE_STATE,
@@ -157,13 +158,18 @@ export function describeTableWrite(table: BatchTable<never>): [string | undefine
     return [`DELETE FROM ${spec.name} WHERE ${scope.join(' AND ')}`, insert];
   }
   const key = table.replaceKey ?? spec.key;
-  if (key.length === 0) throw new Error(`Table ${spec.name} is replaced by key but has no key`);
+  if (key.length === 0)
+    throw new EtlError('warehouse.invalid_batch', `Table ${spec.name} is replaced by key but has no key`);
   const remove = deleteByKey(spec.name, key, [stage.name, ...(table.replaceAlso ?? [])], table.immutableTime);
   return [remove, table.insert ?? insertLatest(spec.name, stage.name, columns, spec.key, extra)];
 }
 
 function checkName(name: string, what: string): string {
-  if (!NAME.test(name)) throw new Error(`Not a ${what} name of the batch commit: ${JSON.stringify(name)}`);
+  if (!NAME.test(name))
+    throw new EtlError(
+      'warehouse.invalid_batch',
+      `Not a ${what} name of the batch commit: ${JSON.stringify(name)}`,
+    );
   return name;
 }
 
