@@ -1,6 +1,7 @@
 // Ground truth: what a complete sync of a time window [from, to) must contain, computed straight from the
 // emulator's data as of the clock, without the HTTP layer, the filters or any client code.
 import type { ProjectData } from './project-data.js';
+import { stateRoute } from './state-route.js';
 
 export interface GroundTruth {
   project: string;
@@ -29,10 +30,26 @@ export interface GroundTruth {
   sessionData: Record<string, number>;
   /** Joined sessions (started in the window) per experiment and branch. */
   experiments: Record<string, Record<string, number>>;
+  /** Sessions (started in the window) per `channel|state > state|result` of their route through the states. */
+  stateRoutes: Record<string, number>;
+  /** Calls: telephony (resterisk) sessions started in the window; billed = with at least one message. */
+  calls: { incoming: number; outgoing: number; billed: number; durationMs: number };
 }
 
 function bump(map: Record<string, number>, key: string, by = 1): void {
   map[key] = (map[key] ?? 0) + by;
+}
+
+/** Adds session `i` to the truth's state routes and, for a call, to its calls. */
+function countRouteAndCall(truth: GroundTruth, p: ProjectData, i: number, now: number): void {
+  const channel = p.channelOf(i);
+  bump(truth.stateRoutes, `${channel}|${stateRoute(p, i, now).join(' > ')}|${p.sessionResult(i)}`);
+  if (channel !== 'resterisk') return;
+  const record = p.sessionRecord(i, now);
+  if (record['isCallIncoming']) truth.calls.incoming++;
+  else truth.calls.outgoing++;
+  if ((record['questionCount'] as number) > 0) truth.calls.billed++;
+  truth.calls.durationMs += record['duration'] as number;
 }
 
 /** The truth of [from, to): sessions by start time, messages by timestamp, each as of `now`. */
@@ -63,6 +80,8 @@ export function groundTruth(
     nlpClasses: {},
     sessionData: {},
     experiments: {},
+    stateRoutes: {},
+    calls: { incoming: 0, outgoing: 0, billed: 0, durationMs: 0 },
   };
   const clients = new Set<number>();
   const withIds = window.ids !== false;
@@ -84,6 +103,7 @@ export function groundTruth(
       for (const id of p.sessionLabelIds(i, window.now))
         bump(truth.sessionLabels, p.state.sessionLabels.get(id)!.name);
       for (const [key, value] of Object.entries(p.sessionData(i))) bump(truth.sessionData, `${key}=${value}`);
+      countRouteAndCall(truth, p, i, window.now);
       for (const experiment of p.state.experiments.values()) {
         const branch = p.experimentBranch(experiment, i);
         if (branch !== undefined) bump((truth.experiments[experiment.key] ??= {}), branch);

@@ -100,4 +100,34 @@ describe('statistics', () => {
     expect(calls).toBe(truth().byChannel['resterisk']!.sessions);
     expect(t.body.averageCallDurationInSeconds).toBeGreaterThan(0);
   });
+
+  it('telephony per day equals the truth of its calls: incoming, outgoing, billed, average duration', async () => {
+    const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+    const t = await call(`stats/telephony?dateFrom=${day(from)}&dateTo=${day(from)}`);
+    const calls = truth({ from, to: from + DAY }).calls;
+    expect(calls.incoming + calls.outgoing).toBeGreaterThan(0);
+    expect(sum(t.body.incomingCount)).toBe(calls.incoming);
+    expect(sum(t.body.outgoingCount)).toBe(calls.outgoing);
+    expect(sum(t.body.billingCount)).toBe(calls.billed);
+    const average = calls.durationMs / (calls.incoming + calls.outgoing) / 1000;
+    expect(t.body.averageCallDurationInSeconds).toBeCloseTo(average, 2);
+  });
+
+  it('state routes of a day equal the truth: every route and result with its session count', async () => {
+    const answer = await call('state-routes/filter?page=0&size=500', {
+      body: { filters: [range('SESSION_START_TIME', from, from + DAY - 1)] },
+    });
+    expect(answer.status).toBe(200);
+    const byRoute: Record<string, number> = {};
+    for (const r of answer.body.routes)
+      byRoute[`${r.stateRoutes.join(' > ')}|${r.stateRouteResult}`] =
+        (byRoute[`${r.stateRoutes.join(' > ')}|${r.stateRouteResult}`] ?? 0) + r.sessionsCount;
+    const expected: Record<string, number> = {};
+    for (const [key, count] of Object.entries(truth({ from, to: from + DAY }).stateRoutes)) {
+      const route = key.slice(key.indexOf('|') + 1);
+      expected[route] = (expected[route] ?? 0) + count;
+    }
+    expect(answer.body.paging.totalCount).toBe(answer.body.routes.length);
+    expect(byRoute).toEqual(expected);
+  });
 });

@@ -4,6 +4,7 @@ import { queryBool } from '../params.js';
 import type { ProjectData } from '../project-data.js';
 import { selectSessions } from '../query.js';
 import { type Route, type RouteContext, readRoute } from '../route.js';
+import { stateRoute } from '../state-route.js';
 import { pagedFilterRoute } from './paged-filter-route.js';
 
 /** SessionInfo with the duration in the server's configured unit. */
@@ -17,16 +18,6 @@ export function sessionForWire(
   if (ctx.emulator.options.durationUnit === 's')
     record['duration'] = Math.round((record['duration'] as number) / 1000);
   return record;
-}
-
-function stateRoute(p: ProjectData, i: number, now: number): string[] {
-  const states: string[] = [];
-  const visible = p.skeleton.visibleMessageCount(i, now);
-  for (let k = 0; k < visible && states.length < 5; k++) {
-    const state = p.messageFacts(i, k).nlpState ?? '/';
-    if (states[states.length - 1] !== state) states.push(state);
-  }
-  return states;
 }
 
 export function sessionRoutes(): Route[] {
