@@ -233,6 +233,12 @@ export const ERROR_CODES = {
     meaning: 'The records of a window kept changing while they were paged: try again later.',
   },
 
+  'source.incomplete': {
+    kinds: ['transient'],
+    meaning:
+      "A source's read of a period did not add up (its total changed while it was paged): nothing of that period was stored; try again later.",
+  },
+
   'warehouse.invalid_batch': {
     kinds: ['terminal'],
     meaning:

@@ -24,7 +24,8 @@ export interface PagedRead<T = unknown> {
 
 export interface PagedRequest<T = unknown> {
   op: string;
-  key: 'sessions' | 'messages' | 'clients';
+  /** The answer's array of records: sessions, messages, clients, routes (state-routes/filter). */
+  key: string;
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
   pageSize: number;
