@@ -4,11 +4,13 @@
 import {
   BIGINT,
   BOOLEAN,
+  DATE,
   DOUBLE,
   type DuckDBConnection,
   DuckDBDataChunk,
   type DuckDBType,
   type DuckDBValue,
+  dateValue,
   INTEGER,
   LIST,
   listValue,
@@ -18,7 +20,16 @@ import {
 } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 
-export type StageType = 'varchar' | 'integer' | 'bigint' | 'double' | 'boolean' | 'timestamptz' | 'varchar[]';
+/** `date` takes a yyyy-MM-dd string (a calendar day, no zone). */
+export type StageType =
+  | 'varchar'
+  | 'integer'
+  | 'bigint'
+  | 'double'
+  | 'boolean'
+  | 'timestamptz'
+  | 'date'
+  | 'varchar[]';
 export type StageValue = string | number | boolean | null | readonly string[];
 
 export interface StageColumn<R> {
@@ -34,6 +45,7 @@ export interface StagedTable<R> {
 }
 
 const CHUNK_ROWS = 2048;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INT32_MIN = -2_147_483_648;
 const INT32_MAX = 2_147_483_647;
 
@@ -44,6 +56,7 @@ const SQL_TYPES: Record<StageType, string> = {
   double: 'DOUBLE',
   boolean: 'BOOLEAN',
   timestamptz: 'TIMESTAMPTZ',
+  date: 'DATE',
   'varchar[]': 'VARCHAR[]',
 };
 
@@ -54,6 +67,7 @@ const DUCKDB_TYPES: Record<StageType, DuckDBType> = {
   double: DOUBLE,
   boolean: BOOLEAN,
   timestamptz: TIMESTAMPTZ,
+  date: DATE,
   'varchar[]': LIST(VARCHAR),
 };
 
@@ -144,6 +158,13 @@ function convertToDuckValue(
       if (typeof value === 'number' && Number.isFinite(value))
         return timestampTZValue(BigInt(Math.round(value)) * 1000n);
       break;
+    case 'date': {
+      // a calendar day: its epoch day, refused unless it reads back as the same yyyy-MM-dd (no 2026-02-31)
+      const t = typeof value === 'string' && DAY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+      if (Number.isFinite(t) && new Date(t).toISOString().startsWith(value as string))
+        return dateValue(t / 86_400_000);
+      break;
+    }
     case 'varchar[]':
       if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return listValue(value);
       break;
