@@ -43,6 +43,8 @@ const REPORTER = 'src/reporter/';
 const NEW_SOURCES = 'src/sources/*/';
 const SOURCE_REGISTRY = 'src/sources/registry.ts';
 const TABLE_REGISTRY = 'src/sources/tables.ts';
+/** The kit of the sources that read the Reporter one day at a time: the days to read, the unit and its job. */
+const DAILY_KIT = ['src/sources/daily-days.ts', 'src/sources/daily-source.ts'];
 
 /** What every source (and destination client) may import: the core, the transport, the warehouse, the contracts. */
 const SOURCE_BASE = [...CORE, HTTP, WAREHOUSE, SOURCE_UNIT, DESTINATION_UNIT];
@@ -93,6 +95,13 @@ const BELOW_ENTRY_POINTS: readonly LayerUnit[] = [
     mayImport: SOURCE_BASE,
     why: `The Reporter's source, the base of the Reporter-based ones. ${SOURCE_WHY}`,
   },
+  { path: DAILY_KIT[0]!, layer: 4.25, mayImport: CORE, why: 'The UTC days a daily source reads.' },
+  {
+    path: DAILY_KIT[1]!,
+    layer: 4.5,
+    mayImport: [...SOURCE_BASE, REPORTER, DAILY_KIT[0]!],
+    why: 'The kit of the daily sources: a unit from a table, its staged columns and how to read one day.',
+  },
   {
     path: 'src/sync/',
     layer: 5,
@@ -102,7 +111,7 @@ const BELOW_ENTRY_POINTS: readonly LayerUnit[] = [
   {
     path: NEW_SOURCES,
     layer: 5,
-    mayImport: [...SOURCE_BASE, REPORTER],
+    mayImport: [...SOURCE_BASE, REPORTER, ...DAILY_KIT],
     why: `May be Reporter-based. ${SOURCE_WHY}`,
   },
   { path: 'src/chatapi/', layer: 5, mayImport: SOURCE_BASE, why: SOURCE_WHY },
