@@ -8,6 +8,7 @@ import { prompterSource } from '../prompter/source.js';
 import { reporterSource } from '../sync/source.js';
 import { webhooksSource } from '../webhooks/source.js';
 import type { SourceUnit } from './source-unit.js';
+import { stateRoutesSource } from './state-routes/source.js';
 
 export const SOURCES: readonly SourceUnit[] = [
   reporterSource,
@@ -15,6 +16,7 @@ export const SOURCES: readonly SourceUnit[] = [
   webhooksSource,
   prompterSource,
   kbSource,
+  stateRoutesSource,
 ];
 
 /** The settings of the core (the warehouse, the scheduler, reports, the log): with the units' they cover ENV_KEYS. */
