@@ -9,6 +9,7 @@ import { reporterSource } from '../sync/source.js';
 import { webhooksSource } from '../webhooks/source.js';
 import type { SourceUnit } from './source-unit.js';
 import { stateRoutesSource } from './state-routes/source.js';
+import { telephonySource } from './telephony/source.js';
 
 export const SOURCES: readonly SourceUnit[] = [
   reporterSource,
@@ -17,6 +18,7 @@ export const SOURCES: readonly SourceUnit[] = [
   prompterSource,
   kbSource,
   stateRoutesSource,
+  telephonySource,
 ];
 
 /** The settings of the core (the warehouse, the scheduler, reports, the log): with the units' they cover ENV_KEYS. */
