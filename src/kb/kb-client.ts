@@ -9,8 +9,7 @@ import type { KbConfig } from '../config.js';
 import { EtlError } from '../errors.js';
 import { PLATFORM_ERROR_SHAPES } from '../http/error-shapes.js';
 import type { HttpProfile } from '../http/http-profile.js';
-import { HttpTransport } from '../http/http-transport.js';
-import type { Logger } from '../log.js';
+import { HttpTransport, type HttpTransportOptions } from '../http/http-transport.js';
 import { parseJsonBigIntegers } from '../parse-json-big-integers.js';
 import {
   contentPageSchema,
@@ -102,15 +101,13 @@ export interface KbClient {
   close(): Promise<void>;
 }
 
-export interface KbClientOptions {
+/** The knowledge base's settings and the transport's limits (tests shorten the backoff). */
+export interface KbClientOptions
+  extends Pick<
+    HttpTransportOptions,
+    'concurrency' | 'timeoutMs' | 'retries' | 'log' | 'backoffBaseMs' | 'backoffCapMs' | 'sleep'
+  > {
   config: KbConfig;
-  concurrency?: number;
-  timeoutMs?: number;
-  retries?: number;
-  log?: Logger;
-  backoffBaseMs?: number;
-  backoffCapMs?: number;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 type KbKeySetting = 'REPORTER_KB_KEY' | 'REPORTER_KB_ADMIN_KEY';

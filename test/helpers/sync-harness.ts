@@ -9,6 +9,7 @@ import { DEFAULT_V1_TOKEN, defaultLegacyToken, type EmulatorOptions } from '../.
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { type GroundTruth, groundTruth } from '../../src/emulator/truth.js';
 import { silentLogger } from '../../src/log.js';
+import type { SourceRunResult, SourceUnit } from '../../src/sources/source-unit.js';
 import { type SyncOptions, type SyncSummary, syncProject } from '../../src/sync/run-sync.js';
 import { LEASE } from '../../src/warehouse/lease.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -183,5 +184,21 @@ export async function ageRunningLeases(h: Harness): Promise<void> {
     w.query(
       `UPDATE etl_runs SET heartbeat_at = heartbeat_at - INTERVAL ${Math.ceil(LEASE.staleMs / 1000) + 1} SECOND WHERE status = 'running'`,
     ),
+  );
+}
+
+/** One run of a source unit's `run` against the harness's emulator and warehouse, on the emulator's clock. */
+export function runSourceOnce(h: Harness, source: SourceUnit): Promise<SourceRunResult> {
+  if (source.run === undefined) throw new Error(`the source ${source.id} has no run`);
+  const run = source.run.bind(source);
+  return h.withWarehouse((warehouse) =>
+    run({
+      config: h.config,
+      log: silentLogger(),
+      now: () => h.running.emulator.now(),
+      trigger: 'manual',
+      signal: new AbortController().signal,
+      warehouse,
+    }),
   );
 }

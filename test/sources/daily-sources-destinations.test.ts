@@ -8,11 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickHouse } from '../../src/clickhouse/clickhouse-http.js';
 import { exportClickHouse } from '../../src/clickhouse/export-clickhouse.js';
 import { exportParquet } from '../../src/lake/export-parquet.js';
-import { silentLogger } from '../../src/log.js';
 import { stateRoutesSource } from '../../src/sources/state-routes/source.js';
 import { telephonySource } from '../../src/sources/telephony/source.js';
 import { type ClickHouseServer, clickHouseMissing, startClickHouse } from '../helpers/clickhouse-server.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createHarness, type Harness, runSourceOnce } from '../helpers/sync-harness.js';
 
 const TABLES = { state_routes: ['day', 'channel_type', 'route', 'result'], telephony_daily: ['day'] };
 const missing = clickHouseMissing();
@@ -21,17 +20,7 @@ let server: ClickHouseServer | undefined;
 
 beforeAll(async () => {
   h = await createHarness({ emulator: { sessions: 900, days: 3 }, env: { REPORTER_HISTORY_DAYS: '3' } });
-  for (const source of [stateRoutesSource, telephonySource])
-    await h.withWarehouse((warehouse) =>
-      source.run!({
-        config: h.config,
-        log: silentLogger(),
-        now: () => h.running.emulator.now(),
-        trigger: 'manual',
-        signal: new AbortController().signal,
-        warehouse,
-      }),
-    );
+  for (const source of [stateRoutesSource, telephonySource]) await runSourceOnce(h, source);
   if (!missing) server = await startClickHouse();
 }, 120_000);
 afterAll(async () => {

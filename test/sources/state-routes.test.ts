@@ -2,26 +2,14 @@
 // own grouping of the sessions by route and result, not the route's answer), in both API generations; a second
 // run reads again only the days that may change and replaces them whole, moving its cursor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
 import { dayBounds, dayOf } from '../../src/sources/daily-days.js';
 import { stateRoutesSource } from '../../src/sources/state-routes/source.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createHarness, type Harness, runSourceOnce } from '../helpers/sync-harness.js';
 
 const DAY = 86_400_000;
 
-async function runSource(h: Harness) {
-  return h.withWarehouse((warehouse) =>
-    stateRoutesSource.run!({
-      config: h.config,
-      log: silentLogger(),
-      now: () => h.running.emulator.now(),
-      trigger: 'manual',
-      signal: new AbortController().signal,
-      warehouse,
-    }),
-  );
-}
+const runSource = (h: Harness) => runSourceOnce(h, stateRoutesSource);
 
 /** The stored routes of a day as `channel|route|result` → sessions. */
 async function storedRoutes(w: Warehouse, day: string): Promise<Record<string, number>> {

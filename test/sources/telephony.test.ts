@@ -1,10 +1,9 @@
 // The telephony source against the emulator: each day's row equals the emulator's truth of its calls (incoming,
 // outgoing, billed, average duration), computed from the sessions, not from the stats route's answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
 import { dayBounds } from '../../src/sources/daily-days.js';
 import { telephonySource } from '../../src/sources/telephony/source.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createHarness, type Harness, runSourceOnce } from '../helpers/sync-harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -14,16 +13,7 @@ afterAll(() => h.close());
 
 describe('telephony source', () => {
   it('stores one row per day equal to the truth of the calls started that day', async () => {
-    const result = await h.withWarehouse((warehouse) =>
-      telephonySource.run!({
-        config: h.config,
-        log: silentLogger(),
-        now: () => h.running.emulator.now(),
-        trigger: 'manual',
-        signal: new AbortController().signal,
-        warehouse,
-      }),
-    );
+    const result = await runSourceOnce(h, telephonySource);
     expect(result.status).toBe('success');
     const rows = await h.withWarehouse((w) =>
       w.query(
