@@ -20,11 +20,16 @@ import {
 } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 
-/** `date` takes a yyyy-MM-dd string (a calendar day, no zone). */
+/**
+ * `date` takes a yyyy-MM-dd string (a calendar day, no zone). `bigint` takes a safe integer; `int64` any signed
+ * 64-bit integer exactly: a safe integer, or (beyond 2^53, where a number would be rounded) the string of its
+ * decimal digits.
+ */
 export type StageType =
   | 'varchar'
   | 'integer'
   | 'bigint'
+  | 'int64'
   | 'double'
   | 'boolean'
   | 'timestamptz'
@@ -48,11 +53,15 @@ const CHUNK_ROWS = 2048;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INT32_MIN = -2_147_483_648;
 const INT32_MAX = 2_147_483_647;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const DIGITS = /^-?\d+$/;
 
 const SQL_TYPES: Record<StageType, string> = {
   varchar: 'VARCHAR',
   integer: 'INTEGER',
   bigint: 'BIGINT',
+  int64: 'BIGINT',
   double: 'DOUBLE',
   boolean: 'BOOLEAN',
   timestamptz: 'TIMESTAMPTZ',
@@ -64,6 +73,7 @@ const DUCKDB_TYPES: Record<StageType, DuckDBType> = {
   varchar: VARCHAR,
   integer: INTEGER,
   bigint: BIGINT,
+  int64: BIGINT,
   double: DOUBLE,
   boolean: BOOLEAN,
   timestamptz: TIMESTAMPTZ,
@@ -154,6 +164,11 @@ function convertToDuckValue(
     case 'bigint':
       if (Number.isSafeInteger(value)) return BigInt(value as number);
       break;
+    case 'int64': {
+      const exact = toInt64(value);
+      if (exact !== undefined) return exact;
+      break;
+    }
     case 'timestamptz':
       if (typeof value === 'number' && Number.isFinite(value))
         return timestampTZValue(BigInt(Math.round(value)) * 1000n);
@@ -176,10 +191,19 @@ function convertToDuckValue(
   );
 }
 
+/** A safe integer, or a string of decimal digits (an optional minus) within the signed 64-bit range. */
+function toInt64(value: StageValue): bigint | undefined {
+  if (Number.isSafeInteger(value)) return BigInt(value as number);
+  if (typeof value !== 'string' || !DIGITS.test(value)) return undefined;
+  const exact = BigInt(value);
+  return exact >= INT64_MIN && exact <= INT64_MAX ? exact : undefined;
+}
+
 function describeType(type: StageType): string {
   if (type === 'timestamptz') return 'a time in epoch milliseconds';
   if (type === 'integer') return 'a 32-bit integer';
   if (type === 'bigint') return 'a safe integer';
+  if (type === 'int64') return 'a 64-bit integer (a safe integer or the string of its digits)';
   if (type === 'varchar[]') return 'an array of strings';
   return `a ${type}`;
 }
