@@ -1,15 +1,53 @@
 // The knowledge base's warehouse tables: the dated snapshots of `kb sync` (migration 013, every row under its
-// snapshot_id) and the runs of `kb eval` (014). Not exported (no project column). kb_api_keys holds a key's
-// metadata only, never its value (no secret column).
+// snapshot_id, written as one commitBatch) and the runs of `kb eval` (014). Not exported (no project column).
+// kb_api_keys holds a key's metadata only, never its value (no secret column).
 import type { TableSpec } from '../warehouse/table-spec.js';
 
+export const KB_SNAPSHOTS_TABLE: TableSpec = {
+  name: 'kb_snapshots',
+  key: ['snapshot_id'],
+  write: 'append',
+  time: 'taken_at',
+  exported: false,
+};
+export const KB_SOURCES_TABLE: TableSpec = {
+  name: 'kb_sources',
+  key: ['snapshot_id', 'source_id'],
+  write: 'append',
+  exported: false,
+};
+export const KB_INTEGRATIONS_TABLE: TableSpec = {
+  name: 'kb_integrations',
+  key: ['snapshot_id', 'integration_id'],
+  write: 'append',
+  exported: false,
+};
+export const KB_SEGMENTS_TABLE: TableSpec = {
+  name: 'kb_segments',
+  key: ['snapshot_id', 'name'],
+  write: 'append',
+  exported: false,
+};
+export const KB_API_KEYS_TABLE: TableSpec = {
+  name: 'kb_api_keys',
+  key: ['snapshot_id', 'api_key_id'],
+  write: 'append',
+  exported: false,
+};
+export const KB_ACCESS_GROUPS_TABLE: TableSpec = {
+  name: 'kb_access_groups',
+  key: ['snapshot_id', 'access_group_id'],
+  write: 'append',
+  exported: false,
+};
+
 export const KB_TABLES: readonly TableSpec[] = [
-  { name: 'kb_snapshots', key: ['snapshot_id'], write: 'append', time: 'taken_at', exported: false },
-  { name: 'kb_sources', key: ['snapshot_id', 'source_id'], write: 'append', exported: false },
-  { name: 'kb_integrations', key: ['snapshot_id', 'integration_id'], write: 'append', exported: false },
-  { name: 'kb_segments', key: ['snapshot_id', 'name'], write: 'append', exported: false },
-  { name: 'kb_api_keys', key: ['snapshot_id', 'api_key_id'], write: 'append', exported: false },
-  { name: 'kb_access_groups', key: ['snapshot_id', 'access_group_id'], write: 'append', exported: false },
+  KB_SNAPSHOTS_TABLE,
+  KB_SOURCES_TABLE,
+  KB_INTEGRATIONS_TABLE,
+  KB_SEGMENTS_TABLE,
+  KB_API_KEYS_TABLE,
+  KB_ACCESS_GROUPS_TABLE,
   { name: 'kb_eval_runs', key: ['run_id'], write: 'replace-by-key', exported: false },
   { name: 'kb_eval_questions', key: ['run_id', 'seq'], write: 'replace-by-key', exported: false },
   { name: 'kb_eval_chunks', key: ['run_id', 'seq', 'rank'], write: 'append', exported: false },
