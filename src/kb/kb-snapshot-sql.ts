@@ -1,10 +1,23 @@
-// The statements of a knowledge base snapshot (migration 013): the rows of one `kb sync` as JSON relations,
-// inserted with their kb_snapshots row and the quarantined records in one transaction (Warehouse.execute),
-// so a snapshot is whole or absent. Times travel as epoch ms (null when absent) and become TIMESTAMPTZ here;
-// an id beyond 2^53 travels as the string of its digits (kb-json.ts) and lands in its BIGINT column exactly.
-import type { SqlStatement } from '../warehouse/warehouse.js';
-import { stringifyKbJson } from './kb-json.js';
+// The batch of a knowledge base snapshot (migration 013): the rows of one `kb sync` staged with DuckDB's
+// appender and written with their kb_snapshots row and the quarantined records as ONE commitBatch (one
+// transaction), so a snapshot is whole or absent. Times travel as epoch ms (null when absent) and are staged as
+// TIMESTAMPTZ; an id beyond 2^53 (a bigint) is staged as the string of its digits into an `int64` column and
+// lands in its BIGINT column exactly. The settings are stored as the JSON text DuckDB's json() makes of them.
+import { type Batch, type BatchTable, defineBatchTable } from '../warehouse/commit-batch.js';
+import type { RejectRow } from '../warehouse/rows.js';
+import type { StageColumn, StagedTable, StageType, StageValue } from '../warehouse/stage-rows.js';
+import { STAGING_TABLES } from '../warehouse/staging-tables.js';
+import { ETL_REJECTS_TABLE } from '../warehouse/tables.js';
+import { kbIdForJson, stringifyKbJson } from './kb-json.js';
 import type { KbId } from './kb-schemas.js';
+import {
+  KB_ACCESS_GROUPS_TABLE,
+  KB_API_KEYS_TABLE,
+  KB_INTEGRATIONS_TABLE,
+  KB_SEGMENTS_TABLE,
+  KB_SNAPSHOTS_TABLE,
+  KB_SOURCES_TABLE,
+} from './tables.js';
 
 export interface KbSnapshotRow {
   snapshot_id: string;
@@ -91,116 +104,117 @@ export interface KbRejectRow {
   error: string;
 }
 
-const ts = (column: string) => `make_timestamptz(x.${column} * 1000)`;
-const rowsOf = (type: Record<string, string | string[]>) =>
-  `(SELECT unnest(from_json($rows, '${JSON.stringify([type])}')) AS x)`;
+/** One column of a stage: its name is the target table's column. */
+const column = <R>(name: string, type: StageType, value: (row: R) => StageValue): StageColumn<R> => ({
+  name,
+  type,
+  value,
+});
+const id = (value: KbId | null): number | string | null => (value === null ? null : kbIdForJson(value));
 
+const SNAPSHOT_STAGE: StagedTable<KbSnapshotRow> = {
+  name: 'stage_kb_snapshots',
+  columns: [
+    column('taken_at', 'timestamptz', (r) => r.taken_at_ms),
+    column('base_url', 'varchar', (r) => r.base_url),
+    column('project_id', 'int64', (r) => id(r.project_id)),
+    column('project_name', 'varchar', (r) => r.project_name),
+    column('project_status', 'varchar', (r) => r.project_status),
+    column('llm_models', 'varchar[]', (r) => r.llm_models),
+    column('indexing_model', 'varchar', (r) => r.indexing_model),
+    column('indexing_llm_model', 'varchar', (r) => r.indexing_llm_model),
+    column('chunking_method', 'varchar', (r) => r.chunking_method),
+    column('search_pipeline', 'varchar', (r) => r.search_pipeline),
+    column('generation_model', 'varchar', (r) => r.generation_model),
+    column('generation_temperature', 'double', (r) => r.generation_temperature),
+    column('rpm_limit', 'integer', (r) => r.rpm_limit),
+    // the JSON text; the INSERT below makes it JSON with json(), as DuckDB writes it
+    column('settings', 'varchar', (r) => stringifyKbJson(r.settings)),
+    column('with_admin', 'boolean', (r) => r.with_admin),
+    column('sources', 'integer', (r) => r.sources),
+    column('integrations', 'integer', (r) => r.integrations),
+    column('segments', 'integer', (r) => r.segments),
+    column('api_keys', 'integer', (r) => r.api_keys),
+    column('access_groups', 'integer', (r) => r.access_groups),
+    column('rejects', 'integer', (r) => r.rejects),
+  ],
+};
+
+/** kb_snapshots from its stage: the settings made JSON with json(), the snapshot's id bound. */
 const INSERT_SNAPSHOT = `
-INSERT INTO kb_snapshots
-SELECT $snapshot_id, ${ts('taken_at_ms')}, x.base_url, x.project_id, x.project_name, x.project_status,
-       x.llm_models, x.indexing_model, x.indexing_llm_model, x.chunking_method, x.search_pipeline,
-       x.generation_model, x.generation_temperature, x.rpm_limit, x.settings, x.with_admin, x.sources,
-       x.integrations, x.segments, x.api_keys, x.access_groups, x.rejects
-FROM ${rowsOf({
-  taken_at_ms: 'BIGINT',
-  base_url: 'VARCHAR',
-  project_id: 'BIGINT',
-  project_name: 'VARCHAR',
-  project_status: 'VARCHAR',
-  llm_models: ['VARCHAR'],
-  indexing_model: 'VARCHAR',
-  indexing_llm_model: 'VARCHAR',
-  chunking_method: 'VARCHAR',
-  search_pipeline: 'VARCHAR',
-  generation_model: 'VARCHAR',
-  generation_temperature: 'DOUBLE',
-  rpm_limit: 'INTEGER',
-  settings: 'JSON',
-  with_admin: 'BOOLEAN',
-  sources: 'INTEGER',
-  integrations: 'INTEGER',
-  segments: 'INTEGER',
-  api_keys: 'INTEGER',
-  access_groups: 'INTEGER',
-  rejects: 'INTEGER',
-})} t`;
+INSERT INTO kb_snapshots (snapshot_id, ${SNAPSHOT_STAGE.columns.map((c) => `"${c.name}"`).join(', ')})
+SELECT $snapshot_id, ${SNAPSHOT_STAGE.columns.map((c) => (c.name === 'settings' ? 'json(settings)' : `"${c.name}"`)).join(', ')}
+FROM ${SNAPSHOT_STAGE.name} ORDER BY seq`;
 
-const INSERT_SOURCES = `
-INSERT INTO kb_sources
-SELECT $snapshot_id, x.source_id, x.name, x.type, x.status, x.last_error, x.size_bytes, x.size_chars,
-       x.segments, x.access_groups, x.version, x.hash, ${ts('created_at_ms')}
-FROM ${rowsOf({
-  source_id: 'BIGINT',
-  name: 'VARCHAR',
-  type: 'VARCHAR',
-  status: 'VARCHAR',
-  last_error: 'VARCHAR',
-  size_bytes: 'BIGINT',
-  size_chars: 'BIGINT',
-  segments: ['VARCHAR'],
-  access_groups: ['VARCHAR'],
-  version: 'VARCHAR',
-  hash: 'VARCHAR',
-  created_at_ms: 'BIGINT',
-})} t`;
+const SOURCES_STAGE: StagedTable<KbSourceRow> = {
+  name: 'stage_kb_sources',
+  columns: [
+    column('source_id', 'int64', (r) => id(r.source_id)),
+    column('name', 'varchar', (r) => r.name),
+    column('type', 'varchar', (r) => r.type),
+    column('status', 'varchar', (r) => r.status),
+    column('last_error', 'varchar', (r) => r.last_error),
+    column('size_bytes', 'bigint', (r) => r.size_bytes),
+    column('size_chars', 'bigint', (r) => r.size_chars),
+    column('segments', 'varchar[]', (r) => r.segments),
+    column('access_groups', 'varchar[]', (r) => r.access_groups),
+    column('version', 'varchar', (r) => r.version),
+    column('hash', 'varchar', (r) => r.hash),
+    column('created_at', 'timestamptz', (r) => r.created_at_ms),
+  ],
+};
 
-const INSERT_INTEGRATIONS = `
-INSERT INTO kb_integrations
-SELECT $snapshot_id, x.integration_id, x.name, x.status, x.last_error, x.auto_sync, x.sync_interval_minutes,
-       ${ts('last_successful_sync_at_ms')}, x.settings_base_url, x.access_groups
-FROM ${rowsOf({
-  integration_id: 'BIGINT',
-  name: 'VARCHAR',
-  status: 'VARCHAR',
-  last_error: 'VARCHAR',
-  auto_sync: 'BOOLEAN',
-  sync_interval_minutes: 'INTEGER',
-  last_successful_sync_at_ms: 'BIGINT',
-  settings_base_url: 'VARCHAR',
-  access_groups: ['VARCHAR'],
-})} t`;
+const INTEGRATIONS_STAGE: StagedTable<KbIntegrationRow> = {
+  name: 'stage_kb_integrations',
+  columns: [
+    column('integration_id', 'int64', (r) => id(r.integration_id)),
+    column('name', 'varchar', (r) => r.name),
+    column('status', 'varchar', (r) => r.status),
+    column('last_error', 'varchar', (r) => r.last_error),
+    column('auto_sync', 'boolean', (r) => r.auto_sync),
+    column('sync_interval_minutes', 'integer', (r) => r.sync_interval_minutes),
+    column('last_successful_sync_at', 'timestamptz', (r) => r.last_successful_sync_at_ms),
+    column('settings_base_url', 'varchar', (r) => r.settings_base_url),
+    column('access_groups', 'varchar[]', (r) => r.access_groups),
+  ],
+};
 
-const INSERT_SEGMENTS = `
-INSERT INTO kb_segments
-SELECT $snapshot_id, x.name, x.sources_count
-FROM ${rowsOf({ name: 'VARCHAR', sources_count: 'INTEGER' })} t`;
+const SEGMENTS_STAGE: StagedTable<KbSegmentRow> = {
+  name: 'stage_kb_segments',
+  columns: [
+    column('name', 'varchar', (r) => r.name),
+    column('sources_count', 'integer', (r) => r.sources_count),
+  ],
+};
 
-const INSERT_API_KEYS = `
-INSERT INTO kb_api_keys
-SELECT $snapshot_id, x.api_key_id, x.project_id, x.name, x.status, x.owner_login, ${ts('created_at_ms')},
-       ${ts('updated_at_ms')}, ${ts('expires_at_ms')}, ${ts('last_used_at_ms')}
-FROM ${rowsOf({
-  api_key_id: 'BIGINT',
-  project_id: 'BIGINT',
-  name: 'VARCHAR',
-  status: 'VARCHAR',
-  owner_login: 'VARCHAR',
-  created_at_ms: 'BIGINT',
-  updated_at_ms: 'BIGINT',
-  expires_at_ms: 'BIGINT',
-  last_used_at_ms: 'BIGINT',
-})} t`;
+const API_KEYS_STAGE: StagedTable<KbApiKeyRow> = {
+  name: 'stage_kb_api_keys',
+  columns: [
+    column('api_key_id', 'int64', (r) => id(r.api_key_id)),
+    column('project_id', 'int64', (r) => id(r.project_id)),
+    column('name', 'varchar', (r) => r.name),
+    column('status', 'varchar', (r) => r.status),
+    column('owner_login', 'varchar', (r) => r.owner_login),
+    column('created_at', 'timestamptz', (r) => r.created_at_ms),
+    column('updated_at', 'timestamptz', (r) => r.updated_at_ms),
+    column('expires_at', 'timestamptz', (r) => r.expires_at_ms),
+    column('last_used_at', 'timestamptz', (r) => r.last_used_at_ms),
+  ],
+};
 
-const INSERT_ACCESS_GROUPS = `
-INSERT INTO kb_access_groups
-SELECT $snapshot_id, x.access_group_id, x.name, x.files_count, x.integrations_count, ${ts('created_at_ms')},
-       ${ts('updated_at_ms')}
-FROM ${rowsOf({
-  access_group_id: 'BIGINT',
-  name: 'VARCHAR',
-  files_count: 'INTEGER',
-  integrations_count: 'INTEGER',
-  created_at_ms: 'BIGINT',
-  updated_at_ms: 'BIGINT',
-})} t`;
+const ACCESS_GROUPS_STAGE: StagedTable<KbAccessGroupRow> = {
+  name: 'stage_kb_access_groups',
+  columns: [
+    column('access_group_id', 'int64', (r) => id(r.access_group_id)),
+    column('name', 'varchar', (r) => r.name),
+    column('files_count', 'integer', (r) => r.files_count),
+    column('integrations_count', 'integer', (r) => r.integrations_count),
+    column('created_at', 'timestamptz', (r) => r.created_at_ms),
+    column('updated_at', 'timestamptz', (r) => r.updated_at_ms),
+  ],
+};
 
-const INSERT_REJECTS = `
-INSERT INTO etl_rejects (run_id, project, endpoint, record_id, raw_json, error, rejected_at)
-SELECT $snapshot_id, $project, x.endpoint, x.record_id, x.raw_json, x.error, $rejected_at
-FROM ${rowsOf({ endpoint: 'VARCHAR', record_id: 'VARCHAR', raw_json: 'VARCHAR', error: 'VARCHAR' })} t`;
-
-/** One snapshot's statements: all of them commit together or none does. */
-export function storeKbSnapshot(snapshot: {
+export interface KbSnapshotRows {
   row: KbSnapshotRow;
   /** etl_rejects.project of its rejects: `kb:<project name>`. */
   runProject: string;
@@ -210,28 +224,46 @@ export function storeKbSnapshot(snapshot: {
   apiKeys: readonly KbApiKeyRow[];
   accessGroups: readonly KbAccessGroupRow[];
   rejects: readonly KbRejectRow[];
-}): SqlStatement[] {
+}
+
+/**
+ * One snapshot as ONE commitBatch: its kb_snapshots row, the rows of every other kb_ table under its
+ * snapshot_id and its rejects (etl_rejects, run_id = snapshot_id, rejected at the snapshot's time) commit
+ * together or none does.
+ */
+export function describeKbSnapshotBatch(snapshot: KbSnapshotRows): Batch {
   const snapshot_id = snapshot.row.snapshot_id;
-  const statements: SqlStatement[] = [
-    { sql: INSERT_SNAPSHOT, params: { snapshot_id, rows: stringifyKbJson([snapshot.row]) } },
-  ];
-  const add = (sql: string, rows: readonly unknown[]) => {
-    if (rows.length > 0) statements.push({ sql, params: { snapshot_id, rows: stringifyKbJson(rows) } });
+  const at = new Date(snapshot.row.taken_at_ms);
+  const kbTable = <R>(table: Omit<BatchTable<R>, 'constants'>) =>
+    defineBatchTable<R>({ ...table, constants: { snapshot_id } });
+  const rejects: RejectRow[] = snapshot.rejects.map((r) => ({
+    run_id: snapshot_id,
+    project: snapshot.runProject,
+    endpoint: r.endpoint,
+    record_id: r.record_id,
+    raw_json: r.raw_json,
+    error: r.error,
+  }));
+  return {
+    tables: [
+      kbTable({
+        spec: KB_SNAPSHOTS_TABLE,
+        stage: SNAPSHOT_STAGE,
+        rows: [snapshot.row],
+        insert: INSERT_SNAPSHOT,
+      }),
+      kbTable({ spec: KB_SOURCES_TABLE, stage: SOURCES_STAGE, rows: snapshot.sources }),
+      kbTable({ spec: KB_INTEGRATIONS_TABLE, stage: INTEGRATIONS_STAGE, rows: snapshot.integrations }),
+      kbTable({ spec: KB_SEGMENTS_TABLE, stage: SEGMENTS_STAGE, rows: snapshot.segments }),
+      kbTable({ spec: KB_API_KEYS_TABLE, stage: API_KEYS_STAGE, rows: snapshot.apiKeys }),
+      kbTable({ spec: KB_ACCESS_GROUPS_TABLE, stage: ACCESS_GROUPS_STAGE, rows: snapshot.accessGroups }),
+      defineBatchTable({
+        spec: ETL_REJECTS_TABLE,
+        stage: STAGING_TABLES.rejects,
+        rows: rejects,
+        constants: { rejected_at: at },
+      }),
+    ],
+    at,
   };
-  add(INSERT_SOURCES, snapshot.sources);
-  add(INSERT_INTEGRATIONS, snapshot.integrations);
-  add(INSERT_SEGMENTS, snapshot.segments);
-  add(INSERT_API_KEYS, snapshot.apiKeys);
-  add(INSERT_ACCESS_GROUPS, snapshot.accessGroups);
-  if (snapshot.rejects.length > 0)
-    statements.push({
-      sql: INSERT_REJECTS,
-      params: {
-        snapshot_id,
-        project: snapshot.runProject,
-        rows: stringifyKbJson(snapshot.rejects),
-        rejected_at: new Date(snapshot.row.taken_at_ms),
-      },
-    });
-  return statements;
 }

@@ -1,7 +1,7 @@
 // `kb sync` and the kb-sync job: one dated snapshot of the knowledge base project of REPORTER_KB_KEY (its
 // settings, sources, integrations and segments; with REPORTER_KB_ADMIN_KEY its API keys' metadata and
-// access groups), read whole, then written in one transaction with its etl_runs row (project
-// `kb:<project name>`, job kb-sync). Invariants: a run that fails anywhere (a key refused or expired, the
+// access groups), read whole, then written as one commitBatch (one transaction, its rejects with it) under
+// its etl_runs row (project `kb:<project name>`, job kb-sync). Invariants: a run that fails anywhere (a key refused or expired, the
 // service unavailable, a stop) writes no snapshot rows at all; invalid records go to etl_rejects with the
 // reason; no key value is ever written or logged.
 import { randomUUID } from 'node:crypto';
@@ -23,6 +23,7 @@ import type {
   KbSource,
 } from './kb-schemas.js';
 import {
+  describeKbSnapshotBatch,
   type KbAccessGroupRow,
   type KbApiKeyRow,
   type KbIntegrationRow,
@@ -30,7 +31,6 @@ import {
   type KbSegmentRow,
   type KbSnapshotRow,
   type KbSourceRow,
-  storeKbSnapshot,
 } from './kb-snapshot-sql.js';
 
 /** The job name of its etl_runs rows (the scheduled job has the same id). */
@@ -136,7 +136,9 @@ export async function syncKb(ctx: KbSyncContext): Promise<KbSyncSummary> {
       withAdmin: client.hasAdminKey,
     });
     stopIfAsked(ctx.signal);
-    await ctx.warehouse.execute(storeKbSnapshot({ ...rows, runProject: kbRunProject(project.name) }));
+    await ctx.warehouse.commitBatch(
+      describeKbSnapshotBatch({ ...rows, runProject: kbRunProject(project.name) }),
+    );
     summary.sources = rows.sources.length;
     for (const s of rows.sources)
       summary.sourcesByStatus[s.status] = (summary.sourcesByStatus[s.status] ?? 0) + 1;

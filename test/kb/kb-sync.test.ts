@@ -330,7 +330,7 @@ describe('kb sync against the emulator', () => {
     // the warehouse fails the snapshot's write with a plain TypeError, after the run was started
     const failing = new Proxy(warehouse, {
       get(target, key, receiver) {
-        if (key === 'execute')
+        if (key === 'commitBatch')
           return async () => {
             throw new TypeError('an unexpected bug');
           };
