@@ -111,6 +111,12 @@ const column = <R>(name: string, type: StageType, value: (row: R) => StageValue)
   value,
 });
 const id = (value: KbId | null): number | string | null => (value === null ? null : kbIdForJson(value));
+/**
+ * An INTEGER column's value, null beyond the 32-bit range: as the from_json statements this batch replaced
+ * stored it (nothing bounds these counts and limits above); a NOT NULL column then refuses the snapshot, as before.
+ */
+const int32 = (value: number | null): number | null =>
+  value !== null && value >= -2_147_483_648 && value <= 2_147_483_647 ? value : null;
 
 const SNAPSHOT_STAGE: StagedTable<KbSnapshotRow> = {
   name: 'stage_kb_snapshots',
@@ -127,7 +133,7 @@ const SNAPSHOT_STAGE: StagedTable<KbSnapshotRow> = {
     column('search_pipeline', 'varchar', (r) => r.search_pipeline),
     column('generation_model', 'varchar', (r) => r.generation_model),
     column('generation_temperature', 'double', (r) => r.generation_temperature),
-    column('rpm_limit', 'integer', (r) => r.rpm_limit),
+    column('rpm_limit', 'integer', (r) => int32(r.rpm_limit)),
     // the JSON text; the INSERT below makes it JSON with json(), as DuckDB writes it
     column('settings', 'varchar', (r) => stringifyKbJson(r.settings)),
     column('with_admin', 'boolean', (r) => r.with_admin),
@@ -172,7 +178,7 @@ const INTEGRATIONS_STAGE: StagedTable<KbIntegrationRow> = {
     column('status', 'varchar', (r) => r.status),
     column('last_error', 'varchar', (r) => r.last_error),
     column('auto_sync', 'boolean', (r) => r.auto_sync),
-    column('sync_interval_minutes', 'integer', (r) => r.sync_interval_minutes),
+    column('sync_interval_minutes', 'integer', (r) => int32(r.sync_interval_minutes)),
     column('last_successful_sync_at', 'timestamptz', (r) => r.last_successful_sync_at_ms),
     column('settings_base_url', 'varchar', (r) => r.settings_base_url),
     column('access_groups', 'varchar[]', (r) => r.access_groups),
@@ -183,7 +189,7 @@ const SEGMENTS_STAGE: StagedTable<KbSegmentRow> = {
   name: 'stage_kb_segments',
   columns: [
     column('name', 'varchar', (r) => r.name),
-    column('sources_count', 'integer', (r) => r.sources_count),
+    column('sources_count', 'integer', (r) => int32(r.sources_count)),
   ],
 };
 
@@ -207,8 +213,8 @@ const ACCESS_GROUPS_STAGE: StagedTable<KbAccessGroupRow> = {
   columns: [
     column('access_group_id', 'int64', (r) => id(r.access_group_id)),
     column('name', 'varchar', (r) => r.name),
-    column('files_count', 'integer', (r) => r.files_count),
-    column('integrations_count', 'integer', (r) => r.integrations_count),
+    column('files_count', 'integer', (r) => int32(r.files_count)),
+    column('integrations_count', 'integer', (r) => int32(r.integrations_count)),
     column('created_at', 'timestamptz', (r) => r.created_at_ms),
     column('updated_at', 'timestamptz', (r) => r.updated_at_ms),
   ],
