@@ -3,7 +3,7 @@
 // until the waiter got in, at most TURN_MS). DuckDB's file locks do not queue waiters, so without it a
 // writer whose operations follow each other closely would keep the others out for minutes. The marker holds
 // the waiter's PID and whether it writes: a query sandbox gives way to a writer only (readers share the file).
-import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const TURN_MARKER_SUFFIX = '.waiting';
@@ -19,10 +19,15 @@ export function turnMarkerOf(warehousePath: string): string {
 /** Who waits: a writer (it needs the file alone) or a reader (it can share it with other readers). */
 export type TurnWaiter = 'writer' | 'reader';
 
-/** Says "I wait for the file"; silently nothing in a read-only directory (no writer there to tell). */
+/**
+ * Says "I wait for the file"; silently nothing in a read-only directory (no writer there to tell). Written
+ * beside and renamed over the marker, so a reader never sees it truncated (an empty marker lost the PID).
+ */
 export function askForTurn(marker: string, waiter: TurnWaiter): void {
+  const next = `${marker}.${process.pid}`;
   try {
-    writeFileSync(marker, `${process.pid} ${waiter}`);
+    writeFileSync(next, `${process.pid} ${waiter}`);
+    renameSync(next, marker);
   } catch {
     // a read-only directory
   }
