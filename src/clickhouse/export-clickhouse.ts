@@ -8,6 +8,7 @@
 import { EtlError } from '../errors.js';
 import { LAKE_TABLES, type LakeTable } from '../lake/lake-tables.js';
 import { type LakePartition, partitionsOf, partitionWhere } from '../lake/partitions.js';
+import { readState } from '../warehouse/read-state.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { ClickHouse } from './clickhouse-http.js';
 import { type ClickHouseColumn, clickHouseColumns, createTableSql } from './clickhouse-tables.js';
@@ -202,12 +203,9 @@ async function deleteOlder(
 }
 
 async function readSent(warehouse: Warehouse, project: string, table: string): Promise<SentPartitions> {
-  const [row] = await warehouse.query('SELECT value FROM etl_state WHERE project = $1 AND key = $2', [
-    project,
-    stateKey(table),
-  ]);
+  const value = await readState(warehouse, project, stateKey(table));
   try {
-    return row ? (JSON.parse(String(row['value'])) as SentPartitions) : {};
+    return value === undefined ? {} : (JSON.parse(value) as SentPartitions);
   } catch {
     return {};
   }

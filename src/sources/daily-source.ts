@@ -9,6 +9,7 @@ import { reporterHttpOptions } from '../reporter/http-options.js';
 import { ReporterHttp } from '../reporter/reporter-http.js';
 import { resolveProjectName } from '../reporter/resolve-project.js';
 import { defineBatchTable } from '../warehouse/commit-batch.js';
+import { readState } from '../warehouse/read-state.js';
 import type { StagedTable } from '../warehouse/stage-rows.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
@@ -47,16 +48,6 @@ export interface DailyProjectResult {
 
 type DailyContext = SourceRunContext & { readonly warehouse: Warehouse; readonly runId?: string };
 
-/** The last day the source read for a project (its cursor), if any. */
-async function readCursor(warehouse: Warehouse, project: string, key: string): Promise<string | undefined> {
-  const rows = await warehouse.query('SELECT value FROM etl_state WHERE project = $1 AND key = $2', [
-    project,
-    key,
-  ]);
-  const value = rows[0]?.['value'];
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** Writes one day of one project: its stored rows replaced and the cursor moved, in one transaction. */
 async function writeDay<R extends DayRow>(
   spec: DailySourceSpec<R>,
@@ -64,7 +55,6 @@ async function writeDay<R extends DayRow>(
   day: { project: string; day: string; rows: readonly R[] },
 ): Promise<void> {
   const at = new Date(ctx.now());
-  const scope = { project: day.project, day: day.day };
   await ctx.warehouse.commitBatch({
     tables: [
       defineBatchTable({
@@ -72,12 +62,8 @@ async function writeDay<R extends DayRow>(
         stage: spec.stage,
         rows: day.rows,
         constants: { synced_at: at },
-        before: [
-          {
-            sql: `DELETE FROM ${spec.table.name} WHERE project = $project AND day = $day::DATE`,
-            params: scope,
-          },
-        ],
+        // the day's stored rows go, whatever their key: a route that stopped existing leaves none behind
+        replaceScope: { project: day.project, day: day.day },
       }),
     ],
     state: [{ project: day.project, key: `${spec.id}.last_day`, value: day.day }],
@@ -105,7 +91,7 @@ async function syncProjectDays<R extends DayRow>(
     const project = await resolveProjectName(http, projectConfig);
     if (http.api === 'v1') http.project = project;
     result.project = project;
-    const lastRead = await readCursor(ctx.warehouse, project, `${spec.id}.last_day`);
+    const lastRead = await readState(ctx.warehouse, project, `${spec.id}.last_day`);
     const { historyMs, lookbackMs } = ctx.config;
     for (const day of daysToRead({ now: ctx.now(), lastRead, historyMs, lookbackMs })) {
       if (ctx.signal.aborted) break;
