@@ -3,7 +3,7 @@
 // inline CSS (system fonts, print-friendly). Invariants: every text from the data is HTML-escaped, and the
 // page makes no request at all (no URL in any src or href: no fonts, no scripts, no images to fetch).
 import { writeFile } from 'node:fs/promises';
-import { createZoneClock } from './cell-values.js';
+import { createZoneClock, yesNo } from './cell-values.js';
 import { escapeHtml, type HtmlCell, renderHtmlTable } from './html-table.js';
 import { renderChartSvg } from './render-chart-svg.js';
 import type { CellFormat, CellInput, ChartSpec, SheetSource } from './report-definition.js';
@@ -160,7 +160,8 @@ async function renderTable(
 export function formatCell(value: CellInput, format: CellFormat, localTime: (t: number) => number): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'bigint') return formatCell(Number(value), format, localTime);
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return yesNo(value);
+  if (format === 'boolean' && typeof value === 'number') return yesNo(value !== 0);
   if (typeof value === 'string') return value;
   if (value instanceof Uint8Array) return `<${value.length} bytes>`;
   if (typeof value !== 'number') return JSON.stringify(value);
