@@ -1,7 +1,8 @@
 // Lays out one sheet of an HTML report as a <table> that fits a 1280 px page: a table of many columns is set
 // smaller (table.wide); one of many columns and only a few rows (a figure per column, a row per project) is
 // turned, a row per column, so that it reads down the page instead of running off its side; a long text is
-// marked (td.long) to keep a readable width. Cells come formatted (write-html-report.ts formats them).
+// marked (td.long) to keep a readable width, and a long word (td.token) may break anywhere. Cells come
+// formatted (write-html-report.ts formats them).
 
 export interface HtmlCell {
   text: string;
@@ -24,6 +25,8 @@ export const TURNED_TABLE_COLUMNS = 12;
 export const TURNED_TABLE_ROWS = 3;
 /** A text cell of this many characters or more keeps a readable width (td.long), not one word per line. */
 export const LONG_TEXT = 40;
+/** A word of this many characters or more (an identifier, a URL, JSON) may break anywhere (td.token). */
+export const LONG_WORD = 20;
 
 export function renderHtmlTable(table: HtmlTable): string {
   const turned =
@@ -72,8 +75,13 @@ function turnedLayout(table: HtmlTable): [string, string[]] {
 }
 
 function cell(c: HtmlCell): string {
-  const kind = c.numeric ? ' class="num"' : c.text.length >= LONG_TEXT ? ' class="long"' : '';
-  return `<td${kind}>${escapeHtml(c.text)}</td>`;
+  return `<td${cellClass(c)}>${escapeHtml(c.text)}</td>`;
+}
+
+function cellClass(c: HtmlCell): string {
+  if (c.numeric) return ' class="num"';
+  if (c.text.length >= LONG_TEXT) return ' class="long"';
+  return c.text.split(/\s+/).some((word) => word.length >= LONG_WORD) ? ' class="token"' : '';
 }
 
 export function escapeHtml(s: string): string {

@@ -31,7 +31,8 @@ const NUMERIC: ReadonlySet<CellFormat> = new Set([
 ]);
 
 // Fits 1280 px: headers wrap between words (never inside one), long texts wrap and keep 16em, identifiers
-// break anywhere, numbers never wrap; a wide table is set smaller, a turned one has its headers down the side.
+// (a word of 20 characters or more) break anywhere and keep 8em, numbers never wrap; a wide table is set
+// smaller, a turned one has its headers down the side.
 const STYLE = `
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
@@ -45,15 +46,17 @@ thead th { background: #1F4E79; color: #FFF; text-align: left; }
 tbody tr:nth-child(even) { background: #F4F6F8; }
 th.num { text-align: right; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
 td.long { min-width: 16em; }
+td.long, td.token { overflow-wrap: anywhere; }
+td.token { min-width: 8em; }
 tbody th { text-align: left; font-weight: normal; background: #EAF0F6; }
 td.note { color: #777; font-style: italic; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; flex: 1 1 560px; max-width: 800px; box-sizing: border-box; border: 1px solid #E1E4E8; }
 figure.chart svg { display: block; width: 100%; height: auto; }
-table.wide { font-size: 0.75em; }
-table.wide th, table.wide td { padding: 2px 4px; }
+table.wide { font-size: 0.7em; }
+table.wide th, table.wide td { padding: 2px 3px; }
 section.sheet { overflow-x: auto; }
 @media print {
   body { margin: 0; max-width: none; font-size: 10pt; }

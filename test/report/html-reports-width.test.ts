@@ -2,7 +2,8 @@
 // edit here), written by the compiled CLI from synced data and opened in headless Chromium at 1280 px: the
 // page does not scroll sideways (document.documentElement.scrollWidth <= 1280), no table cell's text runs
 // past its cell (a header cut), and a long text keeps a readable width (not one word per line). The Reporter
-// reports read a synced emulator; the knowledge base reports two kb syncs (with a change) and two kb evals.
+// reports read a synced emulator; the knowledge base reports two kb syncs (with a change) and
+// four kb evals (more than a turned table's rows, so that Runs is laid out as columns).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { REPORTS } from '../../reports/index.js';
 import { DEFAULT_KB_ADMIN_KEY, DEFAULT_KB_PROJECT_KEY } from '../../src/emulator/kb/kb-options.js';
 import { kbQuestions } from '../../src/emulator/kb/kb-truth.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
+import { TURNED_TABLE_ROWS } from '../../src/report/html-table.js';
 import type { ReportDefinition } from '../../src/report/report-definition.js';
 import { CHROMIUM_MISSING, findChromium, runChromium } from '../helpers/chromium.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -85,7 +87,9 @@ beforeAll(async () => {
     ].join('\n'),
   );
   await cli(['kb', 'sync']);
-  await cli(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
+  // more runs than a turned table takes: the Runs table (20 columns) must fit as columns
+  for (let run = 0; run < TURNED_TABLE_ROWS; run++)
+    await cli(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
   // a source replaced: the second snapshot has a change, the second run a drop
   const replaced = await fetch(`${kb.kbUrl}/api/knowledge-hub/sources/texts`, {
     method: 'PUT',
