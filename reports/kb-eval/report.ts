@@ -284,21 +284,29 @@ export function kbEvalCharts(
   // a stopped or failed run's figures cover only what it asked: not drawn beside the comparable ones
   const runs = allRuns.filter((r) => r['finished_normally'] !== false);
   if (runs.length > 0) {
-    const series = (name: string, key: string) => {
+    const series = (name: string, key: string, onSecondAxis = false) => {
       const values = runs.map((r) => num(r[key]));
-      return { name, values: values.map((v) => v ?? 0), notApplicable: values.map((v) => v === null) };
+      return {
+        name,
+        values: values.map((v) => v ?? 0),
+        notApplicable: values.map((v) => v === null),
+        onSecondAxis,
+      };
     };
     charts.push({
       title: 'Figures run by run',
       kind: 'line',
       categories: runs.map((r) => runLabel(r['started_at'])),
+      categoryAxis: 'Run started (UTC)',
+      // hit rates and the expected text are shares of the questions; MRR is a mean of 1/rank, 0 to 1
+      valueAxis: { title: 'Share of questions', format: 'percent' },
+      secondValueAxis: { title: 'MRR (0–1)', format: 'ratio' },
       series: [
         series('Hit@1', 'hit_at_1'),
         series('Hit@5', 'hit_at_5'),
-        series('MRR', 'mrr'),
         series('Expected text', 'answer_contains_rate'),
+        series('MRR', 'mrr', true),
       ],
-      valueFormat: 'percent',
     });
   }
   if (run && ranks) {
@@ -316,8 +324,9 @@ export function kbEvalCharts(
       title: 'Rank of the first expected source (questions with expected sources)',
       kind: 'bar',
       categories: buckets.map(([label]) => label),
+      categoryAxis: 'Rank of the first expected source',
+      valueAxis: { title: 'Questions' },
       series: [{ name: 'Questions', values: buckets.map(([, key]) => num(ranks[key]) ?? 0) }],
-      valueFormat: 'integer',
     });
   }
   return charts;

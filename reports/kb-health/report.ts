@@ -294,13 +294,14 @@ function charts(health: readonly Row[], byStatus: readonly Row[], changes: reado
       title: 'Sources by status (latest snapshot)',
       kind: 'bar',
       categories: statuses,
+      categoryAxis: 'Status',
+      valueAxis: { title: 'Sources' },
       series: projects.map((p) => ({
         name: p,
         values: statuses.map((s) =>
           Number(byStatus.find((r) => r['project_name'] === p && r['status'] === s)?.['sources'] ?? 0),
         ),
       })),
-      valueFormat: 'integer',
     },
   ];
   if (health.some((h) => h['previous_snapshot_id'] !== null))
@@ -308,13 +309,14 @@ function charts(health: readonly Row[], byStatus: readonly Row[], changes: reado
       title: 'Source changes since the previous snapshot',
       kind: 'hbar',
       categories: CHANGE_KINDS,
+      categoryAxis: 'Change',
+      valueAxis: { title: 'Sources' },
       series: projects.map((p) => ({
         name: p,
         values: CHANGE_KINDS.map(
           (kind) => changes.filter((r) => r['project_name'] === p && r['change'] === kind).length,
         ),
       })),
-      valueFormat: 'integer',
     });
   return out;
 }

@@ -280,12 +280,16 @@ export function summaryCharts(s: StatsReport, hourly?: StatsReport): ChartSpec[]
         kind: 'bar',
         // 2026-11-20T13:00 → 13:00
         categories: hourly.byPeriod.map((r) => r.period.slice(11)),
+        categoryAxis: `Hour (${s.timeZone})`,
+        valueAxis: { title: 'Sessions' },
         series: [{ name: 'Sessions', values: hourly.byPeriod.map((r) => r.sessions) }],
       }
     : {
         title: `Sessions per day (${s.timeZone})`,
         kind: 'line',
         categories: dayCategories(s.byPeriod.map((r) => r.period)),
+        categoryAxis: `Day (${s.timeZone})`,
+        valueAxis: { title: 'Sessions' },
         series: [{ name: 'Sessions', values: s.byPeriod.map((r) => r.sessions) }],
       };
   return [
@@ -294,12 +298,16 @@ export function summaryCharts(s: StatsReport, hourly?: StatsReport): ChartSpec[]
       title: 'Channel mix: sessions by channel',
       kind: 'bar',
       categories: s.byChannel.map((r) => r.channel ?? '(not synced)'),
+      categoryAxis: 'Channel',
+      valueAxis: { title: 'Sessions' },
       series: [{ name: 'Sessions', values: s.byChannel.map((r) => r.sessions) }],
     },
     {
       title: 'Delivery funnel: messages by channel',
       kind: 'bar',
       categories: s.deliveryFunnel.map((r) => r.channel),
+      categoryAxis: 'Channel',
+      valueAxis: { title: 'Messages' },
       series: [
         { name: 'With a status', values: s.deliveryFunnel.map((r) => r.withStatus) },
         { name: 'Delivered or read', values: s.deliveryFunnel.map((r) => r.delivered + (r.read ?? 0)) },
@@ -315,6 +323,8 @@ export function summaryCharts(s: StatsReport, hourly?: StatsReport): ChartSpec[]
       title: 'Top session labels',
       kind: 'hbar',
       categories: topLabels.map((r) => r.label ?? `#${r.labelId}`),
+      categoryAxis: 'Session label',
+      valueAxis: { title: 'Sessions' },
       series: [{ name: 'Sessions', values: topLabels.map((r) => r.count) }],
     },
   ];

@@ -1,6 +1,7 @@
 // Turns a report value into what an XLSX cell holds, per column format: numbers stay numbers (never bigint),
 // date-times become Excel serial numbers of the local wall-clock time in the report's zone (Excel has no
-// zones, so the zone is in the header), durations become fractions of a day, text is fitted to Excel's limits.
+// zones, so the zone is in the header), durations become fractions of a day, text is fitted to Excel's limits,
+// a yes/no figure (a boolean, or 0/1 in a `boolean` column) is the text yes or no, as on the HTML page.
 import { offsetAt } from '../time/parse-zoned-time.js';
 import type { CellFormat, CellInput } from './report-definition.js';
 
@@ -66,6 +67,8 @@ export function toCellValue(
   fitText: (text: string) => string,
 ): CellOutput {
   if (value === null || value === undefined) return null;
+  if (format === 'boolean' && (typeof value === 'number' || typeof value === 'bigint'))
+    return yesNo(Number(value) !== 0);
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return null;
@@ -80,10 +83,18 @@ export function toCellValue(
         return value;
     }
   }
-  if (typeof value === 'boolean') return format === 'text' ? (value ? 'yes' : 'no') : value;
+  if (typeof value === 'boolean') return yesNo(value);
   if (typeof value === 'string') return fitText(value);
   if (value instanceof Uint8Array) return fitText(`<${value.length} bytes>`);
   return fitText(JSON.stringify(value));
+}
+
+/**
+ * The one form of a yes/no figure in every report and format: "yes" or "no" (not TRUE/FALSE, which Excel
+ * shows in its own language, nor 1/0 where the SQL gives a number for a `boolean` column).
+ */
+export function yesNo(value: boolean): 'yes' | 'no' {
+  return value ? 'yes' : 'no';
 }
 
 const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });

@@ -54,21 +54,40 @@ export interface SheetSource {
 
 export type ChartKind = 'line' | 'bar' | 'hbar';
 
+/**
+ * How a value axis and its values are printed. `integer`: counts (8,000; the axis from 0 to a round number
+ * above the largest value); `percent`: a share from 0 to 1 shown as 0–100 % on an axis from 0 % to 100 %;
+ * `ratio`: a figure from 0 to 1 that is not a share (MRR) shown as 0.00–1.00 on an axis from 0 to 1.
+ */
+export type ChartValueFormat = 'integer' | 'percent' | 'ratio';
+
+export interface ChartValueAxis {
+  /** What the values measure, with their unit when not a count: "Sessions", "Share of questions (%)". */
+  title: string;
+  /** Default `integer`. */
+  format?: ChartValueFormat;
+}
+
 export interface ChartSeries {
   name: string;
   values: number[];
   /** Per value: true where the figure does not apply (drawn as "n/a", no bar; its value is ignored). */
   notApplicable?: boolean[];
+  /** True: drawn against the chart's second value axis (on the right), for a figure in another unit. */
+  onSecondAxis?: boolean;
 }
 
 export interface ChartSpec {
   title: string;
   kind: ChartKind;
-  /** Category labels (x axis of line and bar charts, y axis of horizontal bars). */
+  /** Category labels (x axis of line and bar charts, y axis of horizontal bars); every one is shown. */
   categories: string[];
+  /** The category axis's title: what the categories are ("Day", "Channel", "Rank"). */
+  categoryAxis: string;
+  valueAxis: ChartValueAxis;
+  /** A second value axis, on the right, for the series marked `onSecondAxis` (e.g. MRR beside hit rates). */
+  secondValueAxis?: ChartValueAxis;
   series: ChartSeries[];
-  /** How values are printed on axes and bars. */
-  valueFormat?: 'integer' | 'percent';
 }
 
 /** What a report builds its sheets from; the period and the selection are already checked. */

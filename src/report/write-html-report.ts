@@ -3,9 +3,11 @@
 // inline CSS (system fonts, print-friendly). Invariants: every text from the data is HTML-escaped, and the
 // page makes no request at all (no URL in any src or href: no fonts, no scripts, no images to fetch).
 import { writeFile } from 'node:fs/promises';
-import { createZoneClock } from './cell-values.js';
+import { createZoneClock, yesNo } from './cell-values.js';
+import { escapeHtml, type HtmlCell, renderHtmlTable } from './html-table.js';
 import { renderChartSvg } from './render-chart-svg.js';
 import type { CellFormat, CellInput, ChartSpec, SheetSource } from './report-definition.js';
+
 import { NO_DATA_NOTE, type WrittenSheet } from './write-sheets.js';
 
 export interface HtmlReportHeading {
@@ -28,6 +30,9 @@ const NUMERIC: ReadonlySet<CellFormat> = new Set([
   'duration',
 ]);
 
+// Fits 1280 px: headers wrap between words (never inside one), long texts wrap and keep 16em, identifiers
+// (a word of 20 characters or more) break anywhere and keep 8em, numbers never wrap; a wide table is set
+// smaller, a turned one has its headers down the side.
 const STYLE = `
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
@@ -35,15 +40,23 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neu
 h1 { font-size: 1.6em; margin: 0 0 4px; }
 h2 { font-size: 1.2em; margin: 28px 0 8px; }
 .meta { color: #555; margin: 0 0 16px; }
-table { border-collapse: collapse; margin: 0 0 8px; font-size: 0.9em; }
-th, td { border: 1px solid #D0D7DE; padding: 3px 8px; vertical-align: top; }
+table { border-collapse: collapse; margin: 0 0 8px; font-size: 0.85em; max-width: 100%; }
+th, td { border: 1px solid #D0D7DE; padding: 3px 6px; vertical-align: top; }
 thead th { background: #1F4E79; color: #FFF; text-align: left; }
 tbody tr:nth-child(even) { background: #F4F6F8; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th.num { text-align: right; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td { overflow-wrap: break-word; }
+td.long { min-width: 16em; }
+td.long, td.token { overflow-wrap: anywhere; }
+td.token { min-width: 8em; }
+tbody th { text-align: left; font-weight: normal; background: #EAF0F6; }
 td.note { color: #777; font-style: italic; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
-figure.chart { margin: 0; flex: 1 1 560px; max-width: 800px; }
-figure.chart svg { width: 100%; height: auto; border: 1px solid #E1E4E8; }
+figure.chart { margin: 0; flex: 1 1 560px; max-width: 800px; box-sizing: border-box; border: 1px solid #E1E4E8; }
+figure.chart svg { display: block; width: 100%; height: auto; }
+table.wide { font-size: 0.7em; }
+table.wide th, table.wide td { padding: 2px 3px; }
 section.sheet { overflow-x: auto; }
 @media print {
   body { margin: 0; max-width: none; font-size: 10pt; }
@@ -90,7 +103,9 @@ export async function renderHtmlReport(
   const projects =
     heading.projects === null ? null : heading.projects.length > 0 ? heading.projects.join(', ') : '(none)';
   const title = `${heading.title}${projects === null ? '' : ` · ${projects}`} · ${period} (${heading.tz})`;
-  const figures = charts.map((chart) => `<figure class="chart">\n${renderChartSvg(chart)}\n</figure>`);
+  const figures: string[] = [];
+  for (const chart of charts)
+    figures.push(`<figure class="chart">\n${await renderChartSvg(chart)}\n</figure>`);
   const html = [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -116,53 +131,40 @@ export async function renderHtmlReport(
   return { html, written };
 }
 
+/** A sheet's table: its rows read and formatted as the workbook shows them, laid out by html-table.ts. */
 async function renderTable(
   sheet: SheetSource,
   localTime: (t: number) => number,
 ): Promise<{ html: string; rows: number }> {
   const formats = sheet.columns.map((c) => c.format);
-  const head = sheet.columns
-    .map((c) => `<th scope="col"${NUMERIC.has(c.format) ? ' class="num"' : ''}>${escapeHtml(c.header)}</th>`)
-    .join('');
-  const body: string[] = [];
-  let rows = 0;
+  const rows: HtmlCell[][] = [];
   for await (const chunk of sheet.rows) {
     for (const row of chunk) {
-      const rowFormat = sheet.rowFormats?.formats[rows];
-      const cells = row.map((value, i) => {
-        const format =
-          sheet.rowFormats?.column === i && rowFormat !== undefined ? rowFormat : (formats[i] ?? 'text');
-        return NUMERIC.has(format)
-          ? `<td class="num">${escapeHtml(formatCell(value, format, localTime))}</td>`
-          : `<td>${escapeHtml(formatCell(value, format, localTime))}</td>`;
-      });
-      body.push(`<tr>${cells.join('')}</tr>`);
-      rows++;
+      const rowFormat = sheet.rowFormats?.formats[rows.length];
+      rows.push(
+        row.map((value, i) => {
+          const format =
+            sheet.rowFormats?.column === i && rowFormat !== undefined ? rowFormat : (formats[i] ?? 'text');
+          return { text: formatCell(value, format, localTime), numeric: NUMERIC.has(format) };
+        }),
+      );
     }
   }
-  if (rows === 0)
-    body.push(
-      `<tr><td class="note" colspan="${sheet.columns.length}">${escapeHtml(sheet.emptyNote ?? NO_DATA_NOTE)}</td></tr>`,
-    );
-  const html = [
-    `<section class="sheet">`,
-    `<h2>${escapeHtml(sheet.name)}</h2>`,
-    `<table>`,
-    `<thead><tr>${head}</tr></thead>`,
-    `<tbody>`,
-    ...body,
-    `</tbody>`,
-    `</table>`,
-    `</section>`,
-  ].join('\n');
-  return { html, rows };
+  const html = renderHtmlTable({
+    name: sheet.name,
+    columns: sheet.columns.map((c) => ({ header: c.header, numeric: NUMERIC.has(c.format) })),
+    rows,
+    emptyNote: sheet.emptyNote ?? NO_DATA_NOTE,
+  });
+  return { html, rows: rows.length };
 }
 
 /** A cell as the workbook shows it (thousands separators, 0.0 %, [h]:mm:ss, local date-times in the zone). */
 export function formatCell(value: CellInput, format: CellFormat, localTime: (t: number) => number): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'bigint') return formatCell(Number(value), format, localTime);
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return yesNo(value);
+  if (format === 'boolean' && typeof value === 'number') return yesNo(value !== 0);
   if (typeof value === 'string') return value;
   if (value instanceof Uint8Array) return `<${value.length} bytes>`;
   if (typeof value !== 'number') return JSON.stringify(value);
@@ -200,8 +202,4 @@ function formatDuration(ms: number): string {
 
 function formatInstant(t: number, localTime: (t: number) => number): string {
   return new Date(localTime(t)).toISOString().slice(0, 16).replace('T', ' ');
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -23,6 +23,8 @@ export async function writeMemoryWorkbook(
   charts: readonly ChartSpec[],
   options: WriteSheetsOptions & { title: string },
 ): Promise<WrittenSheet[]> {
+  // drawn before the sheets are added (drawing is asynchronous: ECharts is loaded on the first chart)
+  const images = await Promise.all(charts.map(async (chart) => renderChartPng(await renderChartSvg(chart))));
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'reporter-etl';
   workbook.title = options.title;
@@ -33,7 +35,7 @@ export async function writeMemoryWorkbook(
       addSheet: (name) => {
         const sheet = workbook.addWorksheet(name, TABLE_SHEET);
         // the charts' sheet comes second, after the KPIs
-        if (workbook.worksheets.length === 1 && charts.length > 0) addChartsSheet(workbook, charts);
+        if (workbook.worksheets.length === 1 && charts.length > 0) addChartsSheet(workbook, images);
         return sheet;
       },
       finishSheet: async () => {},
@@ -46,7 +48,8 @@ export async function writeMemoryWorkbook(
   return written;
 }
 
-function addChartsSheet(workbook: ExcelJS.Workbook, charts: readonly ChartSpec[]): void {
+/** The charts' sheet: `charts` are their PNGs, in order. */
+function addChartsSheet(workbook: ExcelJS.Workbook, charts: readonly Buffer[]): void {
   const sheet = workbook.addWorksheet(CHARTS_SHEET, {
     pageSetup: {
       ...PRINT_SETUP,
@@ -55,9 +58,9 @@ function addChartsSheet(workbook: ExcelJS.Workbook, charts: readonly ChartSpec[]
   });
   sheet.columns = Array.from({ length: CHART_COLUMNS }, () => ({ width: CHART_COLUMN_WIDTH }));
   for (let r = 1; r <= charts.length * CHART_ROWS; r += 1) sheet.getRow(r).height = 15;
-  charts.forEach((chart, i) => {
+  charts.forEach((png, i) => {
     const image = workbook.addImage({
-      buffer: renderChartPng(renderChartSvg(chart)) as never,
+      buffer: png as never,
       extension: 'png',
     });
     sheet.addImage(image, {

@@ -203,7 +203,7 @@ describe('the summary prints and reads well', () => {
     expect(overTime!.categories.slice(0, 2)).toEqual(['00:00', '01:00']);
     const sessions = overTime!.series[0]!.values.reduce((a, b) => a + b, 0);
     expect(sessions).toBe(h.truth(DAY_FROM, TO).sessions);
-    const svg = renderChartSvg(overTime!);
+    const svg = await renderChartSvg(overTime!);
     expect(svg).toContain('Sessions per hour');
     expect(svg).toContain('>12:00<');
     // a week keeps its sessions per day
@@ -218,7 +218,7 @@ describe('the summary prints and reads well', () => {
     const noRead = column(funnel, 'Channel').filter((_, i) => column(funnel, 'Read')[i] === null);
     expect(noRead).toContain('telegram');
     const chart = (await builtCharts(WEEK_FROM)).find((c) => c.title.startsWith('Delivery funnel'))!;
-    const svg = renderChartSvg(chart);
+    const svg = await renderChartSvg(chart);
     expect(svg.match(/>n\/a</g) ?? []).toHaveLength(noRead.length);
   }, 120_000);
 
@@ -261,14 +261,18 @@ describe('the summary prints and reads well', () => {
     }
   }, 120_000);
 
-  it('axis ticks and bar values share one format (8,000 and 10,000)', () => {
+  it('axis ticks and bar values share one format (8,000 and 10,000)', async () => {
     const chart: ChartSpec = {
       title: 'Sessions',
       kind: 'bar',
       categories: ['a', 'b'],
+      categoryAxis: 'Letter',
+      valueAxis: { title: 'Sessions' },
       series: [{ name: 'Sessions', values: [8_000, 11_500] }],
     };
-    const labels = [...renderChartSvg(chart).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    const labels = [...(await renderChartSvg(chart)).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map(
+      (m) => m[1],
+    );
     expect(labels).toEqual(expect.arrayContaining(['8,000', '10,000', '11,500']));
     expect(labels.filter((l) => /\d(k|M)$/.test(l!))).toEqual([]);
   });

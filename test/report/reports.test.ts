@@ -79,7 +79,8 @@ describe('messages report', () => {
       expect(row[at('Question')] ?? null).toBe(e['question']);
       expect(row[at('Confidence')] ?? null).toBe(e['confidence']);
       expect(row[at('Delivery status')] ?? null).toBe(e['status']);
-      expect(row[at('Transfer to agent')] ?? null).toBe(e['is_transfer']);
+      const transfer = e['is_transfer'] as boolean | null;
+      expect(row[at('Transfer to agent')] ?? null).toBe(transfer === null ? null : transfer ? 'yes' : 'no');
       expect(row[at('Labels')] ?? null).toBe(e['labels']);
       if (e['labels'] !== null) labelled += 1;
     }
@@ -115,8 +116,10 @@ describe('sessions report', () => {
         for (const label of text.split(', ')) labels[label] = (labels[label] ?? 0) + 1;
     expect(labels).toEqual(truth.sessionLabels);
 
-    const transferred = column(sheet, 'Transferred to agent').filter((v) => v === true).length;
-    expect(transferred).toBe(truth.transferredSessions);
+    // a yes/no figure is written yes or no, as on the HTML page (not TRUE/FALSE)
+    const transferredColumn = column(sheet, 'Transferred to agent');
+    expect(new Set(transferredColumn)).toEqual(new Set(['yes', 'no']));
+    expect(transferredColumn.filter((v) => v === 'yes').length).toBe(truth.transferredSessions);
     const starts = await h.withWarehouse((w) =>
       w.query(
         'SELECT session_id, start_time, duration_ms FROM sessions WHERE start_time >= $1 AND start_time < $2',

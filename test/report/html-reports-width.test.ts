@@ -1,0 +1,167 @@
+// Every report with an HTML form (taken from the report registry, so a report added there is checked with no
+// edit here), written by the compiled CLI from synced data and opened in headless Chromium at 1280 px: the
+// page does not scroll sideways (document.documentElement.scrollWidth <= 1280), no table cell's text runs
+// past its cell (a header cut), and a long text keeps a readable width (not one word per line). The Reporter
+// reports read a synced emulator; the knowledge base reports two kb syncs (with a change) and
+// four kb evals (more than a turned table's rows, so that Runs is laid out as columns).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORTS } from '../../reports/index.js';
+import { DEFAULT_KB_ADMIN_KEY, DEFAULT_KB_PROJECT_KEY } from '../../src/emulator/kb/kb-options.js';
+import { kbQuestions } from '../../src/emulator/kb/kb-truth.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
+import { TURNED_TABLE_ROWS } from '../../src/report/html-table.js';
+import type { ReportDefinition } from '../../src/report/report-definition.js';
+import { CHROMIUM_MISSING, findChromium, runChromium } from '../helpers/chromium.js';
+import { runCli } from '../helpers/run-cli.js';
+import { createHarness, type Harness } from '../helpers/sync-harness.js';
+
+const WIDTH = 1280;
+/** A cell holding at least this many characters of text must be at least MIN_LONG_CELL px wide. */
+const LONG_TEXT = 40;
+const MIN_LONG_CELL = 160;
+const HTML_REPORTS = REPORTS.filter((r) => (r.formats ?? ['xlsx']).includes('html'));
+
+/** What the page reports of itself once laid out (a script appended to a copy of the page measures it). */
+interface Measured {
+  viewport: number;
+  scrollWidth: number;
+  /** Cells whose content is wider than the cell (cut or spilling over). */
+  overflowing: string[];
+  /** Cells of long text, with their width in px. */
+  longCells: { text: string; width: number }[];
+  /** Sections whose table scrolls sideways inside them (cut on the screen and on paper). */
+  scrollingSections: string[];
+  /** Data rows (the "no data" notes left out). */
+  dataRows: number;
+}
+
+const MEASURE = `<script>
+(() => {
+  const cells = [...document.querySelectorAll('th, td')];
+  const measured = {
+    viewport: window.innerWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+    overflowing: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent.slice(0, 60)),
+    longCells: cells
+      .filter((c) => c.textContent.trim().length >= ${LONG_TEXT})
+      .map((c) => ({ text: c.textContent.slice(0, 60), width: Math.round(c.getBoundingClientRect().width) })),
+    scrollingSections: [...document.querySelectorAll('section')]
+      .filter((s) => s.scrollWidth > s.clientWidth + 1)
+      .map((s) => s.querySelector('h2')?.textContent ?? s.getAttribute('aria-label')),
+    dataRows: document.querySelectorAll('tbody tr:not(:has(td.note))').length,
+  };
+  const out = document.createElement('pre');
+  out.id = 'measured';
+  out.textContent = JSON.stringify(measured);
+  document.body.append(out);
+})();
+</script>`;
+
+let h: Harness;
+let kb: RunningEmulator;
+let env: Record<string, string>;
+let work: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'reporter-etl-html-width-'));
+  h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
+  expect((await h.sync()).status).toBe('success');
+  // the knowledge base on the real clock (the CLI's), its tables in the same warehouse
+  kb = await startEmulator({ sessions: 10, days: 1, now: Date.now(), kb: { queryProcessingMs: 0 } });
+  env = {
+    ...h.env,
+    REPORTER_KB_BASE_URL: kb.kbUrl,
+    REPORTER_KB_KEY: DEFAULT_KB_PROJECT_KEY,
+    REPORTER_KB_ADMIN_KEY: DEFAULT_KB_ADMIN_KEY,
+  };
+  const questions = kbQuestions(kb.emulator).slice(0, 12);
+  writeFileSync(
+    join(work, 'questions.csv'),
+    [
+      'question,expected_sources,expected_answer_contains',
+      ...questions.map((q) => `"${q.question}",${q.sourceName},${q.expectedAnswerContains}`),
+    ].join('\n'),
+  );
+  await cli(['kb', 'sync']);
+  // more runs than a turned table takes: the Runs table (20 columns) must fit as columns
+  for (let run = 0; run < TURNED_TABLE_ROWS; run++)
+    await cli(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
+  // a source replaced: the second snapshot has a change, the second run a drop
+  const replaced = await fetch(`${kb.kbUrl}/api/knowledge-hub/sources/texts`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${DEFAULT_KB_PROJECT_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: questions[0]!.sourceName, text: 'Nothing to see here.' }),
+  });
+  expect(replaced.status).toBe(200);
+  await cli(['kb', 'sync']);
+  await cli(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
+}, 300_000);
+afterAll(async () => {
+  await h?.close();
+  await kb?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<string> {
+  const r = await runCli(args, env);
+  expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+/** The period a report is written for: the synced days, or today (UTC) for the knowledge base's. */
+function periodOf(report: ReportDefinition): string[] {
+  if (report.reads === 'kb') return ['--from', new Date().toISOString().slice(0, 10), '--tz', 'UTC'];
+  return ['--from', '2026-10-30', '--to', '2026-11-01', '--tz', 'Europe/Moscow'];
+}
+
+describe('HTML reports at 1280 px in headless Chromium', () => {
+  it('the registry has the HTML reports this checks (summary, kb-health, kb-eval at least)', () => {
+    expect(HTML_REPORTS.map((r) => r.id)).toEqual(
+      expect.arrayContaining(['summary', 'kb-health', 'kb-eval']),
+    );
+  });
+
+  it.for(HTML_REPORTS.map((r): [string, ReportDefinition] => [r.id, r]))(
+    '%s: no sideways scrolling, no cell cut, long text readable',
+    { timeout: 300_000 },
+    async ([id, report], ctx) => {
+      const chromium = findChromium();
+      if (!chromium) return ctx.skip(CHROMIUM_MISSING);
+      const out = join(work, id);
+      const written = await cli([
+        'report',
+        id,
+        ...periodOf(report),
+        '--format',
+        'html',
+        '--out',
+        out,
+        '--json',
+      ]);
+      const page = readFileSync(JSON.parse(written).path as string, 'utf8');
+      // a copy with the measuring script last in its body; the report itself has no script
+      const probe = join(work, `${id}-probe.html`);
+      writeFileSync(probe, page.replace('</body>', `${MEASURE}\n</body>`));
+      const dom = await runChromium(chromium, [
+        `--window-size=${WIDTH},2000`,
+        '--dump-dom',
+        pathToFileURL(probe).href,
+      ]);
+      const json = /<pre id="measured">([^<]*)<\/pre>/.exec(dom)?.[1];
+      expect(json, 'the measuring script ran').toBeDefined();
+      const m = JSON.parse(
+        json!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
+      ) as Measured;
+      expect(m.viewport).toBe(WIDTH);
+      expect(m.dataRows, 'a page with data (an empty one would prove nothing)').toBeGreaterThan(0);
+      expect(m.scrollWidth).toBeLessThanOrEqual(WIDTH);
+      expect(m.scrollingSections).toEqual([]);
+      expect(m.overflowing).toEqual([]);
+      expect(m.longCells.filter((c) => c.width < MIN_LONG_CELL)).toEqual([]);
+    },
+  );
+});
