@@ -124,7 +124,9 @@ describe('loadConfig', () => {
       /REPORTER_MAX_CONCURRENCY \(4\) is below REPORTER_CONCURRENCY \(8\)/,
     );
     expect(() => loadConfig({ ...token, REPORTER_MAX_CONCURRENCY: '0' })).toThrow(/REPORTER_MAX_CONCURRENCY/);
-    expect(() => loadConfig({ ...token, REPORTER_MAX_CONCURRENCY: 'lots' })).toThrow(/REPORTER_MAX_CONCURRENCY/);
+    expect(() => loadConfig({ ...token, REPORTER_MAX_CONCURRENCY: 'lots' })).toThrow(
+      /REPORTER_MAX_CONCURRENCY/,
+    );
   });
 
   it('names the missing or malformed setting', () => {
