@@ -313,6 +313,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['remote', 'random429Seconds', 'full sync against a remote platform with 1 % random 429s'],
     ['remote', 'random429Throttled', 'answers 429 (remote, 1 % random 429s and the rate limit)'],
     ['remote', 'fixed4Seconds', 'full sync against a remote platform, a fixed 4 in flight'],
+    ['remote', 'nearSeconds', 'the same sync against the emulator near (no latency, no limit)'],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);

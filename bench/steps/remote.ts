@@ -2,7 +2,9 @@
 // through (a token bucket with a one-second burst, 429 with Retry-After beyond) — against its floor there: the
 // requests it had answered ÷ 120 a second, or × 60 ms ÷ the most it may keep in flight, whichever is larger.
 // Then the same sync with 1 % of the answers a random 429 (Retry-After: 1), against the one without; and with
-// a fixed 4 in flight (REPORTER_MAX_CONCURRENCY=4, the client before issue 34), to show what adapting saves.
+// a fixed 4 in flight (REPORTER_MAX_CONCURRENCY=4, the client before issue 34), to show what adapting saves;
+// and against the emulator near (no latency, no limit): what the sync's own work and its steps that wait on
+// each other take on this machine, which no pacing of requests can shed.
 // Times are the sync's own (its summary's durationMs: no process start-up, which the floor has none of either).
 import { join } from 'node:path';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
@@ -22,20 +24,25 @@ interface RemoteRun extends SyncRunFigures {
   limited429: number;
 }
 
-/** One full sync (CLI child, empty warehouse) against a fresh remote emulator; `random429` of answers 429. */
+/**
+ * One full sync (CLI child, empty warehouse) against a fresh emulator, remote unless `near`; `random429` of
+ * the answers 429.
+ */
 async function syncRemote(
   ctx: BenchContext,
   label: string,
   random429: number,
   env: Record<string, string> = {},
+  near = false,
 ): Promise<RemoteRun> {
   const running = await startEmulator({
     sessions: ctx.options.sessions,
     days: ctx.options.days,
     seed: ctx.options.seed,
     now: ctx.emulatorNow,
-    latencyMs: REMOTE_LATENCY_MS,
-    rateLimit: { requests: REMOTE_RATE_PER_SECOND, perMs: 1000 },
+    ...(near
+      ? {}
+      : { latencyMs: REMOTE_LATENCY_MS, rateLimit: { requests: REMOTE_RATE_PER_SECOND, perMs: 1000 } }),
   });
   try {
     if (random429 > 0) running.emulator.faults.setRates({ status429: random429 });
@@ -81,6 +88,7 @@ export const remoteStep: BenchStep = {
     const adaptive = await syncRemote(ctx, 'adaptive', 0);
     ctx.say(`bench: remote: ${adaptive.requests} requests in ${(adaptive.durationMs / 1000).toFixed(1)} s`);
     const random = await syncRemote(ctx, 'random-429', RANDOM_429_SHARE);
+    const near = await syncRemote(ctx, 'near', 0, {}, true);
     const fixed = await syncRemote(ctx, 'fixed-4', 0, {
       REPORTER_MAX_CONCURRENCY: '4',
       REPORTER_CONCURRENCY: '4',
@@ -94,6 +102,7 @@ export const remoteStep: BenchStep = {
       },
       ...runFigures('random429', random),
       ...runFigures('fixed4', fixed),
+      ...runFigures('near', near),
       fixed4FloorSeconds: { value: floorSeconds(fixed, 4), unit: 's', note: 'its floor with 4 in flight' },
     };
   },
@@ -126,6 +135,17 @@ export function remoteRows(value: (figure: string) => number | undefined): Resul
       target: '≤ 1.3',
       met: random / adaptive <= 1.3,
       note: `${value('random429Throttled') ?? '?'} answers 429, reached ${value('random429ConcurrencyReached') ?? '?'} in flight`,
+    });
+  const near = value('nearSeconds');
+  if (near !== undefined && adaptive !== undefined && floor !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: 'the same ÷ the larger of its floor there and the same sync near',
+      value: adaptive / Math.max(floor, near),
+      unit: 'ratio',
+      target: '≤ 1.3',
+      met: adaptive / Math.max(floor, near) <= 1.3,
+      note: "near: no latency, no limit — the sync's own work and its steps that wait on each other, which no pacing of requests can shed, on this machine at this load",
     });
   if (fixed !== undefined && adaptive !== undefined)
     rows.push({
