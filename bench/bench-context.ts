@@ -15,6 +15,9 @@ export interface SyncRunFigures {
   maxRssMb: number;
   /** User + system CPU of the child. */
   cpuSeconds: number;
+  /** Answers that were 429, and the most requests in flight the client grew to (the sync's summary). */
+  throttled?: number;
+  concurrencyReached?: number;
 }
 
 export interface BenchContext {

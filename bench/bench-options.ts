@@ -54,6 +54,9 @@ Steps (--only full-sync,incremental; prerequisites run too):
   concurrent-readers  the full sync again while another process runs stats --json in a loop (and a control
                   loop reading a copy): the readers' wait, the sync's time against alone
   webhooks        reporter-etl webhooks at 500 requests/s for 10 s vs a bare HTTP server: latency p50/p99
+  remote          the full sync against the emulator as a remote platform (60 ms away, 120 requests/s) vs
+                  its floor there; again with 1 % random 429s (vs without); again with a fixed 4 in flight
+                  (a smaller --sessions keeps it short: npm run bench -- --only remote --sessions 5000)
 
 Other options:
   --concurrency N     requests in flight (default 4, the sync's default)

@@ -7,6 +7,7 @@ import { cappedFullSyncStep, fullSyncStep } from './steps/full-sync.js';
 import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
 import { parseFloorStep } from './steps/parse-floor.js';
+import { remoteStep } from './steps/remote.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
 import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
@@ -28,6 +29,7 @@ export const STEPS: readonly BenchStep[] = [
   exportsStep,
   webhooksStep,
   concurrentReadersStep,
+  remoteStep,
 ];
 
 /** The steps to run for `--only` (with what they need), in STEPS order. */

@@ -2,6 +2,7 @@
 // ratios of runs side by side travel better than seconds), then absolute figures, then peak RSS, each
 // with its target where the issue sets one. A row whose inputs were not measured is left out.
 import type { Figure, StepFigures } from './bench-step.js';
+import { remoteRows } from './steps/remote.js';
 import { WAREHOUSE_MESSAGES, WHOLE_REPORT } from './steps/stats-queries.js';
 import { SYNC_LEVERS } from './steps/sync-levers.js';
 
@@ -222,6 +223,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         { note: 'the same load while connections that send a partial header and hold it are open' },
       ),
     });
+  rows.push(...remoteRows((figure) => value(all, 'remote', figure)));
   const absolute: [string, string, string, string?][] = [
     ['full-sync', 'seconds', 'full sync'],
     ['transfer-floor', 'seconds', 'transfer floor'],
@@ -303,6 +305,15 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['webhooks', 'slowDropped', 'slow connections the receiver closed during that load'],
     ['webhooks', 'slowAcknowledged', 'webhook requests beside the slow connections answered 200'],
     ['webhooks', 'stored', 'webhook rows in the warehouse after SIGTERM (must equal the 200s of both loads)'],
+    ['remote', 'adaptiveSeconds', 'full sync against a remote platform (60 ms, 120 requests/s)'],
+    ['remote', 'floorSeconds', 'its floor there (requests answered at the rate limit)'],
+    ['remote', 'adaptiveRequests', 'requests (full sync against a remote platform)'],
+    ['remote', 'adaptiveConcurrencyReached', 'requests in flight reached (remote, adapting)'],
+    ['remote', 'adaptiveThrottled', 'answers 429 (remote, adapting, by the rate limit)'],
+    ['remote', 'random429Seconds', 'full sync against a remote platform with 1 % random 429s'],
+    ['remote', 'random429Throttled', 'answers 429 (remote, 1 % random 429s and the rate limit)'],
+    ['remote', 'fixed4Seconds', 'full sync against a remote platform, a fixed 4 in flight'],
+    ['remote', 'nearSeconds', 'the same sync against the emulator near (no latency, no limit)'],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);

@@ -19,6 +19,7 @@ export const CONFIG_DEFAULTS = {
   REPORTER_BASE_URL: 'https://app.jaicp.com',
   REPORTER_DATA_DIR: './data',
   REPORTER_CONCURRENCY: 4,
+  REPORTER_MAX_CONCURRENCY: 32,
   REPORTER_SYNC_DUCKDB_THREADS: 1,
   REPORTER_TIMEOUT_MS: 30_000,
   REPORTER_RETRIES: 6,
@@ -236,6 +237,8 @@ export const ENV_KEYS = {
   REPORTER_CONFIG: z.string().trim().min(1).optional(),
   REPORTER_DATA_DIR: z.string().trim().min(1).default(D.REPORTER_DATA_DIR),
   REPORTER_CONCURRENCY: intFromEnv(1, 64).default(D.REPORTER_CONCURRENCY),
+  // the most the Reporter client grows to while the server keeps up (src/http/adaptive-concurrency.ts)
+  REPORTER_MAX_CONCURRENCY: intFromEnv(1, 256).optional(),
   // no fixed rate by default: the client slows down when the server answers 429 (src/reporter/rate-limiter.ts)
   REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).optional(),
   REPORTER_TIMEOUT_MS: intFromEnv(100, 600_000).default(D.REPORTER_TIMEOUT_MS),
@@ -307,7 +310,13 @@ export interface Config {
   projects: readonly ProjectConfig[];
   dataDir: string;
   warehousePath: string;
+  /** Requests in flight at the start (REPORTER_CONCURRENCY). */
   concurrency: number;
+  /**
+   * The most requests in flight the Reporter client grows to while the server's round trip stays flat and no
+   * 429 comes back (REPORTER_MAX_CONCURRENCY; default the larger of 32 and REPORTER_CONCURRENCY).
+   */
+  maxConcurrency: number;
   /** A hard cap in requests per minute (REPORTER_RATE_LIMIT_RPM); undefined: none, only 429s slow it. */
   rateLimitPerMinute: number | undefined;
   timeoutMs: number;
@@ -681,6 +690,18 @@ function buildPushgateConfig(e: EnvSettings, p: ProjectSettings): PushgateConfig
   });
 }
 
+/** REPORTER_MAX_CONCURRENCY, at least REPORTER_CONCURRENCY (the start): a lower one is refused, naming both. */
+function maxConcurrency(e: EnvSettings): number {
+  const max = e.REPORTER_MAX_CONCURRENCY;
+  if (max === undefined) return Math.max(D.REPORTER_MAX_CONCURRENCY, e.REPORTER_CONCURRENCY);
+  if (max < e.REPORTER_CONCURRENCY)
+    throw new UsageError(
+      `bad configuration: REPORTER_MAX_CONCURRENCY (${max}) is below REPORTER_CONCURRENCY (${e.REPORTER_CONCURRENCY}), the requests in flight at the start: raise it, or lower REPORTER_CONCURRENCY`,
+      'config.invalid',
+    );
+  return max;
+}
+
 /** The settings of the sync's reading and DuckDB (windows, look-back, memory, threads). */
 function buildSyncSettings(e: EnvSettings) {
   const syncMemory = e.REPORTER_SYNC_DUCKDB_MEMORY_LIMIT ?? {
@@ -689,6 +710,7 @@ function buildSyncSettings(e: EnvSettings) {
   };
   return {
     concurrency: e.REPORTER_CONCURRENCY,
+    maxConcurrency: maxConcurrency(e),
     rateLimitPerMinute: e.REPORTER_RATE_LIMIT_RPM,
     timeoutMs: e.REPORTER_TIMEOUT_MS,
     retries: e.REPORTER_RETRIES,

@@ -115,6 +115,20 @@ describe('loadConfig', () => {
     expect(opened!['memory_limit']).toEqual(small!['memory_limit']);
   });
 
+  it('REPORTER_MAX_CONCURRENCY: 32 by default (at least REPORTER_CONCURRENCY), never below the start', () => {
+    const token = { REPORTER_TOKEN: 'test-token-x' };
+    expect(loadConfig(token).maxConcurrency).toBe(32);
+    expect(loadConfig({ ...token, REPORTER_CONCURRENCY: '40' }).maxConcurrency).toBe(40);
+    expect(loadConfig({ ...token, REPORTER_MAX_CONCURRENCY: '8' }).maxConcurrency).toBe(8);
+    expect(() => loadConfig({ ...token, REPORTER_CONCURRENCY: '8', REPORTER_MAX_CONCURRENCY: '4' })).toThrow(
+      /REPORTER_MAX_CONCURRENCY \(4\) is below REPORTER_CONCURRENCY \(8\)/,
+    );
+    expect(() => loadConfig({ ...token, REPORTER_MAX_CONCURRENCY: '0' })).toThrow(/REPORTER_MAX_CONCURRENCY/);
+    expect(() => loadConfig({ ...token, REPORTER_MAX_CONCURRENCY: 'lots' })).toThrow(
+      /REPORTER_MAX_CONCURRENCY/,
+    );
+  });
+
   it('names the missing or malformed setting', () => {
     expect(() => loadConfig({})).toThrow(/REPORTER_TOKEN: is required/);
     expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_API: 'v2' })).toThrow(/REPORTER_API/);

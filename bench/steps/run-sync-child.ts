@@ -11,6 +11,8 @@ interface SyncSummaryJson {
   requests: number;
   windows: number;
   durationMs: number;
+  throttled?: number;
+  concurrencyReached?: number;
   error: string | null;
 }
 
@@ -42,5 +44,7 @@ export async function runSyncChild(
     windows: summary.windows,
     maxRssMb: child.maxRssMb,
     cpuSeconds: child.userCpuS + child.systemCpuS,
+    ...(summary.throttled === undefined ? {} : { throttled: summary.throttled }),
+    ...(summary.concurrencyReached === undefined ? {} : { concurrencyReached: summary.concurrencyReached }),
   };
 }

@@ -1,12 +1,13 @@
 // The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
 // the clock, faults, the Chat API's truth and webhooks, what Pushgate received, the knowledge base's truth
-// (`kb/truth?at=`). Tests in other processes and the demo drive the emulator through them.
+// (`kb/truth?at=`), the remote behaviour (`remote`: latency, rate limit; remote.ts). Tests in other processes and the demo drive the emulator through them.
 import { badParameter } from './api-error.js';
 import { chatChannelTruth } from './chatapi/chat-truth.js';
 import { FAULT_TYPES, type FaultRule, type FaultType } from './faults.js';
 import { parseDateTime } from './filters.js';
 import { kbTruth } from './kb/kb-truth.js';
 import { queryDateTime, queryString, requireObject } from './params.js';
+import { listRemoteRoutes } from './remote.js';
 import type { Route } from './route.js';
 import { groundTruth } from './truth.js';
 
@@ -18,6 +19,7 @@ export function controlRoutes(): Route[] {
     ...listKbControlRoutes(),
     ...listClockRoutes(),
     ...listFaultRoutes(),
+    ...listRemoteRoutes(),
   ];
 }
 

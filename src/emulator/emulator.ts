@@ -46,6 +46,8 @@ export interface EmulatorOptions {
   maxPageSize: number;
   /** A server-side rate limit on the API (429 with Retry-After beyond it); none by default. */
   rateLimit?: RateLimitOptions;
+  /** Real ms every API request waits before it is handled: a platform that far away (default 0; remote.ts). */
+  latencyMs: number;
   v1Tokens: V1Token[];
   legacyTokens: LegacyToken[];
   /** Unit of SessionInfo.duration on the wire. */
@@ -105,6 +107,7 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     live: partial.live ?? false,
     speed: partial.speed ?? 1,
     maxPageSize: partial.maxPageSize ?? 500,
+    latencyMs: partial.latencyMs ?? 0,
     v1Tokens: partial.v1Tokens ?? [
       { token: DEFAULT_V1_TOKEN, projects },
       { token: DEFAULT_READONLY_TOKEN, projects, readOnly: true },
@@ -144,8 +147,10 @@ export class Emulator {
   readonly ApiError = ApiError;
   /** Requests received on the API (control endpoints excluded). */
   requestCount = 0;
-  /** The server-side rate limit (options.rateLimit), with when it answered 429. */
-  readonly rateLimit: ServerRateLimit | undefined;
+  /** The server-side rate limit (options.rateLimit, or set by remote.ts), with when it answered 429. */
+  rateLimit: ServerRateLimit | undefined;
+  /** Real ms every API request waits (options.latencyMs, or set by remote.ts). */
+  latencyMs: number;
   /**
    * When set, every API request (control endpoints excluded) is appended here as it arrives: the
    * benchmark replays exactly the requests of a sync against a fresh emulator (its transfer floor).
@@ -158,6 +163,7 @@ export class Emulator {
     this.clock = new EmulatorClock(o.now, { live: o.live, speed: o.speed });
     this.faults = new Faults(o.seed);
     this.rateLimit = o.rateLimit ? new ServerRateLimit(o.rateLimit) : undefined;
+    this.latencyMs = o.latencyMs;
     const perProject = Math.max(1, Math.round(o.sessions / o.projects.length));
     o.projects.forEach((name) => {
       this.projects.set(

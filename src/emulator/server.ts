@@ -232,6 +232,9 @@ class EmulatorServer {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://emulator.local');
     const method = (req.method ?? 'GET').toUpperCase();
+    // a platform that far away: every API request waits (remote.ts); control endpoints do not
+    if (this.emulator.latencyMs > 0 && !url.pathname.startsWith('/__emulator/'))
+      await new Promise((resolve) => setTimeout(resolve, this.emulator.latencyMs));
     // the knowledge base is a separate service with its own keys and error bodies
     if (url.pathname === KB_BASE_PATH || url.pathname.startsWith(`${KB_BASE_PATH}/`))
       return this.kb.serve(req, res, url);

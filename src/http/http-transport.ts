@@ -1,7 +1,8 @@
-// The HTTP transport of every interface: concurrency over keep-alive connections, rate limit, timeouts, and
-// retries of 429/5xx/network faults and of reads' unreadable bodies (backoff with jitter; a write answered 2xx
-// is never sent again). A Retry-After or a 429 pauses every request of the client (rate-limiter.ts); a first
-// request that cannot connect fails fast naming the setting of the address. What differs per interface is its
+// The HTTP transport of every interface: concurrency over keep-alive connections (adapted to the server between
+// a floor and maxConcurrency: adaptive-concurrency.ts), rate limit, timeouts, and retries of 429/5xx/network
+// faults and of reads' unreadable bodies (backoff with jitter; a write answered 2xx is never sent again). A 429
+// waits its Retry-After alone; 429s that repeat, or a Retry-After on another status, pause every request of
+// the client (rate-limiter.ts); a first request that cannot connect fails fast naming the setting of the address. What differs per interface is its
 // profile (http-profile.ts). Invariant: the secret never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
 import {
@@ -14,6 +15,7 @@ import { EtlError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { plural } from '../plural.js';
 import { redactSecrets } from '../redact-secrets.js';
+import { AdaptiveConcurrency } from './adaptive-concurrency.js';
 import { type HttpAnswer, isWrite, parseBody } from './answer-body.js';
 import { readErrorDetail } from './error-shapes.js';
 import {
@@ -22,7 +24,7 @@ import {
   type HttpRequest,
   PLATFORM_ERROR_CODES,
 } from './http-profile.js';
-import { RateLimiter, Semaphore } from './rate-limiter.js';
+import { RateLimiter } from './rate-limiter.js';
 import { MAX_RETRY_WAIT_MS, parseRetryAfter } from './retry-after.js';
 
 export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
@@ -30,7 +32,13 @@ export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
   /** The interface's secret (a token, a key, a pushback id); none for `auth: none`. */
   secret?: string | undefined;
   profile: HttpProfile<R>;
+  /** Requests in flight at the start (default 4). */
   concurrency?: number;
+  /**
+   * The most requests in flight the client may grow to while the server's round trip stays flat and no 429
+   * comes back (REPORTER_MAX_CONCURRENCY); default `concurrency`: a fixed number in flight.
+   */
+  maxConcurrency?: number | undefined;
   /** A hard cap in requests per minute (REPORTER_RATE_LIMIT_RPM); none: only the rate 429s set. */
   rateLimitPerMinute?: number | undefined;
   timeoutMs?: number;
@@ -152,6 +160,8 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   /** HTTP requests sent, retries included. */
   requests = 0;
   retried = 0;
+  /** Answers that were 429 (Too Many Requests). */
+  throttled = 0;
   /** The setting the base URL came from, for messages. */
   readonly baseUrlSetting: string;
   /** Any HTTP answer received (of any status): from then on a connection failure is retried in full. */
@@ -165,7 +175,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   private readonly codes: Readonly<Record<HttpFailure, ErrorCode>>;
   private readonly agent: Agent;
   private readonly limiter: RateLimiter;
-  private readonly semaphore: Semaphore;
+  private readonly inFlight: AdaptiveConcurrency;
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly log: Logger;
@@ -192,8 +202,15 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
           : undefined;
     const concurrency = options.concurrency ?? 4;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.log = options.log ?? silentLogger();
+    this.inFlight = new AdaptiveConcurrency({
+      initial: concurrency,
+      max: Math.max(concurrency, options.maxConcurrency ?? concurrency),
+      onChange: ({ limit, why }) =>
+        this.log.debug({ interface: profile.name, inFlight: limit, why }, 'requests in flight changed'),
+    });
     this.agent = new Agent({
-      connections: concurrency,
+      connections: this.inFlight.ceiling,
       keepAliveTimeout: 10_000,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
@@ -201,14 +218,17 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     });
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.limiter = new RateLimiter({ maxPerMinute: options.rateLimitPerMinute, sleep: this.sleep });
-    this.semaphore = new Semaphore(concurrency);
     this.retries = options.retries ?? 6;
-    this.log = options.log ?? silentLogger();
     warnIfPlainHttp(this.baseUrl, this.log, profile);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
     this.parseJson = options.parseJson ?? JSON.parse;
+  }
+
+  /** Requests allowed in flight now, and the most it reached (REPORTER_CONCURRENCY up to maxConcurrency). */
+  get concurrency(): { now: number; reached: number } {
+    return { now: this.inFlight.limit, reached: this.inFlight.highest };
   }
 
   buildUrl(req: R): string {
@@ -315,29 +335,15 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
       );
     let lastError: unknown;
     /** What this request has waited for the server's Retry-After so far (at most MAX_RETRY_WAIT_MS). */
-    let retryAfterWaited = 0;
-    /** The limiter's number of the current attempt (a 429 lowers the rate only for one sent at the rate it drew). */
-    let sent = 0;
+    const waited = { retryAfterMs: 0 };
+    /** The limiters' numbers of the current attempt (a 429 lowers them only for one sent at the rate it drew). */
+    const numbers = { sent: 0, started: 0 };
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       try {
-        return await this.semaphore.run(async () => {
-          sent = await this.limiter.acquire();
-          this.requests++;
-          let response: Awaited<ReturnType<typeof request>>;
-          try {
-            response = await request(url, {
-              method: req.method,
-              headers: this.headers(body !== undefined),
-              ...(body === undefined ? {} : { body }),
-              dispatcher: this.agent,
-              headersTimeout: this.timeoutMs,
-              bodyTimeout: this.timeoutMs,
-              signal: AbortSignal.timeout(this.timeoutMs * 2),
-            });
-          } catch (error) {
-            throw this.classifyNetworkError(req, error);
-          }
-          return this.receive(req, response);
+        return await this.inFlight.run(async (started) => {
+          numbers.started = started;
+          numbers.sent = await this.limiter.acquire();
+          return this.attempt(req, url, body);
         });
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
@@ -348,43 +354,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
           throw this.unreachable(req, error.firstContact, attempt + 1);
         lastError = error;
         if (attempt === this.retries) break;
-        const backoff =
-          Math.min(
-            error.firstContact ? FIRST_CONTACT_MAX_WAIT_MS : this.backoffCapMs,
-            this.backoffBaseMs * 2 ** attempt,
-          ) *
-          (0.5 + this.random() / 2);
-        const retryAfter = error.retryAfterMs;
-        if (retryAfter !== undefined && retryAfterWaited + retryAfter > MAX_RETRY_WAIT_MS) {
-          const left = Math.max(0, MAX_RETRY_WAIT_MS - retryAfterWaited);
-          throw new EtlError(
-            this.codes.retryAfterTooLong,
-            `${this.redact(error.message)}: the server asks to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), more than the ${Math.floor(left / 1000)} s left of the ${MAX_RETRY_WAIT_MS / 1000} s a request waits for it; try again later`,
-            { kind: 'transient' },
-          );
-        }
-        // The server said when (Retry-After), or a 429 says the client is too fast: every request of this
-        // client waits (the limiter's shared "not before"), not only this one. Other faults back off alone.
-        const wait = retryAfter ?? backoff;
-        if (retryAfter !== undefined) retryAfterWaited += retryAfter;
-        const shared = retryAfter !== undefined || error.status === 429;
-        if (error.status === 429) this.limiter.backOff(sent);
-        if (shared) this.limiter.pause(wait);
-        this.retried++;
-        this.log.warn(
-          {
-            op: req.op,
-            attempt: attempt + 1,
-            waitMs: Math.round(wait),
-            ...(shared ? { allRequests: true } : {}),
-            ...(error.status === 429 && this.limiter.allowedPerSecond !== undefined
-              ? { allowedPerSecond: Number(this.limiter.allowedPerSecond.toPrecision(3)) }
-              : {}),
-            reason: this.redact(error.message),
-          },
-          `retrying ${this.profile.name} request`,
-        );
-        if (!shared) await this.sleep(wait);
+        await this.waitToRetry(req, error, attempt, waited, numbers);
       }
     }
     const reason = lastError instanceof Error ? this.redact(lastError.message) : 'unknown error';
@@ -393,6 +363,82 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
       `${this.describe(req)} failed after ${plural(this.retries + 1, 'attempt')}: ${reason}`,
       { kind: 'transient' },
     );
+  }
+
+  /** One try of a request, in its slot: sent, its round trip (to the answer's headers) told to the in-flight limit. */
+  private async attempt(req: R, url: string, body: string | undefined): Promise<HttpAnswer> {
+    this.requests++;
+    const sentAt = performance.now();
+    let response: Awaited<ReturnType<typeof request>>;
+    try {
+      response = await request(url, {
+        method: req.method,
+        headers: this.headers(body !== undefined),
+        ...(body === undefined ? {} : { body }),
+        dispatcher: this.agent,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs * 2),
+      });
+    } catch (error) {
+      throw this.classifyNetworkError(req, error);
+    }
+    if (response.statusCode < 400) this.inFlight.recordLatency(performance.now() - sentAt);
+    return this.receive(req, response);
+  }
+
+  /**
+   * Before another try of a failed request: the wait (the server's Retry-After, else backoff with jitter), the
+   * limits told (a 429 or a Retry-After lowers the requests in flight; repeated 429s the rate), and the wait
+   * shared by every request of the client when the server asks it of the client (repeated 429s, a Retry-After
+   * on another status), else waited by this request alone. A Retry-After beyond what a request waits in all fails.
+   */
+  private async waitToRetry(
+    req: R,
+    error: Retryable,
+    attempt: number,
+    waited: { retryAfterMs: number },
+    numbers: { sent: number; started: number },
+  ): Promise<void> {
+    const backoff =
+      Math.min(
+        error.firstContact ? FIRST_CONTACT_MAX_WAIT_MS : this.backoffCapMs,
+        this.backoffBaseMs * 2 ** attempt,
+      ) *
+      (0.5 + this.random() / 2);
+    const retryAfter = error.retryAfterMs;
+    if (retryAfter !== undefined && waited.retryAfterMs + retryAfter > MAX_RETRY_WAIT_MS) {
+      const left = Math.max(0, MAX_RETRY_WAIT_MS - waited.retryAfterMs);
+      throw new EtlError(
+        this.codes.retryAfterTooLong,
+        `${this.redact(error.message)}: the server asks to wait ${Math.ceil(retryAfter / 1000)} s (Retry-After), more than the ${Math.floor(left / 1000)} s left of the ${MAX_RETRY_WAIT_MS / 1000} s a request waits for it; try again later`,
+        { kind: 'transient' },
+      );
+    }
+    const wait = retryAfter ?? backoff;
+    if (retryAfter !== undefined) waited.retryAfterMs += retryAfter;
+    const tooMany = error.status === 429;
+    if (tooMany) this.throttled++;
+    const repeated = tooMany && this.limiter.backOff(numbers.sent);
+    if (tooMany || retryAfter !== undefined) this.inFlight.recordThrottle(numbers.started);
+    const shared = repeated || (retryAfter !== undefined && !tooMany);
+    if (shared) this.limiter.pause(wait);
+    this.retried++;
+    this.log.warn(
+      {
+        op: req.op,
+        attempt: attempt + 1,
+        waitMs: Math.round(wait),
+        ...(shared ? { allRequests: true } : {}),
+        ...(tooMany ? { inFlight: this.inFlight.limit } : {}),
+        ...(tooMany && this.limiter.allowedPerSecond !== undefined
+          ? { allowedPerSecond: Number(this.limiter.allowedPerSecond.toPrecision(3)) }
+          : {}),
+        reason: this.redact(error.message),
+      },
+      `retrying ${this.profile.name} request`,
+    );
+    if (!shared) await this.sleep(wait);
   }
 
   /** The first request of this transport could not connect, twice: the address (or the server) is wrong. */

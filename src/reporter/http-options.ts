@@ -16,6 +16,8 @@ export function reporterHttpOptions(
     api: project.api,
     project: project.project,
     concurrency: config.concurrency,
+    // the Reporter client grows its requests in flight while the server keeps up (src/http/adaptive-concurrency.ts)
+    maxConcurrency: config.maxConcurrency,
     rateLimitPerMinute: config.rateLimitPerMinute,
     timeoutMs: config.timeoutMs,
     retries: config.retries,

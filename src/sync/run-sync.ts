@@ -77,6 +77,10 @@ export interface SyncSummary {
   sessions: number;
   messages: number;
   requests: number;
+  /** The most requests in flight the client grew to (REPORTER_CONCURRENCY up to REPORTER_MAX_CONCURRENCY). */
+  concurrencyReached: number;
+  /** Answers that were 429 (Too Many Requests), each waited out and asked again. */
+  throttled: number;
   rejects: number;
   /** Values of enumerated fields this version does not know, per field and value (kept as given). */
   unknownValues: UnknownValueCounts;
@@ -255,9 +259,13 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
     status,
     durationMs,
     requests: http.requests,
+    ...requestPacing(http),
     unknownValues: run.unknownValues.toJSON(),
   });
-  log.info({ ...run.totals, requests: http.requests, durationMs, status }, 'sync finished');
+  log.info(
+    { ...run.totals, requests: http.requests, ...requestPacing(http), durationMs, status },
+    'sync finished',
+  );
   return summarize(run, status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
 }
 
@@ -533,6 +541,7 @@ async function recordFailure(run: ProjectRun, error: unknown): Promise<SyncSumma
         error: message,
         durationMs,
         requests: http.requests,
+        ...requestPacing(http),
         unknownValues: run.unknownValues.toJSON(),
       })
       .catch(() => undefined);
@@ -575,12 +584,18 @@ function summarize(
     ...run.totals,
     unknownValues: run.unknownValues.toJSON(),
     requests: run.http.requests,
+    ...requestPacing(run.http),
     durationMs: run.now() - run.started,
     watermark: run.finalWatermark === undefined ? null : new Date(run.finalWatermark).toISOString(),
     error,
     errorCode,
     exitCode,
   };
+}
+
+/** How the run's client paced its requests: the most in flight it grew to, and the 429s it was answered. */
+function requestPacing(http: ReporterHttp): { concurrencyReached: number; throttled: number } {
+  return { concurrencyReached: http.concurrency.reached, throttled: http.throttled };
 }
 
 /** The host of a base URL, to name a project that was never resolved (a refused token, an unreachable API). */

@@ -21,7 +21,10 @@ export const reporterSource: SourceUnit = {
     REPORTER_CONFIG: {
       describe: 'a JSON file of projects (baseUrl, token, api, project), a schedule and alerts',
     },
-    REPORTER_CONCURRENCY: { describe: 'requests in flight per project' },
+    REPORTER_CONCURRENCY: { describe: 'requests in flight per project at the start' },
+    REPORTER_MAX_CONCURRENCY: {
+      describe: 'the most requests in flight per project, grown to while the server keeps up',
+    },
     REPORTER_RATE_LIMIT_RPM: { describe: 'a hard cap in requests per minute (none: only 429s slow it)' },
     REPORTER_TIMEOUT_MS: { describe: 'the timeout of one request' },
     REPORTER_RETRIES: { describe: 'retries of a failed request' },

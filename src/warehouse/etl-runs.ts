@@ -112,6 +112,8 @@ export async function finishRun(
     duration_ms: Math.round(result.durationMs),
     finished_at: new Date(now),
     requests: result.requests ?? null,
+    concurrency_reached: result.concurrencyReached ?? null,
+    throttled: result.throttled ?? null,
     unknown_values:
       result.unknownValues === undefined || Object.keys(result.unknownValues).length === 0
         ? null
@@ -202,6 +204,8 @@ function readRunRecord(row: PlainRow): RunRecord {
     pid: maybe('pid'),
     host: text('host'),
     notification: text('notification'),
+    concurrencyReached: maybe('concurrency_reached'),
+    throttled: maybe('throttled'),
     unknownValues:
       typeof row['unknown_values'] === 'string'
         ? (JSON.parse(row['unknown_values']) as Record<string, Record<string, number>>)

@@ -100,11 +100,13 @@ export const WAREHOUSE_SQL = {
   finishRun:
     'UPDATE etl_runs SET status = $status, error = $error, duration_ms = $duration_ms, finished_at = $finished_at, ' +
     'requests = greatest(requests, coalesce($requests, requests)), ' +
+    'concurrency_reached = coalesce($concurrency_reached, concurrency_reached), ' +
+    'throttled = coalesce($throttled, throttled), ' +
     'unknown_values = coalesce(CAST($unknown_values AS JSON), unknown_values) WHERE run_id = $run_id',
   selectRuns:
     'SELECT run_id, project, job, trigger, started_at, finished_at, status, windows, sessions, messages, ' +
     'requests, rejects, duration_ms, error, pid, host, notification, CAST(unknown_values AS VARCHAR) AS unknown_values, ' +
-    'boot_id, start_ticks FROM etl_runs ' +
+    'concurrency_reached, throttled, boot_id, start_ticks FROM etl_runs ' +
     'WHERE ($project IS NULL OR project = $project) AND ($job IS NULL OR job = $job) ' +
     'ORDER BY started_at DESC, run_id DESC LIMIT $limit',
   countRejects: 'SELECT count(*) AS n FROM etl_rejects WHERE run_id = $run_id',

@@ -56,6 +56,10 @@ export interface RunFinish {
   requests?: number;
   /** A sync's values of enumerated fields it does not know, per field and value (etl_runs.unknown_values). */
   unknownValues?: Record<string, Record<string, number>>;
+  /** A sync's most requests in flight, grown to while the server kept up (etl_runs.concurrency_reached). */
+  concurrencyReached?: number;
+  /** A sync's answers that were 429, Too Many Requests (etl_runs.throttled). */
+  throttled?: number;
 }
 
 export interface RunRecord {
@@ -79,6 +83,10 @@ export interface RunRecord {
   notification: string | null;
   /** A sync's values of enumerated fields it did not know, per field and value; null when none (migration 015). */
   unknownValues: Record<string, Record<string, number>> | null;
+  /** A sync's most requests in flight; null for other jobs and older runs (migration 019). */
+  concurrencyReached: number | null;
+  /** A sync's answers that were 429; null for other jobs and older runs (migration 019). */
+  throttled: number | null;
 }
 
 export interface ListRunsOptions {

@@ -1,6 +1,6 @@
 // `reporter-etl emulator` on a port another server holds: a clean usage error that names the port and
 // suggests --port, exit 2, instead of an EADDRINUSE stack; `--json` prints the knowledge base's base URL
-// and keys, and they work.
+// and keys, and they work; the remote behaviour (--latency-ms, --rate-limit-rps) is checked and reported.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
@@ -49,6 +49,10 @@ describe('reporter-etl emulator', () => {
         '50',
         '--kb-sources',
         '40',
+        '--latency-ms',
+        '30',
+        '--rate-limit-rps',
+        '50',
       ],
       {
         env: { ...process.env, LOG_LEVEL: 'warn' },
@@ -80,9 +84,22 @@ describe('reporter-etl emulator', () => {
         sources: unknown[];
       };
       expect(truth.sources.length).toBe(40);
+      // a remote platform: 30 ms away, 50 requests/s, as the control endpoint says too
+      expect(summary).toMatchObject({ latencyMs: 30, rateLimitPerSecond: 50 });
+      const remote = await (await fetch(`${summary.url}/__emulator/remote`)).json();
+      expect(remote).toEqual({ latencyMs: 30, rateLimitRps: 50 });
     } finally {
       child.kill('SIGTERM');
     }
+  }, 90_000);
+
+  it('refuses a latency beyond a minute, and the rate limit given under both its names, exit 2', async () => {
+    const far = await runCli(['emulator', '--port', '0', '--latency-ms', '70000'], {});
+    expect(far.code, far.stderr).toBe(2);
+    expect(far.stderr).toContain('--latency-ms expects a whole number from 0 to 60000');
+    const twice = await runCli(['emulator', '--port', '0', '--rate-limit', '5', '--rate-limit-rps', '5'], {});
+    expect(twice.code, twice.stderr).toBe(2);
+    expect(twice.stderr).toContain('--rate-limit-rps and --rate-limit are the same option');
   }, 90_000);
 
   it('refuses --kb-sources outside 40..200, exit 2', async () => {

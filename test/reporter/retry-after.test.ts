@@ -88,50 +88,85 @@ describe('RateLimiter', () => {
     expect(state.clock).toBe(1000); // 10 gaps of 100 ms
   });
 
-  it('a 429 halves the rate observed over the last seconds; it then grows back until the cap is gone', async () => {
+  it('a 429 alone (1 % of answers, at random) leaves the rate alone: nobody else waits', async () => {
     const { limiter, state, send } = fakeLimiter();
-    await send(400, 10); // 100 requests/s for 4 s
-    await send(1, 10, '429');
-    expect(limiter.allowedPerSecond).toBeCloseTo(50, 0);
-    // the next requests are spaced at the lowered rate: 50 more take about a second
+    // 100 requests/s for 20 s, one in a hundred answered 429
+    for (let n = 0; n < 20; n++) {
+      await send(99, 10);
+      await send(1, 10, '429');
+    }
+    expect(limiter.allowedPerSecond).toBeUndefined();
+    expect(state.sleeps).toBe(0);
+  });
+
+  it('repeated 429s set the rate just under what the server answered; it then grows back until the cap is gone', async () => {
+    const { limiter, state, send } = fakeLimiter();
+    await send(400, 10); // 100 requests/s for 4 s, all answered
+    // then one in five refused (the server lets 80 a second through): repeated
+    let repeated = false;
+    for (let n = 0; n < 20; n++) {
+      await send(4, 10);
+      const sent = await limiter.acquire();
+      state.clock += 10;
+      repeated = limiter.backOff(sent) || repeated;
+      if (limiter.allowedPerSecond !== undefined) break;
+    }
+    expect(repeated).toBe(true);
+    // 0.9 × the rate answered over the last 3 s (about 100/s, a few refused): about 90
+    expect(limiter.allowedPerSecond!).toBeGreaterThan(80);
+    expect(limiter.allowedPerSecond!).toBeLessThan(95);
+    // the next requests are spaced at the lowered rate: 90 more take about a second
     const before = state.clock;
-    await send(50, 0);
+    await send(90, 0);
     expect(state.clock - before).toBeGreaterThanOrEqual(950);
     expect(state.clock - before).toBeLessThanOrEqual(1100);
     // each later second with successful answers adds a step, until the cap is dropped
     const rates: number[] = [];
-    for (let second = 0; second < 120 && limiter.allowedPerSecond !== undefined; second++) {
+    for (let second = 0; second < 400 && limiter.allowedPerSecond !== undefined; second++) {
       rates.push(limiter.allowedPerSecond);
       state.clock += 1001;
       await send(1, 0);
     }
     expect(limiter.allowedPerSecond).toBeUndefined();
     for (let n = 1; n < rates.length; n++) expect(rates[n]!).toBeGreaterThan(rates[n - 1]!);
-    expect(rates.length).toBeGreaterThan(20); // gradually, not at once
+    // past the rate that drew the 429s within 10 s (a small step: a server's limit is found again slowly)...
+    expect(rates.findIndex((r) => r > 100)).toBeLessThanOrEqual(10);
+    expect(rates.length).toBeGreaterThan(100); // ...and the cap dropped gradually, not at once
     // released: no waits any more
     const sleeps = state.sleeps;
     await send(1000, 0);
     expect(state.sleeps).toBe(sleeps);
   });
 
-  it('a 429 after too few requests to tell a rate leaves the rate alone (the Retry-After pause still holds)', async () => {
+  it('a server that refuses nearly everything: the rate comes down from what was sent, at least by half', async () => {
     const { limiter, send } = fakeLimiter();
     await send(3, 10);
-    await send(1, 10, '429');
+    await send(30, 10, '429'); // 100 requests/s sent, 3 answered
+    expect(limiter.allowedPerSecond!).toBeGreaterThan(1);
+    expect(limiter.allowedPerSecond!).toBeLessThan(50);
+  });
+
+  it('429s after too few requests to tell a rate leave the rate alone (they still repeat: a shared pause)', async () => {
+    const { limiter, send } = fakeLimiter();
+    await send(3, 10);
+    await send(2, 10, '429');
+    const sent = await limiter.acquire();
+    expect(limiter.backOff(sent)).toBe(true);
     expect(limiter.allowedPerSecond).toBeUndefined();
   });
 
   it('requests sent before a decrease do not lower the rate again; one sent after it does', async () => {
     const { limiter, state, send } = fakeLimiter();
     await send(300, 10);
-    const inFlight = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+    const inFlight = [1, 2, 3, 4, 5, 6, 7, 8].map(() => limiter.acquire());
+    const numbers = await Promise.all(inFlight);
     state.clock += 10;
-    for (const sent of inFlight) limiter.backOff(sent); // one burst: three 429s at once
+    for (const sent of numbers) limiter.backOff(sent); // one burst: eight 429s at once
     const lowered = limiter.allowedPerSecond!;
-    expect(lowered).toBeGreaterThan(30);
-    expect(lowered).toBeLessThan(70);
+    expect(lowered).toBeGreaterThan(80);
+    expect(lowered).toBeLessThan(100);
     await send(1, 10, '429');
-    expect(limiter.allowedPerSecond!).toBeLessThan(lowered * 0.75);
+    expect(limiter.allowedPerSecond!).toBeLessThan(lowered);
   });
 });
 
@@ -150,8 +185,9 @@ describe('Retry-After against the emulator', () => {
   });
   afterAll(() => running.close());
 
-  /** A client whose log tells when it has decided to retry (the 429 was read). */
-  function client(retries = 2) {
+  /** A client whose log tells when it has decided to retry `awaited` times (the 429s were read). */
+  function client(retries = 2, awaited = 1) {
+    let seen = 0;
     let retrying!: () => void;
     const retried = new Promise<void>((resolve) => {
       retrying = resolve;
@@ -160,7 +196,7 @@ describe('Retry-After against the emulator', () => {
     const sink = new Writable({
       write(chunk, _encoding, done) {
         lines.push(String(chunk));
-        if (String(chunk).includes('retrying Reporter API request')) retrying();
+        if (String(chunk).includes('retrying Reporter API request') && ++seen >= awaited) retrying();
         done();
       },
     });
@@ -182,37 +218,55 @@ describe('Retry-After against the emulator', () => {
   const count = (http: ReporterHttp) => http.json({ method: 'GET', op: 'projects/sessions/count' });
   const labels = (http: ReporterHttp) => http.json({ method: 'GET', op: 'logs/labels/sessions' });
 
-  async function expectEveryRequestPausedAfterThe429(offsetMs: number) {
+  /**
+   * `times` 429s in a row on projects/sessions/count with Retry-After an HTTP-date 2 s ahead (on a server clock
+   * `offsetMs` off); another request of the same client is sent once the (last) 429 was read. Returns when each
+   * request after the first 429 arrived, in ms after it.
+   */
+  async function afterThe429s(offsetMs: number, times: number) {
     running.emulator.faults.script({
       type: 'status429',
       path: 'projects/sessions/count',
       retryAfter: 2,
       retryAfterForm: 'date',
       serverClockOffsetMs: offsetMs,
+      times,
     });
-    const { http, retried } = client();
-    const first = count(http);
+    const { http, retried } = client(times + 1, times);
+    const counts = Array.from({ length: times }, () => count(http));
     await retried;
-    // sent after the 429 was read, by another request of the same client: it waits for the same time
     const other = labels(http);
-    await Promise.all([first, other]);
+    await Promise.all([...counts, other]);
     running.emulator.faults.assertAllFired();
     const limited = arrivals.find((a) => a.fault === 'status429')!;
-    const after = arrivals.filter((a) => a !== limited);
-    expect(after.map((a) => a.path).sort()).toEqual(['logs/labels/sessions', 'projects/sessions/count']);
-    for (const a of after) {
-      expect(a.at - limited.at, a.path).toBeGreaterThanOrEqual(1500);
-      expect(a.at - limited.at, a.path).toBeLessThan(20_000);
-    }
+    const after = arrivals.filter((a) => a.fault !== 'status429');
+    const at = (path: string) => after.filter((a) => a.path === path).map((a) => a.at - limited.at);
+    return { count: at('projects/sessions/count'), labels: at('logs/labels/sessions') };
   }
 
-  it('an HTTP-date 2 s ahead pauses every request of the client ~2 s', async () => {
-    await expectEveryRequestPausedAfterThe429(0);
+  it('an HTTP-date 2 s ahead: the request that drew the 429 waits ~2 s, the client’s others do not', async () => {
+    const { count, labels } = await afterThe429s(0, 1);
+    expect(count).toHaveLength(1);
+    expect(count[0]).toBeGreaterThanOrEqual(1500);
+    expect(count[0]).toBeLessThan(20_000);
+    expect(labels).toHaveLength(1);
+    expect(labels[0]).toBeLessThan(1000);
   });
 
   it('measures the HTTP-date from the server’s Date header, not the local clock', async () => {
     // the server's clock is an hour behind: from the local clock the date would be long past (no wait)
-    await expectEveryRequestPausedAfterThe429(-3_600_000);
+    const { count } = await afterThe429s(-3_600_000, 1);
+    expect(count[0]).toBeGreaterThanOrEqual(1500);
+    expect(count[0]).toBeLessThan(20_000);
+  });
+
+  it('429s that repeat pause every request of the client until their Retry-After', async () => {
+    const { count, labels } = await afterThe429s(0, 3);
+    expect(count).toHaveLength(3);
+    for (const at of [...count, ...labels]) {
+      expect(at).toBeGreaterThanOrEqual(1500);
+      expect(at).toBeLessThan(20_000);
+    }
   });
 
   it('seconds work as before, and a wait beyond what a request may wait fails at once, saying so', async () => {

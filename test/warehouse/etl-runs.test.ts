@@ -48,6 +48,8 @@ describe('etl runs', () => {
         host: hostname(),
         notification: null,
         unknownValues: null,
+        concurrencyReached: null,
+        throttled: null,
       },
     ]);
     await warehouse.commitWindow(
@@ -59,7 +61,13 @@ describe('etl runs', () => {
       }),
     );
     clock = T0 + 1500;
-    await warehouse.finishRun('r1', { status: 'partial', error: '2 records rejected', durationMs: 1500 });
+    await warehouse.finishRun('r1', {
+      status: 'partial',
+      error: '2 records rejected',
+      durationMs: 1500,
+      concurrencyReached: 9,
+      throttled: 3,
+    });
     const [run] = await warehouse.listRuns({ limit: 1 });
     expect(run).toMatchObject({
       status: 'partial',
@@ -70,6 +78,8 @@ describe('etl runs', () => {
       finishedAt: T0 + 1500,
       durationMs: 1500,
       error: '2 records rejected',
+      concurrencyReached: 9,
+      throttled: 3,
     });
   });
 

@@ -8,6 +8,7 @@ import { DEFAULT_READONLY_TOKEN, DEFAULT_V1_TOKEN, defaultLegacyToken } from '..
 import { DEFAULT_KB_PROJECT_KEY } from '../../emulator/kb/kb-options.js';
 import { kbKeys } from '../../emulator/kb/kb-truth.js';
 import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
+import { remoteSettings } from '../../emulator/remote.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
@@ -36,8 +37,10 @@ Options:
   --speed X                  live mode: simulated seconds per real second (default 1)
   --max-page-size N          the most rows a page has, whatever size is asked (default 500; paging.pageSize
                              says what was used); --page-size-cap N is the older name
-  --rate-limit N             answer 429 with Retry-After beyond N API requests per second (a token bucket
-                             of N, shared by all clients; default none)
+  --rate-limit-rps N         answer 429 with Retry-After beyond N API requests per second (a token bucket
+                             of N, a one-second burst, shared by all clients; default none); --rate-limit N
+                             is the older name
+  --latency-ms N             every API answer waits N ms, as from a platform that far away (default 0)
   --duration-unit ms|s       unit of SessionInfo.duration on the wire (default ms)
   --chatapi-token T[@P]      a Chat API channel token (<8 alphanumerics>:<40 hex>, or a UUID) of project P
                              (default the first); repeat for more channels (default: one per project,
@@ -54,6 +57,7 @@ Options:
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
+GET|POST /__emulator/remote {latencyMs, rateLimitRps (null: none)} (the latency and rate limit, while running),
 GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
 GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?},
 GET /__emulator/kb/truth?at (the knowledge base's sources, keys, questions; advance the clock to move indexing).
@@ -62,6 +66,7 @@ Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is t
 
 Examples:
   reporter-etl emulator --sessions 100000 --port 4010
+  reporter-etl emulator --latency-ms 60 --rate-limit-rps 120   # a remote platform: 60 ms away, 120 requests/s
   curl -s -X POST -H 'Authorization: Bearer ${DEFAULT_V1_TOKEN}' -H 'content-type: application/json' \\
     'http://127.0.0.1:4010/api/v1/reporter/sessions/filter?size=2' -d '{"filters":[]}'
   curl -s -H 'Authorization: Bearer ${DEFAULT_KB_PROJECT_KEY}' 'http://127.0.0.1:4010/kb/api/knowledge-hub/sources'
@@ -105,13 +110,25 @@ function maxPageSize(values: { 'max-page-size'?: string | undefined; 'page-size-
     : intOption(values['max-page-size'], 'max-page-size', 500, 1);
 }
 
-/** --rate-limit N: N requests per second (a fraction for slower), bursts of N (at least 1). */
-function rateLimit(value: string | undefined): { rateLimit?: { requests: number; perMs: number } } {
+/**
+ * --rate-limit-rps N, or its older name --rate-limit N (not both): N requests per second (a fraction for
+ * slower), bursts of one second's requests (at least 1).
+ */
+function rateLimit(values: { 'rate-limit-rps'?: string | undefined; 'rate-limit'?: string | undefined }): {
+  rateLimit?: { requests: number; perMs: number };
+} {
+  if (values['rate-limit-rps'] !== undefined && values['rate-limit'] !== undefined)
+    throw new UsageError('--rate-limit-rps and --rate-limit are the same option: give one');
+  const name = values['rate-limit-rps'] !== undefined ? 'rate-limit-rps' : 'rate-limit';
+  const value = values[name];
   if (value === undefined) return {};
-  const perSecond = numberOption(value, 'rate-limit', 0);
-  if (perSecond <= 0) throw new UsageError(`--rate-limit expects a positive number, got "${value}"`);
+  const perSecond = numberOption(value, name, 0);
+  if (!(perSecond > 0)) throw new UsageError(`--${name} expects a positive number, got "${value}"`);
   return { rateLimit: { requests: perSecond, perMs: 1000 } };
 }
+
+/** --latency-ms N: a whole number of ms, up to a minute. */
+const latencyMs = (value: string | undefined): number => intOption(value, 'latency-ms', 0, 0, 60_000);
 
 /** --kb-sources N (40..200) and --kb-query-ms N: the knowledge base's world and generation pace. */
 function kbOptions(sources: string | undefined, queryMs: string | undefined) {
@@ -203,6 +220,8 @@ function parseEmulatorArgs(argv: string[]) {
     'max-page-size': { type: 'string' },
     'page-size-cap': { type: 'string' },
     'rate-limit': { type: 'string' },
+    'rate-limit-rps': { type: 'string' },
+    'latency-ms': { type: 'string' },
     'duration-unit': { type: 'string' },
     'chatapi-token': { type: 'string', multiple: true },
     'chatapi-webhook': { type: 'string' },
@@ -242,7 +261,8 @@ async function startFromOptions(values: EmulatorValues): Promise<RunningEmulator
     live: values.live ?? false,
     speed: numberOption(values.speed, 'speed', 1),
     maxPageSize: maxPageSize(values),
-    ...rateLimit(values['rate-limit']),
+    ...rateLimit(values),
+    latencyMs: latencyMs(values['latency-ms']),
     durationUnit: enumOption(values['duration-unit'], 'duration-unit', ['ms', 's'] as const, 'ms'),
     ...chatApiChannels(
       values['chatapi-token'],
@@ -290,9 +310,8 @@ function describeRunning(running: RunningEmulator, started: number) {
     now: new Date(e.now()).toISOString(),
     live: e.clock.live,
     maxPageSize: e.options.maxPageSize,
-    rateLimitPerSecond: e.options.rateLimit
-      ? (e.options.rateLimit.requests * 1000) / e.options.rateLimit.perMs
-      : null,
+    rateLimitPerSecond: remoteSettings(e).rateLimitRps,
+    latencyMs: e.latencyMs,
     startedInMs: Date.now() - started,
   };
 }
@@ -304,7 +323,7 @@ function printSummary(io: CommandIo, summary: ReturnType<typeof describeRunning>
     io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
   io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
   io.out(
-    `  pages: at most ${summary.maxPageSize} rows; rate limit: ${summary.rateLimitPerSecond === null ? 'none' : `${summary.rateLimitPerSecond} requests/s (429 with Retry-After beyond)`}`,
+    `  pages: at most ${summary.maxPageSize} rows; rate limit: ${summary.rateLimitPerSecond === null ? 'none' : `${summary.rateLimitPerSecond} requests/s (429 with Retry-After beyond)`}; latency: ${summary.latencyMs} ms`,
   );
   io.out(`  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`);
   for (const [p, t] of Object.entries(summary.legacyTokens))

@@ -45,15 +45,18 @@ Options:
 
 Configuration (environment): REPORTER_TOKEN (required), REPORTER_BASE_URL (${D.REPORTER_BASE_URL}),
 REPORTER_API (v1 | legacy), REPORTER_PROJECT, REPORTER_DATA_DIR (${D.REPORTER_DATA_DIR}), REPORTER_CONCURRENCY (${D.REPORTER_CONCURRENCY}),
-REPORTER_RATE_LIMIT_RPM (none), REPORTER_TIMEOUT_MS (${D.REPORTER_TIMEOUT_MS}), REPORTER_RETRIES (${D.REPORTER_RETRIES}), REPORTER_PAGE_SIZE (${D.REPORTER_PAGE_SIZE}),
+REPORTER_MAX_CONCURRENCY (${D.REPORTER_MAX_CONCURRENCY}), REPORTER_RATE_LIMIT_RPM (none), REPORTER_TIMEOUT_MS (${D.REPORTER_TIMEOUT_MS}), REPORTER_RETRIES (${D.REPORTER_RETRIES}), REPORTER_PAGE_SIZE (${D.REPORTER_PAGE_SIZE}),
 REPORTER_WINDOW_HOURS (${D.REPORTER_WINDOW_HOURS}), REPORTER_WINDOW_MAX_SESSIONS (${D.REPORTER_WINDOW_MAX_SESSIONS}), REPORTER_DURATION_UNIT (ms | s),
 REPORTER_SYNC_DUCKDB_MEMORY_LIMIT (${SYNC_DUCKDB_MEMORY_LIMIT}) DuckDB's buffer pool while syncing,
 REPORTER_SYNC_DUCKDB_THREADS (${D.REPORTER_SYNC_DUCKDB_THREADS}) DuckDB's threads while syncing, REPORTER_WINDOW_MAX_BYTES
 (${defaultWindowMaxBytes() / 1e6}MB) a window's bytes before it is halved: by default a quarter of the sync pool,
 REPORTER_MAX_REJECT_SHARE (${D.REPORTER_MAX_REJECT_SHARE}), REPORTER_LOCK_WAIT_SECONDS (${D.REPORTER_LOCK_WAIT_SECONDS}), REPORTER_CONFIG (JSON file with
 {"projects": [{"baseUrl", "token", "api", "project", "durationUnit"}]} for several projects).
-Requests: at most REPORTER_CONCURRENCY at once and no fixed rate unless REPORTER_RATE_LIMIT_RPM sets one;
-a 429 halves the rate (its Retry-After pauses every request), which then recovers gradually.
+Requests: REPORTER_CONCURRENCY at once at first, one more each round trip while the server's answers come as
+fast and without 429, up to REPORTER_MAX_CONCURRENCY; a 429 or a slower round trip takes some off. No fixed
+rate unless REPORTER_RATE_LIMIT_RPM sets one. A 429 alone waits its Retry-After by itself; 429s that repeat
+pause every request and lower the rate to just under what the server answered, which then recovers gradually.
+--json shows the concurrency reached and the 429s (concurrencyReached, throttled), kept in etl_runs too.
 
 Exit codes: 0 ok, 1 failed, 2 configuration, 3 partial (some records rejected: see etl_rejects),
 75 try again later (the API was unavailable, the warehouse is locked by another process, or
@@ -195,7 +198,7 @@ function printRuns(
 ): void {
   for (const s of summaries) {
     io.out(
-      `${s.project}: ${s.status} (${firstSyncHistoryMs !== undefined && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(firstSyncHistoryMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+      `${s.project}: ${s.status} (${firstSyncHistoryMs !== undefined && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(firstSyncHistoryMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
     );
     if (s.error) io.err(`  error: ${s.error}`);
     if (s.rejects > 0)
