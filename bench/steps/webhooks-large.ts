@@ -62,6 +62,9 @@ interface ReceiverRun {
   /** The exit code, or the signal that ended it. */
   exitCode: string;
   peakRssMb: number | null;
+  /** The peaks of V8's heap and of node's memory outside it (buffers), sampled: the JavaScript part. */
+  peakHeapMb: number | null;
+  peakExternalMb: number | null;
 }
 
 /** A receiver with the resources preload: `work` against its port, then SIGTERM; its peak RSS. */
@@ -83,13 +86,20 @@ async function measuredReceiver(
   );
   await stop(receiver.child);
   const exitCode = await exited;
-  let peakRssMb: number | null = null;
   try {
-    peakRssMb = (JSON.parse(readFileSync(resourcesFile, 'utf8')).maxRSS * 1024) / 1e6;
+    const usage = JSON.parse(readFileSync(resourcesFile, 'utf8'));
+    const mb = (bytes: number) => bytes / 1e6;
+    return {
+      sent,
+      exitCode,
+      peakRssMb: mb(usage.maxRSS * 1024),
+      peakHeapMb: mb(usage.peakHeapTotal),
+      peakExternalMb: mb(usage.peakExternal),
+    };
   } catch {
     // the child died before writing it: null, and its exit code says why
+    return { sent, exitCode, peakRssMb: null, peakHeapMb: null, peakExternalMb: null };
   }
-  return { sent, exitCode, peakRssMb };
 }
 
 /** Spools the bodies in a receiver that never loads, then kills it: the spool is left for the next start. */
@@ -158,7 +168,7 @@ export const webhooksLargeStep: BenchStep = {
     const latencies = live.sent?.latenciesMs ?? [];
     const ratio = (v: number | null) => (v === null || floor.maxRssMb === 0 ? null : v / floor.maxRssMb);
     ctx.say(
-      `bench: webhooks-large peak RSS live ${live.peakRssMb?.toFixed(0)} MB (${liveStored} of ${latencies.length} stored, exit ${live.exitCode}), restart ${restart.peakRssMb?.toFixed(0)} MB (${restartStored} of ${spooled.latenciesMs.length} stored, exit ${restart.exitCode}), bare DuckDB ${floor.maxRssMb.toFixed(0)} MB; live p99 ${percentile(latencies, 99)?.toFixed(1)} ms`,
+      `bench: webhooks-large peak RSS live ${live.peakRssMb?.toFixed(0)} MB (heap ${live.peakHeapMb?.toFixed(0)} MB, external ${live.peakExternalMb?.toFixed(0)} MB; ${liveStored} of ${latencies.length} stored, exit ${live.exitCode}), restart ${restart.peakRssMb?.toFixed(0)} MB (heap ${restart.peakHeapMb?.toFixed(0)} MB; ${restartStored} of ${spooled.latenciesMs.length} stored, exit ${restart.exitCode}), bare DuckDB ${floor.maxRssMb.toFixed(0)} MB; live p99 ${percentile(latencies, 99)?.toFixed(1)} ms`,
     );
     return {
       livePeakRssMb: {
@@ -178,6 +188,13 @@ export const webhooksLargeStep: BenchStep = {
       },
       livePeakRssRatio: { value: ratio(live.peakRssMb), unit: 'ratio' },
       restartPeakRssRatio: { value: ratio(restart.peakRssMb), unit: 'ratio' },
+      livePeakHeapMb: { value: live.peakHeapMb, unit: 'MB', note: "V8's heap, sampled every 100 ms" },
+      livePeakExternalMb: {
+        value: live.peakExternalMb,
+        unit: 'MB',
+        note: 'buffers outside the heap, sampled',
+      },
+      restartPeakHeapMb: { value: restart.peakHeapMb, unit: 'MB', note: "V8's heap, sampled every 100 ms" },
       liveP50Ms: { value: percentile(latencies, 50), unit: 'ms' },
       liveP99Ms: { value: percentile(latencies, 99), unit: 'ms' },
       liveFailures: { value: live.sent?.failures ?? null, unit: 'count', note: 'not 200, or no answer' },
