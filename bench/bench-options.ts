@@ -57,6 +57,8 @@ Steps (--only full-sync,incremental; prerequisites run too):
   remote          the full sync against the emulator as a remote platform (60 ms away, 120 requests/s) vs
                   its floor there; again with 1 % random 429s (vs without); again with a fixed 4 in flight
                   (a smaller --sessions keeps it short: npm run bench -- --only remote --sessions 5000)
+  webhooks-large  reporter-etl webhooks given 2,000 bodies of 50 KB (live, then a restart's load): peak RSS
+                  vs bare DuckDB storing the same rows in the same batches
 
 Other options:
   --concurrency N     requests in flight (default 4, the sync's default)

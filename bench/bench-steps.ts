@@ -12,6 +12,7 @@ import { statsQueriesStep } from './steps/stats-queries.js';
 import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
 import { webhooksStep } from './steps/webhooks.js';
+import { webhooksLargeStep } from './steps/webhooks-large.js';
 import { xlsxExportStep } from './steps/xlsx-export.js';
 
 /** Every step, in the order they run. */
@@ -28,6 +29,7 @@ export const STEPS: readonly BenchStep[] = [
   xlsxExportStep,
   exportsStep,
   webhooksStep,
+  webhooksLargeStep,
   concurrentReadersStep,
   remoteStep,
 ];

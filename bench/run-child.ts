@@ -17,7 +17,8 @@ export interface ChildResult {
   systemCpuS: number;
 }
 
-const PRELOAD = fileURLToPath(new URL('./children/report-resources.js', import.meta.url));
+/** The preload that writes a child's peak RSS and CPU at its exit (to BENCH_RESOURCES_FILE). */
+export const RESOURCES_PRELOAD = fileURLToPath(new URL('./children/report-resources.js', import.meta.url));
 
 export async function runChild(
   script: string,
@@ -26,7 +27,7 @@ export async function runChild(
 ): Promise<ChildResult> {
   rmSync(options.resourcesFile, { force: true });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', PRELOAD, script, ...args], {
+  const child = spawn(process.execPath, ['--import', RESOURCES_PRELOAD, script, ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, BENCH_RESOURCES_FILE: options.resourcesFile },
     stdio: ['ignore', 'pipe', 'pipe'],

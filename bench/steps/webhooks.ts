@@ -16,19 +16,21 @@ import { CLI, childScript, runChild } from '../run-child.js';
 const RATE_PER_SECOND = 500;
 const SECONDS = 10;
 const SLOW_CONNECTIONS = 5_000;
-const KEY = 'bench-webhook-key-of-the-step';
+export const KEY = 'bench-webhook-key-of-the-step';
 
 interface LoadResult {
   latenciesMs: number[];
   failures: number;
 }
 
-function startServer(
+/** Starts a server child (`nodeArgs` before its script: a preload) and resolves with the port it prints. */
+export function startServer(
   script: string,
   args: string[],
   env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
 ): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -42,7 +44,7 @@ function startServer(
   });
 }
 
-async function stop(child: ChildProcess): Promise<number | null> {
+export async function stop(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   return exited;
@@ -140,7 +142,7 @@ async function load(port: number, idPrefix = ''): Promise<LoadResult> {
   return { latenciesMs: latenciesMs.sort((a, b) => a - b), failures };
 }
 
-const percentile = (sorted: readonly number[], p: number): number | null =>
+export const percentile = (sorted: readonly number[], p: number): number | null =>
   sorted.length === 0
     ? null
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null);

@@ -85,17 +85,20 @@ export const webhooksCommand: Command = {
         port,
         ...(values.port === undefined ? {} : { portGivenAs: `--port ${port}` }),
       });
+      // listening before it says it listens: a SIGTERM sent on that line (a supervisor, the bench) arrived before
+      // the listener, and node's default ended the process by the signal without loading. A second signal while
+      // loading stops at once: what was acknowledged stays in the spool for the next start
+      let stopListening = () => {};
+      const signalled = new Promise<NodeJS.Signals>((resolve) => {
+        stopListening = listenForShutdown({ onStop: resolve, onForce: () => process.exit(EXIT.tryLater) });
+        io.signal?.addEventListener('abort', () => resolve('SIGTERM'), { once: true });
+      });
       if (values.json) io.out(JSON.stringify({ url: receiver.url, port: receiver.port }));
       else
         io.out(
           `Receiving webhooks on ${receiver.url}/webhooks/chatapi and /webhooks/prompter${config.webhooks.key ? ' (with ?key=)' : ''}; Ctrl-C to stop.`,
         );
-      // a second signal while loading stops at once: what was acknowledged stays in the spool for the next start
-      let stopListening = () => {};
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        stopListening = listenForShutdown({ onStop: resolve, onForce: () => process.exit(EXIT.tryLater) });
-        io.signal?.addEventListener('abort', () => resolve('SIGTERM'), { once: true });
-      });
+      const signal = await signalled;
       io.err(`reporter-etl webhooks: ${signal}: loading what was received…`);
       try {
         await receiver.close();

@@ -1,0 +1,205 @@
+// Step: the webhook receiver's peak RSS on large bodies (issue 30, item 7): 2,000 POST /webhooks/chatapi of
+// about 50 KB each (bench/large-webhook-bodies.ts, ~100 MB of JSON), sent at 200 a second (open loop, 16
+// connections) to `reporter-etl webhooks` loading them as they come, then SIGTERM; the peak RSS is the
+// child's own (the preloaded report-resources writes it at exit, so the load at the stop counts). Then a
+// restart's load: the same bodies spooled by a receiver that never loads (REPORTER_WEBHOOKS_LOAD_SECONDS
+// 3600) and is killed (SIGKILL), and a new receiver that loads them all and stops: its peak RSS. The floor:
+// a bare DuckDB process (children/insert-large-json.ts) storing the same rows in the same batches.
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { WEBHOOKS_LOAD_MAX_BYTES } from '../../src/config.js';
+import type { BenchContext } from '../bench-context.js';
+import type { BenchStep, StepFigures } from '../bench-step.js';
+import { LARGE_BODY_COUNT, largeWebhookBody } from '../large-webhook-bodies.js';
+import { CLI, childScript, RESOURCES_PRELOAD, runChild } from '../run-child.js';
+import { KEY, percentile, startServer, stop } from './webhooks.js';
+
+const RATE_PER_SECOND = 200;
+
+interface Sent {
+  latenciesMs: number[];
+  failures: number;
+}
+
+/** Sends the large bodies on schedule; the latency of each 200. */
+async function sendLargeBodies(port: number): Promise<Sent> {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 16, pipelining: 1 });
+  const latenciesMs: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < LARGE_BODY_COUNT; i++) {
+    const due = started + (i * 1000) / RATE_PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const from = Math.min(due, performance.now());
+    const request = pool.request({
+      path: `/webhooks/chatapi?key=${KEY}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: largeWebhookBody(i, 'bench'),
+    });
+    sends.push(
+      request
+        .then(async (response) => {
+          await response.body.dump();
+          if (response.statusCode === 200) latenciesMs.push(performance.now() - from);
+          else failures++;
+        })
+        .catch(() => {
+          failures++;
+        }),
+    );
+  }
+  await Promise.all(sends);
+  await pool.close();
+  return { latenciesMs: latenciesMs.sort((a, b) => a - b), failures };
+}
+
+interface ReceiverRun {
+  sent: Sent | undefined;
+  /** The exit code, or the signal that ended it. */
+  exitCode: string;
+  peakRssMb: number | null;
+  /** The peaks of V8's heap and of node's memory outside it (buffers), sampled: the JavaScript part. */
+  peakHeapMb: number | null;
+  peakExternalMb: number | null;
+}
+
+/** A receiver with the resources preload: `work` against its port, then SIGTERM; its peak RSS. */
+async function measuredReceiver(
+  ctx: BenchContext,
+  env: Record<string, string>,
+  work: (port: number) => Promise<Sent | undefined>,
+): Promise<ReceiverRun> {
+  const resourcesFile = join(ctx.dir, `resources-webhooks-large-${Date.now()}.json`);
+  const receiver = await startServer(
+    CLI,
+    ['webhooks', '--port', '0', '--json'],
+    { ...env, BENCH_RESOURCES_FILE: resourcesFile },
+    ['--import', RESOURCES_PRELOAD],
+  );
+  const sent = await work(receiver.port);
+  const exited = new Promise<string>((resolve) =>
+    receiver.child.once('exit', (code, signal) => resolve(signal ?? String(code))),
+  );
+  await stop(receiver.child);
+  const exitCode = await exited;
+  try {
+    const usage = JSON.parse(readFileSync(resourcesFile, 'utf8'));
+    const mb = (bytes: number) => bytes / 1e6;
+    return {
+      sent,
+      exitCode,
+      peakRssMb: mb(usage.maxRSS * 1024),
+      peakHeapMb: mb(usage.peakHeapTotal),
+      peakExternalMb: mb(usage.peakExternal),
+    };
+  } catch {
+    // the child died before writing it: null, and its exit code says why
+    return { sent, exitCode, peakRssMb: null, peakHeapMb: null, peakExternalMb: null };
+  }
+}
+
+/** Spools the bodies in a receiver that never loads, then kills it: the spool is left for the next start. */
+async function leaveSpoolBehind(env: Record<string, string>): Promise<Sent> {
+  const receiver = await startServer(CLI, ['webhooks', '--port', '0', '--json'], {
+    ...env,
+    REPORTER_WEBHOOKS_LOAD_SECONDS: '3600',
+  });
+  const sent = await sendLargeBodies(receiver.port);
+  const exited = new Promise((resolve) => receiver.child.once('exit', resolve));
+  receiver.child.kill('SIGKILL');
+  await exited;
+  return sent;
+}
+
+/** Waits until the spools of earlier receivers in `dataDir` are loaded and removed (its own is left). */
+async function leftoversLoaded(dataDir: string): Promise<undefined> {
+  const deadline = Date.now() + 300_000;
+  while (readdirSync(join(dataDir, 'webhooks')).filter((name) => name.startsWith('spool-')).length > 1) {
+    if (Date.now() > deadline)
+      throw new Error('the restarted receiver did not load the spool left behind in 300 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+async function countRows(ctx: BenchContext, env: Record<string, string>): Promise<number | null> {
+  const counted = await runChild(
+    CLI,
+    ['sql', '--format', 'json', 'select count(*) as n from chatapi_webhook_events'],
+    {
+      env,
+      resourcesFile: join(ctx.dir, 'resources-webhooks-large-sql.json'),
+    },
+  );
+  return counted.exitCode === 0 ? Number(JSON.parse(counted.stdout)[0].n) : null;
+}
+
+function receiverEnv(ctx: BenchContext, name: string): Record<string, string> {
+  const dataDir = join(ctx.dir, name);
+  mkdirSync(dataDir, { recursive: true });
+  return { REPORTER_DATA_DIR: dataDir, REPORTER_WEBHOOK_KEY: KEY };
+}
+
+export const webhooksLargeStep: BenchStep = {
+  id: 'webhooks-large',
+  title: `Webhook receiver's peak RSS on ${LARGE_BODY_COUNT} bodies of 50 KB (live and a restart's load) vs bare DuckDB`,
+  needs: [],
+  async run(ctx: BenchContext): Promise<StepFigures> {
+    const floor = await runChild(
+      childScript('insert-large-json.js'),
+      [join(ctx.dir, 'large-floor.duckdb'), String(WEBHOOKS_LOAD_MAX_BYTES)],
+      { resourcesFile: join(ctx.dir, 'resources-large-floor.json') },
+    );
+    if (floor.exitCode !== 0) throw new Error(`insert-large-json failed: ${floor.stderr}`);
+    const liveEnv = receiverEnv(ctx, 'webhooks-large-live');
+    const live = await measuredReceiver(ctx, liveEnv, sendLargeBodies);
+    const liveStored = await countRows(ctx, liveEnv);
+    const restartEnv = receiverEnv(ctx, 'webhooks-large-restart');
+    const spooled = await leaveSpoolBehind(restartEnv);
+    // SIGTERM once the leftovers are loaded: the load at the start is what is measured
+    const restart = await measuredReceiver(ctx, restartEnv, () =>
+      leftoversLoaded(restartEnv.REPORTER_DATA_DIR!),
+    );
+    const restartStored = await countRows(ctx, restartEnv);
+    const latencies = live.sent?.latenciesMs ?? [];
+    const ratio = (v: number | null) => (v === null || floor.maxRssMb === 0 ? null : v / floor.maxRssMb);
+    ctx.say(
+      `bench: webhooks-large peak RSS live ${live.peakRssMb?.toFixed(0)} MB (heap ${live.peakHeapMb?.toFixed(0)} MB, external ${live.peakExternalMb?.toFixed(0)} MB; ${liveStored} of ${latencies.length} stored, exit ${live.exitCode}), restart ${restart.peakRssMb?.toFixed(0)} MB (heap ${restart.peakHeapMb?.toFixed(0)} MB; ${restartStored} of ${spooled.latenciesMs.length} stored, exit ${restart.exitCode}), bare DuckDB ${floor.maxRssMb.toFixed(0)} MB; live p99 ${percentile(latencies, 99)?.toFixed(1)} ms`,
+    );
+    return {
+      livePeakRssMb: {
+        value: live.peakRssMb,
+        unit: 'MB',
+        note: 'target < 400: the receiver loading as they come',
+      },
+      restartPeakRssMb: {
+        value: restart.peakRssMb,
+        unit: 'MB',
+        note: 'target < 400: loading a spool left behind',
+      },
+      floorPeakRssMb: {
+        value: floor.maxRssMb,
+        unit: 'MB',
+        note: 'bare DuckDB storing the same rows, same batches',
+      },
+      livePeakRssRatio: { value: ratio(live.peakRssMb), unit: 'ratio' },
+      restartPeakRssRatio: { value: ratio(restart.peakRssMb), unit: 'ratio' },
+      livePeakHeapMb: { value: live.peakHeapMb, unit: 'MB', note: "V8's heap, sampled every 100 ms" },
+      livePeakExternalMb: {
+        value: live.peakExternalMb,
+        unit: 'MB',
+        note: 'buffers outside the heap, sampled',
+      },
+      restartPeakHeapMb: { value: restart.peakHeapMb, unit: 'MB', note: "V8's heap, sampled every 100 ms" },
+      liveP50Ms: { value: percentile(latencies, 50), unit: 'ms' },
+      liveP99Ms: { value: percentile(latencies, 99), unit: 'ms' },
+      liveFailures: { value: live.sent?.failures ?? null, unit: 'count', note: 'not 200, or no answer' },
+      liveStored: { value: liveStored, unit: 'count', note: 'must equal the 200s' },
+      restartStored: { value: restartStored, unit: 'count', note: 'must equal the 200s before the kill' },
+    };
+  },
+};
