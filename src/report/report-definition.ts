@@ -33,6 +33,11 @@ export interface ColumnSpec {
   width?: number;
   /** Horizontal alignment of the header and the cells; default from the format (right over numbers). */
   align?: 'left' | 'right';
+  /**
+   * False: left out of the printed page (in the workbook only), for a figure an analyst does not need on
+   * paper; such columns come last (the print area is the columns before the first of them).
+   */
+  print?: false;
 }
 
 /** A cell's value before formatting: what the warehouse returns (no bigint) or what the code computes. */
