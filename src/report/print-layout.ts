@@ -65,7 +65,8 @@ export function headerFooter(heading: PrintHeading): { oddHeader: string; oddFoo
 
 /**
  * Sizes a sheet's print to its printed columns (their widths set): the largest scale at which they fit the
- * page's width, at least MIN_PRINT_SCALE; wider than that, its first column is repeated on every page across.
+ * page's width, at least MIN_PRINT_SCALE; wider than that, its first column is repeated on every page across
+ * and the pages go across before down.
  * Columns marked `print: false` (the last ones) are left out by a print area over the others.
  */
 export function fitPrintWidth(sheet: Worksheet, columns: readonly ColumnSpec[], rows: number): void {
@@ -79,7 +80,11 @@ export function fitPrintWidth(sheet: Worksheet, columns: readonly ColumnSpec[], 
   const scale = Math.max(MIN_PRINT_SCALE, Math.min(100, fits));
   sheet.pageSetup.scale = scale;
   sheet.pageSetup.fitToPage = false;
-  if (fits < MIN_PRINT_SCALE && columnCount > 1) sheet.pageSetup.printTitlesColumn = 'A:A';
+  if (fits < MIN_PRINT_SCALE && columnCount > 1) {
+    sheet.pageSetup.printTitlesColumn = 'A:A';
+    // the pages of the same rows one after the other, the way a row is read
+    sheet.pageSetup.pageOrder = 'overThenDown';
+  }
 }
 
 const DAY_MS = 86_400_000;

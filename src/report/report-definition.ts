@@ -38,6 +38,12 @@ export interface ColumnSpec {
    * paper; such columns come last (the print area is the columns before the first of them).
    */
   print?: false;
+  /**
+   * True for a long text (a question, an answer): it wraps inside the column's width, so that it prints whole
+   * instead of running over the next cells and being cut there. The in-memory writer wraps any text longer than
+   * its column without it.
+   */
+  wrap?: boolean;
 }
 
 /** A cell's value before formatting: what the warehouse returns (no bigint) or what the code computes. */

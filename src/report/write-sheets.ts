@@ -26,8 +26,16 @@ export interface WorkbookTarget {
   afterRows(sheet: Worksheet): Promise<void>;
   /** Streaming: the header row is committed (written out) at once. */
   commitRows: boolean;
-  /** Adds one data row after the rows already written (cells in column order, with their formats). */
-  addRow(sheet: Worksheet, cells: readonly CellOutput[], formats: readonly CellFormat[]): void;
+  /**
+   * Adds one data row after the rows already written (cells in column order, with their formats; `wraps[i]`:
+   * column i is a long text that wraps).
+   */
+  addRow(
+    sheet: Worksheet,
+    cells: readonly CellOutput[],
+    formats: readonly CellFormat[],
+    wraps: readonly boolean[],
+  ): void;
 }
 
 /** Adds a data row the exceljs way (a Row with a Cell per value, each with its format's shared style). */
@@ -76,6 +84,7 @@ export async function writeSheets(
   for (const source of sources) {
     checkAborted(options.signal);
     const formats = source.columns.map((c) => c.format);
+    const wraps = source.columns.map((c) => c.wrap === true);
     let part = 1;
     let rowsInPart = 0;
     let sheet: Worksheet;
@@ -121,7 +130,7 @@ export async function writeSheets(
         if (!target.commitRows)
           for (let i = 0; i < cells.length; i += 1)
             widest[i] = Math.max(widest[i] ?? 0, shownLength(cells[i] as CellOutput, cellFormats[i]!));
-        target.addRow(sheet!, cells, cellFormats);
+        target.addRow(sheet!, cells, cellFormats, wraps);
         rowsInPart += 1;
         current!.rows += 1;
         rowIndex += 1;
