@@ -3,7 +3,8 @@
 // after a kb sync and two kb eval runs, and the summary of 90 days, converted to PDF by LibreOffice in one
 // `soffice --convert-to pdf` call and read back with poppler (`pdfinfo`, `pdftotext -bbox`): every page names its
 // report, its sheet's period and says "Page N of M" (M the PDF's page count); no word on any page under 7 pt;
-// the summary of 90 days prints on at most 20 pages, of one day on at most 8 (54 and 14 before).
+// the summary of 90 days prints on at most 20 pages, of one day on at most 8 (54 and 14 before); kb-eval's
+// Settings (a JSON text longer than its column) print whole, wrapped, not cut at the cell's left edge.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -18,6 +19,7 @@ import { runKbEval } from '../../src/kb-eval/run-kb-eval.js';
 import { silentLogger } from '../../src/log.js';
 import { printedPeriod } from '../../src/report/print-layout.js';
 import type { ReportDefinition } from '../../src/report/report-definition.js';
+import { MAX_CONTENT_WIDTH } from '../../src/report/sheet-layout.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
@@ -44,6 +46,13 @@ interface Word {
   height: number;
 }
 
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** pdftotext -bbox writes the words as XML text. */
+function unescapeXml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => XML_ENTITIES[name]!);
+}
+
 /** The words of each page of a PDF, with their box heights (pdftotext -bbox: yMax − yMin, in points). */
 async function pdfWords(pdf: string): Promise<Word[][]> {
   const { stdout } = await run('pdftotext', ['-bbox', pdf, '-'], { maxBuffer: 256 * 1024 * 1024 });
@@ -55,7 +64,7 @@ async function pdfWords(pdf: string): Promise<Word[][]> {
         ...page.matchAll(
           /<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g,
         ),
-      ].map((m) => ({ text: m[3]!, height: Number(m[2]) - Number(m[1]) })),
+      ].map((m) => ({ text: unescapeXml(m[3]!), height: Number(m[2]) - Number(m[1]) })),
     );
 }
 
@@ -76,6 +85,8 @@ describe.skipIf((!SOFFICE || !POPPLER) && !inCi)(
     const dir = () => join(h.dir, 'printed');
     /** report id (summary-90 for the 90-day summary) → its PDF and the period its pages name */
     const printed = new Map<string, { report: ReportDefinition; pdf: string; period: string }>();
+    /** The latest kb eval run's settings, as the kb-eval report's Run sheet shows them (a long JSON text). */
+    let settings = '';
 
     beforeAll(async () => {
       h = await createHarness({
@@ -131,6 +142,8 @@ describe.skipIf((!SOFFICE || !POPPLER) && !inCi)(
             await client.close();
           }
         }
+        const [latest] = await warehouse.query("select settings from kb_eval_runs where run_id = 'run-2'");
+        settings = String(latest!['settings']);
         const asked = [
           ...REPORTS.map((report) => ({ key: report.id, report, kb: report.reads === 'kb', from: DAY_FROM })),
           { key: 'summary-90', report: findReport('summary'), kb: false, from: QUARTER_FROM },
@@ -200,6 +213,15 @@ describe.skipIf((!SOFFICE || !POPPLER) && !inCi)(
           ).toBeGreaterThanOrEqual(MIN_POINTS);
         });
       }
+    });
+
+    it("kb-eval's Settings print whole: wrapped in their cell, not cut at its edge", async () => {
+      // longer than any column of an in-memory sheet gets: without the wrap it would run out of its cell
+      expect(settings.length).toBeGreaterThan(MAX_CONTENT_WIDTH);
+      const pages = await pdfWords(printed.get('kb-eval')!.pdf);
+      // the JSON wraps at any character: its words, joined, are the text again (spaces aside)
+      const joined = pages.map((words) => words.map((w) => w.text).join('')).join('');
+      expect(joined).toContain(settings.replace(/\s/g, ''));
     });
 
     it('the summary of 90 days prints on at most 20 pages (by week), of one day on at most 8', async () => {
