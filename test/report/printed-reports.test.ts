@@ -6,7 +6,7 @@
 // the summary of 90 days prints on at most 20 pages, of one day on at most 8 (54 and 14 before); kb-eval's
 // Settings (a JSON text longer than its column) print whole, wrapped, not cut at the cell's left edge.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import { printedPeriod } from '../../src/report/print-layout.js';
 import type { ReportDefinition } from '../../src/report/report-definition.js';
 import { MAX_CONTENT_WIDTH } from '../../src/report/sheet-layout.js';
 import { writeReport } from '../../src/report/write-report.js';
+import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
 const run = promisify(execFile);
@@ -73,6 +74,60 @@ async function pageCount(pdf: string): Promise<number> {
   return Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1]);
 }
 
+/**
+ * What kb-health and kb-eval read: a kb sync of the emulated knowledge base and two kb eval runs of 8 of its
+ * questions (kb-eval compares the latest with the one before); returns the latest run's settings text.
+ */
+async function recordKnowledgeBase(h: Harness, warehouse: Warehouse): Promise<string> {
+  const e = h.running.emulator;
+  const keys = kbKeys(e);
+  const config = loadConfig({
+    ...h.env,
+    REPORTER_KB_BASE_URL: `${h.running.url}${keys.basePath}`,
+    REPORTER_KB_KEY: keys.projectKey,
+    REPORTER_KB_ADMIN_KEY: keys.adminKey,
+  });
+  const questions = kbQuestions(e)
+    .slice(0, 8)
+    .map((q) => ({
+      key: q.question,
+      question: q.question,
+      expectedSources: [q.sourceName],
+      expectedAnswerContains: [q.expectedAnswerContains],
+    }));
+  expect((await syncKb({ config, warehouse, log: silentLogger(), now: () => e.now() })).status).toBe(
+    'success',
+  );
+  for (const runId of ['run-1', 'run-2']) {
+    const client = createKbClient({
+      config: config.kb,
+      concurrency: 4,
+      retries: 3,
+      backoffBaseMs: 5,
+      log: silentLogger(),
+    });
+    try {
+      await runKbEval({
+        client,
+        useWarehouse: (fn) => fn(warehouse),
+        questions,
+        runId,
+        kbBaseUrl: config.kb.baseUrl,
+        questionSource: 'questions.csv',
+        concurrency: 4,
+        waitTimeSeconds: 10,
+        timeoutMs: 30_000,
+        log: silentLogger(),
+        now: () => e.now(),
+      });
+    } finally {
+      await client.close();
+    }
+  }
+  const [latest] = await warehouse.query("select settings from kb_eval_runs where run_id = 'run-2'");
+  return String(latest!['settings']);
+}
+
 if ((!SOFFICE || !POPPLER) && !inCi)
   console.warn(
     'printed-reports.test.ts skipped: it needs soffice and pdftotext (Debian packages libreoffice-calc and poppler-utils)',
@@ -94,56 +149,9 @@ describe.skipIf((!SOFFICE || !POPPLER) && !inCi)(
         env: { REPORTER_SAFETY_LAG_MINUTES: '0', REPORTER_HISTORY_DAYS: '92', REPORTER_WINDOW_HOURS: '240' },
       });
       expect((await h.sync()).status).toBe('success');
-      const e = h.running.emulator;
-      const keys = kbKeys(e);
-      const config = loadConfig({
-        ...h.env,
-        REPORTER_KB_BASE_URL: `${h.running.url}${keys.basePath}`,
-        REPORTER_KB_KEY: keys.projectKey,
-        REPORTER_KB_ADMIN_KEY: keys.adminKey,
-      });
-      const questions = kbQuestions(e)
-        .slice(0, 8)
-        .map((q) => ({
-          key: q.question,
-          question: q.question,
-          expectedSources: [q.sourceName],
-          expectedAnswerContains: [q.expectedAnswerContains],
-        }));
       const workbooks: string[] = [];
       await h.withWarehouse(async (warehouse) => {
-        expect((await syncKb({ config, warehouse, log: silentLogger(), now: () => e.now() })).status).toBe(
-          'success',
-        );
-        // two runs: kb-eval compares the latest with the one before
-        for (const runId of ['run-1', 'run-2']) {
-          const client = createKbClient({
-            config: config.kb,
-            concurrency: 4,
-            retries: 3,
-            backoffBaseMs: 5,
-            log: silentLogger(),
-          });
-          try {
-            await runKbEval({
-              client,
-              useWarehouse: (fn) => fn(warehouse),
-              questions,
-              runId,
-              kbBaseUrl: config.kb.baseUrl,
-              questionSource: 'questions.csv',
-              concurrency: 4,
-              waitTimeSeconds: 10,
-              timeoutMs: 30_000,
-              log: silentLogger(),
-              now: () => e.now(),
-            });
-          } finally {
-            await client.close();
-          }
-        }
-        const [latest] = await warehouse.query("select settings from kb_eval_runs where run_id = 'run-2'");
-        settings = String(latest!['settings']);
+        settings = await recordKnowledgeBase(h, warehouse);
         const asked = [
           ...REPORTS.map((report) => ({ key: report.id, report, kb: report.reads === 'kb', from: DAY_FROM })),
           { key: 'summary-90', report: findReport('summary'), kb: false, from: QUARTER_FROM },
