@@ -49,10 +49,17 @@ let rowsInSheet = 0;
 const openSheet = (): void => {
   sheets += 1;
   sheet = workbook.addWorksheet(sheets === 1 ? 'Messages' : `Messages (${sheets})`, FROZEN_HEADER);
-  // numbers take their format from the column's style; text and booleans have none (as in the export)
+  // numbers take their format from the column's style, a long text its wrapping; other text and booleans
+  // have none (as in the export)
   sheet.columns = columns.map((c) => {
     const numFmt = c.format === 'text' ? undefined : NUM_FMT[c.format];
-    return { key: c.key, width: columnWidth(c), ...(numFmt === undefined ? {} : { style: { numFmt } }) };
+    const style =
+      numFmt !== undefined
+        ? { style: { numFmt } }
+        : c.wrap
+          ? { style: { alignment: { wrapText: true, vertical: 'top' as const } } }
+          : {};
+    return { key: c.key, width: columnWidth(c), ...style };
   });
   const header = sheet.addRow(columns.map((c) => c.header));
   header.height = 30;

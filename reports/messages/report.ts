@@ -11,8 +11,8 @@ export const MESSAGES_COLUMNS: readonly ColumnSpec[] = [
   { key: 'session_id', header: 'Session ID', format: 'text', width: 38 },
   { key: 'channel', header: 'Channel', format: 'text', width: 12 },
   { key: 'client_id', header: 'Client ID', format: 'text', width: 20 },
-  { key: 'question', header: 'Question', format: 'text', width: 50 },
-  { key: 'text_answer', header: 'Answer', format: 'text', width: 50 },
+  { key: 'question', header: 'Question', format: 'text', width: 50, wrap: true },
+  { key: 'text_answer', header: 'Answer', format: 'text', width: 50, wrap: true },
   { key: 'event', header: 'Event', format: 'text', width: 12 },
   { key: 'nlp_class', header: 'NLP class', format: 'text', width: 24 },
   { key: 'nlp_state', header: 'Scenario state', format: 'text', width: 24 },
@@ -22,9 +22,9 @@ export const MESSAGES_COLUMNS: readonly ColumnSpec[] = [
   { key: 'is_transfer', header: 'Transfer to agent', format: 'boolean', width: 10 },
   { key: 'operator_id', header: 'Agent ID', format: 'text', width: 12 },
   { key: 'processing_time', header: 'Processing time (ms)', format: 'integer' },
-  { key: 'comment', header: 'Comment', format: 'text', width: 30 },
-  { key: 'exception', header: 'Exception', format: 'text', width: 20 },
-  { key: 'labels', header: 'Labels', format: 'text', width: 36 },
+  { key: 'comment', header: 'Comment', format: 'text', width: 30, wrap: true },
+  { key: 'exception', header: 'Exception', format: 'text', width: 20, wrap: true },
+  { key: 'labels', header: 'Labels', format: 'text', width: 36, wrap: true },
 ];
 
 export const messagesReport: ReportDefinition = {

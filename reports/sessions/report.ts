@@ -18,9 +18,9 @@ const COLUMNS: ColumnSpec[] = [
   { key: 'transferred', header: 'Transferred to agent', format: 'boolean', width: 12 },
   { key: 'is_livechat', header: 'Live chat', format: 'boolean' },
   { key: 'session_result', header: 'Result', format: 'text', width: 14 },
-  { key: 'first_question', header: 'First question', format: 'text', width: 40 },
-  { key: 'last_question', header: 'Last question', format: 'text', width: 40 },
-  { key: 'labels', header: 'Labels', format: 'text', width: 30 },
+  { key: 'first_question', header: 'First question', format: 'text', width: 40, wrap: true },
+  { key: 'last_question', header: 'Last question', format: 'text', width: 40, wrap: true },
+  { key: 'labels', header: 'Labels', format: 'text', width: 30, wrap: true },
 ];
 
 /** The header of a sessionData key's column. */

@@ -1,7 +1,9 @@
 // The `summary` report: the period's figures from the statistics (`computeStats`, the documented stats
-// contract) laid out for reading: KPIs, four charts (a one-day period's sessions by hour), then by day, by day ×
-// channel, channels, labels, the delivery funnel, top intents, experiments and transfers. Small: written in
-// memory with images, or (--format html) as one self-contained HTML page from the same sheets and charts.
+// contract) laid out for reading and printing: KPIs, four charts (a one-day period's sessions by hour), then by
+// day (by week past BY_WEEK_PAST_DAYS days, as `stats` does) and by day × channel with its transfers (both left
+// out of a one-day summary, where the KPIs and Channels say the same), channels, labels, the delivery funnel,
+// top intents, experiments. Small: written in memory with images, or (--format html) as one self-contained HTML
+// page from the same sheets and charts.
 import { localDay } from '../../src/report/local-day.js';
 import type {
   ChartSpec,
@@ -11,6 +13,19 @@ import type {
 } from '../../src/report/report-definition.js';
 import type { StatsReport } from '../../src/stats/stats-report.js';
 import { kpiSheet } from './kpi-sheet.js';
+
+/**
+ * Past this many days the summary lists weeks, not days: the rule of `stats` (a text table of at most 60
+ * periods), and what keeps a 90-day summary to a few printed pages.
+ */
+export const BY_WEEK_PAST_DAYS = 60;
+
+const DAY_MS = 86_400_000;
+
+/** The unit of the summary's period tables: day, or week for a period longer than BY_WEEK_PAST_DAYS days. */
+export function summaryPeriodUnit(from: number, to: number): 'day' | 'week' {
+  return (to - from) / DAY_MS > BY_WEEK_PAST_DAYS ? 'week' : 'day';
+}
 
 const col = (key: string, header: string, format: ColumnSpec['format'], width?: number): ColumnSpec =>
   width === undefined ? { key, header, format } : { key, header, format, width };
@@ -22,25 +37,33 @@ export function summarySheets(s: StatsReport): SheetSource[] {
 }
 
 function tableSheets(s: StatsReport): SheetSource[] {
+  // one day: By day is the KPIs again and By day × channel the Channels sheet again
+  const byPeriod = isOneDay(s) ? [] : [describeByDaySheet(s), describeByDayChannelSheet(s)];
   return [
-    describeByDaySheet(s),
-    describeByDayChannelSheet(s),
+    ...byPeriod,
     describeChannelsSheet(s),
-    describeSessionLabelsSheet(s),
-    describeMessageLabelsSheet(s),
+    describeLabelsSheet(s),
     describeDeliveryFunnelSheet(s),
     describeTopIntentsSheet(s),
     describeExperimentsSheet(s),
-    describeTransfersSheet(s),
   ];
 }
 
-/** Sessions, messages, clients and transfers per day. */
+/** The first column of a table by period: a day (a date cell), or an ISO week (2026-W44, text). */
+function periodColumn(s: StatsReport): ColumnSpec {
+  return s.period === 'week' ? col('week', 'Week', 'text') : col('day', 'Day', 'date');
+}
+
+function periodCell(s: StatsReport, period: string): string | number {
+  return s.period === 'week' ? period : localDay(period);
+}
+
+/** Sessions, messages, clients and transfers per day (per week for a long period). */
 function describeByDaySheet(s: StatsReport): SheetSource {
   return {
-    name: 'By day',
+    name: s.period === 'week' ? 'By week' : 'By day',
     columns: [
-      col('day', 'Day', 'date'),
+      periodColumn(s),
       col('sessions', 'Sessions', 'integer'),
       col('messages', 'Messages', 'integer'),
       col('uniqueClients', 'Unique clients', 'integer'),
@@ -48,7 +71,7 @@ function describeByDaySheet(s: StatsReport): SheetSource {
     ],
     rows: [
       s.byPeriod.map((r) => [
-        localDay(r.period),
+        periodCell(s, r.period),
         r.sessions,
         r.messages,
         r.uniqueClients,
@@ -58,26 +81,28 @@ function describeByDaySheet(s: StatsReport): SheetSource {
   };
 }
 
-/** Sessions, messages, clients and transfers per day and channel. */
+/** Sessions, messages, clients, transfers and their share per day (or week) and channel. */
 function describeByDayChannelSheet(s: StatsReport): SheetSource {
   return {
-    name: 'By day × channel',
+    name: s.period === 'week' ? 'By week × channel' : 'By day × channel',
     columns: [
-      col('day', 'Day', 'date'),
+      periodColumn(s),
       col('channel', 'Channel', 'text'),
       col('sessions', 'Sessions', 'integer'),
       col('messages', 'Messages', 'integer'),
       col('uniqueClients', 'Unique clients', 'integer'),
       col('transferredSessions', 'Transferred sessions', 'integer'),
+      col('transferShare', 'Transfer share', 'percent'),
     ],
     rows: [
       s.byPeriodChannel.map((r) => [
-        localDay(r.period),
+        periodCell(s, r.period),
         r.channel ?? '(session not synced)',
         r.sessions,
         r.messages,
         r.uniqueClients,
         r.transferredSessions,
+        r.sessions > 0 ? r.transferredSessions / r.sessions : null,
       ]),
     ],
   };
@@ -110,34 +135,28 @@ function describeChannelsSheet(s: StatsReport): SheetSource {
   };
 }
 
-/** Sessions per session label. */
-function describeSessionLabelsSheet(s: StatsReport): SheetSource {
+/**
+ * The session and the message labels in one table (one printed page, not two): a row per label, its kind,
+ * the sessions or messages it marks and their share of all sessions or messages.
+ */
+function describeLabelsSheet(s: StatsReport): SheetSource {
   return {
-    name: 'Session labels',
+    name: 'Labels',
     columns: [
-      col('project', 'Project', 'text'),
-      col('label', 'Label', 'text'),
-      col('labelId', 'Label ID', 'integer'),
-      col('count', 'Sessions', 'integer'),
-      col('share', 'Share of sessions', 'percent'),
-    ],
-    rows: [s.sessionLabels.map((r) => [r.project, r.label, r.labelId, r.count, r.share])],
-  };
-}
-
-/** Messages per message label, by group. */
-function describeMessageLabelsSheet(s: StatsReport): SheetSource {
-  return {
-    name: 'Message labels',
-    columns: [
+      col('kind', 'Kind', 'text'),
       col('project', 'Project', 'text'),
       col('group', 'Group', 'text'),
       col('label', 'Label', 'text'),
       col('labelId', 'Label ID', 'integer'),
-      col('count', 'Messages', 'integer'),
-      col('share', 'Share of messages', 'percent'),
+      col('count', 'Sessions or messages', 'integer'),
+      col('share', 'Share of sessions or messages', 'percent'),
     ],
-    rows: [s.messageLabels.map((r) => [r.project, r.group, r.label, r.labelId, r.count, r.share])],
+    rows: [
+      [
+        ...s.sessionLabels.map((r) => ['session', r.project, null, r.label, r.labelId, r.count, r.share]),
+        ...s.messageLabels.map((r) => ['message', r.project, r.group, r.label, r.labelId, r.count, r.share]),
+      ],
+    ],
   };
 }
 
@@ -162,7 +181,8 @@ function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
       col('notSentRate', 'Not sent rate', 'percent'),
       col('notDeliveredRate', 'Not delivered rate', 'percent'),
       col('medianMsToRead', 'Median time to read', 'duration'),
-      col('readTimed', 'Read messages timed', 'integer'),
+      // how many read messages the median is over: in the workbook, not on paper (the funnel fits one page wide)
+      { ...col('readTimed', 'Read messages timed', 'integer'), print: false },
     ],
     rows: [
       s.deliveryFunnel.map((r) => [
@@ -231,31 +251,6 @@ function describeExperimentsSheet(s: StatsReport): SheetSource {
   };
 }
 
-/** Transferred sessions per day and channel (days with sessions). */
-function describeTransfersSheet(s: StatsReport): SheetSource {
-  return {
-    name: 'Transfers',
-    columns: [
-      col('day', 'Day', 'date'),
-      col('channel', 'Channel', 'text'),
-      col('sessions', 'Sessions', 'integer'),
-      col('transferredSessions', 'Transferred sessions', 'integer'),
-      col('transferShare', 'Transfer share', 'percent'),
-    ],
-    rows: [
-      s.byPeriodChannel
-        .filter((r) => r.sessions > 0)
-        .map((r) => [
-          localDay(r.period),
-          r.channel ?? '(session not synced)',
-          r.sessions,
-          r.transferredSessions,
-          r.transferredSessions / r.sessions,
-        ]),
-    ],
-  };
-}
-
 /** A one-day period: its sessions per day would be a single dot, so the summary charts them by hour. */
 export function isOneDay(s: StatsReport): boolean {
   return s.period === 'day' && s.byPeriod.length === 1;
@@ -285,10 +280,13 @@ export function summaryCharts(s: StatsReport, hourly?: StatsReport): ChartSpec[]
         series: [{ name: 'Sessions', values: hourly.byPeriod.map((r) => r.sessions) }],
       }
     : {
-        title: `Sessions per day (${s.timeZone})`,
+        title: `Sessions per ${s.period} (${s.timeZone})`,
         kind: 'line',
-        categories: dayCategories(s.byPeriod.map((r) => r.period)),
-        categoryAxis: `Day (${s.timeZone})`,
+        categories:
+          s.period === 'day'
+            ? dayCategories(s.byPeriod.map((r) => r.period))
+            : s.byPeriod.map((r) => r.period),
+        categoryAxis: `${s.period === 'day' ? 'Day' : 'Week'} (${s.timeZone})`,
         valueAxis: { title: 'Sessions' },
         series: [{ name: 'Sessions', values: s.byPeriod.map((r) => r.sessions) }],
       };
@@ -334,11 +332,11 @@ export const summaryReport: ReportDefinition = {
   id: 'summary',
   title: 'Summary',
   description:
-    'KPIs of the period with charts, by day × channel, labels, delivery funnel, top intents, experiments, transfers',
+    'KPIs of the period with charts, by day (by week past 60 days) × channel with transfers, labels, delivery funnel, top intents, experiments',
   mode: 'memory',
   formats: ['xlsx', 'html'],
   async build(context) {
-    const stats = await context.stats();
+    const stats = await context.stats(summaryPeriodUnit(context.from, context.to));
     const hourly = !stats.empty && isOneDay(stats) ? await context.stats('hour') : undefined;
     return { sheets: summarySheets(stats), charts: summaryCharts(stats, hourly) };
   },

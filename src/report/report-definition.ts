@@ -33,6 +33,17 @@ export interface ColumnSpec {
   width?: number;
   /** Horizontal alignment of the header and the cells; default from the format (right over numbers). */
   align?: 'left' | 'right';
+  /**
+   * False: left out of the printed page (in the workbook only), for a figure an analyst does not need on
+   * paper; such columns come last (the print area is the columns before the first of them).
+   */
+  print?: false;
+  /**
+   * True for a long text (a question, an answer): it wraps inside the column's width, so that it prints whole
+   * instead of running over the next cells and being cut there. The in-memory writer wraps any text longer than
+   * its column without it.
+   */
+  wrap?: boolean;
 }
 
 /** A cell's value before formatting: what the warehouse returns (no bigint) or what the code computes. */

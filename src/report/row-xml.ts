@@ -1,6 +1,7 @@
 // Writes a data row of a streamed sheet as SpreadsheetML directly (<row><c .../></row>), instead of building
 // an exceljs Row and a Cell object per value: for a million rows those objects were most of the writer's heap.
-// Numbers carry their format's style id from the workbook's style table; text is an inline string.
+// Numbers carry their format's style id from the workbook's style table; text is an inline string, with its
+// column's style when it has one (a long text that wraps).
 import type { CellOutput } from './cell-values.js';
 
 /** "A", "B", ..., "Z", "AA", ...: the column letters of 1-based column `n`. */
@@ -21,7 +22,7 @@ export function escapeXmlText(text: string): string {
 
 /**
  * The XML of row `rowNumber`: one cell per non-null value, with its reference (empty cells are left out);
- * `styleIds[i]` is the style of column i's numbers (0: none). Text must already fit the cell limit.
+ * `styleIds[i]` is the style of column i's numbers and texts (0: none). Text must already fit the cell limit.
  */
 export function rowXml(
   rowNumber: number,
@@ -41,7 +42,9 @@ export function rowXml(
     } else if (typeof value === 'boolean') {
       xml += `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
     } else {
-      xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXmlText(value)}</t></is></c>`;
+      const style = styleIds[i] ?? 0;
+      const s = style === 0 ? '' : ` s="${style}"`;
+      xml += `<c r="${ref}"${s} t="inlineStr"><is><t xml:space="preserve">${escapeXmlText(value)}</t></is></c>`;
     }
   }
   return `${xml}</row>`;

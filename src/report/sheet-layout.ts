@@ -1,9 +1,9 @@
 // The look every report sheet shares, for the streaming and the in-memory writer alike: a bold header row on
 // a dark fill, frozen, with an autofilter over the data; one named font (Calibri) on every style; headers
-// aligned like their column (right over numbers); printed landscape, fitted to the page width, header row
-// repeated. One shared style object per column format so exceljs files each cell's style without rebuilding it.
+// aligned like their column (right over numbers); printed as print-layout.ts says, the header row repeated. One shared style object per column format so exceljs files each cell's style without rebuilding it.
 import type { Alignment, Cell, Font, Row, Style, Worksheet } from 'exceljs';
 import { DEFAULT_WIDTH, NUM_FMT } from './cell-values.js';
+import { PRINT_SETUP } from './print-layout.js';
 import type { CellFormat, ColumnSpec } from './report-definition.js';
 
 /** The one font family of every cell (exceljs's default font is Calibri 11: body and header match). */
@@ -22,19 +22,6 @@ export const NOTE_STYLE: Partial<Style> = Object.freeze({
 
 /** The sheet options that freeze the header row (passed when the sheet is created). */
 export const FROZEN_HEADER = { views: [{ state: 'frozen' as const, ySplit: 1, xSplit: 0 }] };
-
-/**
- * Printing: A4 landscape (paper size 9; without it LibreOffice takes its locale's, Letter here), as many pages
- * down as needed but one page wide (fitToHeight 0: no limit).
- */
-export const PRINT_SETUP = {
-  paperSize: 9,
-  orientation: 'landscape' as const,
-  fitToPage: true,
-  fitToWidth: 1,
-  fitToHeight: 0,
-  horizontalCentered: false,
-};
 
 /** What every table sheet is created with: the frozen header and the print setup. */
 export const TABLE_SHEET = { ...FROZEN_HEADER, pageSetup: PRINT_SETUP };

@@ -1,21 +1,29 @@
 // Writes a small workbook in memory with exceljs's Workbook (the streaming writer cannot place images):
 // the same sheets as the streaming writer, plus the charts as PNGs on their own sheet, "Charts", right after
-// the first sheet: one under the other, each alone on its printed page (a row break after each), so that no
-// chart is ever cut across pages and the tables print one page wide.
+// the first sheet: one under the other, two to a printed portrait page (a row break after every second), so
+// that no chart is ever cut across pages; the pages carry the report's header and footer like the tables'.
 import ExcelJS from 'exceljs';
+import { headerFooter, PRINT_SETUP, type PrintHeading } from './print-layout.js';
 import { renderChartPng } from './render-chart-png.js';
 import { CHART_HEIGHT, CHART_WIDTH, renderChartSvg } from './render-chart-svg.js';
 import type { ChartSpec, SheetSource } from './report-definition.js';
-import { PRINT_SETUP, TABLE_SHEET } from './sheet-layout.js';
+import { TABLE_SHEET } from './sheet-layout.js';
 import { addStyledRow, type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
 
 export const CHARTS_SHEET = 'Charts';
 
 /** Rows of 15 pt (20 px) a chart takes with the gap below it: a chart is 400 px high, 20 rows. */
 export const CHART_ROWS = 22;
-/** Columns of CHART_COLUMN_WIDTH characters (about 75 px each) the charts' print area spans: 900 px. */
-const CHART_COLUMNS = 12;
+/** Columns of CHART_COLUMN_WIDTH characters (75 px each) the charts' print area spans: 825 px, a chart's 800 and a margin. */
+const CHART_COLUMNS = 11;
 const CHART_COLUMN_WIDTH = 10;
+/** Charts on one printed page: two 400 px charts fit an A4 portrait page at CHARTS_PRINT_SCALE. */
+export const CHARTS_PER_PAGE = 2;
+/**
+ * The charts' print scale: their 825 px print area across A4 portrait (595 pt) less 0.25 in margins; the
+ * charts' 11 px labels print at 7.1 pt.
+ */
+const CHARTS_PRINT_SCALE = 86;
 
 export async function writeMemoryWorkbook(
   path: string,
@@ -35,7 +43,8 @@ export async function writeMemoryWorkbook(
       addSheet: (name) => {
         const sheet = workbook.addWorksheet(name, TABLE_SHEET);
         // the charts' sheet comes second, after the KPIs
-        if (workbook.worksheets.length === 1 && charts.length > 0) addChartsSheet(workbook, images);
+        if (workbook.worksheets.length === 1 && charts.length > 0)
+          addChartsSheet(workbook, images, options.heading);
         return sheet;
       },
       finishSheet: async () => {},
@@ -48,13 +57,21 @@ export async function writeMemoryWorkbook(
   return written;
 }
 
-/** The charts' sheet: `charts` are their PNGs, in order. */
-function addChartsSheet(workbook: ExcelJS.Workbook, charts: readonly Buffer[]): void {
+/** The charts' sheet: `charts` are their PNGs, in order; `heading` its printed header and footer. */
+function addChartsSheet(
+  workbook: ExcelJS.Workbook,
+  charts: readonly Buffer[],
+  heading: PrintHeading | undefined,
+): void {
   const sheet = workbook.addWorksheet(CHARTS_SHEET, {
     pageSetup: {
       ...PRINT_SETUP,
-      printArea: `A1:${String.fromCharCode(64 + CHART_COLUMNS)}${charts.length * CHART_ROWS}`,
+      orientation: 'portrait',
+      scale: CHARTS_PRINT_SCALE,
+      margins: { ...PRINT_SETUP.margins, left: 0.25, right: 0.25 },
+      printArea: `A$1:${String.fromCharCode(64 + CHART_COLUMNS)}$${charts.length * CHART_ROWS}`,
     },
+    ...(heading ? { headerFooter: headerFooter(heading) } : {}),
   });
   sheet.columns = Array.from({ length: CHART_COLUMNS }, () => ({ width: CHART_COLUMN_WIDTH }));
   for (let r = 1; r <= charts.length * CHART_ROWS; r += 1) sheet.getRow(r).height = 15;
@@ -68,6 +85,7 @@ function addChartsSheet(workbook: ExcelJS.Workbook, charts: readonly Buffer[]): 
       ext: { width: CHART_WIDTH, height: CHART_HEIGHT },
       editAs: 'oneCell',
     });
-    if (i < charts.length - 1) sheet.getRow((i + 1) * CHART_ROWS).addPageBreak();
+    if ((i + 1) % CHARTS_PER_PAGE === 0 && i < charts.length - 1)
+      sheet.getRow((i + 1) * CHART_ROWS).addPageBreak();
   });
 }

@@ -16,6 +16,7 @@ import { assertFromBeforeTo } from '../time/check-period.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
+import { printedPeriod } from './print-layout.js';
 import type {
   CellInput,
   ReportContext,
@@ -177,6 +178,7 @@ export async function writeReport(
     onProgress: req.onProgress,
     signal: req.signal,
     title: `${report.title} ${iso(req.from)} – ${iso(req.to)}`,
+    heading: { title: report.title, period: printedPeriod(req.from, req.to, req.tz) },
   };
   // debug: the caller prints the result (the CLI on stdout, a job in its summary), not twice
   req.log?.debug(

@@ -2,10 +2,11 @@
 // the rows chunk by chunk, each cell converted for its column's format; past Excel's row limit the sheet
 // continues on "<name> (2)" with the header repeated; a sheet without rows says so in its first data row;
 // in-memory sheets get their column widths from the widest shown value once their rows are written.
-import type { Style, Worksheet } from 'exceljs';
+import type { Alignment, Style, Worksheet } from 'exceljs';
 import { EtlError } from '../errors.js';
 import { type CellOutput, createZoneClock, shownLength, toCellValue } from './cell-values.js';
 import { fitCellText, type SheetLimits, sheetName } from './excel-limits.js';
+import { fitPrintWidth, headerFooter, type PrintHeading } from './print-layout.js';
 import type { CellFormat, CellInput, ColumnSpec, SheetSource } from './report-definition.js';
 import {
   columnAlignment,
@@ -25,8 +26,16 @@ export interface WorkbookTarget {
   afterRows(sheet: Worksheet): Promise<void>;
   /** Streaming: the header row is committed (written out) at once. */
   commitRows: boolean;
-  /** Adds one data row after the rows already written (cells in column order, with their formats). */
-  addRow(sheet: Worksheet, cells: readonly CellOutput[], formats: readonly CellFormat[]): void;
+  /**
+   * Adds one data row after the rows already written (cells in column order, with their formats; `wraps[i]`:
+   * column i is a long text that wraps).
+   */
+  addRow(
+    sheet: Worksheet,
+    cells: readonly CellOutput[],
+    formats: readonly CellFormat[],
+    wraps: readonly boolean[],
+  ): void;
 }
 
 /** Adds a data row the exceljs way (a Row with a Cell per value, each with its format's shared style). */
@@ -48,6 +57,8 @@ export interface WriteSheetsOptions {
   limits: SheetLimits;
   onProgress?: ((p: { sheet: string; rows: number }) => void) | undefined;
   signal?: AbortSignal | undefined;
+  /** What each printed page's header names (the report and its period); none: no header or footer. */
+  heading?: PrintHeading | undefined;
 }
 
 export interface WrittenSheet {
@@ -73,6 +84,7 @@ export async function writeSheets(
   for (const source of sources) {
     checkAborted(options.signal);
     const formats = source.columns.map((c) => c.format);
+    const wraps = source.columns.map((c) => c.wrap === true);
     let part = 1;
     let rowsInPart = 0;
     let sheet: Worksheet;
@@ -81,6 +93,7 @@ export async function writeSheets(
       const name = sheetName(source.name, taken, part === 1 ? '' : ` (${part})`);
       taken.add(name);
       sheet = target.addSheet(name);
+      if (options.heading) Object.assign(sheet.headerFooter, headerFooter(options.heading));
       const header = writeHeader(sheet, source.columns);
       if (target.commitRows) header.commit();
       current = { name, rows: 0, source: source.name };
@@ -92,6 +105,8 @@ export async function writeSheets(
     const close = async () => {
       if (source.autoFilter !== false) setAutoFilter(sheet, source.columns.length, rowsInPart);
       if (!target.commitRows) fitColumns(sheet, source.columns, widest);
+      // the header, the rows (or the note of an empty sheet)
+      fitPrintWidth(sheet, source.columns, 1 + Math.max(rowsInPart, 1));
       await target.finishSheet(sheet);
     };
     open();
@@ -115,7 +130,7 @@ export async function writeSheets(
         if (!target.commitRows)
           for (let i = 0; i < cells.length; i += 1)
             widest[i] = Math.max(widest[i] ?? 0, shownLength(cells[i] as CellOutput, cellFormats[i]!));
-        target.addRow(sheet!, cells, cellFormats);
+        target.addRow(sheet!, cells, cellFormats, wraps);
         rowsInPart += 1;
         current!.rows += 1;
         rowIndex += 1;
@@ -133,22 +148,31 @@ export async function writeSheets(
   return written;
 }
 
-/** Column widths from the content, and the cells of a column with its own alignment aligned so. */
+/**
+ * Column widths from the content; the cells of a column with its own alignment aligned so; a text longer
+ * than its column wraps inside it (printed whole, never cut at the column's edge or spilling over another).
+ */
 function fitColumns(sheet: Worksheet, columns: readonly ColumnSpec[], widest: readonly number[]): void {
   columns.forEach((column, i) => {
     const sheetColumn = sheet.getColumn(i + 1);
-    sheetColumn.width = contentWidth(column, widest[i] ?? 0);
-    if (column.align === undefined) return;
-    const horizontal = columnAlignment(column);
+    const width = contentWidth(column, widest[i] ?? 0);
+    sheetColumn.width = width;
+    const horizontal = column.align === undefined ? undefined : columnAlignment(column);
     // a new style object: the cells share theirs by format (formatStyle), and exceljs's `cell.alignment = ...`
     // writes into it, which aligned every text cell of the workbook (the KPI names too)
-    const aligned = new Map<object, Partial<Style>>();
+    const restyled = [new Map<object, Partial<Style>>(), new Map<object, Partial<Style>>()];
     sheetColumn.eachCell((cell, rowNumber) => {
       if (rowNumber === 1) return;
-      let style = aligned.get(cell.style);
+      const wrap = typeof cell.value === 'string' && cell.value.length > width - 2;
+      if (horizontal === undefined && !wrap) return;
+      const shared = restyled[wrap ? 1 : 0]!;
+      let style = shared.get(cell.style);
       if (!style) {
-        style = { ...cell.style, alignment: { ...cell.style.alignment, horizontal } };
-        aligned.set(cell.style, style);
+        const alignment: Partial<Alignment> = { ...cell.style.alignment };
+        if (horizontal) alignment.horizontal = horizontal;
+        if (wrap) Object.assign(alignment, { wrapText: true, vertical: 'top' });
+        style = { ...cell.style, alignment };
+        shared.set(cell.style, style);
       }
       cell.style = style;
     });

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import ExcelJS, { type Style, type Worksheet } from 'exceljs';
+import ExcelJS, { type Alignment, type Style, type Worksheet } from 'exceljs';
 import { collectGarbage } from '../collect-garbage.js';
 import { EtlError } from '../errors.js';
 import type { CellFormat, SheetSource } from './report-definition.js';
@@ -52,18 +52,19 @@ export async function writeStreamingWorkbook(
   // rows after the header are written as XML straight into the sheet's stream (src/report/row-xml.ts)
   const nextRow = new WeakMap<Worksheet, number>();
   const letters: string[] = [];
-  const styleIds = new Map<CellFormat, number>();
+  const styleIds = new Map<string, number>();
   const styles = (workbook as unknown as { styles: StyleTable }).styles;
-  const styleIdOf = (format: CellFormat): number => {
-    let id = styleIds.get(format);
+  const styleIdOf = (format: CellFormat, wrap: boolean): number => {
+    const key = wrap ? `${format} wrapped` : format;
+    let id = styleIds.get(key);
     if (id === undefined) {
       const style = formatStyle(format);
-      // text and booleans need no number format; numbers get their format's style (added once)
-      id =
-        format === 'text' || format === 'boolean' || !style.numFmt
-          ? 0
-          : styles.addStyleModel(style, NUMBER_TYPE);
-      styleIds.set(format, id);
+      // text and booleans need no number format; numbers get their format's style, a long text its wrapping
+      // one (each added once)
+      if (wrap && format === 'text') id = styles.addStyleModel({ ...style, alignment: WRAPPED }, STRING_TYPE);
+      else if (format === 'text' || format === 'boolean' || !style.numFmt) id = 0;
+      else id = styles.addStyleModel(style, NUMBER_TYPE);
+      styleIds.set(key, id);
     }
     return id;
   };
@@ -77,11 +78,11 @@ export async function writeStreamingWorkbook(
           nextRow.set(sheet, 2);
           return sheet;
         },
-        addRow: (sheet, cells, formats) => {
+        addRow: (sheet, cells, formats, wraps) => {
           const rowNumber = nextRow.get(sheet) ?? 2;
           nextRow.set(sheet, rowNumber + 1);
           while (letters.length < cells.length) letters.push(columnLetters(letters.length + 1));
-          const styleIds = formats.map((format) => styleIdOf(format));
+          const styleIds = formats.map((format, i) => styleIdOf(format, wraps[i] === true));
           sheetStream(sheet).write(rowXml(rowNumber, cells, letters, styleIds));
         },
         finishSheet: async (sheet) => {
@@ -117,8 +118,12 @@ interface StyleTable {
   addStyleModel(style: Partial<Style>, cellType: number): number;
 }
 
-/** exceljs's Enums.ValueType.Number. */
+/** exceljs's Enums.ValueType.Number and .String. */
 const NUMBER_TYPE = 2;
+const STRING_TYPE = 3;
+
+/** A long text's alignment: wrapped in its column, from the top of its row. */
+const WRAPPED: Partial<Alignment> = Object.freeze({ wrapText: true, vertical: 'top' });
 
 /** The sheet's XML stream, which the header was written to (it must exist: the header was committed). */
 function sheetStream(sheet: Worksheet): { write(xml: string): unknown } {

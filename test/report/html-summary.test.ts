@@ -24,12 +24,10 @@ const TABLES = [
   'By day',
   'By day × channel',
   'Channels',
-  'Session labels',
-  'Message labels',
+  'Labels',
   'Delivery funnel',
   'Top intents',
   'Experiments',
-  'Transfers',
 ];
 const CHART_COUNT = 4;
 
@@ -102,7 +100,7 @@ describe('report summary --format html', () => {
     // raw: no markup of the name survives; decoded (what the browser shows): the name in full, as text
     expect(html).not.toMatch(/<script|<b>|<\/b>/i);
     const shown = decode(html);
-    // the Session labels row: project, label, its id, sessions (the ground truth's count)
+    // the Labels row of a session label: kind, project, group, label, its id, sessions (the ground truth's count)
     expect(shown).toMatch(
       new RegExp(
         `<td(?: class="long")?>${escapeRegExp(HOSTILE)}</td><td class="num">\\d+</td><td class="num">${truth.sessionLabels[HOSTILE]}</td>`,
