@@ -141,7 +141,7 @@ function describeMessageLabelsSheet(s: StatsReport): SheetSource {
   };
 }
 
-/** Messages per channel by delivery status: counts, rates, time to read. */
+/** Messages per channel by delivery status: counts, rates; time to read n/a (not measured). */
 function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
   return {
     name: 'Delivery funnel',
@@ -161,8 +161,7 @@ function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
       col('readRate', 'Read rate', 'percent'),
       col('notSentRate', 'Not sent rate', 'percent'),
       col('notDeliveredRate', 'Not delivered rate', 'percent'),
-      col('medianMsToRead', 'Median time to read', 'duration'),
-      col('readTimed', 'Read messages timed', 'integer'),
+      col('timeToRead', 'Time to read', 'text'),
     ],
     rows: [
       s.deliveryFunnel.map((r) => [
@@ -181,8 +180,8 @@ function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
         r.readRate,
         r.notSentRate,
         r.notDeliveredRate,
-        r.medianMsToRead,
-        r.readTimed,
+        // not measured (no API gives a status's time): said, not left as 0 or blank
+        r.read === null ? null : 'n/a',
       ]),
     ],
   };

@@ -221,7 +221,7 @@ function renderMessageLabels(report: StatsReport): string[] {
 function renderDeliveryFunnel(report: StatsReport): string[] {
   return [
     '',
-    'Delivery funnel (messages by latest status; - where the channel has no such status)',
+    'Delivery funnel (messages by latest status; - where the channel has no such status; time to read n/a: not measured)',
     ...renderTable(
       [
         ['channel', 'left'],
@@ -234,7 +234,7 @@ function renderDeliveryFunnel(report: StatsReport): string[] {
         ['other', 'right'],
         ['delivered %', 'right'],
         ['read %', 'right'],
-        ['median to READ', 'right'],
+        ['time to read', 'right'],
       ],
       report.deliveryFunnel.map((f) => [
         f.channel,
@@ -247,7 +247,8 @@ function renderDeliveryFunnel(report: StatsReport): string[] {
         formatCount(f.other),
         formatShare(f.deliveredRate),
         formatShare(f.readRate),
-        formatDuration(f.medianMsToRead),
+        // not measured: no API gives the time of a status change (docs/statistics.md)
+        f.read === null ? '-' : 'n/a',
       ]),
     ),
   ];

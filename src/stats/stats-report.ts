@@ -111,8 +111,8 @@ export interface FunnelRow {
   readRate: number | null;
   notSentRate: number | null;
   notDeliveredRate: number | null;
-  medianMsToRead: number | null;
-  readTimed: number | null;
+  /** Always null: not measured, no API gives the time of a status change (docs/statistics.md). */
+  medianMsToRead: null;
 }
 
 export interface IntentRow {
