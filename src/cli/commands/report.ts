@@ -14,8 +14,8 @@ import { createZoneClock } from '../../report/cell-values.js';
 import { writeReport } from '../../report/write-report.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
-import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -53,7 +53,7 @@ Options:
                      default: yesterday in --tz, today for kb-health (--from alone: up to the end of today;
                      --to alone: the day before)
   --project NAME     only this projectShortName (repeat it for several; default: every project)
-  --tz ZONE          IANA time zone of the days and of the date-time cells (default UTC)
+${tzHelp('the days and of the date-time cells')}
   --out DIR          where the file goes (default REPORTER_DATA_DIR/reports)
   --format F         xlsx (default), or html for ${HTML_REPORTS}: one self-contained page (KPIs, the charts
                      as inline SVG, the tables; no external request) that opens in any browser and can be
@@ -158,9 +158,9 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
     throw new UsageError(
       `--format ${format}: the ${report.id} report is written as XLSX only; --format ${format} is for ${reportsWritableAs(format).join(', ')}`,
     );
-  const timeZone = requireTimeZone(values.tz ?? 'UTC');
-  const { from, to } = resolvePeriod(values, timeZone, deps.now(), report.defaultPeriod);
   const config = loadConfig(deps.env, { requireToken: false });
+  const timeZone = commandTimeZone(values.tz, config.timeZone);
+  const { from, to } = resolvePeriod(values, timeZone, deps.now(), report.defaultPeriod);
   const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'report');
   const outDir = resolve(values.out ?? resolve(config.dataDir, 'reports'));

@@ -25,8 +25,8 @@ import {
   type StatsReport,
 } from '../../stats/stats-report.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
-import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -53,7 +53,7 @@ Window and filters:
   --project NAME     one projectShortName (default: every project in the warehouse)
   --channel NAME     only this channel type (repeat it, or separate with commas); case-insensitive,
                      CHAT_WIDGET = chatwidget; an unknown channel is refused
-  --tz ZONE          IANA time zone of the periods and of local --from/--to (default UTC)
+${tzHelp('the periods and of local --from/--to')}
   --period UNIT      hour, day (default), week (ISO, from Monday) or month; without it the text output
                      takes week or month when days would be more than ${MAX_TEXT_PERIODS} lines (and says so)
   --top N            length of the top lists: intents, first questions, values per sessionData key (10)
@@ -151,7 +151,8 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     reconcile: { type: 'boolean' },
     tolerance: { type: 'string' },
   });
-  const timeZone = requireTimeZone(values.tz ?? 'UTC');
+  const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
+  const timeZone = commandTimeZone(values.tz, config.timeZone);
   const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
   const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
   if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
@@ -173,7 +174,6 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     top: intOption(values.top, 'top', 10, 1),
     catchAllClass: values['catch-all'] ?? '/CatchAll',
   };
-  const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
   const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'stats');
 
