@@ -104,7 +104,7 @@ describe('--tz defaults to REPORTER_TZ', () => {
       const out: string[] = [];
       await main([command, '--help'], { out: (l) => out.push(l), err: () => {}, isTty: false });
       expect(out.join('\n'), command).toMatch(
-        /--tz ZONE\s+IANA time zone[^]*\(default REPORTER_TZ, else UTC\)/,
+        /--tz ZONE\s+IANA time zone[\s\S]*\(default REPORTER_TZ, else UTC\)/,
       );
     }
   });
