@@ -331,6 +331,8 @@ export const kbEvalReport: ReportDefinition = {
   mode: 'memory',
   formats: ['xlsx', 'html'],
   reads: 'kb',
+  defaultPeriod: 'latest',
+  latestSql: 'latest-run',
   async build(context) {
     const run = (await context.querySql('run'))[0];
     const runId = run ? String(run['run_id']) : '';

@@ -125,9 +125,12 @@ export interface ReportDefinition {
    */
   reads?: 'reporter' | 'kb';
   /**
-   * Its period when neither --from nor --to is given: `yesterday` (default), or `today` (from the start of
-   * today on: a report of the latest state, e.g. the snapshot a `kb sync` just took).
+   * Its period when neither --from nor --to is given: `yesterday` (default), `today` (from the start of
+   * today on: a report of the latest state, e.g. the snapshot a `kb sync` just took), or `latest` (the local
+   * day holding the instant `latestSql` names; yesterday when it names none).
    */
-  defaultPeriod?: 'yesterday' | 'today';
+  defaultPeriod?: 'yesterday' | 'today' | 'latest';
+  /** With `defaultPeriod: 'latest'`: one of its .sql files answering one row, column `latest` (epoch ms or NULL). */
+  latestSql?: string;
   build(context: ReportContext): Promise<BuiltReport>;
 }

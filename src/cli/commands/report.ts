@@ -11,6 +11,7 @@ import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { formatSize } from '../../plural.js';
 import { createZoneClock } from '../../report/cell-values.js';
+import { latestRecordDay } from '../../report/latest-period.js';
 import { writeReport } from '../../report/write-report.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
@@ -44,13 +45,15 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
              status, failures, stale integrations, keys expiring in 14 days, changes; without --from/--to
              the period is today, so it shows the latest snapshot
   kb-eval    the latest kb eval run started in the period: hit@1, hit@5, MRR, answers with the expected
-             text, failures, latency; compared with the previous run; worst questions; runs side by side
+             text, failures, latency; compared with the previous run; worst questions; runs side by side;
+             without --from/--to the period is the day (in --tz) of the latest run
   (--project does not apply to kb-health and kb-eval: they read the knowledge base's tables)
 
 Options:
   --from T, --to T   the period, --from inclusive, --to exclusive: a local date or date-time read in --tz
                      (2026-11-20, 2026-11-20T09:30) or an instant with its offset (2026-11-20T00:00:00Z);
-                     default: yesterday in --tz, today for kb-health (--from alone: up to the end of today;
+                     default: yesterday in --tz, today for kb-health, the latest run's day for
+                     kb-eval (--from alone: up to the end of today;
                      --to alone: the day before)
   --project NAME     only this projectShortName (repeat it for several; default: every project)
 ${tzHelp('the days and of the date-time cells')}
@@ -96,7 +99,7 @@ export function resolvePeriod(
   values: { from?: string | undefined; to?: string | undefined },
   timeZone: string,
   now: number,
-  defaultPeriod: 'yesterday' | 'today' = 'yesterday',
+  defaultPeriod: 'yesterday' | 'today' | 'latest' = 'yesterday',
 ): { from: number; to: number } {
   const local = createZoneClock(timeZone);
   const todayStart = localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS, timeZone);
@@ -160,7 +163,11 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
     );
   const config = loadConfig(deps.env, { requireToken: false });
   const timeZone = commandTimeZone(values.tz, config.timeZone);
-  const { from, to } = resolvePeriod(values, timeZone, deps.now(), report.defaultPeriod);
+  // a report that defaults to its latest record finds that record's day in the warehouse, below
+  const givenPeriod =
+    report.defaultPeriod === 'latest' && values.from === undefined && values.to === undefined
+      ? undefined
+      : resolvePeriod(values, timeZone, deps.now(), report.defaultPeriod);
   const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'report');
   const outDir = resolve(values.out ?? resolve(config.dataDir, 'reports'));
@@ -175,6 +182,10 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   // read-only and per slice: the export holds the file only while a slice's statement runs
   const result = await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
     try {
+      const { from, to } =
+        givenPeriod ??
+        (await latestRecordDay(warehouse, report, timeZone)) ??
+        resolvePeriod({}, timeZone, deps.now());
       return await writeReport({
         warehouse,
         report,
