@@ -354,6 +354,9 @@ export const kbEvalReport: ReportDefinition = {
         runsSheet(runs),
       ],
       charts: kbEvalCharts(run, ranks[0], runs),
+      // no run at all started in the period: "No data for <period>", not "every question was answered"
+      empty: runs.length === 0,
+      noDataReason: 'no kb eval run started in it (run reporter-etl kb eval, or widen --from / --to)',
     };
   },
 };

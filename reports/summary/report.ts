@@ -16,9 +16,7 @@ const col = (key: string, header: string, format: ColumnSpec['format'], width?: 
   width === undefined ? { key, header, format } : { key, header, format, width };
 
 export function summarySheets(s: StatsReport): SheetSource[] {
-  // an empty period: the KPI sheet says so, every other sheet shows its "no data" row
-  const tables = tableSheets(s);
-  return [kpiSheet(s), ...(s.empty ? tables.map((t) => ({ ...t, rows: [] })) : tables)];
+  return [kpiSheet(s), ...tableSheets(s)];
 }
 
 function tableSheets(s: StatsReport): SheetSource[] {
@@ -329,6 +327,12 @@ export const summaryReport: ReportDefinition = {
   async build(context) {
     const stats = await context.stats();
     const hourly = !stats.empty && isOneDay(stats) ? await context.stats('hour') : undefined;
-    return { sheets: summarySheets(stats), charts: summaryCharts(stats, hourly) };
+    // an empty period: every sheet, the KPIs first, says "No data for <period>" (the writer drops the rows)
+    return {
+      sheets: summarySheets(stats),
+      charts: summaryCharts(stats, hourly),
+      empty: stats.empty,
+      noDataReason: 'no session and no message',
+    };
   },
 };

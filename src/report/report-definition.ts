@@ -44,7 +44,7 @@ export interface SheetSource {
   name: string;
   columns: ColumnSpec[];
   rows: AsyncIterable<CellInput[][]> | Iterable<CellInput[][]>;
-  /** Shown in the first data row when the sheet has no row (default: "No data in this period"). */
+  /** Shown in the first data row when the sheet has no row (default: "No data for <period>"). */
   emptyNote?: string;
   /** Per-row formats for a key/value sheet: the format of the cell in column `column` for each row. */
   rowFormats?: { column: number; formats: CellFormat[] };
@@ -97,6 +97,14 @@ export interface ReportContext {
 export interface BuiltReport {
   sheets: SheetSource[];
   charts?: ChartSpec[];
+  /**
+   * True when the period holds none of the report's data (no session, no snapshot, no run): the writer then
+   * drops every row and chart and each sheet says "No data for <period>" instead of its own note. Default:
+   * empty when no sheet has a row.
+   */
+  empty?: boolean;
+  /** With `empty`: why, and what to do, after the note ("no kb sync snapshot before its end (run reporter-etl kb sync)"). */
+  noDataReason?: string;
 }
 
 /** The file formats a report can be written in: `xlsx` (every report) and `html` (one self-contained page). */

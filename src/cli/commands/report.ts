@@ -12,6 +12,7 @@ import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { formatSize } from '../../plural.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { latestRecordDay } from '../../report/latest-period.js';
+import { noDataNote } from '../../report/no-data-note.js';
 import { writeReport } from '../../report/write-report.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
@@ -61,7 +62,7 @@ ${tzHelp('the days and of the date-time cells')}
   --format F         xlsx (default), or html for ${HTML_REPORTS}: one self-contained page (KPIs, the charts
                      as inline SVG, the tables; no external request) that opens in any browser and can be
                      mailed or printed
-  --json             print the result (path, bytes, sheets and their rows) as JSON
+  --json             print the result (path, bytes, sheets and their rows, rows in all, empty) as JSON
   --list             list the reports
 
 The file is <id>_<first day>_<last day>.xlsx for whole local days (last day inclusive), otherwise
@@ -69,7 +70,8 @@ The file is <id>_<first day>_<last day>.xlsx for whole local days (last day incl
 name and renamed when complete: an interrupted run (Ctrl-C) or a full disk leaves no file (the temporary
 files a killed run left are removed by the next report run). Sheets past Excel's
 1,048,575 data rows continue on "<sheet> (2)"; cells over 32,767 characters are cut with a marker.
-An empty period gives a workbook that says so.
+An empty period (no data of the report in it) gives a workbook whose every sheet says "No data for <period>",
+and a warning on stderr; --json says "rows": 0, "empty": true.
 
 Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz/--format, unknown
 --project, --project for kb-health or kb-eval, --format html for a report other than ${HTML_REPORTS}, no warehouse
@@ -179,13 +181,15 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
     process.once('SIGTERM', stop);
   }
   const showProgress = io.isTty && !values.json;
+  let period = givenPeriod;
   // read-only and per slice: the export holds the file only while a slice's statement runs
   const result = await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
     try {
-      const { from, to } =
+      period =
         givenPeriod ??
         (await latestRecordDay(warehouse, report, timeZone)) ??
         resolvePeriod({}, timeZone, deps.now());
+      const { from, to } = period;
       return await writeReport({
         warehouse,
         report,
@@ -211,6 +215,11 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
       process.off('SIGTERM', stop);
     }
   });
+  // the file says so too; a script or a person running it by hand learns it here, not by opening it
+  if (result.empty)
+    io.err(
+      `warning: ${report.id}: ${noDataNote(period!.from, period!.to, timeZone)}; the report says so (check --from/--to, --tz${report.reads === 'kb' ? '' : ', --project'})`,
+    );
   if (values.json) io.out(JSON.stringify(result, null, 2));
   else {
     const sheets = result.sheets.map((s) => `${s.name} (${s.rows.toLocaleString('en-US')})`).join(', ');
