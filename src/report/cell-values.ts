@@ -1,6 +1,7 @@
 // Turns a report value into what an XLSX cell holds, per column format: numbers stay numbers (never bigint),
 // date-times become Excel serial numbers of the local wall-clock time in the report's zone (Excel has no
 // zones, so the zone is in the header), durations become fractions of a day, text is fitted to Excel's limits.
+import { withoutNoise } from '../format-figures.js';
 import { offsetAt } from '../time/parse-zoned-time.js';
 import type { CellFormat, CellInput } from './report-definition.js';
 
@@ -77,7 +78,8 @@ export function toCellValue(
       case 'duration':
         return value / DAY_MS;
       default:
-        return value;
+        // full precision, without binary noise (20.7, not 20.69999999999999), as JSON has it
+        return withoutNoise(value);
     }
   }
   if (typeof value === 'boolean') return format === 'text' ? (value ? 'yes' : 'no') : value;

@@ -366,6 +366,7 @@ function readFunnelRow(r: PlainRow): FunnelRow {
     notDeliveredRate: ratio(notDelivered, withStatus),
     // not measured: no API gives the time of a status change (docs/statistics.md)
     medianMsToRead: null,
+    readTimed: null,
   };
 }
 

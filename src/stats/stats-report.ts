@@ -113,6 +113,8 @@ export interface FunnelRow {
   notDeliveredRate: number | null;
   /** Always null: not measured, no API gives the time of a status change (docs/statistics.md). */
   medianMsToRead: null;
+  /** Always null, kept as fields are never removed: the messages a median to READ would be over. */
+  readTimed: null;
 }
 
 export interface IntentRow {

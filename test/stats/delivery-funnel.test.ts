@@ -78,6 +78,7 @@ describe('delivery funnel', () => {
         notDelivered: n('NOT_DELIVERED'),
         unexpected: 0,
         medianMsToRead: null,
+        readTimed: null,
       });
       if (f.channel === 'telegram') expect(n('READ')).toBe(0);
       // messages really were read minutes after they were sent: a 0 would have told the analyst otherwise

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
+import { toCleanJson } from '../../format-figures.js';
 import { createKbClient } from '../../kb/kb-client.js';
 import { createKbStreamer } from '../../kb/kb-stream.js';
 import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
@@ -286,7 +287,7 @@ async function askQuestions(io: CommandIo, request: KbEvalRequest): Promise<numb
       }),
     );
     clearStatusLine();
-    if (request.json) io.out(JSON.stringify(summary, null, 2));
+    if (request.json) io.out(toCleanJson(summary));
     else for (const line of describeKbEvalSummary(summary)) io.out(line);
     // stopped by Ctrl-C / SIGTERM: what was asked is recorded, the rest marked not asked; try again later
     if (controller.signal.aborted) return EXIT.tryLater;

@@ -7,6 +7,7 @@ import { findReport, listReports, reportsWritableAs } from '../../../reports/ind
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
+import { toCleanJson } from '../../format-figures.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { formatSize } from '../../plural.js';
@@ -220,7 +221,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
     io.err(
       `warning: ${report.id}: ${noDataNote(period!.from, period!.to, timeZone)}; the report says so (check --from/--to, --tz${report.reads === 'kb' ? '' : ', --project'})`,
     );
-  if (values.json) io.out(JSON.stringify(result, null, 2));
+  if (values.json) io.out(toCleanJson(result));
   else {
     const sheets = result.sheets.map((s) => `${s.name} (${s.rows.toLocaleString('en-US')})`).join(', ');
     io.out(

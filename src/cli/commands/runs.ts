@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { ALERTS_SQL } from '../../alerts/alerts-sql.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
+import { toCleanJson } from '../../format-figures.js';
 import { formatTable } from '../../manage/format-table.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
@@ -72,7 +73,7 @@ export const runsCommand: Command = {
       });
       const alerts = (await warehouse.query(ALERTS_SQL.recentAlerts, { limit })).map(toAlert);
       if (values.json) {
-        io.out(JSON.stringify({ runs: runs.map(runAsJson), alerts: alerts.map(alertAsJson) }, null, 2));
+        io.out(toCleanJson({ runs: runs.map(runAsJson), alerts: alerts.map(alertAsJson) }));
         return 0;
       }
       if (runs.length === 0) {

@@ -1,8 +1,10 @@
 // `reporter-etl stats`: the analysts' weekly figures computed in DuckDB over the warehouse (tables on a TTY,
 // one documented JSON object with --json), and `--reconcile`: the same window side by side with the
 // platform's own statistics, exiting 1 when a difference exceeds the tolerance.
+
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { toCleanJson } from '../../format-figures.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
@@ -182,7 +184,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
       // one snapshot for every figure: the file is held (shared, READ_ONLY) for the report's queries
       if (values.json || values.period !== undefined) {
         const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
-        io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
+        io.out(values.json ? toCleanJson(report) : renderStatsText(report));
         return;
       }
       // a table for people: a coarser period than the default day when days would be too many lines
@@ -223,7 +225,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     for (const [n, local] of locals.entries())
       results.push(await reconcileProject(targets[n]!.http, local, tolerance));
     const report = reconcileReport(results, tolerance, locals[0]?.channels ?? null, deps.now());
-    io.out(values.json ? JSON.stringify(report, null, 2) : renderReconcileText(report));
+    io.out(values.json ? toCleanJson(report) : renderReconcileText(report));
     return report.ok ? EXIT.ok : EXIT.failed;
   } finally {
     await Promise.all(clients.map((c) => c.http.close()));
