@@ -345,7 +345,7 @@ export interface Config {
   logLevel?: string | undefined;
   /** LOG_FORMAT: JSON or human lines; undefined: pretty when stderr is a terminal, JSON otherwise. */
   logFormat?: 'json' | 'pretty' | undefined;
-  /** IANA zone of the job schedules and of "yesterday" in the daily jobs (REPORTER_TZ). */
+  /** IANA zone of the job schedules, of "yesterday" in the daily jobs, and every command's default --tz (REPORTER_TZ). */
   timeZone: string;
   /** The jobs `schedule` runs (REPORTER_JOBS); null: every registered job. */
   jobs: readonly string[] | null;

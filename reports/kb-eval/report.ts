@@ -340,6 +340,8 @@ export const kbEvalReport: ReportDefinition = {
   mode: 'memory',
   formats: ['xlsx', 'html'],
   reads: 'kb',
+  defaultPeriod: 'latest',
+  latestSql: 'latest-run',
   async build(context) {
     const run = (await context.querySql('run'))[0];
     const runId = run ? String(run['run_id']) : '';
@@ -361,6 +363,9 @@ export const kbEvalReport: ReportDefinition = {
         runsSheet(runs),
       ],
       charts: kbEvalCharts(run, ranks[0], runs),
+      // no run at all started in the period: "No data for <period>", not "every question was answered"
+      empty: runs.length === 0,
+      noDataReason: 'no kb eval run started in it (run reporter-etl kb eval, or widen --from / --to)',
     };
   },
 };

@@ -46,17 +46,22 @@ export const kbHealthReport: ReportDefinition = {
       context.querySql('changes'),
     ]);
     const health = computeHealthRows(snapshots, byStatus, stale, expiring, changes);
-    const noSnapshot = 'No knowledge base snapshot before the end of the period (run reporter-etl kb sync)';
     const withoutAdmin = snapshots.some((s) => s['with_admin'] === false);
     const sheets: SheetSource[] = [
-      describeHealthSheet(health, noSnapshot),
-      describeSourcesByStatusSheet(byStatus, noSnapshot),
+      describeHealthSheet(health),
+      describeSourcesByStatusSheet(byStatus),
       describeFailuresSheet(failures),
       describeStaleIntegrationsSheet(stale),
       describeExpiringKeysSheet(expiring, withoutAdmin),
       describeChangesSheet(changes),
     ];
-    return { sheets, charts: charts(health, byStatus, changes) };
+    // no snapshot: "No data for <period>" on every sheet, not "no source failed to ingest"
+    return {
+      sheets,
+      charts: charts(health, byStatus, changes),
+      empty: snapshots.length === 0,
+      noDataReason: 'no knowledge base snapshot before its end (run reporter-etl kb sync)',
+    };
   },
 };
 
@@ -91,7 +96,7 @@ function computeHealthRows(
 }
 
 /** The Health sheet: one row per project, its latest snapshot against the previous one. */
-function describeHealthSheet(health: readonly Row[], emptyNote: string): SheetSource {
+function describeHealthSheet(health: readonly Row[]): SheetSource {
   return {
     name: 'Health',
     columns: [
@@ -140,12 +145,11 @@ function describeHealthSheet(health: readonly Row[], emptyNote: string): SheetSo
         'snapshot_id',
       ]),
     ],
-    emptyNote,
   };
 }
 
 /** The sheet of sources counted by status. */
-function describeSourcesByStatusSheet(byStatus: readonly Row[], emptyNote: string): SheetSource {
+function describeSourcesByStatusSheet(byStatus: readonly Row[]): SheetSource {
   return {
     name: 'Sources by status',
     columns: [
@@ -154,7 +158,6 @@ function describeSourcesByStatusSheet(byStatus: readonly Row[], emptyNote: strin
       col('sources', 'Sources', 'integer'),
     ],
     rows: [pick(byStatus, ['project_name', 'status', 'sources'])],
-    emptyNote,
   };
 }
 

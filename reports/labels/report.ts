@@ -90,6 +90,7 @@ export const labelsReport: ReportDefinition = {
   description: 'session and message label breakdowns: totals per label and day by day',
   mode: 'memory',
   async build(context) {
-    return { sheets: labelSheets(await context.stats()) };
+    const stats = await context.stats();
+    return { sheets: labelSheets(stats), empty: stats.empty };
   },
 };

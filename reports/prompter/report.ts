@@ -67,6 +67,8 @@ export const prompterReport: ReportDefinition = {
           ],
         },
       ],
+      // no question sent in the period: "No data for <period>", not a table of zeros
+      empty: p.questions === 0,
     };
   },
 };

@@ -1,15 +1,12 @@
 // The first sheet of `summary`: the period and selection, then one KPI per row (Metric | Value), each value
-// with its own format (count, percent, duration; a whole median is shown as an integer); an empty period says
-// so in its first row. A key/value list: no autofilter, values and their header right-aligned.
+// with its own format (count, percent, duration; a mean and its percentiles with the same decimals); an empty period's
+// says "No data for <period>" instead (the report is empty). A key/value list: no autofilter, values and their header right-aligned.
 import type { CellFormat, CellInput, SheetSource } from '../../src/report/report-definition.js';
 import type { Distribution, StatsReport } from '../../src/stats/stats-report.js';
-
-export const EMPTY_PERIOD_NOTE = 'No session and no message in this period';
 
 export function kpiSheet(s: StatsReport): SheetSource {
   const t = s.totals;
   const rows: [string, CellInput, CellFormat][] = [];
-  if (s.empty) rows.push(['Note', EMPTY_PERIOD_NOTE, 'text']);
   rows.push(
     [`Period from (${s.timeZone})`, instant(s.window.from), 'datetime'],
     [`Period to, exclusive (${s.timeZone})`, instant(s.window.to), 'datetime'],
@@ -47,9 +44,8 @@ function distribution(
   d: Distribution | null,
   format: CellFormat,
 ): [string, CellInput, CellFormat][] {
-  // a whole number of messages shows as one ("6", not "6.00"); fractions keep two decimals
-  const shown = (v: number | undefined): [CellInput, CellFormat] =>
-    v === undefined ? [null, format] : [v, format === 'number' && Number.isInteger(v) ? 'integer' : format];
+  // one precision for a figure's mean and percentiles: 6.00 beside 6.40 (as stats prints them), not 6 beside 6.4
+  const shown = (v: number | undefined): [CellInput, CellFormat] => [v ?? null, format];
   return [
     [`${name}: mean`, ...shown(d?.mean)],
     [`${name}: median`, ...shown(d?.p50)],

@@ -31,9 +31,7 @@ const col = (key: string, header: string, format: ColumnSpec['format'], width?: 
   width === undefined ? { key, header, format } : { key, header, format, width };
 
 export function summarySheets(s: StatsReport): SheetSource[] {
-  // an empty period: the KPI sheet says so, every other sheet shows its "no data" row
-  const tables = tableSheets(s);
-  return [kpiSheet(s), ...(s.empty ? tables.map((t) => ({ ...t, rows: [] })) : tables)];
+  return [kpiSheet(s), ...tableSheets(s)];
 }
 
 function tableSheets(s: StatsReport): SheetSource[] {
@@ -160,7 +158,7 @@ function describeLabelsSheet(s: StatsReport): SheetSource {
   };
 }
 
-/** Messages per channel by delivery status: counts, rates, time to read. */
+/** Messages per channel by delivery status: counts, rates; time to read n/a (not measured). */
 function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
   return {
     name: 'Delivery funnel',
@@ -180,9 +178,7 @@ function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
       col('readRate', 'Read rate', 'percent'),
       col('notSentRate', 'Not sent rate', 'percent'),
       col('notDeliveredRate', 'Not delivered rate', 'percent'),
-      col('medianMsToRead', 'Median time to read', 'duration'),
-      // how many read messages the median is over: in the workbook, not on paper (the funnel fits one page wide)
-      { ...col('readTimed', 'Read messages timed', 'integer'), print: false },
+      col('timeToRead', 'Time to read', 'text'),
     ],
     rows: [
       s.deliveryFunnel.map((r) => [
@@ -201,8 +197,8 @@ function describeDeliveryFunnelSheet(s: StatsReport): SheetSource {
         r.readRate,
         r.notSentRate,
         r.notDeliveredRate,
-        r.medianMsToRead,
-        r.readTimed,
+        // not measured (no API gives a status's time): said, not left as 0 or blank
+        r.read === null ? null : 'n/a',
       ]),
     ],
   };
@@ -338,6 +334,12 @@ export const summaryReport: ReportDefinition = {
   async build(context) {
     const stats = await context.stats(summaryPeriodUnit(context.from, context.to));
     const hourly = !stats.empty && isOneDay(stats) ? await context.stats('hour') : undefined;
-    return { sheets: summarySheets(stats), charts: summaryCharts(stats, hourly) };
+    // an empty period: every sheet, the KPIs first, says "No data for <period>" (the writer drops the rows)
+    return {
+      sheets: summarySheets(stats),
+      charts: summaryCharts(stats, hourly),
+      empty: stats.empty,
+      noDataReason: 'no session and no message',
+    };
   },
 };

@@ -1,9 +1,10 @@
 // Plain-text tables for the management commands' human output (stdout); --json output never goes through
 // here. Cells are one line (control characters escaped, a newline shows as \n: src/cli/escape-terminal-text.ts),
 // long text is cut with an ellipsis, the named count columns print with thousands separators, the named time
-// columns print as ISO, and columns are aligned by display width (an emoji takes two columns: src/display-width.ts).
+// columns print as ISO in the given zone (UTC by default), and columns are aligned by display width (an emoji takes two columns: src/display-width.ts).
 import { cutToWidth, displayWidth, padToWidth } from '../display-width.js';
 import { escapeForTerminal } from '../escape-terminal-text.js';
+import { formatLocalTime } from '../time/format-local-time.js';
 
 export interface TableOptions {
   /** Columns to show, in order (default: the keys of the first row). */
@@ -12,6 +13,8 @@ export interface TableOptions {
   headers?: readonly string[];
   /** Columns holding epoch ms, printed as ISO date-times. */
   times?: readonly string[];
+  /** The zone those times are printed in, with its offset (default UTC, printed with Z). */
+  timeZone?: string;
   /** Columns holding counts, printed with thousands separators (17,997); ids and other numbers print as they are. */
   counts?: readonly string[];
   /** Longest cell, in columns (default 40). */
@@ -25,12 +28,11 @@ export interface TableOptions {
 
 type CellKind = 'time' | 'count' | 'plain';
 
-function cell(value: unknown, kind: CellKind, maxWidth: number): string {
+function cell(value: unknown, kind: CellKind, maxWidth: number, timeZone: string): string {
   if (value === null || value === undefined) return '';
   let text: string;
   // to the second: what a person reads in a table (--json keeps the milliseconds)
-  if (kind === 'time' && typeof value === 'number')
-    text = new Date(value).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (kind === 'time' && typeof value === 'number') text = formatLocalTime(value, timeZone);
   else if (kind === 'count' && (typeof value === 'number' || typeof value === 'bigint'))
     text = value.toLocaleString('en-US');
   else if (Array.isArray(value)) text = value.map(String).join(', ');
@@ -58,7 +60,8 @@ export function formatTable(rows: readonly Record<string, unknown>[], options: T
   const kinds = columns.map((c): CellKind => (times.has(c) ? 'time' : counts.has(c) ? 'count' : 'plain'));
   const maxWidth = options.maxWidth ?? 40;
   const indent = options.indent ?? '  ';
-  const cells = rows.map((row) => columns.map((c, n) => cell(row[c], kinds[n]!, maxWidth)));
+  const timeZone = options.timeZone ?? 'UTC';
+  const cells = rows.map((row) => columns.map((c, n) => cell(row[c], kinds[n]!, maxWidth, timeZone)));
   const headers = columns.map((c, n) => options.headers?.[n] ?? c);
   const widths = headers.map((h, n) =>
     Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[n] ?? ''))),

@@ -1,9 +1,9 @@
-// The period of a platform report: --from/--to (ISO, half-open [from, to)), --date (one UTC day) or, by
-// default, yesterday (the last whole UTC day). Invariant: from < to, both epoch ms; the API's inclusive
+// The period of a platform report: --from/--to (ISO, half-open [from, to)), --date (one local day) or, by
+// default, yesterday (the last whole local day); local dates and times are read in --tz (REPORTER_TZ, UTC). Invariant: from < to, both epoch ms; the API's inclusive
 // ranges are built from it as [from, to - 1 ms] by the request builder, never here.
 import { UsageError } from '../errors.js';
 import { assertFromBeforeTo } from '../time/check-period.js';
-import { parseZonedTime } from '../time/parse-zoned-time.js';
+import { localToInstant, offsetAt, parseZonedTime } from '../time/parse-zoned-time.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -18,24 +18,26 @@ export interface PeriodOptions {
   date?: string | undefined;
 }
 
-/** The one date parser of every command (impossible dates refused); a time without an offset is UTC. */
-function parseInstant(value: string, option: string): number {
-  return parseZonedTime(value, option, 'UTC', 'UTC');
-}
-
-/** The period the options ask for; `now` (epoch ms) decides the default and an open --from. */
-export function resolveReportPeriod(options: PeriodOptions, now: number): ReportPeriod {
+/**
+ * The period the options ask for; `now` (epoch ms) decides the default and an open --from. Local dates and
+ * times are read in `timeZone` (23 or 25 hours for a day across a daylight-saving change).
+ */
+export function resolveReportPeriod(options: PeriodOptions, now: number, timeZone = 'UTC'): ReportPeriod {
+  const parseInstant = (value: string, option: string) => parseZonedTime(value, option, timeZone);
+  const wholeDay = (wallMidnight: number) => ({
+    from: localToInstant(wallMidnight, timeZone),
+    to: localToInstant(wallMidnight + DAY_MS, timeZone),
+  });
   if (options.date !== undefined) {
     if (options.from !== undefined || options.to !== undefined)
-      throw new UsageError('--date is one whole UTC day: use it without --from/--to');
+      throw new UsageError('--date is one whole day in --tz: use it without --from/--to');
     if (!/^\d{4}-\d{2}-\d{2}$/.test(options.date))
       throw new UsageError(`--date expects a date like 2026-11-21, got "${options.date}"`);
-    const from = parseInstant(options.date, 'date');
-    return { from, to: from + DAY_MS };
+    return wholeDay(parseZonedTime(options.date, 'date', 'UTC'));
   }
   if (options.from === undefined && options.to === undefined) {
-    const today = Math.floor(now / DAY_MS) * DAY_MS;
-    return { from: today - DAY_MS, to: today };
+    const todayWall = Math.floor((now + offsetAt(now, timeZone)) / DAY_MS) * DAY_MS;
+    return wholeDay(todayWall - DAY_MS);
   }
   if (options.from === undefined) throw new UsageError('--to needs --from (the period is [from, to))');
   const from = parseInstant(options.from, 'from');

@@ -55,7 +55,7 @@ export interface SheetSource {
   name: string;
   columns: ColumnSpec[];
   rows: AsyncIterable<CellInput[][]> | Iterable<CellInput[][]>;
-  /** Shown in the first data row when the sheet has no row (default: "No data in this period"). */
+  /** Shown in the first data row when the sheet has no row (default: "No data for <period>"). */
   emptyNote?: string;
   /** Per-row formats for a key/value sheet: the format of the cell in column `column` for each row. */
   rowFormats?: { column: number; formats: CellFormat[] };
@@ -127,6 +127,14 @@ export interface ReportContext {
 export interface BuiltReport {
   sheets: SheetSource[];
   charts?: ChartSpec[];
+  /**
+   * True when the period holds none of the report's data (no session, no snapshot, no run): the writer then
+   * drops every row and chart and each sheet says "No data for <period>" instead of its own note. Default:
+   * empty when no sheet has a row.
+   */
+  empty?: boolean;
+  /** With `empty`: why, and what to do, after the note ("no kb sync snapshot before its end (run reporter-etl kb sync)"). */
+  noDataReason?: string;
 }
 
 /** The file formats a report can be written in: `xlsx` (every report) and `html` (one self-contained page). */
@@ -155,9 +163,12 @@ export interface ReportDefinition {
    */
   reads?: 'reporter' | 'kb';
   /**
-   * Its period when neither --from nor --to is given: `yesterday` (default), or `today` (from the start of
-   * today on: a report of the latest state, e.g. the snapshot a `kb sync` just took).
+   * Its period when neither --from nor --to is given: `yesterday` (default), `today` (from the start of
+   * today on: a report of the latest state, e.g. the snapshot a `kb sync` just took), or `latest` (the local
+   * day holding the instant `latestSql` names; yesterday when it names none).
    */
-  defaultPeriod?: 'yesterday' | 'today';
+  defaultPeriod?: 'yesterday' | 'today' | 'latest';
+  /** With `defaultPeriod: 'latest'`: one of its .sql files answering one row, column `latest` (epoch ms or NULL). */
+  latestSql?: string;
   build(context: ReportContext): Promise<BuiltReport>;
 }

@@ -3,6 +3,7 @@
 // inline CSS (system fonts, print-friendly). Invariants: every text from the data is HTML-escaped, and the
 // page makes no request at all (no URL in any src or href: no fonts, no scripts, no images to fetch).
 import { writeFile } from 'node:fs/promises';
+import { FORMAT_DIGITS, formatCount, formatDecimal, formatShare } from '../format-figures.js';
 import { createZoneClock, yesNo } from './cell-values.js';
 import { escapeHtml, type HtmlCell, renderHtmlTable } from './html-table.js';
 import { renderChartSvg } from './render-chart-svg.js';
@@ -171,15 +172,15 @@ export function formatCell(value: CellInput, format: CellFormat, localTime: (t: 
   if (!Number.isFinite(value)) return '';
   switch (format) {
     case 'integer':
-      return value.toLocaleString('en-US', { maximumFractionDigits: 0 });
+      return formatCount(value);
     case 'id':
       return String(Math.trunc(value));
     case 'number':
-      return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      return formatDecimal(value, FORMAT_DIGITS.number);
     case 'decimal3':
-      return value.toFixed(3);
+      return formatDecimal(value, FORMAT_DIGITS.decimal3);
     case 'percent':
-      return `${(value * 100).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
+      return formatShare(value);
     case 'datetime':
       return new Date(localTime(value)).toISOString().slice(0, 19).replace('T', ' ');
     case 'date':

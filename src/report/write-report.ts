@@ -16,8 +16,10 @@ import { assertFromBeforeTo } from '../time/check-period.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
+import { noDataNote } from './no-data-note.js';
 import { printedPeriod } from './print-layout.js';
 import type {
+  BuiltReport,
   CellInput,
   ReportContext,
   ReportDefinition,
@@ -52,6 +54,10 @@ export interface WriteReportResult {
   bytes: number;
   durationMs: number;
   sheets: { name: string; rows: number }[];
+  /** The data rows of every sheet together. */
+  rows: number;
+  /** The period holds none of the report's data: each sheet says "No data for <period>". */
+  empty: boolean;
   /** Every file written, one per format asked, in that order. */
   files: { format: ReportFormat; path: string; bytes: number }[];
 }
@@ -195,7 +201,7 @@ export async function writeReport(
   let sheets: { name: string; rows: number }[] = [];
   const files: WriteReportResult['files'] = [];
   // built once: the XLSX and the HTML of one run show the same figures from the same queries
-  const built = await report.build(context);
+  const built = withNoDataNotes(await report.build(context), noDataNote(req.from, req.to, req.tz));
   // rows are read once per format: a second format needs them kept (html is for small, in-memory reports)
   const sources = formats.length > 1 ? await keepRows(built.sheets) : built.sheets;
   for (const format of formats) {
@@ -225,16 +231,36 @@ export async function writeReport(
     }
     files.push({ format, path, bytes: statSync(path).size });
   }
+  const rows = sheets.reduce((sum, s) => sum + s.rows, 0);
   const result: WriteReportResult = {
     reportId: report.id,
     path: files[0]!.path,
     bytes: files[0]!.bytes,
     durationMs: Math.round(performance.now() - started),
     sheets,
+    rows,
+    empty: built.empty ?? rows === 0,
     files,
   };
   req.log?.debug({ ...result }, 'report written');
   return result;
+}
+
+/**
+ * Every sheet without a note of its own says "No data for <period>" when it has no row; a report that says its
+ * period holds no data loses its rows and charts, and each sheet says that instead of its own note (a note
+ * such as "every question found its source" would be false of a period with no run).
+ */
+function withNoDataNotes(built: BuiltReport, note: string): BuiltReport {
+  if (built.empty) {
+    const said = built.noDataReason === undefined ? note : `${note}: ${built.noDataReason}`;
+    return {
+      sheets: built.sheets.map((s) => ({ ...s, rows: [], emptyNote: said })),
+      charts: [],
+      empty: true,
+    };
+  }
+  return { ...built, sheets: built.sheets.map((s) => ({ ...s, emptyNote: s.emptyNote ?? note })) };
 }
 
 /** The sheets with their rows read into arrays, so that each format can read them again. */

@@ -364,8 +364,9 @@ function readFunnelRow(r: PlainRow): FunnelRow {
     readRate: read === null ? null : ratio(read, reached),
     notSentRate: ratio(notSent, withStatus),
     notDeliveredRate: ratio(notDelivered, withStatus),
-    medianMsToRead: num(r['read_ms_median']),
-    readTimed: num(r['read_timed']),
+    // not measured: no API gives the time of a status change (docs/statistics.md)
+    medianMsToRead: null,
+    readTimed: null,
   };
 }
 

@@ -1,8 +1,10 @@
 // Human-readable output of `stats` (the TTY form; --json prints the report itself): aligned plain-text
 // tables per section, and the reconciliation side by side. Only formats: every figure comes from the report;
-// every text from the data (cells, names, values) is shown with its control characters escaped.
+// every text from the data (cells, names, values) is shown with its control characters escaped; every number
+// is rounded by src/format-figures.ts, as the reports round it.
 import { displayWidth, padToWidth } from '../display-width.js';
 import { escapeForTerminal } from '../escape-terminal-text.js';
+import { FIGURE_DIGITS, formatCount, formatDecimal, formatShare } from '../format-figures.js';
 import type { ReconcileReport } from './reconcile-stats.js';
 import type { Distribution, StatsReport } from './stats-report.js';
 
@@ -47,19 +49,7 @@ function collapseEmptyPeriods<T extends { period: string; sessions: number; mess
   return out;
 }
 
-export function formatCount(n: number | null): string {
-  return n === null ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-}
-
-export function formatShare(x: number | null): string {
-  return x === null ? '-' : `${(x * 100).toFixed(1)}%`;
-}
-
-function formatNumber(x: number | null, digits = 1): string {
-  return x === null
-    ? '-'
-    : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
-}
+export { formatCount, formatShare };
 
 export function formatDuration(ms: number | null): string {
   if (ms === null) return '-';
@@ -114,7 +104,7 @@ function renderTotals(t: StatsReport['totals']): string[] {
     `  sessions ${formatCount(t.sessions)} (non-empty ${formatCount(t.nonEmptySessions)}) · messages ${formatCount(t.messages)}`,
     `  unique clients ${formatCount(t.uniqueClients)} (new ${formatCount(t.newClients)}, returning ${formatCount(t.returningClients)})`,
     `  transferred to an agent ${formatCount(t.transferredSessions)} (${formatShare(t.transferShare)} of sessions)`,
-    `  messages per session: ${distribution(t.messagesPerSession, (x) => formatNumber(x))}`,
+    `  messages per session: ${distribution(t.messagesPerSession, (x) => formatDecimal(x, FIGURE_DIGITS.perSession))}`,
     `  session duration: ${distribution(t.sessionDurationMs, formatDuration)}`,
   ];
 }
@@ -221,7 +211,7 @@ function renderMessageLabels(report: StatsReport): string[] {
 function renderDeliveryFunnel(report: StatsReport): string[] {
   return [
     '',
-    'Delivery funnel (messages by latest status; - where the channel has no such status)',
+    'Delivery funnel (messages by latest status; - where the channel has no such status; time to read n/a: not measured)',
     ...renderTable(
       [
         ['channel', 'left'],
@@ -234,7 +224,7 @@ function renderDeliveryFunnel(report: StatsReport): string[] {
         ['other', 'right'],
         ['delivered %', 'right'],
         ['read %', 'right'],
-        ['median to READ', 'right'],
+        ['time to read', 'right'],
       ],
       report.deliveryFunnel.map((f) => [
         f.channel,
@@ -247,7 +237,8 @@ function renderDeliveryFunnel(report: StatsReport): string[] {
         formatCount(f.other),
         formatShare(f.deliveredRate),
         formatShare(f.readRate),
-        formatDuration(f.medianMsToRead),
+        // not measured: no API gives the time of a status change (docs/statistics.md)
+        f.read === null ? '-' : 'n/a',
       ]),
     ),
   ];
@@ -269,7 +260,7 @@ function renderIntents(intents: StatsReport['intents']): string[] {
         i.nlpClass,
         formatCount(i.messages),
         formatShare(i.share),
-        formatNumber(i.meanConfidence, 3),
+        formatDecimal(i.meanConfidence, FIGURE_DIGITS.confidence),
       ]),
     ),
   ];
@@ -294,7 +285,7 @@ function renderExperiments(report: StatsReport): string[] {
         e.status ?? '',
         e.branch,
         formatCount(e.sessions),
-        formatNumber(e.messagesPerSession),
+        formatDecimal(e.messagesPerSession, FIGURE_DIGITS.perSession),
         formatShare(e.transferRate),
       ]),
     ),
@@ -338,8 +329,8 @@ function renderPrompter(p: StatsReport['prompter']): string[] {
   return [
     '',
     'Prompter suggestions (reporter-etl prompter ask)',
-    `  questions ${formatCount(p.questions)} · sent ${formatCount(p.sent)} · failed ${formatCount(p.failed)} · answered ${formatCount(p.answered)} (${formatShare(p.answeredRate)}) · with an option ${formatCount(p.withOptions)} (${formatShare(p.withOptionsRate)}) · options per answer ${formatNumber(p.meanOptions, 2)}`,
-    `  top-1 confidence: ${p.top1Confidence ? `mean ${formatNumber(p.top1Confidence.mean, 3)} · p50 ${formatNumber(p.top1Confidence.p50, 3)} · p90 ${formatNumber(p.top1Confidence.p90, 3)}` : '-'}`,
+    `  questions ${formatCount(p.questions)} · sent ${formatCount(p.sent)} · failed ${formatCount(p.failed)} · answered ${formatCount(p.answered)} (${formatShare(p.answeredRate)}) · with an option ${formatCount(p.withOptions)} (${formatShare(p.withOptionsRate)}) · options per answer ${formatDecimal(p.meanOptions, FIGURE_DIGITS.options)}`,
+    `  top-1 confidence: ${p.top1Confidence ? `mean ${formatDecimal(p.top1Confidence.mean, FIGURE_DIGITS.confidence)} · p50 ${formatDecimal(p.top1Confidence.p50, FIGURE_DIGITS.confidence)} · p90 ${formatDecimal(p.top1Confidence.p90, FIGURE_DIGITS.confidence)}` : '-'}`,
     `  accuracy over ${formatCount(a.questions)} questions with an expected intent: top-1 ${formatShare(a.top1Rate)} · top-3 ${formatShare(a.top3Rate)}`,
     `  latency send → webhook: ${p.latencyMs ? `mean ${formatCount(p.latencyMs.mean)} ms · p50 ${formatCount(p.latencyMs.p50)} ms · p90 ${formatCount(p.latencyMs.p90)} ms · max ${formatCount(p.latencyMs.max)} ms` : '-'}`,
     ...renderTable(
@@ -353,7 +344,7 @@ function renderPrompter(p: StatsReport['prompter']): string[] {
         i.intentPath ?? i.intentName ?? '-',
         formatCount(i.questions),
         formatShare(i.share),
-        formatNumber(i.meanConfidence, 3),
+        formatDecimal(i.meanConfidence, FIGURE_DIGITS.confidence),
       ]),
     ),
   ];

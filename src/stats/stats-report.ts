@@ -111,8 +111,10 @@ export interface FunnelRow {
   readRate: number | null;
   notSentRate: number | null;
   notDeliveredRate: number | null;
-  medianMsToRead: number | null;
-  readTimed: number | null;
+  /** Always null: not measured, no API gives the time of a status change (docs/statistics.md). */
+  medianMsToRead: null;
+  /** Always null, kept as fields are never removed: the messages a median to READ would be over. */
+  readTimed: null;
 }
 
 export interface IntentRow {

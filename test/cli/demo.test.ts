@@ -35,7 +35,7 @@ describe('reporter-etl demo', () => {
       expect(stdout).toMatch(/site: [\d,]+ new events/);
       expect(stdout).toMatch(/received \S+: \S.* \[\/Delivery\/Status\]/);
       expect(stdout).toMatch(/2 pushes received and stored in chatapi_webhook_events/);
-      expect(stdout).toMatch(/^\s+chatapi(\s+[\d,]+){7}\s+[\d.]+%\s+[\d.]+%\s+-$/m);
+      expect(stdout).toMatch(/^\s+chatapi(\s+[\d,]+){7}\s+[\d.]+%\s+[\d.]+%\s+n\/a$/m);
       expect(stdout).toMatch(/Totals/);
       expect(stdout).toMatch(/they agree/);
       // the notification of the sync run whose alert rule fired, as the emulated Pushgate received it
@@ -45,9 +45,15 @@ describe('reporter-etl demo', () => {
       expect(stdout).not.toContain('ops-7f3c9a1e5b2d4c68e0a1');
       expect(existsSync(join(dir, 'demo', 'warehouse.duckdb'))).toBe(true);
       expect(readdirSync(join(dir, 'demo', 'platform-reports')).some((f) => f.endsWith('.xlsx'))).toBe(true);
-      const [kbEval, summary, ...others] = readdirSync(join(dir, 'demo', 'reports')).sort();
+      const [kbEval, page, summary, ...others] = readdirSync(join(dir, 'demo', 'reports')).sort();
       expect(others).toEqual([]);
       expect(summary).toMatch(/^summary_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/);
+      // the same summary as one HTML page, named last, to open
+      expect(page).toBe(summary!.replace(/\.xlsx$/, '.html'));
+      expect(readFileSync(join(dir, 'demo', 'reports', page!), 'utf8')).toContain('<svg');
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+        `Open in a browser: ${join(dir, 'demo', 'reports', page!)}`,
+      );
       // the knowledge base: a snapshot, an evaluation whose figures are printed, its report
       expect(stdout).toMatch(/Knowledge base project support-kb \(id 7001\): snapshot/);
       expect(stdout).toMatch(
@@ -189,7 +195,7 @@ describe("reporter-etl demo's --data-dir", () => {
     expect(second.stdout).toMatch(/shop-bot: success/);
     expect(existsSync(join(demo, '.reporter-etl-demo'))).toBe(true);
     expect(existsSync(join(demo, 'warehouse.duckdb'))).toBe(true);
-    // the summary and the kb-eval report, each once
-    expect(readdirSync(join(demo, 'reports'))).toHaveLength(2);
+    // the summary (XLSX and HTML) and the kb-eval report, each once
+    expect(readdirSync(join(demo, 'reports'))).toHaveLength(3);
   }, 300_000);
 });

@@ -30,6 +30,8 @@ describe('daily-report job', () => {
           { name: 'Totals', rows: 1 },
           { name: 'By day', rows: 24 },
         ],
+        rows: 25,
+        empty: false,
         files: [{ format: 'xlsx', path: join(req.outDir, 'summary_2026-11-20.xlsx'), bytes: 12_345 }],
       };
     });
@@ -68,6 +70,8 @@ describe('daily-report job', () => {
         ...file('xlsx'),
         durationMs: 10,
         sheets: [{ name: 'Summary', rows: 20 }],
+        rows: 20,
+        empty: false,
         files: [file('xlsx'), file('html')],
       };
     });

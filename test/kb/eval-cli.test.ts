@@ -179,9 +179,11 @@ describe('reporter-etl kb eval', () => {
     expect(stoppedChanges.filter((c) => !c['asked'] && c['regressed'])).toEqual([]);
 
     const today = new Date().toISOString().slice(0, 10);
-    const report = await runCli(['report', 'kb-eval', '--from', today, '--json'], env);
+    // without --from/--to: the day of the latest run, not yesterday (which held none)
+    const report = await runCli(['report', 'kb-eval', '--json'], env);
     expect(report.code, report.stderr).toBe(0);
     const path = (JSON.parse(report.stdout) as { path: string }).path;
+    expect(path).toMatch(new RegExp(`kb-eval_${today}_${today}\\.xlsx$`));
     const { sheets, workbook } = await readWorkbook(path);
     // the headline is the latest run that finished normally (the second), not the stopped one
     const runSheet = sheetNamed(sheets, 'Run');

@@ -25,6 +25,8 @@ import { kbTruth, snapshotRows } from './kb-truth.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
+/** A UTC instant as the reports' notes name it, to the minute (2026-11-19 10:00). */
+const formatLocalMinute = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
 const DAY = 86_400_000;
 let dir: string;
 let warehouse: Warehouse;
@@ -448,7 +450,7 @@ describe('kb sync against the emulator', () => {
     expect(history.length).toBeGreaterThan(0);
     expect(history.at(-1)!['status']).toBe(source!['status']);
   });
-  it('report kb-health before any snapshot says so on every sheet', async () => {
+  it('report kb-health before any snapshot says "No data for <period>" and why on every sheet', async () => {
     const [first] = await warehouse.query('SELECT min(taken_at) AS t FROM kb_snapshots');
     const to = Number(first!['t']);
     const result = await writeReport({
@@ -459,8 +461,11 @@ describe('kb sync against the emulator', () => {
       tz: 'UTC',
       outDir: join(dir, 'reports-empty'),
     });
+    expect(result).toMatchObject({ rows: 0, empty: true });
     const { sheets } = await readWorkbook(result.path);
-    expect(sheetNamed(sheets, 'Health').rows[0]![0]).toMatch(/No knowledge base snapshot before the end/);
-    expect(sheetNamed(sheets, 'Failures').rows[0]![0]).toMatch(/No source failed/);
+    const said = `No data for ${formatLocalMinute(to - DAY)} – ${formatLocalMinute(to)} (UTC): no knowledge base snapshot before its end (run reporter-etl kb sync)`;
+    // never "No source failed to ingest": nothing was looked at
+    for (const sheet of sheets)
+      expect(sheet.rows, sheet.name).toEqual([[said, ...sheet.header.slice(1).map(() => null)]]);
   });
 });

@@ -234,7 +234,7 @@ describe('the summary prints and reads well', () => {
     for (const font of fonts) expect(font).toMatch(/<name val="Calibri"\/>/);
   }, 120_000);
 
-  it('the KPIs: no autofilter, a whole median as an integer; headers align with their column; widths fit the content', async () => {
+  it('the KPIs: no autofilter, a median with the decimals of its mean; headers align with their column; widths fit the content', async () => {
     const result = await summary(WEEK_FROM);
     const { sheets } = await readWorkbook(result.path);
     const kpi = sheetNamed(sheets, 'Summary');
@@ -242,7 +242,9 @@ describe('the summary prints and reads well', () => {
     expect(kpi.sheet.getRow(1).getCell(2).alignment?.horizontal).toBe('right');
     const median = kpi.rows.findIndex((r) => r[0] === 'Messages per session: median');
     expect(Number.isInteger(kpi.rows[median]![1])).toBe(true); // the emulator's medians are whole numbers
-    expect(kpi.sheet.getRow(median + 2).getCell(2).numFmt).toBe('#,##0'); // 6, not 6.00
+    // 6.00 beside a mean of 6.40, as stats prints them: never 6 beside 6.4
+    expect(kpi.sheet.getRow(median + 2).getCell(2).numFmt).toBe('#,##0.00');
+    expect(kpi.sheet.getRow(median + 1).getCell(2).numFmt).toBe('#,##0.00');
     // the names stay left-aligned beside the right-aligned values (a shared style once aligned both)
     expect(kpi.sheet.getRow(median + 2).getCell(1).alignment?.horizontal ?? 'left').toBe('left');
     expect(kpi.sheet.getRow(median + 2).getCell(2).alignment?.horizontal).toBe('right');

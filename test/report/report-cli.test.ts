@@ -102,6 +102,28 @@ describe('reporter-etl report', () => {
     expect(sheets[0]!.rows).toHaveLength(truth.sessions);
   });
 
+  it('an empty report: a warning on stderr naming the period, and rows: 0 in --json', async () => {
+    const { code, out, err } = await cli(['summary', '--from', '2025-01-01', '--to', '2025-01-02', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ rows: 0, empty: true });
+    expect(err).toBe(
+      'warning: summary: No data for 2025-01-01 (UTC); the report says so (check --from/--to, --tz, --project)',
+    );
+    const kb = await cli(['kb-eval', '--from', '2025-01-01', '--to', '2025-01-02']);
+    expect(kb.code).toBe(0);
+    expect(kb.err).toBe(
+      'warning: kb-eval: No data for 2025-01-01 (UTC); the report says so (check --from/--to, --tz)',
+    );
+    // a report with rows: no warning, its total in --json
+    const full = await cli(['sessions', '--from', '2026-10-30', '--to', '2026-10-31', '--json']);
+    expect(full.err).toBe('');
+    const result = JSON.parse(full.out);
+    expect(result.rows).toBe(
+      h.truth(Date.parse('2026-10-30T00:00:00Z'), Date.parse('2026-10-31T00:00:00Z')).sessions,
+    );
+    expect(result.empty).toBe(false);
+  });
+
   it('defaults to yesterday in --tz', () => {
     const now = Date.parse('2026-11-20T22:30:00Z'); // already 2026-11-21 01:30 in Moscow
     expect(resolvePeriod({}, 'Europe/Moscow', now)).toEqual({

@@ -2,7 +2,7 @@
 // with the emulator's ground truth and with the warehouse queried by the test itself (never with the report
 // code's own SQL), in Europe/Moscow; the layout (frozen header, autofilter, formats, sheet names), charts,
 // an empty period, the file name, and temp + rename when the report is aborted.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findReport } from '../../reports/index.js';
@@ -284,25 +284,49 @@ describe('empty period, file names, temp + rename', () => {
   const EMPTY_FROM = Date.parse('2025-01-01T00:00:00+03:00');
   const EMPTY_TO = Date.parse('2025-01-02T00:00:00+03:00');
 
-  it('an empty period gives workbooks that say there is no data', async () => {
-    for (const id of ['summary', 'sessions', 'messages', 'labels']) {
+  it('an empty period gives workbooks that say "No data for <period>" on every sheet, the first included', async () => {
+    const reasons: Record<string, string> = {
+      summary: ': no session and no message',
+      'kb-eval': ': no kb eval run started in it (run reporter-etl kb eval, or widen --from / --to)',
+      'kb-health': ': no knowledge base snapshot before its end (run reporter-etl kb sync)',
+    };
+    // kb-eval and kb-health: no run, no snapshot in this warehouse at all
+    for (const id of ['summary', 'sessions', 'messages', 'labels', 'prompter', 'kb-eval', 'kb-health']) {
       const result = await report(id, { from: EMPTY_FROM, to: EMPTY_TO });
       expect(result.path).toBe(join(outDir, `${id}_2025-01-01_2025-01-01.xlsx`));
+      expect(result, id).toMatchObject({ rows: 0, empty: true });
       const { sheets, workbook } = await readWorkbook(result.path);
-      for (const s of sheets) {
-        if (s.name === 'Summary') {
-          expect(s.rows[0]).toEqual(['Note', 'No session and no message in this period']);
-          expect(s.rows.find((r) => r[0] === 'Sessions')?.[1]).toBe(0);
-        } else {
-          expect(s.rows, `${id}/${s.name}`).toEqual([
-            ['No data in this period', ...s.header.slice(1).map(() => null)],
-          ]);
-        }
-      }
-      expect(result.sheets.every((s) => s.rows === 0 || s.name === 'Summary')).toBe(true);
-      if (id === 'summary') expect(sheets.map((s) => s.name)).not.toContain('Charts');
-      expect(workbook.worksheets.length).toBeGreaterThan(0);
+      expect(sheets.length, id).toBeGreaterThan(0);
+      for (const s of sheets)
+        expect(s.rows, `${id}/${s.name}`).toEqual([
+          [
+            `No data for 2025-01-01 (Europe/Moscow)${reasons[id] ?? ''}`,
+            ...s.header.slice(1).map(() => null),
+          ],
+        ]);
+      expect(result.sheets.every((s) => s.rows === 0)).toBe(true);
+      expect(
+        workbook.worksheets.flatMap((w) => w.getImages()),
+        id,
+      ).toEqual([]);
     }
+  });
+
+  it('an empty period as HTML: its first section says "No data for <period>", no sheet claims anything else', async () => {
+    for (const id of ['summary', 'kb-eval', 'kb-health']) {
+      const result = await report(id, { from: EMPTY_FROM, to: EMPTY_TO, formats: ['html'] });
+      const page = readFileSync(result.path, 'utf8');
+      const firstTable = page.slice(page.indexOf('<table'), page.indexOf('</table>'));
+      expect(firstTable, id).toContain('No data for 2025-01-01 (Europe/Moscow)');
+      expect(page).not.toMatch(/Every question was answered|No source failed to ingest|in this period/);
+    }
+  });
+
+  it('a period with data: rows is the sum of the sheets’ rows, and the report is not empty', async () => {
+    const result = await report('summary');
+    expect(result.empty).toBe(false);
+    expect(result.rows).toBe(result.sheets.reduce((sum, s) => sum + s.rows, 0));
+    expect(result.rows).toBeGreaterThan(0);
   });
 
   it('a period that is not whole local days is named by its local times', async () => {

@@ -1,8 +1,10 @@
 // The delivery funnel over three syncs with the clock moving between them: counts by latest status obey
-// the channel rules, and the median time from first seen to READ equals what the test derives from the
-// emulator's status timelines at the three sync times (message_status_history records when a sync saw each).
+// the channel rules, and the time to READ is not measured (null, "n/a" in the text): the emulator's truth
+// has messages read long after they were sent, which no API exposes, so any figure the syncs derive from
+// when they saw a status (0 for a message read before its first sync) would be the sync interval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeStats } from '../../src/stats/compute-stats.js';
+import { renderStatsText } from '../../src/stats/render-stats-text.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 import { quantileCont } from './expected-stats.js';
 
@@ -28,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('delivery funnel', () => {
-  it('counts latest statuses per channel rules and times READ from message_status_history', async () => {
+  it('counts latest statuses per channel rules; time to READ is n/a, not the sync interval', async () => {
     const [t1] = syncTimes as [number, number, number];
     const now = h.running.emulator.now();
     // recent messages (the sync leaves the last 5 minutes): many are read only after the first sync
@@ -48,9 +50,10 @@ describe('delivery funnel', () => {
         const status = p.statusAt(i, k, now)!;
         row.statuses.set(status, (row.statuses.get(status) ?? 0) + 1);
         if (status !== 'READ') continue;
-        const seen = syncTimes.find((s) => p.statusAt(i, k, s) !== undefined)!;
-        const read = syncTimes.find((s) => p.statusAt(i, k, s) === 'READ')!;
-        row.delays.push(read - seen);
+        // the truth: when the message became READ (first minute its status is READ), from when it was sent
+        let readAt = t;
+        while (p.statusAt(i, k, readAt) !== 'READ') readAt += MINUTE;
+        row.delays.push(readAt - t);
       }
     }
     const r = await h.withWarehouse((w) =>
@@ -64,7 +67,6 @@ describe('delivery funnel', () => {
       }),
     );
     expect(r.deliveryFunnel.map((f) => f.channel)).toEqual(['telegram', 'viber', 'vk']);
-    let laterReads = 0;
     for (const f of r.deliveryFunnel) {
       const e = expected.get(f.channel)!;
       const n = (s: string) => e.statuses.get(s) ?? 0;
@@ -75,19 +77,17 @@ describe('delivery funnel', () => {
         notSent: n('NOT_SENT'),
         notDelivered: n('NOT_DELIVERED'),
         unexpected: 0,
+        medianMsToRead: null,
+        readTimed: null,
       });
-      if (f.channel === 'telegram') {
-        expect(f).toMatchObject({ medianMsToRead: null, readTimed: null });
-        expect(n('READ')).toBe(0);
-        continue;
-      }
-      expect(e.delays.length).toBeGreaterThan(2);
-      expect(f.readTimed).toBe(e.delays.length);
-      expect(f.medianMsToRead).toBe(quantileCont(e.delays, 0.5));
-      laterReads += e.delays.filter((d) => d > 0).length;
+      if (f.channel === 'telegram') expect(n('READ')).toBe(0);
+      // messages really were read minutes after they were sent: a 0 would have told the analyst otherwise
+      else expect(quantileCont(e.delays, 0.5)).toBeGreaterThan(MINUTE);
     }
-    // some messages were read between the syncs, so the timing is not trivially zero
-    expect(laterReads).toBeGreaterThan(0);
-    expect(r.deliveryFunnel.some((f) => (f.medianMsToRead ?? 0) > 0)).toBe(true);
+    const funnelLines = renderStatsText(r).split('\n');
+    const rowOf = (channel: string) => funnelLines.filter((l) => l.startsWith(`${channel} `)).at(-1)!;
+    expect(rowOf('viber')).toMatch(/ n\/a$/);
+    expect(rowOf('vk')).toMatch(/ n\/a$/);
+    expect(rowOf('telegram')).toMatch(/ -$/);
   });
 });

@@ -44,9 +44,10 @@ Runs the whole flow against the built-in emulator, with no configuration:
   5. reporter-etl chatapi-events
                               → the channel's events (bot answers, agent replies) in chatapi_events
   6. reporter-etl stats       → the week's figures, by day in Europe/Moscow (the delivery funnel with chatapi)
-  7. reporter-etl report summary
+  7. reporter-etl report summary (twice: XLSX, then --format html)
                               → DIR/reports/summary_<first day>_<last day>.xlsx: the last 7 whole days in
-                                Europe/Moscow, with KPIs, tables and charts, for Excel or LibreOffice
+                                Europe/Moscow, with KPIs, tables and charts, for Excel or LibreOffice,
+                                and .html, the same as one page for a browser
   8. reporter-etl platform-report messages --reconcile
                               → DIR/platform-reports/, compared with the warehouse
   9. reporter-etl run sync with REPORTER_PUSHGATE_URL and an alert rule that holds (any transfer in the
@@ -59,7 +60,7 @@ Runs the whole flow against the built-in emulator, with no configuration:
                                 the text its answer must contain): hit@1, hit@5, MRR, answers, latency
  12. reporter-etl report kb-eval
                               → DIR/reports/kb-eval_<today>_<today>.xlsx: the run's figures and worst questions
-and prints the paths of what it wrote. DIR defaults to ./data/demo.
+and prints the paths of what it wrote, last the HTML summary to open. DIR defaults to ./data/demo.
 Next steps it suggests: the other reports (reporter-etl report --list) and the scheduler
 (reporter-etl schedule --list; reporter-etl run sync).
 
@@ -437,13 +438,15 @@ async function runDemoStep(
 function printWritten(io: CommandIo, dataDir: string, kbQuestionsFile: string, started: number): void {
   io.out('\nWritten:');
   io.out(`  warehouse         ${resolve(dataDir, 'warehouse.duckdb')}`);
-  io.out(`  XLSX reports      ${resolve(dataDir, 'reports')}/`);
+  io.out(`  reports           ${resolve(dataDir, 'reports')}/`);
   io.out(`  platform reports  ${resolve(dataDir, 'platform-reports')}/`);
   io.out(`  kb questions      ${kbQuestionsFile}`);
   io.out(
     `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
       'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
   );
+  const page = readdirSync(resolve(dataDir, 'reports')).find((f) => /^summary_.*\.html$/.test(f));
+  if (page !== undefined) io.out(`Open in a browser: ${resolve(dataDir, 'reports', page)}`);
 }
 
 /** The demo's steps in order: the Chat API, sync, webhooks, events, stats, reports, alerts, the knowledge base. */
@@ -479,24 +482,28 @@ function listDemoSteps(world: DemoWorld): DemoStep[] {
       writes: [],
       run: () => statsCommand.run(['--tz', DEMO_ZONE, '--top', '5'], sub),
     },
-    {
-      title: `report summary (the last 7 whole days in ${DEMO_ZONE})`,
-      writes: ['reports/'],
-      run: () =>
-        runReport(
-          [
-            'summary',
-            '--from',
-            localDate(running.emulator.now() - 7 * 86_400_000, DEMO_ZONE),
-            '--to',
-            localDate(running.emulator.now(), DEMO_ZONE),
-            '--tz',
-            DEMO_ZONE,
-          ],
-          sub,
-          { env: process.env, now: Date.now, signal },
-        ),
-    },
+    ...(['xlsx', 'html'] as const).map(
+      (format): DemoStep => ({
+        title: `report summary${format === 'html' ? ' --format html' : ''} (the last 7 whole days in ${DEMO_ZONE})`,
+        writes: ['reports/'],
+        run: () =>
+          runReport(
+            [
+              'summary',
+              '--from',
+              localDate(running.emulator.now() - 7 * 86_400_000, DEMO_ZONE),
+              '--to',
+              localDate(running.emulator.now(), DEMO_ZONE),
+              '--tz',
+              DEMO_ZONE,
+              '--format',
+              format,
+            ],
+            sub,
+            { env: process.env, now: Date.now, signal },
+          ),
+      }),
+    ),
     {
       title: 'platform-report messages --reconcile (yesterday)',
       writes: ['platform-reports/'],
@@ -521,10 +528,10 @@ function listDemoSteps(world: DemoWorld): DemoStep[] {
       },
     },
     {
-      title: `report kb-eval (today in ${DEMO_ZONE})`,
+      title: `report kb-eval (the day of the latest run, in ${DEMO_ZONE})`,
       writes: ['reports/'],
       run: () =>
-        runReport(['kb-eval', '--from', localDate(Date.now(), DEMO_ZONE), '--tz', DEMO_ZONE], sub, {
+        runReport(['kb-eval', '--tz', DEMO_ZONE], sub, {
           env: process.env,
           now: Date.now,
           signal,

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
+import { FORMAT_DIGITS, formatDecimal, toCleanJson } from '../../format-figures.js';
 import { createKbClient } from '../../kb/kb-client.js';
 import { createKbStreamer } from '../../kb/kb-stream.js';
 import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
@@ -104,7 +105,7 @@ Examples (against the emulator: npx reporter-etl emulator):
 `;
 
 function percent(value: number | null): string {
-  return value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`;
+  return value === null ? 'n/a' : `${formatDecimal(value * 100, 1)} %`;
 }
 
 /** The run's figures as lines for a person. */
@@ -115,7 +116,7 @@ export function describeKbEvalSummary(s: KbEvalSummary): string[] {
     `kb eval ${s.runId}${project}: ${s.status}, ${plural(m.questions, 'question')} (${s.mode}), ` +
       `${m.answered} answered, ${m.failures} failed, ${(s.durationMs / 1000).toFixed(1)} s`,
     `  retrieval over ${plural(m.withExpectedSources, 'question')} with expected sources: ` +
-      `hit@1 ${percent(m.hitAt1)} · hit@5 ${percent(m.hitAt5)} · MRR ${m.mrr === null ? 'n/a' : m.mrr.toFixed(3)}` +
+      `hit@1 ${percent(m.hitAt1)} · hit@5 ${percent(m.hitAt5)} · MRR ${m.mrr === null ? 'n/a' : formatDecimal(m.mrr, FORMAT_DIGITS.decimal3)}` +
       (m.retrievalFailures > 0 ? ` (${m.retrievalFailures} retrievals failed)` : ''),
     `  answers containing the expected text: ${percent(m.answerContainsRate)} of ${m.withExpectedAnswer}`,
     `  latency p50 ${m.latencyP50Ms ?? 'n/a'} ms · p95 ${m.latencyP95Ms ?? 'n/a'} ms · ` +
@@ -286,7 +287,7 @@ async function askQuestions(io: CommandIo, request: KbEvalRequest): Promise<numb
       }),
     );
     clearStatusLine();
-    if (request.json) io.out(JSON.stringify(summary, null, 2));
+    if (request.json) io.out(toCleanJson(summary));
     else for (const line of describeKbEvalSummary(summary)) io.out(line);
     // stopped by Ctrl-C / SIGTERM: what was asked is recorded, the rest marked not asked; try again later
     if (controller.signal.aborted) return EXIT.tryLater;

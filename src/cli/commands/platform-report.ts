@@ -24,12 +24,13 @@ import {
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
 import { plural } from '../../plural.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { LEASE } from '../../warehouse/lease.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 
-const HELP = `reporter-etl platform-report <kind> [--from ISO --to ISO | --date YYYY-MM-DD] [--format xlsx|csv]
+const HELP = `reporter-etl platform-report <kind> [--from ISO --to ISO | --date YYYY-MM-DD] [--tz ZONE] [--format xlsx|csv]
                                [--filter F]... [--out DIR] [--reconcile] [--deadline SECONDS] [--json]
 reporter-etl platform-report --resume [--deadline SECONDS] [--json]
 reporter-etl platform-report list [--json]
@@ -42,10 +43,11 @@ task is answered at once and polled (reports/tasks/{taskId}). Every task is reco
 platform_report_tasks before anything is waited for: a run that stops (Ctrl-C, kill, deadline) leaves it
 pending, and the next run (or --resume) finishes it without creating it again.
 
-Period (half-open [from, to), UTC):
+Period (half-open [from, to); local dates and times in --tz):
   --from ISO [--to ISO]   e.g. --from 2026-10-30 --to 2026-11-01 (--to defaults to now)
-  --date YYYY-MM-DD       one UTC day (daily reports need it)
-  (neither)               yesterday, the last whole UTC day
+  --date YYYY-MM-DD       one local day (daily reports need it)
+  (neither)               yesterday, the last whole local day
+${tzHelp('the dates and times above', 24)}
   sessions: SESSION_START_TIME; messages: MESSAGE_TIME; clients and client-list: CLIENT_LAST_ACTIVITY_TIME;
   telephony: startTime/endTime; message-reaction: messageTimeFrom/messageTimeTo.
 
@@ -193,7 +195,8 @@ export const platformReportCommand: Command = {
     const config = loadConfig();
     const project = pickProject(config, values.project);
     const now = Date.now();
-    const spec = action === 'report' ? reportSpec(values, first!, now) : undefined;
+    const timeZone = commandTimeZone(values.tz, config.timeZone);
+    const spec = action === 'report' ? reportSpec(values, first!, now, timeZone) : undefined;
     const log = createCommandLogger(config);
     const showProgress = io.isTty && !json;
     const ctx: PlatformReportContext = {
@@ -257,6 +260,7 @@ function parsePlatformReportArgs(argv: string[]) {
       from: { type: 'string' },
       to: { type: 'string' },
       date: { type: 'string' },
+      tz: { type: 'string' },
       format: { type: 'string' },
       filter: { type: 'string', multiple: true },
       out: { type: 'string' },
@@ -298,7 +302,7 @@ function checkAction(
   if (action !== 'delete' && (values.completed || values.all))
     throw new UsageError('--completed and --all belong to `platform-report delete`');
   if (action !== 'report') {
-    for (const option of ['from', 'to', 'date', 'format', 'filter', 'reconcile'] as const)
+    for (const option of ['from', 'to', 'date', 'tz', 'format', 'filter', 'reconcile'] as const)
       if (values[option] !== undefined)
         throw new UsageError(`--${option} belongs to a report request (platform-report <kind> ...)`);
   }
@@ -315,10 +319,10 @@ function checkAction(
 }
 
 /** The report a `platform-report <kind>` asks for: its period, filters and file type. */
-function reportSpec(values: PlatformReportValues, kind: string, now: number) {
+function reportSpec(values: PlatformReportValues, kind: string, now: number, timeZone: string) {
   return {
     kind: kind as (typeof PLATFORM_REPORT_KINDS)[number],
-    period: resolveReportPeriod({ from: values.from, to: values.to, date: values.date }, now),
+    period: resolveReportPeriod({ from: values.from, to: values.to, date: values.date }, now, timeZone),
     filters: (values.filter ?? []).map(parseReportFilter),
     fileType:
       enumOption(values.format?.toLowerCase(), 'format', ['xlsx', 'csv'] as const, 'xlsx') === 'csv'

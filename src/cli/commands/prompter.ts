@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { selectChannels } from '../../chatapi/select-channels.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { toCleanJson } from '../../format-figures.js';
 import { selectPrompterQuestions } from '../../manage/select-prompter-questions.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, withConfiguredWarehouse } from '../../manage/use-warehouse.js';
@@ -175,7 +176,7 @@ export const prompterCommand: Command = {
         await receiver?.close();
       }
     });
-    if (values.json) io.out(JSON.stringify(summary, null, 2));
+    if (values.json) io.out(toCleanJson(summary));
     else
       io.out(
         `${summary.batchId}: ${plural(summary.sent, 'question')} sent (${summary.failed} failed); ` +

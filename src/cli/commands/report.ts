@@ -7,15 +7,18 @@ import { findReport, listReports, reportsWritableAs } from '../../../reports/ind
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { escapeForTerminal } from '../../escape-terminal-text.js';
+import { toCleanJson } from '../../format-figures.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { formatSize } from '../../plural.js';
 import { createZoneClock } from '../../report/cell-values.js';
+import { latestRecordDay } from '../../report/latest-period.js';
+import { noDataNote } from '../../report/no-data-note.js';
 import { writeReport } from '../../report/write-report.js';
 import { clearStatusLine, showStatusLine } from '../../status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
-import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -44,21 +47,23 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
              status, failures, stale integrations, keys expiring in 14 days, changes; without --from/--to
              the period is today, so it shows the latest snapshot
   kb-eval    the latest kb eval run started in the period: hit@1, hit@5, MRR, answers with the expected
-             text, failures, latency; compared with the previous run; worst questions; runs side by side
+             text, failures, latency; compared with the previous run; worst questions; runs side by side;
+             without --from/--to the period is the day (in --tz) of the latest run
   (--project does not apply to kb-health and kb-eval: they read the knowledge base's tables)
 
 Options:
   --from T, --to T   the period, --from inclusive, --to exclusive: a local date or date-time read in --tz
                      (2026-11-20, 2026-11-20T09:30) or an instant with its offset (2026-11-20T00:00:00Z);
-                     default: yesterday in --tz, today for kb-health (--from alone: up to the end of today;
+                     default: yesterday in --tz, today for kb-health, the latest run's day for
+                     kb-eval (--from alone: up to the end of today;
                      --to alone: the day before)
   --project NAME     only this projectShortName (repeat it for several; default: every project)
-  --tz ZONE          IANA time zone of the days and of the date-time cells (default UTC)
+${tzHelp('the days and of the date-time cells')}
   --out DIR          where the file goes (default REPORTER_DATA_DIR/reports)
   --format F         xlsx (default), or html for ${HTML_REPORTS}: one self-contained page (KPIs, the charts
                      as inline SVG, the tables; no external request) that opens in any browser and can be
                      mailed or printed
-  --json             print the result (path, bytes, sheets and their rows) as JSON
+  --json             print the result (path, bytes, sheets and their rows, rows in all, empty) as JSON
   --list             list the reports
 
 The file is <id>_<first day>_<last day>.xlsx for whole local days (last day inclusive), otherwise
@@ -66,7 +71,8 @@ The file is <id>_<first day>_<last day>.xlsx for whole local days (last day incl
 name and renamed when complete: an interrupted run (Ctrl-C) or a full disk leaves no file (the temporary
 files a killed run left are removed by the next report run). Sheets past Excel's
 1,048,575 data rows continue on "<sheet> (2)"; cells over 32,767 characters are cut with a marker.
-An empty period gives a workbook that says so.
+An empty period (no data of the report in it) gives a workbook whose every sheet says "No data for <period>",
+and a warning on stderr; --json says "rows": 0, "empty": true.
 
 Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz/--format, unknown
 --project, --project for kb-health or kb-eval, --format html for a report other than ${HTML_REPORTS}, no warehouse
@@ -96,7 +102,7 @@ export function resolvePeriod(
   values: { from?: string | undefined; to?: string | undefined },
   timeZone: string,
   now: number,
-  defaultPeriod: 'yesterday' | 'today' = 'yesterday',
+  defaultPeriod: 'yesterday' | 'today' | 'latest' = 'yesterday',
 ): { from: number; to: number } {
   const local = createZoneClock(timeZone);
   const todayStart = localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS, timeZone);
@@ -158,9 +164,13 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
     throw new UsageError(
       `--format ${format}: the ${report.id} report is written as XLSX only; --format ${format} is for ${reportsWritableAs(format).join(', ')}`,
     );
-  const timeZone = requireTimeZone(values.tz ?? 'UTC');
-  const { from, to } = resolvePeriod(values, timeZone, deps.now(), report.defaultPeriod);
   const config = loadConfig(deps.env, { requireToken: false });
+  const timeZone = commandTimeZone(values.tz, config.timeZone);
+  // a report that defaults to its latest record finds that record's day in the warehouse, below
+  const givenPeriod =
+    report.defaultPeriod === 'latest' && values.from === undefined && values.to === undefined
+      ? undefined
+      : resolvePeriod(values, timeZone, deps.now(), report.defaultPeriod);
   const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'report');
   const outDir = resolve(values.out ?? resolve(config.dataDir, 'reports'));
@@ -172,9 +182,15 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
     process.once('SIGTERM', stop);
   }
   const showProgress = io.isTty && !values.json;
+  let period = givenPeriod;
   // read-only and per slice: the export holds the file only while a slice's statement runs
   const result = await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
     try {
+      period =
+        givenPeriod ??
+        (await latestRecordDay(warehouse, report, timeZone)) ??
+        resolvePeriod({}, timeZone, deps.now());
+      const { from, to } = period;
       return await writeReport({
         warehouse,
         report,
@@ -200,7 +216,12 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
       process.off('SIGTERM', stop);
     }
   });
-  if (values.json) io.out(JSON.stringify(result, null, 2));
+  // the file says so too; a script or a person running it by hand learns it here, not by opening it
+  if (result.empty)
+    io.err(
+      `warning: ${report.id}: ${noDataNote(period!.from, period!.to, timeZone)}; the report says so (check --from/--to, --tz${report.reads === 'kb' ? '' : ', --project'})`,
+    );
+  if (values.json) io.out(toCleanJson(result));
   else {
     const sheets = result.sheets.map((s) => `${s.name} (${s.rows.toLocaleString('en-US')})`).join(', ');
     io.out(

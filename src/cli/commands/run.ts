@@ -1,8 +1,10 @@
 // `reporter-etl run <job>`: one run of a scheduled job, now, through the same runner as the scheduler
 // (recorded in etl_runs with trigger=manual). SIGTERM/SIGINT stop it gracefully (exit 0, recorded as failed).
+
 import { findJob, JOBS } from '../../../jobs/registry.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { toCleanJson } from '../../format-figures.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
 import { checkApiConfigured, checkJobSettings } from '../../schedule/resolve-scheduled-jobs.js';
@@ -102,7 +104,7 @@ export const runCommand: Command = {
       log.warn({ job: job.id }, 'the run did not stop in time; its row is closed as failed by the next run');
       return EXIT.ok;
     }
-    if (values.json) io.out(JSON.stringify(outcome, null, 2));
+    if (values.json) io.out(toCleanJson(outcome));
     else if (!outcome.ran) io.err(`${job.id}: skipped (${outcome.reason})`);
     else {
       io.out(

@@ -3,15 +3,17 @@ import { existsSync } from 'node:fs';
 import { ALERTS_SQL } from '../../alerts/alerts-sql.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
+import { toCleanJson } from '../../format-figures.js';
 import { formatTable } from '../../manage/format-table.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import type { RunRecord } from '../../warehouse/warehouse.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
 
-const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--wide] [--json]
+const HELP = `reporter-etl runs [--job NAME] [--project NAME] [--limit N] [--tz ZONE] [--wide] [--json]
 
 Shows the run history recorded in the warehouse (table etl_runs), newest first: what ran, when, how it
 ended, what it moved (windows, sessions, messages, requests, rejected records), the error of a failed
@@ -24,6 +26,7 @@ Options:
   --job NAME       only this job (e.g. sync)
   --project NAME   only this projectShortName
   --limit N        at most N runs (default 20)
+${tzHelp('the times in the tables (2026-11-20T12:00:00+03:00)', 17)}
   --wide           every column (run id, windows, sessions, requests, notification); by default the table
                    fits 100 columns: started, job, project, status, duration, messages, rejected, and the
                    outcome (the error, or "notified"), cut to fit
@@ -48,6 +51,7 @@ export const runsCommand: Command = {
       job: { type: 'string' },
       project: { type: 'string' },
       limit: { type: 'string' },
+      tz: { type: 'string' },
       json: { type: 'boolean' },
       wide: { type: 'boolean' },
     });
@@ -59,6 +63,7 @@ export const runsCommand: Command = {
       );
     }
     const limit = intOption(values.limit, 'limit', 20, 1);
+    const timeZone = commandTimeZone(values.tz, config.timeZone);
     const log = createCommandLogger(config);
     return withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
       const runs = await warehouse.listRuns({
@@ -68,14 +73,14 @@ export const runsCommand: Command = {
       });
       const alerts = (await warehouse.query(ALERTS_SQL.recentAlerts, { limit })).map(toAlert);
       if (values.json) {
-        io.out(JSON.stringify({ runs: runs.map(runAsJson), alerts: alerts.map(alertAsJson) }, null, 2));
+        io.out(toCleanJson({ runs: runs.map(runAsJson), alerts: alerts.map(alertAsJson) }));
         return 0;
       }
       if (runs.length === 0) {
         io.out('No runs recorded yet.');
         return 0;
       }
-      for (const line of formatRuns(runs, values.wide === true)) io.out(line);
+      for (const line of formatRuns(runs, values.wide === true, timeZone)) io.out(line);
       if (alerts.length > 0) {
         io.out('');
         io.out('Alerts (newest first):');
@@ -84,6 +89,7 @@ export const runsCommand: Command = {
           columns: alertColumns.map(([column]) => column),
           headers: alertColumns.map(([, header]) => header),
           times: ['alertedAt'],
+          timeZone,
           indent: '',
           ...(values.wide ? {} : { maxLineWidth: NARROW_LINE }),
         }))
@@ -127,7 +133,7 @@ const RUN_COLUMNS: readonly { column: string; header: string; wide?: true }[] = 
 ];
 
 /** The runs as table lines: every column with `wide`, else the narrow columns cut to NARROW_LINE. */
-function formatRuns(runs: readonly RunRecord[], wide: boolean): string[] {
+function formatRuns(runs: readonly RunRecord[], wide: boolean, timeZone: string): string[] {
   const columns = RUN_COLUMNS.filter((c) => (wide ? c.column !== 'outcome' : !c.wide));
   const rows = runs.map((run) => ({
     ...run,
@@ -143,6 +149,7 @@ function formatRuns(runs: readonly RunRecord[], wide: boolean): string[] {
     columns: columns.map((c) => c.column),
     headers: columns.map((c) => c.header),
     times: ['startedAt'],
+    timeZone,
     counts: ['windows', 'sessions', 'messages', 'requests', 'rejects'],
     indent: '',
     ...(wide ? {} : { maxLineWidth: NARROW_LINE }),

@@ -1,8 +1,10 @@
 // `reporter-etl stats`: the analysts' weekly figures computed in DuckDB over the warehouse (tables on a TTY,
 // one documented JSON object with --json), and `--reconcile`: the same window side by side with the
 // platform's own statistics, exiting 1 when a difference exceeds the tolerance.
+
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { toCleanJson } from '../../format-figures.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
@@ -25,8 +27,8 @@ import {
   type StatsReport,
 } from '../../stats/stats-report.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
-import { requireTimeZone } from '../../time/time-zone.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -53,7 +55,7 @@ Window and filters:
   --project NAME     one projectShortName (default: every project in the warehouse)
   --channel NAME     only this channel type (repeat it, or separate with commas); case-insensitive,
                      CHAT_WIDGET = chatwidget; an unknown channel is refused
-  --tz ZONE          IANA time zone of the periods and of local --from/--to (default UTC)
+${tzHelp('the periods and of local --from/--to')}
   --period UNIT      hour, day (default), week (ISO, from Monday) or month; without it the text output
                      takes week or month when days would be more than ${MAX_TEXT_PERIODS} lines (and says so)
   --top N            length of the top lists: intents, first questions, values per sessionData key (10)
@@ -151,7 +153,8 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     reconcile: { type: 'boolean' },
     tolerance: { type: 'string' },
   });
-  const timeZone = requireTimeZone(values.tz ?? 'UTC');
+  const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
+  const timeZone = commandTimeZone(values.tz, config.timeZone);
   const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
   const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
   if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
@@ -173,7 +176,6 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     top: intOption(values.top, 'top', 10, 1),
     catchAllClass: values['catch-all'] ?? '/CatchAll',
   };
-  const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
   const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'stats');
 
@@ -182,7 +184,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
       // one snapshot for every figure: the file is held (shared, READ_ONLY) for the report's queries
       if (values.json || values.period !== undefined) {
         const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
-        io.out(values.json ? JSON.stringify(report, null, 2) : renderStatsText(report));
+        io.out(values.json ? toCleanJson(report) : renderStatsText(report));
         return;
       }
       // a table for people: a coarser period than the default day when days would be too many lines
@@ -223,7 +225,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     for (const [n, local] of locals.entries())
       results.push(await reconcileProject(targets[n]!.http, local, tolerance));
     const report = reconcileReport(results, tolerance, locals[0]?.channels ?? null, deps.now());
-    io.out(values.json ? JSON.stringify(report, null, 2) : renderReconcileText(report));
+    io.out(values.json ? toCleanJson(report) : renderReconcileText(report));
     return report.ok ? EXIT.ok : EXIT.failed;
   } finally {
     await Promise.all(clients.map((c) => c.http.close()));

@@ -18,12 +18,14 @@ import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../sta
 import type { SyncContext, SyncProgress, SyncSummary } from '../../sync/run-sync.js';
 import { syncProjects } from '../../sync/sync-projects.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
-import { dateTimeOption, parseCommandArgs } from '../args.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
+import { parseZonedTime } from '../../time/parse-zoned-time.js';
+import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireDataDir } from '../require-warehouse.js';
 
-const HELP = `reporter-etl sync [--from ISO --to ISO | --full] [--project NAME] [--json]
+const HELP = `reporter-etl sync [--from ISO --to ISO [--tz ZONE] | --full] [--project NAME] [--json]
 
 Pulls sessions (with labels and sessionData), messages (with delivery statuses, labels, comments),
 clients, label catalogues and experiments from the Reporter API into the DuckDB warehouse
@@ -37,7 +39,8 @@ Modes:
                    (REPORTER_LOOKBACK_READ, ${D.REPORTER_LOOKBACK_READ}; whole: every record again)
   --full           re-read the whole history and move the watermark
   --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
-                   2026-11-20T00:00+03:00) or a date or date-time without offset, read in UTC (2026-11-20)
+                   2026-11-20T00:00+03:00) or a date or date-time without offset, read in --tz (2026-11-20)
+${tzHelp('a --from/--to without offset', 17)}
 
 Options:
   --project NAME   only the configured project with this projectShortName
@@ -65,7 +68,7 @@ another sync of the same project is running).
 Examples (against the emulator):
   REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token npx reporter-etl sync
   npx reporter-etl sync --full --json                       # re-read the whole history, summary as JSON
-  npx reporter-etl sync --from 2026-09-01 --to 2026-10-01   # backfill September (UTC), watermark unchanged
+  npx reporter-etl sync --from 2026-09-01 --to 2026-10-01   # backfill September (REPORTER_TZ), watermark unchanged
 `;
 
 function formatDuration(ms: number): string {
@@ -88,15 +91,19 @@ export const syncCommand: Command = {
       to: { type: 'string' },
       full: { type: 'boolean' },
       project: { type: 'string' },
+      tz: { type: 'string' },
       json: { type: 'boolean' },
     });
-    const from = dateTimeOption(values.from, 'from');
-    const to = dateTimeOption(values.to, 'to');
-    if (values.full && (from !== undefined || to !== undefined))
+    if (values.full && (values.from !== undefined || values.to !== undefined))
       throw new UsageError('--full re-reads everything: use it without --from/--to');
-    // refused here, before the configuration, the warehouse or any request
-    if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
+    if (values.tz !== undefined && values.from === undefined && values.to === undefined)
+      throw new UsageError('--tz reads a local --from/--to: use it with them');
     const config = loadConfig();
+    // refused here, before the warehouse or any request
+    const timeZone = commandTimeZone(values.tz, config.timeZone);
+    const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
+    const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
+    if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
     const projects =
       values.project === undefined
         ? config.projects

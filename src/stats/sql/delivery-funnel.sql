@@ -3,8 +3,8 @@
 -- status): a status the rules forbid is NULL, and messages carrying one are counted in `unexpected`.
 -- other: messages whose latest status is none of the five documented ones (a status the platform added later,
 -- which the sync keeps as given).
--- read_ms_median: median time from when a sync first saw a READ message in any status to when it first saw it
--- READ (messages.first_status_at / read_at, kept from message_status_history at every window commit).
+-- No time to READ: neither the Reporter API nor the Chat API gives the time of a status change, and the
+-- times the syncs saw a status measure the sync interval, not the reader (docs/statistics.md).
 -- A message's channel is its own messages.channel_type: one scan of messages, no join.
 -- chatapi: the bot and agent messages of the Chat API channels' history (chatapi_messages, by message_time),
 -- whose statuses are SENT, DELIVERED, READ and NOT_SENT; its row is there when the window has any.
@@ -12,7 +12,7 @@ WITH rules (channel, sent_allowed, read_allowed) AS (
   VALUES ('telegram', true, false), ('viber', false, true), ('vk', true, true), ('chatapi', true, true)
 ),
 status_counts AS (
-  -- one scan of the window's messages: counts by latest status and the READ delays
+  -- one scan of the window's messages: counts by latest status
   SELECT m.channel_type AS channel,
     count(*) AS messages,
     count(m.status) AS with_status,
@@ -21,9 +21,7 @@ status_counts AS (
     count(*) FILTER (WHERE m.status = 'READ') AS read,
     count(*) FILTER (WHERE m.status = 'NOT_SENT') AS not_sent,
     count(*) FILTER (WHERE m.status = 'NOT_DELIVERED') AS not_delivered,
-    count(*) FILTER (WHERE m.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other,
-    median(epoch_ms(m.read_at) - epoch_ms(m.first_status_at)) FILTER (WHERE m.status = 'READ') AS read_ms_median,
-    count(m.read_at) FILTER (WHERE m.status = 'READ') AS read_timed
+    count(*) FILTER (WHERE m.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other
   FROM messages AS m
   WHERE list_contains($projects, m.project) AND m."timestamp" >= $from AND m."timestamp" < $to
     AND m.channel_type IN ('telegram', 'viber', 'vk')
@@ -38,9 +36,7 @@ status_counts AS (
     count(*) FILTER (WHERE c.status = 'READ') AS read,
     count(*) FILTER (WHERE c.status = 'NOT_SENT') AS not_sent,
     count(*) FILTER (WHERE c.status = 'NOT_DELIVERED') AS not_delivered,
-    count(*) FILTER (WHERE c.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other,
-    NULL AS read_ms_median,
-    0 AS read_timed
+    count(*) FILTER (WHERE c.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other
   FROM chatapi_messages AS c
   WHERE list_contains($projects, c.project) AND c.message_time >= $from AND c.message_time < $to
     AND c.type IN ('bot', 'operator')
@@ -58,9 +54,7 @@ SELECT
   coalesce(c.not_delivered, 0) AS not_delivered,
   coalesce(c.other, 0) AS other,
   coalesce(CASE WHEN r.sent_allowed THEN 0 ELSE c.sent END, 0)
-    + coalesce(CASE WHEN r.read_allowed THEN 0 ELSE c.read END, 0) AS unexpected,
-  CASE WHEN r.read_allowed THEN c.read_ms_median END AS read_ms_median,
-  CASE WHEN r.read_allowed THEN coalesce(c.read_timed, 0) END AS read_timed
+    + coalesce(CASE WHEN r.read_allowed THEN 0 ELSE c.read END, 0) AS unexpected
 FROM rules AS r
 LEFT JOIN status_counts AS c ON c.channel = r.channel
 WHERE ($all_channels OR list_contains($channels, r.channel))
