@@ -56,28 +56,30 @@ const FINAL = new Set(['COMPLETED', 'FAILED', 'STOPPED', 'DELETED']);
 
 class ReportFailure extends Error {}
 
-/** The answers of the report's requests (its transport reads every body as text: the file is CSV). */
+/** The report's requests: JSON answers through `http`, the file as text through `fileHttp`. */
 class ReportCalls {
   requests = 0;
-  constructor(readonly http: ReporterHttp) {}
+  constructor(
+    readonly http: ReporterHttp,
+    private readonly fileHttp: ReporterHttp,
+  ) {}
 
   async text(req: ReporterRequest): Promise<string> {
     this.requests++;
-    const answer = await this.http.raw(req);
+    const answer = await this.fileHttp.raw(req);
     return typeof answer.value === 'string' ? answer.value : '';
   }
 
   async json<T>(req: ReporterRequest, schema: z.ZodType<T>, what: string): Promise<T> {
-    const text = await this.text(req);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ReportFailure(`${what} answered something that is not JSON`);
-    }
-    const parsed = schema.safeParse(value);
+    this.requests++;
+    const parsed = schema.safeParse(await this.http.json(req));
     if (!parsed.success) throw new ReportFailure(`${what} answered an unexpected shape`);
     return parsed.data;
+  }
+
+  async send(req: ReporterRequest): Promise<void> {
+    this.requests++;
+    await this.http.raw(req);
   }
 }
 
@@ -94,8 +96,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     );
   });
 
-export async function readStatusReport(http: ReporterHttp, o: StatusReportOptions): Promise<StatusReport> {
-  const calls = new ReportCalls(http);
+/** `http` reads JSON answers; `fileHttp` reads every answer as text (parseJson the identity), for the CSV. */
+export async function readStatusReport(
+  http: ReporterHttp,
+  fileHttp: ReporterHttp,
+  o: StatusReportOptions,
+): Promise<StatusReport> {
+  const calls = new ReportCalls(http, fileHttp);
   let created: Created;
   try {
     created = await createReport(calls, o);
@@ -247,6 +254,6 @@ function fileOperation(http: ReporterHttp, fileUrl: string | null | undefined): 
 /** Removes the task from the platform's list; a failure only leaves it there. */
 async function deleteReport(calls: ReportCalls, taskId: string): Promise<void> {
   try {
-    await calls.text({ method: 'DELETE', op: `reports/tasks/${encodeURIComponent(taskId)}` });
+    await calls.send({ method: 'DELETE', op: `reports/tasks/${encodeURIComponent(taskId)}` });
   } catch {}
 }

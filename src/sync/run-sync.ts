@@ -272,15 +272,17 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
   return summarize(run, status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
 }
 
-/** The reports' own transport: every answer read as text (the file is CSV), two requests in flight. */
+/** The reports' own transports, two requests in flight each: JSON answers, and the CSV file read as text. */
 function openStatusReports(run: ProjectRun): StatusReports {
   const { config, projectConfig, ctx } = run;
-  const options = reporterHttpOptions(config, projectConfig, {
-    log: run.log,
-    backoffBaseMs: ctx.backoffBaseMs,
-  });
+  const options = {
+    ...reporterHttpOptions(config, projectConfig, { log: run.log, backoffBaseMs: ctx.backoffBaseMs }),
+    project: run.project,
+    concurrency: 2,
+  };
   return new StatusReports({
-    http: new ReporterHttp({ ...options, project: run.project, concurrency: 2, parseJson: (text) => text }),
+    http: new ReporterHttp(options),
+    fileHttp: new ReporterHttp({ ...options, parseJson: (text) => text }),
     log: run.log,
     waitMs: config.statusReportWaitMs,
     signal: ctx.signal,

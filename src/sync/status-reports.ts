@@ -13,8 +13,9 @@ import { readStatusReport } from './read-status-report.js';
 export const REPORT_MIN_CLIENTS = 8;
 
 export interface StatusReportsOptions {
-  /** Its own transport: it reads every answer as text (the file is CSV), two requests in flight. */
+  /** Its own transports (long polls take none of the reads' slots): JSON answers, and the CSV file as text. */
   http: ReporterHttp;
+  fileHttp: ReporterHttp;
   log: Logger;
   waitMs: number;
   pollMs?: number;
@@ -40,7 +41,7 @@ export class StatusReports {
   }
 
   private async read(from: number, to: number): ReportedStatuses {
-    const report = await readStatusReport(this.o.http, {
+    const report = await readStatusReport(this.o.http, this.o.fileHttp, {
       from,
       to,
       channels: [...STATUS_CHANNELS],
@@ -69,8 +70,8 @@ export class StatusReports {
     return undefined;
   }
 
-  close(): Promise<void> {
-    return this.o.http.close();
+  async close(): Promise<void> {
+    await Promise.all([this.o.http.close(), this.o.fileHttp.close()]);
   }
 }
 
