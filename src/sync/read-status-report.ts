@@ -219,22 +219,30 @@ async function pollTask(calls: ReportCalls, taskId: string, deadline: number, o:
 async function downloadStatuses(calls: ReportCalls, task: Task): Promise<Map<string, string | null>> {
   const op = fileOperation(calls.http, task.fileUrl);
   const text = await calls.text({ method: 'GET', op, withProject: false });
+  // only the two columns are kept of each record (the header, the first record, says where they are)
+  let idColumn = -1;
+  let statusColumn = -1;
+  const keep = (record: string[]): string[] => {
+    if (idColumn < 0) {
+      idColumn = record.indexOf('questionId');
+      statusColumn = record.indexOf('status');
+      if (idColumn < 0 || statusColumn < 0)
+        throw new ReportFailure('the report file has no questionId or status column');
+      return record;
+    }
+    return [record[idColumn]!, record[statusColumn]!];
+  };
   let rows: string[][];
   try {
-    rows = parse(text, { bom: true, relax_column_count: false, skip_empty_lines: true }) as string[][];
+    rows = parse(text, { bom: true, skip_empty_lines: true, on_record: keep }) as string[][];
   } catch (error) {
+    if (error instanceof ReportFailure) throw error;
     throw new ReportFailure(`the report file does not read as CSV (${(error as Error).message})`);
   }
-  const header = rows[0] ?? [];
-  const idColumn = header.indexOf('questionId');
-  const statusColumn = header.indexOf('status');
-  if (idColumn < 0 || statusColumn < 0)
-    throw new ReportFailure('the report file has no questionId or status column');
   const statuses = new Map<string, string | null>();
   for (let n = 1; n < rows.length; n++) {
-    const row = rows[n]!;
-    const status = row[statusColumn]!;
-    statuses.set(row[idColumn]!, status === '' ? null : status);
+    const [id, status] = rows[n]!;
+    statuses.set(id!, status === '' || status === undefined ? null : status);
   }
   const data = rows.length - 1;
   if (task.totalCount != null && data !== task.totalCount)
