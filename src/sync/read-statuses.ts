@@ -1,6 +1,7 @@
 // Delivery statuses of a window's messages on the status channels (telegram, viber, vk): only
-// messages/by-session and messages/by-client carry them. Sessions whose messages all have a final status in
-// the warehouse are skipped. The others are asked per client: one messages/by-client read (sorted oldest
+// messages/by-session, messages/by-client and the platform's messages report carry them. A session whose
+// messages the window's report (status-reports.ts, when one was started) holds all takes them from it.
+// Sessions whose messages all have a final status in the warehouse are skipped. The others are asked per client: one messages/by-client read (sorted oldest
 // first, from the window's start to STATUS_LOOKAHEAD_MS later, bounded by the run's end) covers all of a
 // client's sessions in the window and in the windows of the days after it; the statuses of those later
 // messages wait in a run-wide cache (ClientStatusCache), so a returning client costs one read per
