@@ -26,6 +26,8 @@ export const CONFIG_DEFAULTS = {
   REPORTER_PAGE_SIZE: 500,
   REPORTER_LOOKBACK_HOURS: 48,
   REPORTER_LOOKBACK_READ: 'changes',
+  REPORTER_STATUS_READ: 'report',
+  REPORTER_STATUS_REPORT_WAIT_SECONDS: 300,
   REPORTER_SAFETY_LAG_MINUTES: 5,
   REPORTER_WINDOW_HOURS: 48,
   REPORTER_WINDOW_MAX_SESSIONS: 1500,
@@ -248,6 +250,10 @@ export const ENV_KEYS = {
   REPORTER_LOOKBACK_READ: z
     .enum(['changes', 'whole'], 'expected changes or whole')
     .default(D.REPORTER_LOOKBACK_READ as 'changes'),
+  REPORTER_STATUS_READ: z
+    .enum(['report', 'by-client'], 'expected report or by-client')
+    .default(D.REPORTER_STATUS_READ as 'report'),
+  REPORTER_STATUS_REPORT_WAIT_SECONDS: intFromEnv(1, 3_600).default(D.REPORTER_STATUS_REPORT_WAIT_SECONDS),
   REPORTER_SAFETY_LAG_MINUTES: numberFromEnv(0, 24 * 60).default(D.REPORTER_SAFETY_LAG_MINUTES),
   REPORTER_WINDOW_HOURS: numberFromEnv(0.01, 24 * 31).default(D.REPORTER_WINDOW_HOURS),
   REPORTER_WINDOW_MAX_SESSIONS: intFromEnv(10, 1_000_000).default(D.REPORTER_WINDOW_MAX_SESSIONS),
@@ -325,6 +331,10 @@ export interface Config {
   lookbackMs: number;
   /** How an incremental run reads its look-back: only what can have changed, or every record again. */
   lookbackRead: 'changes' | 'whole';
+  /** Where a window's delivery statuses come from: one messages report task, or messages/by-client reads. */
+  statusRead: 'report' | 'by-client';
+  /** How long a window waits for its statuses report before reading per client. */
+  statusReportWaitMs: number;
   safetyLagMs: number;
   windowMs: number;
   windowMaxSessions: number;
@@ -717,6 +727,8 @@ function buildSyncSettings(e: EnvSettings) {
     pageSize: e.REPORTER_PAGE_SIZE,
     lookbackMs: e.REPORTER_LOOKBACK_HOURS * 3_600_000,
     lookbackRead: e.REPORTER_LOOKBACK_READ,
+    statusRead: e.REPORTER_STATUS_READ,
+    statusReportWaitMs: e.REPORTER_STATUS_REPORT_WAIT_SECONDS * 1000,
     safetyLagMs: e.REPORTER_SAFETY_LAG_MINUTES * 60_000,
     windowMs: e.REPORTER_WINDOW_HOURS * 3_600_000,
     windowMaxSessions: e.REPORTER_WINDOW_MAX_SESSIONS,

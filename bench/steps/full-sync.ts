@@ -39,9 +39,14 @@ async function runFullSync(ctx: BenchContext, capped: boolean): Promise<StepFigu
         unit: 'per 1000',
       },
       statusRequests: {
-        value: levers.byClient + levers.bySession,
+        value: levers.byClient + levers.bySession + levers.reports,
         unit: 'count',
-        note: `messages/by-client ${levers.byClient}, messages/by-session ${levers.bySession}`,
+        note: `messages report tasks ${levers.reports}, messages/by-client ${levers.byClient}, messages/by-session ${levers.bySession}`,
+      },
+      statusReportRequests: {
+        value: levers.reports,
+        unit: 'count',
+        note: 'create, async events, file and delete of the windows’ messages report tasks',
       },
       requestsPer1000IfStatusesPerSession: {
         value: per1000(levers.other + levers.ifPerSession),

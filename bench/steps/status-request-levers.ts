@@ -1,6 +1,7 @@
 // What each lever on the status requests saved, for the full sync steps: from the synced warehouse, the
 // requests the earlier designs would have made for the same messages, beside the sync's own count of
-// messages/by-client and by-session requests (read from the emulator's request log):
+// messages/by-client and by-session requests and the requests of its statuses reports (a `messages` report
+// task per window: create, async events or task polls, file, delete), read from the emulator's request log:
 //   - per session: one messages/by-session read (pages of `pageSize`) per session with status-channel messages;
 //   - per client and window: one messages/by-client read per client with such messages in each window;
 //   - per client with look-ahead (what the sync does): counted, not derived.
@@ -10,6 +11,8 @@ import type { RecordedRequest } from '../../src/emulator/emulator.js';
 export interface StatusRequestLevers {
   byClient: number;
   bySession: number;
+  /** Requests of the statuses reports (POST reports/messages, async/events, reports/tasks, reports/files). */
+  reports: number;
   /** Requests of every other operation (paged filters, catalogues...). */
   other: number;
   ifPerSession: number;
@@ -25,6 +28,7 @@ export async function statusRequestLevers(
 ): Promise<StatusRequestLevers> {
   const byClient = log.filter((r) => r.url.includes('/messages/by-client')).length;
   const bySession = log.filter((r) => r.url.includes('/messages/by-session')).length;
+  const reports = log.filter((r) => r.url.includes('/reports/') || r.url.includes('/async/events')).length;
   const instance = await DuckDBInstance.create(warehousePath, { access_mode: 'READ_ONLY' });
   const connection = await instance.connect();
   try {
@@ -43,7 +47,8 @@ export async function statusRequestLevers(
     return {
       byClient,
       bySession,
-      other: log.length - byClient - bySession,
+      reports,
+      other: log.length - byClient - bySession - reports,
       ifPerSession: Number(row['if_per_session'] ?? 0),
       ifPerClientPerWindow: Number(row['if_per_client_per_window'] ?? 0),
     };

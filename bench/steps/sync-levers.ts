@@ -1,7 +1,8 @@
 // Step: what the sync's CPU levers that are settings change. The full sync again, back to back against
 // fresh emulators: once with the defaults, once with DuckDB on 2 threads (as before
 // REPORTER_SYNC_DUCKDB_THREADS defaulted to 1) and once with windows of 24 hours (as before
-// REPORTER_WINDOW_HOURS defaulted to 48). Each lever's figure is the run without it ÷ the run with the
+// REPORTER_WINDOW_HOURS defaulted to 48) and once with the statuses read per client (REPORTER_STATUS_READ=by-client,
+// as before the messages report tasks; its requests and wall time are what that lever is about). Each lever's figure is the run without it ÷ the run with the
 // defaults, minutes apart at most, so that the machine's noise weighs on both alike. (The levers that are
 // code, such as the fast checks of src/reporter/fast-parse.ts, have no switch: bench/README.md gives their
 // paired runs.)
@@ -18,6 +19,11 @@ export const SYNC_LEVERS = [
     what: 'DuckDB on 2 threads while syncing',
   },
   { id: 'windowHours', env: { REPORTER_WINDOW_HOURS: '24' }, what: 'windows of 24 hours' },
+  {
+    id: 'statusRead',
+    env: { REPORTER_STATUS_READ: 'by-client' },
+    what: 'statuses read per client (no messages report)',
+  },
 ] as const;
 
 async function syncOnce(ctx: BenchContext, label: string, env: Record<string, string>) {
@@ -51,6 +57,8 @@ export const syncLeversStep: BenchStep = {
       figures[`${id}Seconds`] = { value: run.wallMs / 1000, unit: 's' };
       figures[`${id}PeakRssMb`] = { value: run.maxRssMb, unit: 'MB' };
       figures[`${id}Windows`] = { value: run.windows, unit: 'count' };
+      figures[`${id}Requests`] = { value: run.requests, unit: 'count' };
+      figures[`${id}Messages`] = { value: run.messages, unit: 'count' };
     }
     return figures;
   },

@@ -19,3 +19,8 @@ export function messageTimeFilter(from: number, to: number): ReporterFilter {
 export function clientActivityFilter(from: number, to: number): ReporterFilter {
   return { key: 'CLIENT_LAST_ACTIVITY_TIME', type: 'DATE_TIME_RANGE', from: iso(from), to: iso(to - 1) };
 }
+
+/** Sessions on any of `channels` (CHANNEL_TYPE options match case-insensitively on the platform). */
+export function channelTypeFilter(channels: readonly string[]): ReporterFilter {
+  return { key: 'CHANNEL_TYPE', type: 'CHECKBOX', comparisonType: 'CONTAINS', options: [...channels] };
+}

@@ -1,6 +1,7 @@
 // Delivery statuses of a window's messages on the status channels (telegram, viber, vk): only
-// messages/by-session and messages/by-client carry them. Sessions whose messages all have a final status in
-// the warehouse are skipped. The others are asked per client: one messages/by-client read (sorted oldest
+// messages/by-session, messages/by-client and the platform's messages report carry them. A session whose
+// messages the window's report (status-reports.ts, when one was started) holds all takes them from it.
+// Sessions whose messages all have a final status in the warehouse are skipped. The others are asked per client: one messages/by-client read (sorted oldest
 // first, from the window's start to STATUS_LOOKAHEAD_MS later, bounded by the run's end) covers all of a
 // client's sessions in the window and in the windows of the days after it; the statuses of those later
 // messages wait in a run-wide cache (ClientStatusCache), so a returning client costs one read per
@@ -66,6 +67,8 @@ export interface ReadStatusesOptions {
   /** The run's end: no read reaches past it. */
   rangeTo: number;
   cache: ClientStatusCache;
+  /** The window's statuses from its report task (status-reports.ts), when one was started. */
+  reported?: Promise<Map<string, string | null> | undefined> | undefined;
 }
 
 export interface StatusesRead {
@@ -91,6 +94,7 @@ export async function readStatuses(
   const out: StatusesRead = { statuses: new Map(), rejects: [], byClientRequests: 0, bySessionRequests: 0 };
   o.cache.dropBefore(o.from);
   const ctx = { runId: o.runId, project: o.project };
+  const unreported = takeReported(sessions, await o.reported, out.statuses);
 
   /** Pages through one operation, keeping every status it answers in `sink`. */
   const readPaged = async (
@@ -123,7 +127,7 @@ export async function readStatuses(
   // one group per client and bot; sessions without either go by-session
   const groups = new Map<string, StatusSession[]>();
   const alone: StatusSession[] = [];
-  for (const s of sessions) {
+  for (const s of unreported) {
     if (s.clientId === undefined || s.botId === undefined) alone.push(s);
     else {
       const key = `${s.botId}\u0000${s.clientId}`;
@@ -167,4 +171,19 @@ export async function readStatuses(
     ),
   );
   return out;
+}
+
+/** Sets the statuses of the sessions the report holds whole; returns the others (read per client). */
+function takeReported(
+  sessions: readonly StatusSession[],
+  reported: Map<string, string | null> | undefined,
+  statuses: Map<string, string | null>,
+): readonly StatusSession[] {
+  if (reported === undefined) return sessions;
+  const others: StatusSession[] = [];
+  for (const s of sessions) {
+    if (s.ids.every((id) => reported.has(id))) for (const id of s.ids) statuses.set(id, reported.get(id)!);
+    else others.push(s);
+  }
+  return others;
 }

@@ -27,6 +27,7 @@ import {
   toSessionRows,
 } from './map-records.js';
 import { type ClientStatusCache, readStatuses, type StatusSession } from './read-statuses.js';
+import { countStatusClients, type ReportedStatuses, type StatusReports } from './status-reports.js';
 
 export interface ReadWindowOptions {
   project: string;
@@ -47,6 +48,8 @@ export interface ReadWindowOptions {
   rangeTo: number;
   /** Statuses read ahead by earlier windows of the run. */
   statusCache: ClientStatusCache;
+  /** Statuses of a whole window from one report task, when it has enough clients (status-reports.ts). */
+  statusReports?: StatusReports | undefined;
   maxAttempts?: number;
   now: () => number;
 }
@@ -200,6 +203,12 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
   const sessionsBytes = sessionsBytesOf(sessionsRead.records);
   if (sessionsBytes > o.maxBytes)
     return { tooLarge: true, sessions: sessionsRead.records.length, bytes: sessionsBytes };
+  // the window's statuses report runs while its messages are paged
+  const reported = o.statusReports?.begin(
+    o.from,
+    o.to,
+    countStatusClients(sessionsRead.records.flatMap((r) => (r.ok ? [r.ok.row] : []))),
+  );
 
   const [messagesRead, clientsRead] = await Promise.all([
     readConsistent(
@@ -218,6 +227,7 @@ export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Prom
     o,
     { sessions: sessionsRead.records, messages: messagesRead.records, clients: clientsRead.records },
     startRequests,
+    reported,
   );
 }
 
@@ -233,6 +243,7 @@ export async function assembleWindow(
   o: ReadWindowOptions,
   records: WindowRecords,
   startRequests: number,
+  reported?: ReportedStatuses,
 ): Promise<WindowRead> {
   const sessions = splitMapped(records.sessions);
   const messages = splitMapped(records.messages);
@@ -275,6 +286,7 @@ export async function assembleWindow(
     from: o.from,
     rangeTo: o.rangeTo,
     cache: o.statusCache,
+    reported,
   });
   rejects.push(...statusRead.rejects);
   const fetched = statusRead.statuses;

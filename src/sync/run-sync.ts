@@ -28,6 +28,7 @@ import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
 import { readLookbackWindow } from './read-lookback-window.js';
 import { ClientStatusCache } from './read-statuses.js';
 import { readWindow, type WindowRead } from './read-window.js';
+import { StatusReports } from './status-reports.js';
 import { readStoredWindow } from './stored-window.js';
 
 export interface SyncOptions {
@@ -143,7 +144,12 @@ interface ProjectRun {
   pendingCommit?: Promise<void>;
   /** The window of pendingCommit. */
   pendingWindow?: TimeWindow;
+  /** Windows' statuses from report tasks (REPORTER_STATUS_READ=report), once the project is resolved. */
+  statusReports?: StatusReports;
 }
+
+/** Requests of the run: its reads and its statuses reports. */
+const requestsOf = (run: ProjectRun): number => run.http.requests + (run.statusReports?.requests ?? 0);
 
 /** The windows still to read, and what reading them decides as it goes. */
 interface WindowQueue {
@@ -172,6 +178,7 @@ async function syncProjectRange(
   } finally {
     await run.heartbeat?.stop();
     await run.http.close();
+    await run.statusReports?.close();
   }
 }
 
@@ -223,6 +230,7 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
   run.project = await resolveProjectName(http, run.projectConfig);
   run.resolvedProject = run.project;
   if (http.api === 'v1') http.project = run.project;
+  if (config.statusRead === 'report') run.statusReports = openStatusReports(run);
   const watermark = await warehouse.getWatermark(run.project);
   const range = backfill ?? planRange(run, end, watermark);
   run.range = range;
@@ -258,15 +266,46 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
   await warehouse.finishRun(run.runId, {
     status,
     durationMs,
-    requests: http.requests,
+    requests: requestsOf(run),
     ...requestPacing(http),
     unknownValues: run.unknownValues.toJSON(),
   });
   log.info(
-    { ...run.totals, requests: http.requests, ...requestPacing(http), durationMs, status },
+    {
+      ...run.totals,
+      requests: requestsOf(run),
+      ...requestPacing(http),
+      ...statusReportFigures(run),
+      durationMs,
+      status,
+    },
     'sync finished',
   );
   return summarize(run, status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
+}
+
+/** The reports' own transports, two requests in flight each: JSON answers, and the CSV file read as text. */
+function openStatusReports(run: ProjectRun): StatusReports {
+  const { config, projectConfig, ctx } = run;
+  const options = {
+    ...reporterHttpOptions(config, projectConfig, { log: run.log, backoffBaseMs: ctx.backoffBaseMs }),
+    project: run.project,
+    concurrency: 2,
+  };
+  return new StatusReports({
+    http: new ReporterHttp(options),
+    fileHttp: new ReporterHttp({ ...options, parseJson: (text) => text }),
+    log: run.log,
+    waitMs: config.statusReportWaitMs,
+    signal: ctx.signal,
+  });
+}
+
+/** What the statuses reports did, for the run's last log line. */
+function statusReportFigures(run: ProjectRun): Record<string, number> {
+  const reports = run.statusReports;
+  if (!reports) return {};
+  return { statusReports: reports.completed, statusReportsFailed: reports.failed };
 }
 
 /** A backfill's [from, to): to at most now minus the safety lag; an empty one is refused before any request. */
@@ -423,6 +462,7 @@ async function readQueuedWindow(
     knownStatuses: (ids: string[]) => warehouse.latestStatuses(project, ids, window),
     rangeTo: range.to,
     statusCache: queue.statusCache,
+    statusReports: run.statusReports,
     now: run.now,
   };
   if (window.lookback && queue.lookbackByChanges) {
@@ -480,7 +520,7 @@ async function commitInOrder(
     windowsPlanned: queue.planned,
     sessions: totals.sessions,
     messages: totals.messages,
-    requests: run.http.requests,
+    requests: requestsOf(run),
     rejects: totals.rejects,
     elapsedMs: run.now() - run.started,
   });
@@ -540,7 +580,7 @@ async function recordFailure(run: ProjectRun, error: unknown): Promise<SyncSumma
         status: 'failed',
         error: message,
         durationMs,
-        requests: http.requests,
+        requests: requestsOf(run),
         ...requestPacing(http),
         unknownValues: run.unknownValues.toJSON(),
       })
@@ -583,7 +623,7 @@ function summarize(
     to: range ? new Date(range.to).toISOString() : null,
     ...run.totals,
     unknownValues: run.unknownValues.toJSON(),
-    requests: run.http.requests,
+    requests: requestsOf(run),
     ...requestPacing(run.http),
     durationMs: run.now() - run.started,
     watermark: run.finalWatermark === undefined ? null : new Date(run.finalWatermark).toISOString(),

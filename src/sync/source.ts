@@ -31,6 +31,12 @@ export const reporterSource: SourceUnit = {
     REPORTER_PAGE_SIZE: { describe: 'records per page' },
     REPORTER_LOOKBACK_HOURS: { describe: 'how far back an incremental sync reads again' },
     REPORTER_LOOKBACK_READ: { describe: 'changes or whole: what the look-back reads' },
+    REPORTER_STATUS_READ: {
+      describe: "report or by-client: a window's delivery statuses from one messages report, or per client",
+    },
+    REPORTER_STATUS_REPORT_WAIT_SECONDS: {
+      describe: 'how long a window waits for its statuses report before reading per client',
+    },
     REPORTER_SAFETY_LAG_MINUTES: { describe: 'how far behind now a sync stops' },
     REPORTER_WINDOW_HOURS: { describe: 'the length of one committed window' },
     REPORTER_WINDOW_MAX_SESSIONS: { describe: 'sessions above which a window is halved' },

@@ -1,6 +1,7 @@
 // Delivery statuses asked per client (messages/by-client, read ahead across windows) rather than per
 // session: fewer requests than sessions, the statuses still equal the ground truth, and what by-client does
-// not answer (here a record that fails validation) is asked for with messages/by-session.
+// not answer (here a record that fails validation) is asked for with messages/by-session. The statuses
+// reports (statuses-report.test.ts) are turned off here: REPORTER_STATUS_READ=by-client, the fallback path.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/emulator/emulator.js';
 import { createHarness, expectWarehouseEqualsTruth, type Harness } from '../helpers/sync-harness.js';
@@ -13,6 +14,7 @@ afterEach(async () => {
   h = undefined;
 });
 
+const BY_CLIENT = { REPORTER_STATUS_READ: 'by-client' };
 const STATUS_CHANNELS = "('telegram', 'viber', 'vk')";
 
 async function expectExact(): Promise<void> {
@@ -31,7 +33,7 @@ function countOps(log: RecordedRequest[]): { byClient: number; bySession: number
 describe('statuses per client', () => {
   it('a full sync asks once per client and look-ahead, not once per session, and stays exact', async () => {
     // 12-hour windows over 4 days: a client's read covers its sessions of the following windows too
-    h = await createHarness({ emulator: { sessions: 2500 } });
+    h = await createHarness({ emulator: { sessions: 2500 }, env: BY_CLIENT });
     const log: RecordedRequest[] = [];
     h.running.emulator.requestLog = log;
     const summary = await h.sync();
@@ -56,7 +58,7 @@ describe('statuses per client', () => {
   });
 
   it('a status by-client leaves out is asked for with by-session, and the bad record is quarantined', async () => {
-    h = await createHarness();
+    h = await createHarness({ env: BY_CLIENT });
     const log: RecordedRequest[] = [];
     h.running.emulator.requestLog = log;
     h.running.emulator.faults.script({
@@ -79,7 +81,7 @@ describe('statuses per client', () => {
   });
 
   it('an incremental run skips what is final and still brings every status change', async () => {
-    h = await createHarness();
+    h = await createHarness({ env: BY_CLIENT });
     expect((await h.sync()).error).toBeNull();
     h.running.emulator.clock.advance(6 * HOUR);
     const log: RecordedRequest[] = [];

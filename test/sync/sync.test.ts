@@ -100,11 +100,11 @@ describe('sync', () => {
     const faults = h.running.emulator.faults;
     faults.script({ type: 'status429', path: 'sessions/filter', retryAfter: 0 });
     faults.script({ type: 'status503', path: 'messages/filter', times: 2 });
-    faults.script({ type: 'status502', path: 'messages/by-client' });
+    faults.script({ type: 'status502', path: 'events' });
     faults.script({ type: 'status500', path: 'clients/filter' });
     faults.script({ type: 'drop', path: 'messages/filter', after: 3 });
     faults.script({ type: 'truncate', path: 'sessions/filter', after: 2 });
-    faults.script({ type: 'nonJson', path: 'messages/by-client', after: 5 });
+    faults.script({ type: 'nonJson', path: 'reports/messages', after: 2 });
     faults.script({ type: 'slow', path: 'sessions/filter', delayMs: 200, after: 4 });
     faults.script({ type: 'pageDrift', path: 'sessions/filter', count: 3, after: 1 });
     const summary = await h.sync({}, { REPORTER_PAGE_SIZE: '100' });

@@ -37,6 +37,11 @@ Modes:
                    up to now minus the safety lag (REPORTER_SAFETY_LAG_MINUTES, ${D.REPORTER_SAFETY_LAG_MINUTES}); the first run reads
                    REPORTER_HISTORY_DAYS (${D.REPORTER_HISTORY_DAYS}) of history; the look-back is read by its changes only
                    (REPORTER_LOOKBACK_READ, ${D.REPORTER_LOOKBACK_READ}; whole: every record again)
+
+Delivery statuses: a window with at least 8 clients on telegram, viber or vk takes them from one platform
+\`messages\` report task (created, waited for up to REPORTER_STATUS_REPORT_WAIT_SECONDS, ${D.REPORTER_STATUS_REPORT_WAIT_SECONDS}, downloaded,
+deleted): a few requests instead of one messages/by-client read per client. A report that fails is logged
+and its window reads per client; REPORTER_STATUS_READ=by-client (default ${D.REPORTER_STATUS_READ}) always reads per client.
   --full           re-read the whole history and move the watermark
   --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
                    2026-11-20T00:00+03:00) or a date or date-time without offset, read in --tz (2026-11-20)
