@@ -1,0 +1,102 @@
+// `computeUnhandled` over a synced warehouse, judged by the emulator's truth: the period's and the previous
+// period's catch-all counts, each topic's messages in one stored cluster, each cluster's clients and sessions
+// sent to an agent counted from the emulator's sessions (not from the warehouse), and a run computed again
+// replacing the first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unhandledTruth } from '../../../src/emulator/unhandled-truth.js';
+import { computeUnhandled, type UnhandledRun } from '../../../src/sources/unhandled/compute-unhandled.js';
+import { createHarness, type Harness } from '../../helpers/sync-harness.js';
+
+const DAY = 86_400_000;
+
+describe('computeUnhandled against the emulator truth', () => {
+  let h: Harness;
+  let run: UnhandledRun;
+  let members: Map<string, string>;
+  let from: number;
+  let to: number;
+  beforeAll(async () => {
+    h = await createHarness({ emulator: { sessions: 3000, days: 14 }, env: { REPORTER_HISTORY_DAYS: '15' } });
+    await h.sync();
+    to = Math.floor(h.running.emulator.now() / DAY) * DAY;
+    from = to - 7 * DAY;
+    const query = { catchAllClass: '/CatchAll', from, to };
+    run = await h.withWarehouse((w) => computeUnhandled(w, query, new Date(h.running.emulator.now())));
+    const rows = await h.withWarehouse((w) =>
+      w.query('select question_id, cluster_id from unhandled_members where run_id = $run', {
+        run: run.runId,
+      }),
+    );
+    members = new Map(rows.map((r) => [String(r['question_id']), String(r['cluster_id'])]));
+  }, 120_000);
+  afterAll(() => h.close());
+
+  it('counts the catch-all messages of the period and of the previous one as the truth does', () => {
+    expect(run.unrecognised).toBe(h.truth(from, to).nlpClasses['/CatchAll']);
+    expect(run.previousUnrecognised).toBe(h.truth(from - 7 * DAY, from).nlpClasses['/CatchAll']);
+    expect(run.clustered).toBe(members.size);
+    expect(run.clusters.reduce((n, c) => n + c.messages, 0)).toBe(members.size);
+  });
+
+  it("puts at least 90 % of each topic's messages in one cluster, and that cluster is mostly the topic", () => {
+    const p = h.running.emulator.project('shop-bot');
+    const truth = unhandledTruth(p, { from, to, now: h.running.emulator.now() });
+    for (const [topic, total] of Object.entries(truth.topics)) {
+      const byCluster = new Map<string, number>();
+      for (const [id, t] of truth.topicOf) {
+        const cluster = members.get(id);
+        if (t === topic && cluster !== undefined) byCluster.set(cluster, (byCluster.get(cluster) ?? 0) + 1);
+      }
+      const [cluster, count] = [...byCluster].sort((a, b) => b[1] - a[1])[0]!;
+      expect({ topic, share: count / total >= 0.9 }).toEqual({ topic, share: true });
+      const size = run.clusters.find((c) => c.id === cluster)!.messages;
+      expect({ topic, purity: count / size >= 0.9 }).toEqual({ topic, purity: true });
+    }
+  });
+
+  it("counts each cluster's clients, channels and sessions sent to an agent as the emulator's sessions say", () => {
+    const p = h.running.emulator.project('shop-bot');
+    const now = h.running.emulator.now();
+    const expected = new Map<string, { clients: Set<number>; agent: Set<number>; channels: Set<string> }>();
+    for (let i = 0; i < p.skeleton.sessionCount; i++) {
+      const visible = p.skeleton.visibleMessageCount(i, now);
+      const transfer = p.skeleton.transferAt.get(i);
+      for (let k = 0; k < visible; k++) {
+        const cluster = members.get(p.questionId(i, k));
+        if (cluster === undefined) continue;
+        const row = expected.get(cluster) ?? { clients: new Set(), agent: new Set(), channels: new Set() };
+        row.clients.add(p.skeleton.client.get(i));
+        row.channels.add(p.channelOf(i));
+        if (transfer > k && transfer < visible) row.agent.add(i);
+        expected.set(cluster, row);
+      }
+    }
+    for (const c of run.clusters) {
+      const e = expected.get(c.id)!;
+      expect({ id: c.id, clients: c.clients, agent: c.agentSessions, channels: c.channels }).toEqual({
+        id: c.id,
+        clients: e.clients.size,
+        agent: e.agent.size,
+        channels: [...e.channels].sort(),
+      });
+      expect(c.share).toBeCloseTo(c.messages / run.unrecognised, 12);
+    }
+    expect(run.clusters.some((c) => c.agentSessions > 0)).toBe(true);
+  });
+
+  it('stores masked phrasings only, and a period computed again replaces its run', async () => {
+    for (const c of run.clusters)
+      for (const text of [c.label, ...c.examples]) expect(text).not.toMatch(/\d|@/);
+    const again = await h.withWarehouse((w) =>
+      computeUnhandled(w, { catchAllClass: '/CatchAll', from, to }, new Date(h.running.emulator.now())),
+    );
+    expect(again).toEqual(run);
+    const counts = await h.withWarehouse((w) =>
+      w.query(
+        `select (select count(*) from unhandled_runs) as runs, (select count(*) from unhandled_members) as members,
+          (select count(*) from unhandled_clusters) as clusters`,
+      ),
+    );
+    expect(counts[0]).toEqual({ runs: 1, members: members.size, clusters: run.clusters.length });
+  });
+});
