@@ -3,6 +3,8 @@
 // sent to an agent counted from the emulator's sessions (not from the warehouse), and a run computed again
 // replacing the first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runUnhandled } from '../../../src/cli/commands/unhandled.js';
+import { parseQuestionId } from '../../../src/emulator/ids.js';
 import { unhandledTruth } from '../../../src/emulator/unhandled-truth.js';
 import { computeUnhandled, type UnhandledRun } from '../../../src/sources/unhandled/compute-unhandled.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
@@ -98,5 +100,56 @@ describe('computeUnhandled against the emulator truth', () => {
       ),
     );
     expect(counts[0]).toEqual({ runs: 1, members: members.size, clusters: run.clusters.length });
+  });
+});
+
+describe('reporter-etl unhandled', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ emulator: { sessions: 1500, days: 8 }, env: { REPORTER_HISTORY_DAYS: '9' } });
+    await h.sync();
+  }, 120_000);
+  afterAll(() => h.close());
+
+  async function cli(args: string[]) {
+    const out: string[] = [];
+    const io = { out: (line: string) => out.push(line), err: () => {}, isTty: false };
+    const code = await runUnhandled(args, io, { env: h.env, now: () => h.running.emulator.now() });
+    return { code, out: out.join('\n') };
+  }
+
+  it('--json prints the run of the last 7 whole days, its counts those of the truth', async () => {
+    const r = await cli(['--json', '--channel', 'Telegram']);
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.out) as UnhandledRun;
+    const to = Math.floor(h.running.emulator.now() / DAY) * DAY;
+    expect([run.from, run.to, run.channel]).toEqual([
+      new Date(to - 7 * DAY).toISOString(),
+      new Date(to).toISOString(),
+      'telegram',
+    ]);
+    const p = h.running.emulator.project('shop-bot');
+    const now = h.running.emulator.now();
+    const truth = unhandledTruth(p, { from: to - 7 * DAY, to, now });
+    const telegram = [...truth.topicOf.keys(), ...truth.noise].filter(
+      (id) => p.channelOf(parseQuestionId(p.seed, id)!.i) === 'telegram',
+    );
+    expect(run.unrecognised).toBe(telegram.length);
+    for (const c of run.clusters) expect(c.channels).toEqual(['telegram']);
+  });
+
+  it('prints a summary and a table of the top clusters for people', async () => {
+    const r = await cli(['--top', '3']);
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toMatch(/^Unhandled questions .* \d+ unrecognised .* in \d+ clusters/);
+    expect(lines[1]).toMatch(/rank\s+id\s+messages/);
+    expect(lines).toHaveLength(5);
+  });
+
+  it('refuses bad input naming the option', async () => {
+    await expect(cli(['--from', '2026-11-02', '--to', '2026-11-01'])).rejects.toThrow(/--from/);
+    await expect(cli(['--top', '0'])).rejects.toThrow(/--top/);
+    await expect(cli(['--tz', 'Mars/Base'])).rejects.toThrow(/--tz|zone/i);
   });
 });
