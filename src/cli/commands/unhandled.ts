@@ -40,7 +40,8 @@ Options:
   --channel NAME       one channel type, case-insensitive (default: every channel)
   --tz ZONE            IANA time zone of local --from/--to (default UTC)
   --catch-all CLASS    the NLP class of unrecognised requests (default /CatchAll)
-  --min-messages N     a cluster needs at least N messages in the period (3); smaller groups stay unclustered
+  --min-messages N     a cluster needs at least N messages in the period (default 1 in 10,000 of the
+                       period's unrecognised messages, at least 3); smaller groups stay unclustered
   --top N              clusters shown in the table (20); --json gives every cluster
   --json               print the run as one JSON object
 
@@ -103,7 +104,9 @@ function unhandledQuery(
     catchAllClass: (values['catch-all'] as string | undefined) ?? '/CatchAll',
     from,
     to,
-    minMessages: intOption(values['min-messages'] as string | undefined, 'min-messages', 3, 1),
+    ...(values['min-messages'] === undefined
+      ? {}
+      : { minMessages: intOption(values['min-messages'] as string, 'min-messages', 3, 1) }),
   };
 }
 

@@ -19,7 +19,10 @@ export interface QuestionCount {
 export interface ClusterOptions {
   /** Trigram Jaccard similarity at which two signatures join (0.3 by default). */
   threshold?: number;
-  /** Clusters with fewer messages in the period are left out: their messages stay unclustered (3). */
+  /**
+   * Clusters with fewer messages in the period are left out: their messages stay unclustered. By default
+   * 1 in 10,000 of the period's messages, at least 3 (in a million messages, one-off noise meets itself).
+   */
   minMessages?: number;
 }
 
@@ -79,7 +82,13 @@ export function clusterQuestions(
     if (merged === undefined) byId.set(id, members);
     else merged.push(...members);
   }
-  return summarise(signatures, signatureOf, byId, options.minMessages ?? 3);
+  const total = questions.reduce((n, q) => n + q.current, 0);
+  return summarise(
+    signatures,
+    signatureOf,
+    byId,
+    options.minMessages ?? Math.max(3, Math.ceil(total / 10_000)),
+  );
 }
 
 /** Distinct signatures, sorted by their terms (so input order does not matter), and each question's one. */

@@ -21,7 +21,7 @@ export interface UnhandledQuery {
   from: number;
   /** Epoch ms, exclusive. */
   to: number;
-  /** Clusters with fewer messages are left out (3). */
+  /** Clusters with fewer messages are left out (default: 1 in 10,000 of the period's messages, at least 3). */
   minMessages?: number;
 }
 
@@ -127,7 +127,10 @@ export async function computeUnhandled(
     current: Number(r['current']),
     previous: Number(r['previous']),
   }));
-  const clustering = clusterQuestions(questions, { minMessages: query.minMessages ?? 3 });
+  const clustering = clusterQuestions(
+    questions,
+    query.minMessages === undefined ? {} : { minMessages: query.minMessages },
+  );
   const run = runRow(query, params, questions, clustering);
   await warehouse.commitBatch({
     tables: [

@@ -6,6 +6,8 @@
 const HASHES = 48;
 const ROWS = 3;
 const BANDS = HASHES / ROWS;
+/** Band keys (31 bits) and set indexes are packed in one float: key × MAX_SETS + index < 2^53. */
+const MAX_SETS = 2 ** 22;
 
 /** The sorted distinct trigram hashes of terms, each padded `^term$`. */
 export function trigramSet(terms: readonly string[]): Uint32Array {
@@ -34,8 +36,15 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
   return union === 0 ? 0 : common / union;
 }
 
-/** The group (a representative index) of each set, joined where similarity ≥ threshold. */
+/**
+ * The group (a representative index) of each set, joined where similarity ≥ threshold. The MinHash
+ * signatures of every set are kept in one typed array; band by band, the sets are sorted by their band's key
+ * (key and index packed in one float, so a typed array's numeric sort does it) and each set of a run of equal
+ * keys is compared with the run's first and with its predecessor.
+ */
 export function groupSimilar(sets: readonly Uint32Array[], threshold: number): Int32Array {
+  const n = sets.length;
+  if (n > MAX_SETS) throw new RangeError(`groupSimilar: at most ${MAX_SETS} sets, got ${n}`);
   const parent = Int32Array.from(sets.keys());
   const find = (x: number): number => {
     while (parent[x] !== x) {
@@ -49,24 +58,30 @@ export function groupSimilar(sets: readonly Uint32Array[], threshold: number): I
     const rb = find(b);
     if (ra !== rb && jaccard(sets[a]!, sets[b]!) >= threshold) parent[Math.max(ra, rb)] = Math.min(ra, rb);
   };
-  const heads = Array.from({ length: BANDS }, () => new Map<number, number>());
-  const lasts = Array.from({ length: BANDS }, () => new Map<number, number>());
-  const signature = new Uint32Array(HASHES);
-  for (let index = 0; index < sets.length; index++) {
-    if (sets[index]!.length === 0) continue;
-    minHash(sets[index]!, signature);
-    for (let band = 0; band < BANDS; band++) {
-      const key = bandKey(signature, band);
-      const head = heads[band]!.get(key);
-      if (head === undefined) heads[band]!.set(key, index);
+  const signatures = new Uint32Array(n * HASHES);
+  for (let index = 0; index < n; index++)
+    minHash(sets[index]!, signatures.subarray(index * HASHES, (index + 1) * HASHES));
+  const packed = new Float64Array(n);
+  for (let band = 0; band < BANDS; band++) {
+    let count = 0;
+    for (let index = 0; index < n; index++) {
+      if (sets[index]!.length === 0) continue;
+      packed[count++] = (bandKey(signatures, index * HASHES, band) >>> 1) * MAX_SETS + index;
+    }
+    const sorted = packed.subarray(0, count).sort();
+    let runKey = -1;
+    let first = -1;
+    for (let j = 0; j < count; j++) {
+      const key = Math.floor(sorted[j]! / MAX_SETS);
+      const index = sorted[j]! - key * MAX_SETS;
+      if (key !== runKey) [runKey, first] = [key, index];
       else {
-        join(head, index);
-        join(lasts[band]!.get(key)!, index);
+        join(first, index);
+        join(sorted[j - 1]! - key * MAX_SETS, index);
       }
-      lasts[band]!.set(key, index);
     }
   }
-  for (let i = 0; i < parent.length; i++) parent[i] = find(i);
+  for (let i = 0; i < n; i++) parent[i] = find(i);
   return parent;
 }
 
@@ -81,9 +96,11 @@ function minHash(set: Uint32Array, out: Uint32Array): void {
   }
 }
 
-function bandKey(signature: Uint32Array, band: number): number {
+/** The key of one band of the signature starting at `offset`. */
+function bandKey(signatures: Uint32Array, offset: number, band: number): number {
   let key = band;
-  for (let r = 0; r < ROWS; r++) key = mix(key ^ signature[band * ROWS + r]!) ^ Math.imul(r + 1, 0x85ebca6b);
+  for (let r = 0; r < ROWS; r++)
+    key = mix(key ^ signatures[offset + band * ROWS + r]!) ^ Math.imul(r + 1, 0x85ebca6b);
   return key >>> 0;
 }
 
