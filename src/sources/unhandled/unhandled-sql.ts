@@ -55,3 +55,17 @@ export const SELECT_CLUSTERS = `
 SELECT cluster_id, rank, label, messages, previous_messages, clients, share, trend, agent_sessions, channels,
   examples
 FROM unhandled_clusters WHERE run_id = $run_id ORDER BY rank`;
+
+/** A cluster id as `computeUnhandled` makes them: the only text `clusterMessagesQuery` puts into SQL. */
+export const CLUSTER_ID = /^u-[0-9a-f]{12}$/;
+
+/**
+ * The SELECT of a cluster's messages (question_id) in the latest run holding the cluster (by computation
+ * time, then period end): what `label-messages --cluster ID` labels. `id` must match CLUSTER_ID.
+ */
+export function clusterMessagesQuery(id: string): string {
+  if (!CLUSTER_ID.test(id)) throw new RangeError(`not a cluster id: ${JSON.stringify(id)}`);
+  return `select question_id from unhandled_members where cluster_id = '${id}' and run_id = (
+  select r.run_id from unhandled_runs r join unhandled_clusters c using (run_id)
+  where c.cluster_id = '${id}' order by r.computed_at desc, r.period_to desc, r.run_id limit 1)`;
+}
