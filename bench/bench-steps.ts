@@ -10,6 +10,7 @@ import { parseFloorStep } from './steps/parse-floor.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
 import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
+import { unhandledStep } from './steps/unhandled.js';
 import { webhooksStep } from './steps/webhooks.js';
 import { xlsxExportStep } from './steps/xlsx-export.js';
 
@@ -24,6 +25,7 @@ export const STEPS: readonly BenchStep[] = [
   syncLeversStep,
   incrementalSyncStep,
   statsQueriesStep,
+  unhandledStep,
   xlsxExportStep,
   exportsStep,
   webhooksStep,
