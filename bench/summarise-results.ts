@@ -395,6 +395,7 @@ function unhandledRows(all: AllFigures): ResultRow[] {
       group: 'absolute',
       ...atMost('unhandled clusters of the period (computeUnhandled)', seconds, 60, 's', { note }),
     },
+    ...cpuRow(value(all, 'unhandled', 'cpuSeconds'), note),
     { group: 'rss', ...atMost('peak RSS, unhandled clusters', rss, 1000, 'MB', { note }) },
   ];
 }
