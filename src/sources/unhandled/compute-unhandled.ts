@@ -238,7 +238,8 @@ async function readRun(warehouse: Warehouse, run: RunRow): Promise<UnhandledRun>
   };
 }
 
-function toCluster(r: PlainRow): UnhandledCluster {
+/** A row of SELECT_CLUSTERS as a cluster. */
+export function toCluster(r: PlainRow): UnhandledCluster {
   return {
     id: String(r['cluster_id']),
     rank: Number(r['rank']),

@@ -3,9 +3,11 @@
 // sent to an agent counted from the emulator's sessions (not from the warehouse), and a run computed again
 // replacing the first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStats } from '../../../src/cli/commands/stats.js';
 import { runUnhandled } from '../../../src/cli/commands/unhandled.js';
 import { parseQuestionId } from '../../../src/emulator/ids.js';
 import { unhandledTruth } from '../../../src/emulator/unhandled-truth.js';
+import { silentLogger } from '../../../src/log.js';
 import { computeUnhandled, type UnhandledRun } from '../../../src/sources/unhandled/compute-unhandled.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
 
@@ -84,6 +86,31 @@ describe('computeUnhandled against the emulator truth', () => {
       expect(c.share).toBeCloseTo(c.messages / run.unrecognised, 12);
     }
     expect(run.clusters.some((c) => c.agentSessions > 0)).toBe(true);
+  });
+
+  it('stats --json shows the stored run of its window under `unhandled` (null for another selection)', async () => {
+    const stats = async (...args: string[]) => {
+      const out: string[] = [];
+      const io = { out: (line: string) => out.push(line), err: () => {}, isTty: false };
+      const iso = (t: number) => new Date(t).toISOString();
+      const code = await runStats(['--json', '--from', iso(from), '--to', iso(to), ...args], io, {
+        env: h.env,
+        now: () => h.running.emulator.now(),
+        log: silentLogger(),
+      });
+      expect(code).toBe(0);
+      return JSON.parse(out.join('\n')) as {
+        unhandled: (Omit<UnhandledRun, 'clusters'> & Pick<UnhandledRun, 'clusters'>) | null;
+      };
+    };
+    const json = await stats('--top', '5');
+    expect(json.unhandled).toMatchObject({
+      runId: run.runId,
+      unrecognised: run.unrecognised,
+      clustered: run.clustered,
+      clusters: run.clusters.slice(0, 5),
+    });
+    expect((await stats('--channel', 'telegram')).unhandled).toBeNull();
   });
 
   it('stores masked phrasings only, and a period computed again replaces its run', async () => {
