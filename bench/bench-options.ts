@@ -48,6 +48,7 @@ Steps (--only full-sync,incremental; prerequisites run too):
                   --large only when named in --only)
   incremental     incremental sync right after, nothing changed (cost must follow the look-back)
   stats           each statistics query on a synthetic 10,000,000-message warehouse, best of 3
+  unhandled       the clusters of 1,000,000 unhandled (catch-all) questions vs reading their texts
   xlsx-export     the messages XLSX export of the synced warehouse vs a bare exceljs streaming writer
   exports         the Parquet lake of the synced warehouse (full, then incremental after a sync) and, where
                   clickhouse-server is installed, the replication into ClickHouse

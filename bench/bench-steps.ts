@@ -11,6 +11,7 @@ import { remoteStep } from './steps/remote.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
 import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
+import { unhandledStep } from './steps/unhandled.js';
 import { webhooksStep } from './steps/webhooks.js';
 import { webhooksLargeStep } from './steps/webhooks-large.js';
 import { xlsxExportStep } from './steps/xlsx-export.js';
@@ -26,6 +27,7 @@ export const STEPS: readonly BenchStep[] = [
   syncLeversStep,
   incrementalSyncStep,
   statsQueriesStep,
+  unhandledStep,
   xlsxExportStep,
   exportsStep,
   webhooksStep,

@@ -409,7 +409,45 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   const floorRss = value(all, 'xlsx-export', 'floorPeakRssMb');
   if (floorRss !== undefined)
     rows.push({ group: 'rss', name: 'peak RSS, bare exceljs floor', value: floorRss, unit: 'MB' });
-  return rows;
+  return [...rows, ...unhandledRows(all)];
+}
+
+function cpuRow(cpu: number | undefined, note: string): ResultRow[] {
+  if (cpu === undefined) return [];
+  return [
+    {
+      group: 'absolute',
+      name: 'unhandled clusters: CPU seconds (user + system)',
+      value: cpu,
+      unit: 's',
+      note,
+    },
+  ];
+}
+
+/** The unhandled step's rows: against its read floor, its time and its peak RSS with the issue's targets. */
+function unhandledRows(all: AllFigures): ResultRow[] {
+  const seconds = value(all, 'unhandled', 'seconds');
+  const floor = value(all, 'unhandled', 'floorSeconds');
+  const rss = value(all, 'unhandled', 'peakRssMb');
+  const messages = value(all, 'unhandled', 'messages');
+  if (seconds === undefined || floor === undefined || rss === undefined || messages === undefined) return [];
+  const note = `${Math.round(messages).toLocaleString('en')} catch-all messages, ${Math.round(value(all, 'unhandled', 'texts') ?? 0).toLocaleString('en')} distinct texts`;
+  return [
+    {
+      group: 'ratio',
+      name: 'unhandled clusters ÷ reading their texts',
+      value: seconds / floor,
+      unit: 'ratio',
+      note,
+    },
+    {
+      group: 'absolute',
+      ...atMost('unhandled clusters of the period (computeUnhandled)', seconds, 60, 's', { note }),
+    },
+    ...cpuRow(value(all, 'unhandled', 'cpuSeconds'), note),
+    { group: 'rss', ...atMost('peak RSS, unhandled clusters', rss, 1000, 'MB', { note }) },
+  ];
 }
 
 export function formatFigure(v: number, unit: Figure['unit']): string {

@@ -27,6 +27,11 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/stats.js')).statsCommand,
   },
   {
+    name: 'unhandled',
+    summary: 'what people ask that the bot cannot handle: the catch-all questions grouped into topics',
+    load: async () => (await import('./commands/unhandled.js')).unhandledCommand,
+  },
+  {
     name: 'report',
     // the ids of reports/index.ts (not imported here: it loads every report); test/cli/help-*.test.ts checks them
     summary:

@@ -40,6 +40,7 @@ const NO_WAREHOUSE = {
   stats: 'stats.no_warehouse',
   report: 'report.no_warehouse',
   sql: 'sql.no_warehouse',
+  unhandled: 'unhandled.no_warehouse',
   'label-sessions': 'label-sessions.no_warehouse',
   'label-messages': 'label-messages.no_warehouse',
   export: 'export.no_warehouse',

@@ -12,6 +12,7 @@ import {
   SEEDED_MESSAGE_LABEL_IDS,
   SEEDED_SESSION_LABEL_IDS,
 } from './state.js';
+import { unhandledQuestion } from './unhandled-topics.js';
 import {
   AGENT_ANSWERS,
   AGENTS,
@@ -257,7 +258,7 @@ export class ProjectData {
     }
     if (unit(s, i, k, 37) < 0.01) facts.event = pick(EVENTS, s, i, k, 38);
     if (unit(s, i, k, 39) < UNRECOGNISED_SHARE) {
-      facts.question = pick(UNRECOGNISED_QUESTIONS, s, i, k, 40);
+      facts.question = unhandledQuestion(s, i, k).text;
       facts.nlpClass = FALLBACK_CLASS;
       facts.confidence = round3(0.05 + unit(s, i, k, 41) * 0.25);
       facts.answer = FALLBACK_ANSWER;

@@ -10,6 +10,7 @@ import { webhooksSource } from '../webhooks/source.js';
 import type { SourceUnit } from './source-unit.js';
 import { stateRoutesSource } from './state-routes/source.js';
 import { telephonySource } from './telephony/source.js';
+import { unhandledSource } from './unhandled/source.js';
 
 export const SOURCES: readonly SourceUnit[] = [
   reporterSource,
@@ -19,6 +20,7 @@ export const SOURCES: readonly SourceUnit[] = [
   kbSource,
   stateRoutesSource,
   telephonySource,
+  unhandledSource,
 ];
 
 /** The settings of the core (the warehouse, the scheduler, reports, the log): with the units' they cover ENV_KEYS. */

@@ -10,6 +10,7 @@ import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-ta
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
+import { CLUSTER_ID, clusterMessagesQuery } from '../../sources/unhandled/unhandled-sql.js';
 import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -43,7 +44,9 @@ const TEXT = {
     label: 'Неверно',
     extraOptions: `
   --group NAME         the label's group (message label names are unique only within a group;
-                       needed when several groups have a label of that name)`,
+                       needed when several groups have a label of that name)
+  --cluster ID         instead of --sql: the messages of a cluster of unhandled questions (an id as
+                       \`reporter-etl unhandled\` prints it, u-<12 hex digits>), in the latest run holding it`,
     columns: ['question_id', 'session_id', 'timestamp', 'question', 'nlp_class'],
     times: ['timestamp'],
     labelsTable: 'message_labels',
@@ -163,6 +166,18 @@ function printSummary(target: LabelTarget, s: LabelWriteSummary, io: CommandIo):
   } else io.out('Nothing to write: every selected row already carries the label.');
 }
 
+/** --sql / --sql-file, or (label-messages) the SELECT of a cluster's messages for --cluster ID. */
+function targetQuery(values: { sql?: string; 'sql-file'?: string; cluster?: string }): string {
+  if (values.cluster === undefined) return sqlOrSqlFile(values, 'the SELECT choosing the rows to label');
+  if (values.sql !== undefined || values['sql-file'] !== undefined)
+    throw new UsageError('--cluster picks the messages itself: give --cluster or --sql/--sql-file, not both');
+  if (!CLUSTER_ID.test(values.cluster))
+    throw new UsageError(
+      `--cluster expects a cluster id as reporter-etl unhandled prints it (u- and 12 hex digits), got ${JSON.stringify(values.cluster)}`,
+    );
+  return clusterMessagesQuery(values.cluster);
+}
+
 export function createLabelWriteCommand(target: LabelTarget): Command {
   const t = TEXT[target];
   return {
@@ -173,7 +188,9 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
         argv,
         {
           label: { type: 'string' },
-          ...(target === 'message' ? { group: { type: 'string' as const } } : {}),
+          ...(target === 'message'
+            ? { group: { type: 'string' as const }, cluster: { type: 'string' as const } }
+            : {}),
           sql: { type: 'string' },
           'sql-file': { type: 'string' },
           'sql-timeout': { type: 'string' },
@@ -187,7 +204,7 @@ export function createLabelWriteCommand(target: LabelTarget): Command {
       );
       if (values.label === undefined || values.label.trim() === '')
         throw new UsageError(`--label is required: the ${target} label to put (reporter-etl labels list)`);
-      const query = sqlOrSqlFile(values, 'the SELECT choosing the rows to label');
+      const query = targetQuery({ ...values, cluster: (values as { cluster?: string }).cluster });
       const batchSize = intOption(values['batch-size'], 'batch-size', DEFAULT_BATCH_SIZE, 1);
       if (batchSize > 5000) throw new UsageError(`--batch-size expects at most 5000, got ${batchSize}`);
       const sampleSize = intOption(values.sample, 'sample', 10, 0);

@@ -10,6 +10,7 @@ import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { reporterHttpOptions } from '../../reporter/http-options.js';
 import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/reporter-http.js';
 import { resolveProjectName } from '../../reporter/resolve-project.js';
+import { readStoredUnhandled, type StoredUnhandled } from '../../sources/unhandled/read-stored-unhandled.js';
 import { computeStats } from '../../stats/compute-stats.js';
 import {
   collectLocalFigures,
@@ -29,6 +30,7 @@ import {
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
+import type { Warehouse } from '../../warehouse/warehouse.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -182,9 +184,17 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   if (!values.reconcile) {
     await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
       // one snapshot for every figure: the file is held (shared, READ_ONLY) for the report's queries
-      if (values.json || values.period !== undefined) {
+      if (values.json) {
+        const report = await warehouse.hold(async () => {
+          const stats = await computeStats(warehouse, query, { now: deps.now });
+          return { ...stats, unhandled: await storedUnhandled(warehouse, stats, values, query.top) };
+        });
+        io.out(toCleanJson(report));
+        return;
+      }
+      if (values.period !== undefined) {
         const report = await warehouse.hold(() => computeStats(warehouse, query, { now: deps.now }));
-        io.out(values.json ? toCleanJson(report) : renderStatsText(report));
+        io.out(renderStatsText(report));
         return;
       }
       // a table for people: a coarser period than the default day when days would be too many lines
@@ -230,6 +240,33 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   } finally {
     await Promise.all(clients.map((c) => c.http.close()));
   }
+}
+
+/**
+ * `stats --json`'s key `unhandled`: the stored `reporter-etl unhandled` run of the same window, project (as
+ * given), channel (one at most) and catch-all class; null when that run was not computed.
+ */
+function storedUnhandled(
+  warehouse: Warehouse,
+  report: StatsReport,
+  values: { project?: string; channel?: string[] },
+  top: number,
+): Promise<StoredUnhandled | null> {
+  const channels = report.filters.channels;
+  const { from, to } = report.window;
+  if (from === null || to === null || (channels !== null && channels.length !== 1))
+    return Promise.resolve(null);
+  return readStoredUnhandled(
+    warehouse,
+    {
+      ...(values.project === undefined ? {} : { project: values.project }),
+      ...(channels === null ? {} : { channel: channels[0]! }),
+      catchAllClass: report.intents.catchAllClass,
+      from: Date.parse(from),
+      to: Date.parse(to),
+    },
+    top,
+  );
 }
 
 function createHttp(config: Config, project: ProjectConfig, log: Logger, deps: StatsDeps): ReporterHttp {

@@ -1,0 +1,71 @@
+// The SQL of the unhandled questions (migration 020): the distinct catch-all texts of a period and of the
+// previous one with their counts, and the statements of a run's batch, which join the clustered texts back
+// to their messages (membership) and count each cluster's clients, sessions sent to an agent and channels.
+// Bound parameters: $project and $channel ('' = all), $class, $previous_from, $from, $to, $run_id.
+
+/** The catch-all messages of the selection; `m` the alias of messages ('' for none). */
+const selection = (m: string) => `${m}nlp_class = $class AND ${m}question IS NOT NULL
+  AND ($project = '' OR ${m}project = $project) AND ($channel = '' OR ${m}channel_type = $channel)`;
+
+/** Distinct question texts with their messages in [from, to) and in [previous_from, from). */
+export const SELECT_QUESTION_COUNTS = `
+SELECT question,
+  count(*) FILTER (WHERE "timestamp" >= $from)::BIGINT AS current,
+  count(*) FILTER (WHERE "timestamp" < $from)::BIGINT AS previous
+FROM messages
+WHERE ${selection('')} AND "timestamp" >= $previous_from AND "timestamp" < $to
+GROUP BY question`;
+
+/** The period's catch-all messages of the clustered texts (stage_unhandled_texts), one row each. */
+export const INSERT_MEMBERS = `
+INSERT INTO unhandled_members (run_id, project, question_id, cluster_id)
+SELECT $run_id, m.project, m.question_id, t.cluster_id
+FROM messages m JOIN stage_unhandled_texts t ON t.question = m.question
+WHERE ${selection('m.')}
+  AND m."timestamp" >= $from AND m."timestamp" < $to`;
+
+/** Each staged cluster with what its members say: clients, sessions sent to an agent after it, channels. */
+export const INSERT_CLUSTERS = `
+INSERT INTO unhandled_clusters
+WITH members AS (
+  SELECT u.cluster_id, m.project, m.session_id, m."timestamp", m.channel_type, s.client_id
+  FROM unhandled_members u
+  JOIN messages m ON m.project = u.project AND m.question_id = u.question_id
+  LEFT JOIN sessions s ON s.project = m.project AND s.session_id = m.session_id
+  WHERE u.run_id = $run_id
+), agent AS (
+  SELECT DISTINCT mb.cluster_id, mb.project, mb.session_id
+  FROM members mb JOIN messages later
+    ON later.project = mb.project AND later.session_id = mb.session_id AND later."timestamp" > mb."timestamp"
+  WHERE later.is_transfer OR later.is_livechat
+), counted AS (
+  SELECT cluster_id, count(*)::BIGINT AS messages, count(DISTINCT (project, client_id))::BIGINT AS clients,
+    list_sort(list_distinct(list(channel_type))) AS channels
+  FROM members GROUP BY cluster_id
+)
+SELECT $run_id, c.cluster_id, c.rank, c.label, n.messages, c.previous_messages, n.clients,
+  n.messages / $unrecognised::DOUBLE,
+  CASE WHEN c.previous_messages = 0 THEN NULL ELSE n.messages / c.previous_messages::DOUBLE - 1 END,
+  (SELECT count(*) FROM agent a WHERE a.cluster_id = c.cluster_id)::BIGINT,
+  n.channels, c.examples, c.terms
+FROM stage_unhandled_clusters c JOIN counted n USING (cluster_id)`;
+
+/** The clusters of a run, biggest first. */
+export const SELECT_CLUSTERS = `
+SELECT cluster_id, rank, label, messages, previous_messages, clients, share, trend, agent_sessions, channels,
+  examples
+FROM unhandled_clusters WHERE run_id = $run_id ORDER BY rank`;
+
+/** A cluster id as `computeUnhandled` makes them: the only text `clusterMessagesQuery` puts into SQL. */
+export const CLUSTER_ID = /^u-[0-9a-f]{12}$/;
+
+/**
+ * The SELECT of a cluster's messages (question_id) in the latest run holding the cluster (by computation
+ * time, then period end): what `label-messages --cluster ID` labels. `id` must match CLUSTER_ID.
+ */
+export function clusterMessagesQuery(id: string): string {
+  if (!CLUSTER_ID.test(id)) throw new RangeError(`not a cluster id: ${JSON.stringify(id)}`);
+  return `select question_id from unhandled_members where cluster_id = '${id}' and run_id = (
+  select r.run_id from unhandled_runs r join unhandled_clusters c using (run_id)
+  where c.cluster_id = '${id}' order by r.computed_at desc, r.period_to desc, r.run_id limit 1)`;
+}
