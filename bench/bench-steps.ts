@@ -32,8 +32,8 @@ export const STEPS: readonly BenchStep[] = [
   exportsStep,
   webhooksStep,
   webhooksLargeStep,
-  concurrentReadersStep,
   remoteStep,
+  concurrentReadersStep,
 ];
 
 /** The steps to run for `--only` (with what they need), in STEPS order. */

@@ -1,7 +1,8 @@
 // How wide a text is in the charts' font (DejaVu Sans, regular and bold), read from the font files' own
 // advance widths (the TrueType tables head, hhea, hmtx and cmap format 4), so that the chart library lays out
 // its labels for the font resvg draws them with: a label measured narrower than it is drawn overlaps its
-// neighbour or is cut at the edge. Null when the font files are not there (the library then estimates).
+// neighbour or is cut at the edge. Null when the font files are not there or not readable as
+// fonts (the library then estimates).
 import { existsSync, readFileSync } from 'node:fs';
 
 const REGULAR = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
@@ -21,6 +22,7 @@ export function dejaVuMeasure(): MeasureText | null {
   if (!existsSync(REGULAR) || !existsSync(BOLD)) return null;
   const regular = readFontWidths(readFileSync(REGULAR));
   const bold = readFontWidths(readFileSync(BOLD));
+  if (regular === null || bold === null) return null;
   return (text, font = '12px sans-serif') => {
     const size = Number(/(\d+(?:\.\d+)?)px/.exec(font)?.[1] ?? 12);
     const widths = /\bbold\b|\b[6-9]00\b/.test(font) ? bold : regular;
@@ -30,13 +32,15 @@ export function dejaVuMeasure(): MeasureText | null {
   };
 }
 
-function readFontWidths(font: Buffer): FontWidths {
+/** The advance widths of a TrueType font; null when it lacks a table they need (not a font we can read). */
+function readFontWidths(font: Buffer): FontWidths | null {
   const tables = tableOffsets(font);
-  const unitsPerEm = font.readUInt16BE(table(tables, 'head') + 18);
-  const metrics = font.readUInt16BE(table(tables, 'hhea') + 34);
-  const hmtx = table(tables, 'hmtx');
+  const [head, hhea, hmtx, cmap] = ['head', 'hhea', 'hmtx', 'cmap'].map((tag) => tables.get(tag));
+  if (head === undefined || hhea === undefined || hmtx === undefined || cmap === undefined) return null;
+  const unitsPerEm = font.readUInt16BE(head + 18);
+  const metrics = font.readUInt16BE(hhea + 34);
   const glyphWidth = (glyph: number) => font.readUInt16BE(hmtx + 4 * Math.min(glyph, metrics - 1));
-  const glyphOf = cmapFormat4(font, table(tables, 'cmap'));
+  const glyphOf = cmapFormat4(font, cmap);
   const cache = new Map<number, number>();
   return {
     unitsPerEm,
@@ -59,12 +63,6 @@ function tableOffsets(font: Buffer): Map<string, number> {
     tables.set(font.toString('latin1', record, record + 4), font.readUInt32BE(record + 8));
   }
   return tables;
-}
-
-function table(tables: Map<string, number>, tag: string): number {
-  const offset = tables.get(tag);
-  if (offset === undefined) throw new Error(`the chart font has no "${tag}" table`);
-  return offset;
 }
 
 /** The glyph of a BMP character through the Unicode (3, 1) cmap subtable of format 4; 0 (.notdef) if none. */

@@ -267,14 +267,14 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
     status,
     durationMs,
     requests: requestsOf(run),
-    ...requestPacing(http),
+    ...requestPacing(run),
     unknownValues: run.unknownValues.toJSON(),
   });
   log.info(
     {
       ...run.totals,
       requests: requestsOf(run),
-      ...requestPacing(http),
+      ...requestPacing(run),
       ...statusReportFigures(run),
       durationMs,
       status,
@@ -581,7 +581,7 @@ async function recordFailure(run: ProjectRun, error: unknown): Promise<SyncSumma
         error: message,
         durationMs,
         requests: requestsOf(run),
-        ...requestPacing(http),
+        ...requestPacing(run),
         unknownValues: run.unknownValues.toJSON(),
       })
       .catch(() => undefined);
@@ -624,7 +624,7 @@ function summarize(
     ...run.totals,
     unknownValues: run.unknownValues.toJSON(),
     requests: requestsOf(run),
-    ...requestPacing(run.http),
+    ...requestPacing(run),
     durationMs: run.now() - run.started,
     watermark: run.finalWatermark === undefined ? null : new Date(run.finalWatermark).toISOString(),
     error,
@@ -633,9 +633,13 @@ function summarize(
   };
 }
 
-/** How the run's client paced its requests: the most in flight it grew to, and the 429s it was answered. */
-function requestPacing(http: ReporterHttp): { concurrencyReached: number; throttled: number } {
-  return { concurrencyReached: http.concurrency.reached, throttled: http.throttled };
+/**
+ * How the run's client paced its requests: the most in flight its reads grew to, and the 429s it was answered
+ * (its statuses reports' requests included).
+ */
+function requestPacing(run: ProjectRun): { concurrencyReached: number; throttled: number } {
+  const throttled = run.http.throttled + (run.statusReports?.throttled ?? 0);
+  return { concurrencyReached: run.http.concurrency.reached, throttled };
 }
 
 /** The host of a base URL, to name a project that was never resolved (a refused token, an unreachable API). */

@@ -34,6 +34,11 @@ export class StatusReports {
 
   constructor(private readonly o: StatusReportsOptions) {}
 
+  /** The 429s the reports' requests were answered. */
+  get throttled(): number {
+    return this.o.http.throttled + this.o.fileHttp.throttled;
+  }
+
   /** Starts the report of [from, to) when `statusClients` is worth one; never rejects. */
   begin(from: number, to: number, statusClients: number): ReportedStatuses | undefined {
     if (this.refused || statusClients < REPORT_MIN_CLIENTS) return undefined;

@@ -39,7 +39,7 @@ describe('human output', () => {
       `: success (first sync of an empty warehouse: the last ${w(days, 'day')}) · `,
     );
     expect(sync.stdout).toContain(
-      `${w(run.windows, 'window')} · ${w(run.sessions, 'session')} · ${w(run.messages, 'message')} · ${w(run.requests, 'request')} ·`,
+      `${w(run.windows, 'window')} · ${w(run.sessions, 'session')} · ${w(run.messages, 'message')} · ${w(run.requests, 'request')} (up to ${run.concurrencyReached} in flight) ·`,
     );
     // --json times are ISO 8601 UTC, as in every JSON output
     expect(run.startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

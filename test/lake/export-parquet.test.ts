@@ -27,6 +27,9 @@ const NOT_EXPORTED = [
   'etl_state',
   'label_writes',
   'platform_report_tasks',
+  // derived by `reporter-etl unhandled` from the warehouse, computed again from the lake's messages if wanted
+  'unhandled_members',
+  'unhandled_runs',
 ];
 
 let h: Harness | undefined;

@@ -47,7 +47,7 @@ describe('platform-report command', () => {
       [['messages', '--from', '2026-11-31', '--to', '2026-12-02'], /--from expects .*no such date or time/],
       [['messages', '--from', '2026-11-20', '--to', '2026-11-20T25:00Z'], /--to expects/],
       [['messages', '--date', '2026-02-29'], /--date expects .*no such date or time/],
-      [['messages', '--date', '2026-10-31', '--from', '2026-10-30'], /--date is one whole UTC day/],
+      [['messages', '--date', '2026-10-31', '--from', '2026-10-30'], /--date is one whole day in --tz/],
       [
         ['messages', '--from', '2026-10-31', '--to', '2026-10-30'],
         /must be before --to .*give --to 2026-11-01$/,

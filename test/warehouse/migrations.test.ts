@@ -122,6 +122,8 @@ const EXPECTED: Record<string, string[]> = {
     'unknown_values',
     'boot_id',
     'start_ticks',
+    'concurrency_reached',
+    'throttled',
   ],
   etl_state: ['project', 'key', 'value', 'updated_at'],
   etl_rejects: ['run_id', 'project', 'endpoint', 'record_id', 'raw_json', 'error', 'rejected_at'],
