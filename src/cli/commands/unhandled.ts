@@ -3,6 +3,7 @@
 // a table of the top clusters on a terminal, the whole run as one JSON object with --json.
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { toCleanJson } from '../../format-figures.js';
 import { formatTable } from '../../manage/format-table.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { normaliseChannel } from '../../reporter/normalise-channel.js';
@@ -12,8 +13,8 @@ import {
   type UnhandledRun,
 } from '../../sources/unhandled/compute-unhandled.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
+import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
-import { requireTimeZone } from '../../time/time-zone.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -38,7 +39,7 @@ Options:
                        default --to the start of today, --from 7 days before --to
   --project NAME       one projectShortName (default: every project)
   --channel NAME       one channel type, case-insensitive (default: every channel)
-  --tz ZONE            IANA time zone of local --from/--to (default UTC)
+${tzHelp('local --from/--to and of today', 21)}
   --catch-all CLASS    the NLP class of unrecognised requests (default /CatchAll)
   --min-messages N     a cluster needs at least N messages in the period (default 1 in 10,000 of the
                        period's unrecognised messages, at least 3); smaller groups stay unclustered
@@ -71,15 +72,15 @@ export async function runUnhandled(argv: string[], io: CommandIo, deps: Unhandle
     top: { type: 'string' },
     json: { type: 'boolean' },
   });
-  const query = unhandledQuery(values, deps.now());
-  const top = intOption(values.top, 'top', 20, 1);
   const config = loadConfig(deps.env, { requireToken: false });
+  const query = unhandledQuery(values, deps.now(), config.timeZone);
+  const top = intOption(values.top, 'top', 20, 1);
   const log = createCommandLogger(config);
   requireWarehouse(config, 'unhandled');
   const run = await withConfiguredWarehouse(config, 'write', log, (warehouse) =>
     computeUnhandled(warehouse, query, new Date(deps.now())),
   );
-  if (values.json) io.out(JSON.stringify(run, null, 2));
+  if (values.json) io.out(toCleanJson(run));
   else for (const line of renderUnhandled(run, top)) io.out(line);
   return EXIT.ok;
 }
@@ -90,8 +91,9 @@ function unhandledQuery(
     unknown
   >,
   now: number,
+  configuredZone: string,
 ): UnhandledQuery {
-  const timeZone = requireTimeZone(values.tz ?? 'UTC');
+  const timeZone = commandTimeZone(values.tz, configuredZone);
   const to =
     values.to === undefined ? startOfToday(now, timeZone) : parseZonedTime(values.to, 'to', timeZone);
   const from = values.from === undefined ? to - 7 * DAY : parseZonedTime(values.from, 'from', timeZone);
