@@ -1,7 +1,8 @@
 // The `unhandled` report: what people asked that the bot could not handle, as `reporter-etl unhandled` stored
 // it for exactly the report's period (docs/unhandled.md): its clusters (rank, id, label, messages, the
-// previous period's, trend, share, clients, sessions sent to an agent, channels, examples), the run's figures
-// and a chart of the top 10 clusters this period against the previous one. It reads the stored run, never
+// previous period's, trend, share, clients, sessions sent to an agent, channels, examples, and for the top
+// clusters their coverage: the knowledge base's best source, score, answerable, the Prompter's suggestions),
+// the run's figures and a chart of the top 10 clusters this period against the previous one. It reads the stored run, never
 // computes one (a report only reads): with none for the period it is empty and says which command makes it.
 // Small: written in memory with its chart, or (--format html) as one self-contained page.
 import type {
@@ -38,6 +39,12 @@ const CLUSTER_COLUMNS: ColumnSpec[] = [
   col('agent', 'Sessions sent to an agent', 'integer'),
   col('channels', 'Channels', 'text', 20),
   { ...col('examples', 'Examples', 'text', 60), wrap: true },
+  col('source', 'Knowledge base: best source', 'text', 30),
+  col('score', 'Score', 'decimal3'),
+  col('terms', 'Terms found', 'percent'),
+  col('answerable', 'Answerable', 'boolean'),
+  col('suggestions', 'Prompter suggestions', 'integer'),
+  col('intent', 'Prompter top intent', 'text', 30),
 ];
 
 function clustersSheet(rows: PlainRow[]): SheetSource {
@@ -57,6 +64,12 @@ function clustersSheet(rows: PlainRow[]): SheetSource {
         r['agent_sessions'],
         r['channels'],
         r['examples'],
+        r['best_source_name'],
+        r['score'],
+        r['terms_found'],
+        r['answerable'],
+        r['prompter_suggestions'],
+        r['prompter_top_intent'],
       ]),
     ],
     emptyNote: 'No cluster: no group of unrecognised messages reached the run’s minimum size',
@@ -64,7 +77,8 @@ function clustersSheet(rows: PlainRow[]): SheetSource {
 }
 
 /** Key/value: what the run counted and over what. */
-function runSheet(run: PlainRow, tz: string): SheetSource {
+function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource {
+  const asked = clusters.filter((c) => c['answerable'] !== null);
   const clustered = num(run['clustered']);
   const unrecognised = num(run['unrecognised']);
   const rows: [string, CellInput, CellFormat][] = [
@@ -85,6 +99,8 @@ function runSheet(run: PlainRow, tz: string): SheetSource {
       'percent',
     ],
     ['Clusters', num(run['clusters']), 'integer'],
+    ['Top clusters asked to the knowledge base', asked.length, 'integer'],
+    ['Of them answerable', asked.filter((c) => c['answerable'] === true).length, 'integer'],
   ];
   return {
     name: 'Run',
@@ -140,7 +156,7 @@ export const unhandledReport: ReportDefinition = {
     const run = (await context.querySql('run', { every }))[0];
     const clusters = run ? await context.querySql('clusters', { run_id: String(run['run_id']) }) : [];
     return {
-      sheets: [clustersSheet(clusters), ...(run ? [runSheet(run, context.tz)] : [])],
+      sheets: [clustersSheet(clusters), ...(run ? [runSheet(run, clusters, context.tz)] : [])],
       charts: unhandledChart(clusters),
       empty: run === undefined,
       noDataReason: `no unhandled run of this period and selection is stored (run ${commandFor(context.from, context.to, context.projects, every)})`,

@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findReport } from '../../reports/index.js';
+import { coverTopClusters } from '../../src/cli/commands/unhandled-coverage.js';
+import { loadConfig } from '../../src/config.js';
+import { kbKeys } from '../../src/emulator/kb/kb-truth.js';
 import { unhandledTruth } from '../../src/emulator/unhandled-truth.js';
+import { silentLogger } from '../../src/log.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { recordUnhandled } from '../helpers/record-unhandled.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
@@ -96,5 +100,41 @@ describe('the unhandled report against the emulator truth', () => {
     for (const r of stored) expect(page).toContain(html(String(r['label'])));
     expect(page).toContain('<svg');
     expect(page).toContain('Top 10 clusters');
+  });
+
+  it("shows each top cluster's coverage: answerable as the truth's covered topics say", async () => {
+    const now = h.running.emulator.now();
+    const run = await h.withWarehouse((w) => recordUnhandled(w, { from, to }, now));
+    const keys = kbKeys(h.running.emulator);
+    const config = loadConfig({
+      ...h.env,
+      REPORTER_KB_BASE_URL: `${h.running.url}${keys.basePath}`,
+      REPORTER_KB_KEY: keys.projectKey,
+    });
+    await coverTopClusters(config, silentLogger(), run, 20, new Date(now));
+    const { sheets } = await readWorkbook((await write()).path);
+    const clusters = sheetNamed(sheets, 'Clusters');
+    const at = (name: string) => clusters.header.indexOf(name);
+    const truth = truthOf(from, to);
+    const members = await h.withWarehouse((w) =>
+      w.query('select question_id, cluster_id from unhandled_members where run_id = $run', {
+        run: run.runId,
+      }),
+    );
+    const rows = clusters.rows.slice(0, 20);
+    const agree = rows.filter((r) => {
+      const counts = new Map<string, number>();
+      for (const m of members)
+        if (m['cluster_id'] === r[at('Cluster id')]) {
+          const topic = truth.topicOf.get(String(m['question_id'])) ?? 'noise';
+          counts.set(topic, (counts.get(topic) ?? 0) + 1);
+        }
+      const [topic] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+      // a yes/no cell is written as the text yes or no
+      return r[at('Answerable')] === (truth.coveredTopics.includes(topic) ? 'yes' : 'no');
+    });
+    expect(agree.length / rows.length).toBeGreaterThanOrEqual(0.9);
+    const figures = new Map(sheetNamed(sheets, 'Run').rows.map((r) => [String(r[0]), r[1]]));
+    expect(figures.get('Top clusters asked to the knowledge base')).toBe(rows.length);
   });
 });
