@@ -5,7 +5,7 @@ SELECT c.rank, c.cluster_id, c.label, c.messages, c.previous_messages, c.trend, 
   c.agent_sessions, array_to_string(c.channels, ', ') AS channels, array_to_string(c.examples, ' | ') AS examples,
   v.best_source_name, CASE WHEN v.kb_asked THEN v.score END AS score,
   CASE WHEN v.kb_asked THEN v.terms_found END AS terms_found, v.answerable,
-  v.prompter_suggestions, v.prompter_top_intent
+  v.cluster_id IS NOT NULL AS covered, v.prompter_requests, v.prompter_suggestions, v.prompter_top_intent
 FROM unhandled_clusters c
 LEFT JOIN unhandled_coverage v ON v.run_id = c.run_id AND v.cluster_id = c.cluster_id
 WHERE c.run_id = $run_id

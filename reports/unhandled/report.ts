@@ -1,7 +1,7 @@
 // The `unhandled` report: what people asked that the bot could not handle, as `reporter-etl unhandled` stored
 // it for exactly the report's period (docs/unhandled.md): its clusters (rank, id, label, messages, the
-// previous period's, trend, share, clients, sessions sent to an agent, channels, examples, and for the top
-// clusters their coverage: the knowledge base's best source, score, answerable, the Prompter's suggestions),
+// previous period's, trend, share, clients, sessions sent to an agent, channels, examples), the coverage of
+// the top clusters (the knowledge base's best source, score, answerable, the Prompter's suggestions),
 // the run's figures and a chart of the top 10 clusters this period against the previous one. It reads the stored run, never
 // computes one (a report only reads): with none for the period it is empty and says which command makes it.
 // Small: written in memory with its chart, or (--format html) as one self-contained page.
@@ -39,10 +39,18 @@ const CLUSTER_COLUMNS: ColumnSpec[] = [
   col('agent', 'Sessions sent to an agent', 'integer'),
   col('channels', 'Channels', 'text', 20),
   { ...col('examples', 'Examples', 'text', 60), wrap: true },
+];
+
+/** The coverage of the top clusters: a sheet of its own, so that each fits a 1280 px page as columns. */
+const COVERAGE_COLUMNS: ColumnSpec[] = [
+  col('rank', 'Rank', 'integer'),
+  col('id', 'Cluster id', 'text'),
+  { ...col('label', 'Central question (label)', 'text', 40), wrap: true },
   col('source', 'Knowledge base: best source', 'text', 30),
   col('score', 'Score', 'decimal3'),
   col('terms', 'Terms found', 'percent'),
   col('answerable', 'Answerable', 'boolean'),
+  col('requests', 'Prompter requests', 'integer'),
   col('suggestions', 'Prompter suggestions', 'integer'),
   col('intent', 'Prompter top intent', 'text', 30),
 ];
@@ -64,15 +72,34 @@ function clustersSheet(rows: PlainRow[]): SheetSource {
         r['agent_sessions'],
         r['channels'],
         r['examples'],
-        r['best_source_name'],
-        r['score'],
-        r['terms_found'],
-        r['answerable'],
-        r['prompter_suggestions'],
-        r['prompter_top_intent'],
       ]),
     ],
     emptyNote: 'No cluster: no group of unrecognised messages reached the run’s minimum size',
+  };
+}
+
+/** The clusters whose coverage was computed (the command's top clusters), biggest first. */
+function coverageSheet(rows: PlainRow[]): SheetSource {
+  return {
+    name: 'Coverage',
+    columns: COVERAGE_COLUMNS,
+    rows: [
+      rows
+        .filter((r) => r['covered'] === true)
+        .map((r) => [
+          r['rank'],
+          r['cluster_id'],
+          r['label'],
+          r['best_source_name'],
+          r['score'],
+          r['terms_found'],
+          r['answerable'],
+          r['prompter_requests'],
+          r['prompter_suggestions'],
+          r['prompter_top_intent'],
+        ]),
+    ],
+    emptyNote: 'No coverage computed for this run (reporter-etl unhandled computes it for its top clusters)',
   };
 }
 
@@ -156,7 +183,11 @@ export const unhandledReport: ReportDefinition = {
     const run = (await context.querySql('run', { every }))[0];
     const clusters = run ? await context.querySql('clusters', { run_id: String(run['run_id']) }) : [];
     return {
-      sheets: [clustersSheet(clusters), ...(run ? [runSheet(run, clusters, context.tz)] : [])],
+      sheets: [
+        clustersSheet(clusters),
+        coverageSheet(clusters),
+        ...(run ? [runSheet(run, clusters, context.tz)] : []),
+      ],
       charts: unhandledChart(clusters),
       empty: run === undefined,
       noDataReason: `no unhandled run of this period and selection is stored (run ${commandFor(context.from, context.to, context.projects, every)})`,

@@ -113,7 +113,7 @@ describe('the unhandled report against the emulator truth', () => {
     });
     await coverTopClusters(config, silentLogger(), run, 20, new Date(now));
     const { sheets } = await readWorkbook((await write()).path);
-    const clusters = sheetNamed(sheets, 'Clusters');
+    const clusters = sheetNamed(sheets, 'Coverage');
     const at = (name: string) => clusters.header.indexOf(name);
     const truth = truthOf(from, to);
     const members = await h.withWarehouse((w) =>
