@@ -96,6 +96,13 @@ describe('coverage of the top unhandled clusters against the emulator truth', ()
     }
   });
 
+  it('a refused REPORTER_KB_KEY stops the command with kb.auth, the key in no message', async () => {
+    const key = 'not-the-kb-key-4711';
+    const error = await cli({ ...kbEnv(), REPORTER_KB_KEY: key }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'kb.auth', exitCode: 1 });
+    expect(String((error as Error).message)).not.toContain(key);
+  });
+
   it("counts the Prompter's recorded suggestions for a cluster's messages", async () => {
     const run = await cli(h.env);
     const [first, second] = run.clusters;
