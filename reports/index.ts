@@ -10,6 +10,7 @@ import { messagesReport } from './messages/report.js';
 import { prompterReport } from './prompter/report.js';
 import { sessionsReport } from './sessions/report.js';
 import { summaryReport } from './summary/report.js';
+import { unhandledReport } from './unhandled/report.js';
 
 export const REPORTS: readonly ReportDefinition[] = [
   summaryReport,
@@ -19,6 +20,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   prompterReport,
   kbHealthReport,
   kbEvalReport,
+  unhandledReport,
 ];
 
 export function listReports(): { id: string; title: string; description: string }[] {

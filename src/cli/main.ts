@@ -28,14 +28,15 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'unhandled',
-    summary: 'what people ask that the bot cannot handle: the catch-all questions grouped into topics',
+    summary:
+      'what people ask that the bot cannot handle: the catch-all questions grouped into topics, the top ones checked against the knowledge base and the Prompter',
     load: async () => (await import('./commands/unhandled.js')).unhandledCommand,
   },
   {
     name: 'report',
     // the ids of reports/index.ts (not imported here: it loads every report); test/cli/help-*.test.ts checks them
     summary:
-      'write an XLSX report for analysts (summary, sessions, messages, labels, prompter, kb-health, kb-eval); --list lists them',
+      'write an XLSX report for analysts (summary, sessions, messages, labels, prompter, kb-health, kb-eval, unhandled); --list lists them',
     load: async () => (await import('./commands/report.js')).reportCommand,
   },
   {

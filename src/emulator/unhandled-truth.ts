@@ -1,6 +1,7 @@
 // Ground truth of the unhandled questions: for every catch-all message of a time window, the hidden topic it
 // came from (none: one-off noise, or a live Chat API message), straight from the generator, never from the
 // code under test. What the clustering of the unhandled questions is measured against.
+import { KB_COVERED_TOPICS } from './kb/kb-topic-answers.js';
 import type { ProjectData } from './project-data.js';
 import { unhandledQuestion } from './unhandled-topics.js';
 import { FALLBACK_CLASS } from './vocabulary.js';
@@ -12,6 +13,8 @@ export interface UnhandledTruth {
   noise: string[];
   /** Messages per topic. */
   topics: Record<string, number>;
+  /** The topics the emulated knowledge base answers (a FAQ source each); the others it cannot answer. */
+  coveredTopics: readonly string[];
 }
 
 /** The truth of the catch-all messages with a timestamp in [from, to), as of `now`. */
@@ -20,7 +23,12 @@ export function unhandledTruth(
   window: { from: number; to: number; now: number },
 ): UnhandledTruth {
   const sk = p.skeleton;
-  const truth: UnhandledTruth = { topicOf: new Map(), noise: [], topics: {} };
+  const truth: UnhandledTruth = {
+    topicOf: new Map(),
+    noise: [],
+    topics: {},
+    coveredTopics: KB_COVERED_TOPICS,
+  };
   const to = Math.min(window.to, window.now + 1);
   for (let i = 0; i < sk.sessionCount; i++) {
     if (p.withheld.has(i)) continue;

@@ -3,13 +3,14 @@
 // page does not scroll sideways (document.documentElement.scrollWidth <= 1280), no table cell's text runs
 // past its cell (a header cut), and a long text keeps a readable width (not one word per line). The Reporter
 // reports read a synced emulator; the knowledge base reports two kb syncs (with a change) and
-// four kb evals (more than a turned table's rows, so that Runs is laid out as columns).
+// four kb evals (more than a turned table's rows, so that Runs is laid out as columns); unhandled the
+// `unhandled` run of its period.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORTS } from '../../reports/index.js';
+import { findReport, REPORTS } from '../../reports/index.js';
 import { DEFAULT_KB_ADMIN_KEY, DEFAULT_KB_PROJECT_KEY } from '../../src/emulator/kb/kb-options.js';
 import { kbQuestions } from '../../src/emulator/kb/kb-truth.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
@@ -86,6 +87,8 @@ beforeAll(async () => {
       ...questions.map((q) => `"${q.question}",${q.sourceName},${q.expectedAnswerContains}`),
     ].join('\n'),
   );
+  // what the unhandled report reads: the stored run of its period
+  await cli(['unhandled', ...periodOf(findReport('unhandled'))]);
   await cli(['kb', 'sync']);
   // more runs than a turned table takes: the Runs table (20 columns) must fit as columns
   for (let run = 0; run < TURNED_TABLE_ROWS; run++)

@@ -1,8 +1,8 @@
 // Every report as an analyst prints it (issue 33): each report of the registry (reports/index.ts, so a report
 // added later is checked with no edit here) written for one day of a synced emulator, kb-health and kb-eval
-// after a kb sync and two kb eval runs, and the summary of 90 days, converted to PDF by LibreOffice in one
-// `soffice --convert-to pdf` call and read back with poppler (`pdfinfo`, `pdftotext -bbox`): every page names its
-// report, its sheet's period and says "Page N of M" (M the PDF's page count); no word on any page under 7 pt;
+// after a kb sync and two kb eval runs, unhandled after its day's `unhandled` run (recordUnhandled), and the
+// summary of 90 days, converted to PDF by LibreOffice in one `soffice --convert-to pdf` call and read back
+// with poppler (`pdfinfo`, `pdftotext -bbox`): every page names its report, its sheet's period and says "Page N of M" (M the PDF's page count); no word on any page under 7 pt;
 // the summary of 90 days prints on at most 20 pages, of one day on at most 8 (54 and 14 before); kb-eval's
 // Settings (a JSON text longer than its column) print whole, wrapped, not cut at the cell's left edge.
 import { execFile } from 'node:child_process';
@@ -22,6 +22,7 @@ import type { ReportDefinition } from '../../src/report/report-definition.js';
 import { MAX_CONTENT_WIDTH } from '../../src/report/sheet-layout.js';
 import { writeReport } from '../../src/report/write-report.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
+import { recordUnhandled } from '../helpers/record-unhandled.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
 const run = promisify(execFile);
@@ -152,6 +153,8 @@ describe.skipIf((!SOFFICE || !POPPLER) && !inCi)(
       const workbooks: string[] = [];
       await h.withWarehouse(async (warehouse) => {
         settings = await recordKnowledgeBase(h, warehouse);
+        // what the unhandled report reads: the stored run of its day
+        await recordUnhandled(warehouse, { from: DAY_FROM, to: TO }, h.running.emulator.now());
         const asked = [
           ...REPORTS.map((report) => ({ key: report.id, report, kb: report.reads === 'kb', from: DAY_FROM })),
           { key: 'summary-90', report: findReport('summary'), kb: false, from: QUARTER_FROM },

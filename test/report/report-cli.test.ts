@@ -76,6 +76,7 @@ describe('reporter-etl report', () => {
       'prompter',
       'kb-health',
       'kb-eval',
+      'unhandled',
     ]);
   });
 

@@ -49,6 +49,10 @@ frozen header rows, autofilters, number, percent and date-time formats (date-tim
   kb-eval    the latest kb eval run started in the period: hit@1, hit@5, MRR, answers with the expected
              text, failures, latency; compared with the previous run; worst questions; runs side by side;
              without --from/--to the period is the day (in --tz) of the latest run
+  unhandled  the clusters of unhandled questions reporter-etl unhandled stored for exactly the period
+             (every channel; the one --project's run, or every project's): size, trend, share, clients,
+             agent sessions, examples, the knowledge base's and the Prompter's coverage, a chart of the top
+             10 against the previous period; with no stored run it says which unhandled command to run
   (--project does not apply to kb-health and kb-eval: they read the knowledge base's tables)
 
 Options:

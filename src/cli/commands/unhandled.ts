@@ -1,6 +1,7 @@
 // `reporter-etl unhandled`: what people ask that the bot cannot handle. The catch-all messages of a period
 // grouped into topics (docs/unhandled.md), stored as one run of the period (unhandled_* tables) and printed:
-// a table of the top clusters on a terminal, the whole run as one JSON object with --json.
+// a table of the top clusters on a terminal, the whole run as one JSON object with --json; the coverage of the
+// top clusters by the knowledge base and the Prompter computed and stored after it (unhandled-coverage.ts).
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { toCleanJson } from '../../format-figures.js';
@@ -19,6 +20,7 @@ import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
 import { requireWarehouse } from '../require-warehouse.js';
+import { type CoveredCluster, coverTopClusters } from './unhandled-coverage.js';
 
 const DAY = 86_400_000;
 
@@ -34,6 +36,13 @@ unrecognised messages, trend against the previous period of the same length, ses
 after it, channels and up to 5 phrasings. The run is stored (tables unhandled_runs, unhandled_clusters,
 unhandled_members), replacing an earlier run of the same period and selection.
 
+Coverage of the top --top clusters (table unhandled_coverage): when REPORTER_KB_KEY is set, each cluster's
+label is asked to the knowledge base's retrieval (REPORTER_KB_BASE_URL): its best source and score, and
+"answerable" when the score is at least 0.5 and the best chunk holds at least 60 % of the question's terms
+(how these were chosen: docs/unhandled.md#coverage); without the key nothing is asked (answerable unknown,
+"-" in the table). Also the Prompter's recorded suggestions for the cluster's messages (prompter_requests
+with the same text, from \`prompter ask\`) and their most frequent first intent.
+
 Options:
   --from T, --to T     the period: an instant with its offset or a local date or date-time read in --tz;
                        default --to the start of today, --from 7 days before --to
@@ -43,7 +52,8 @@ ${tzHelp('local --from/--to and of today', 21)}
   --catch-all CLASS    the NLP class of unrecognised requests (default /CatchAll)
   --min-messages N     a cluster needs at least N messages in the period (default 1 in 10,000 of the
                        period's unrecognised messages, at least 3); smaller groups stay unclustered
-  --top N              clusters shown in the table (20); --json gives every cluster
+  --top N              clusters shown in the table and whose coverage is computed (20); --json gives
+                       every cluster (coverage null beyond the top)
   --json               print the run as one JSON object
 
 Exit codes: 0 ok; 1 failed; 2 usage or configuration (bad --tz, --from not before --to, no warehouse yet);
@@ -80,8 +90,9 @@ export async function runUnhandled(argv: string[], io: CommandIo, deps: Unhandle
   const run = await withConfiguredWarehouse(config, 'write', log, (warehouse) =>
     computeUnhandled(warehouse, query, new Date(deps.now())),
   );
-  if (values.json) io.out(toCleanJson(run));
-  else for (const line of renderUnhandled(run, top)) io.out(line);
+  const clusters = await coverTopClusters(config, log, run, top, new Date(deps.now()));
+  if (values.json) io.out(toCleanJson({ ...run, clusters }));
+  else for (const line of renderUnhandled(run, clusters, top)) io.out(line);
   return EXIT.ok;
 }
 
@@ -123,15 +134,19 @@ function startOfToday(now: number, timeZone: string): number {
   return parseZonedTime(day.format(now), 'to', timeZone);
 }
 
-/** A summary line and the top clusters as a table. */
-export function renderUnhandled(run: UnhandledRun, top: number): string[] {
+/** A summary line and the top clusters as a table, with their coverage. */
+export function renderUnhandled(
+  run: UnhandledRun,
+  clusters: readonly CoveredCluster[],
+  top: number,
+): string[] {
   const percent = (x: number | null) => (x === null ? 'new' : `${x >= 0 ? '+' : ''}${Math.round(x * 100)}%`);
   const share = run.unrecognised === 0 ? 0 : run.clustered / run.unrecognised;
   const lines = [
     `Unhandled questions ${run.from} to ${run.to}: ${run.unrecognised} unrecognised (${run.previousUnrecognised} in the previous period), ${run.clustered} in ${run.clusters.length} clusters (${Math.round(share * 100)}%)`,
   ];
   if (run.clusters.length === 0) return lines;
-  const rows = run.clusters.slice(0, top).map((c) => ({
+  const rows = clusters.slice(0, top).map((c) => ({
     rank: c.rank,
     id: c.id,
     messages: c.messages,
@@ -140,9 +155,21 @@ export function renderUnhandled(run: UnhandledRun, top: number): string[] {
     clients: c.clients,
     agent: c.agentSessions,
     channels: c.channels.join(','),
+    kb: kbCell(c),
+    prompter: c.coverage?.prompterSuggestions ?? 0,
     label: c.label,
   }));
-  return [...lines, ...formatTable(rows, { counts: ['messages', 'clients', 'agent'], maxLineWidth: 140 })];
+  return [
+    ...lines,
+    ...formatTable(rows, { counts: ['messages', 'clients', 'agent', 'prompter'], maxLineWidth: 160 }),
+  ];
+}
+
+/** The knowledge base's answer in a cell: `yes 0.82` / `no 0.12` (answerable, score), `-` when not asked. */
+function kbCell(c: CoveredCluster): string {
+  const cov = c.coverage;
+  if (!cov?.kbAsked || cov.score === null) return cov?.kbError ? 'error' : '-';
+  return `${cov.answerable ? 'yes' : 'no'} ${cov.score.toFixed(2)}`;
 }
 
 export const unhandledCommand: Command = {

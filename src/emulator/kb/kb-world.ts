@@ -9,6 +9,7 @@ import { sha256 } from './kb-model.js';
 import type { KbOptions } from './kb-options.js';
 import { defaultKbSettings } from './kb-settings.js';
 import { knowledgeOf } from './kb-texts.js';
+import { topicAnswerSources } from './kb-topic-answers.js';
 import type { IndexingRun } from './source-indexing.js';
 
 const MINUTE = 60_000;
@@ -241,7 +242,11 @@ function generatedKeys(now: number, options: KbOptions): KbApiKey[] {
 
 export function kbWorld(seed: number, now: number, options: KbOptions): KbWorld {
   const main = project(KB_MAIN_PROJECT_ID, 'support-kb', now - 400 * DAY, options.rpmLimit);
-  const sources = generatedSources(seed, now, options.sources);
+  // the generated sources, then the FAQ answers to some of the unhandled questions' topics
+  const sources = [
+    ...generatedSources(seed, now, options.sources),
+    ...topicAnswerSources(KB_MAIN_PROJECT_ID, 100_001 + options.sources, now),
+  ];
   for (const s of sources) for (const g of s.segments) main.segmentNames.add(g);
   main.segmentNames.add(KB_ORPHAN_SEGMENT);
   const groupNames = ['staff', 'partners', 'vip-clients', KB_EMPTY_GROUP];

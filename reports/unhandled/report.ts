@@ -1,0 +1,196 @@
+// The `unhandled` report: what people asked that the bot could not handle, as `reporter-etl unhandled` stored
+// it for exactly the report's period (docs/unhandled.md): its clusters (rank, id, label, messages, the
+// previous period's, trend, share, clients, sessions sent to an agent, channels, examples), the coverage of
+// the top clusters (the knowledge base's best source, score, answerable, the Prompter's suggestions),
+// the run's figures and a chart of the top 10 clusters this period against the previous one. It reads the stored run, never
+// computes one (a report only reads): with none for the period it is empty and says which command makes it.
+// Small: written in memory with its chart, or (--format html) as one self-contained page.
+import type {
+  CellFormat,
+  CellInput,
+  ChartSpec,
+  ColumnSpec,
+  ReportDefinition,
+  SheetSource,
+} from '../../src/report/report-definition.js';
+import { readWarehouseNames } from '../../src/stats/compute-stats.js';
+import type { PlainRow, PlainValue } from '../../src/warehouse/warehouse.js';
+
+/** Clusters drawn on the chart. */
+export const CHART_CLUSTERS = 10;
+/** A label on the chart's category axis is cut to this many characters (the sheet has it whole). */
+const CHART_LABEL = 40;
+
+const col = (key: string, header: string, format: ColumnSpec['format'], width?: number): ColumnSpec =>
+  width === undefined ? { key, header, format } : { key, header, format, width };
+
+const num = (v: PlainValue | undefined): number | null => (typeof v === 'number' ? v : null);
+const text = (v: PlainValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
+
+const CLUSTER_COLUMNS: ColumnSpec[] = [
+  col('rank', 'Rank', 'integer'),
+  col('id', 'Cluster id', 'text'),
+  { ...col('label', 'Label (most central phrasing)', 'text', 40), wrap: true },
+  col('messages', 'Messages', 'integer'),
+  col('previous', 'Previous period', 'integer'),
+  col('trend', 'Trend', 'percent'),
+  col('share', 'Share of unrecognised', 'percent'),
+  col('clients', 'Clients', 'integer'),
+  col('agent', 'Sessions sent to an agent', 'integer'),
+  col('channels', 'Channels', 'text', 20),
+  { ...col('examples', 'Examples', 'text', 60), wrap: true },
+];
+
+/** The coverage of the top clusters: a sheet of its own, so that each fits a 1280 px page as columns. */
+const COVERAGE_COLUMNS: ColumnSpec[] = [
+  col('rank', 'Rank', 'integer'),
+  col('id', 'Cluster id', 'text'),
+  { ...col('label', 'Central question (label)', 'text', 40), wrap: true },
+  col('source', 'Knowledge base: best source', 'text', 30),
+  col('score', 'Score', 'decimal3'),
+  col('terms', 'Terms found', 'percent'),
+  col('answerable', 'Answerable', 'boolean'),
+  col('requests', 'Prompter requests', 'integer'),
+  col('suggestions', 'Prompter suggestions', 'integer'),
+  col('intent', 'Prompter top intent', 'text', 30),
+];
+
+function clustersSheet(rows: PlainRow[]): SheetSource {
+  return {
+    name: 'Clusters',
+    columns: CLUSTER_COLUMNS,
+    rows: [
+      rows.map((r) => [
+        r['rank'],
+        r['cluster_id'],
+        r['label'],
+        r['messages'],
+        r['previous_messages'],
+        r['trend'],
+        r['share'],
+        r['clients'],
+        r['agent_sessions'],
+        r['channels'],
+        r['examples'],
+      ]),
+    ],
+    emptyNote: 'No cluster: no group of unrecognised messages reached the run’s minimum size',
+  };
+}
+
+/** The clusters whose coverage was computed (the command's top clusters), biggest first. */
+function coverageSheet(rows: PlainRow[]): SheetSource {
+  return {
+    name: 'Coverage',
+    columns: COVERAGE_COLUMNS,
+    rows: [
+      rows
+        .filter((r) => r['covered'] === true)
+        .map((r) => [
+          r['rank'],
+          r['cluster_id'],
+          r['label'],
+          r['best_source_name'],
+          r['score'],
+          r['terms_found'],
+          r['answerable'],
+          r['prompter_requests'],
+          r['prompter_suggestions'],
+          r['prompter_top_intent'],
+        ]),
+    ],
+    emptyNote: 'No coverage computed for this run (reporter-etl unhandled computes it for its top clusters)',
+  };
+}
+
+/** Key/value: what the run counted and over what. */
+function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource {
+  const asked = clusters.filter((c) => c['answerable'] !== null);
+  const clustered = num(run['clustered']);
+  const unrecognised = num(run['unrecognised']);
+  const rows: [string, CellInput, CellFormat][] = [
+    ['Run', text(run['run_id']), 'text'],
+    ['Project', run['project'] === '' ? 'every project' : text(run['project']), 'text'],
+    ['Channel', 'every channel', 'text'],
+    ['Catch-all class', text(run['catch_all_class']), 'text'],
+    [`Period from (${tz})`, num(run['period_from']), 'datetime'],
+    [`Period to (${tz})`, num(run['period_to']), 'datetime'],
+    [`Previous period from (${tz})`, num(run['previous_from']), 'datetime'],
+    [`Computed (${tz})`, num(run['computed_at']), 'datetime'],
+    ['Unrecognised messages', unrecognised, 'integer'],
+    ['Unrecognised messages, previous period', num(run['previous_unrecognised']), 'integer'],
+    ['Messages in a cluster', clustered, 'integer'],
+    [
+      'Share in a cluster',
+      unrecognised === null || clustered === null || unrecognised === 0 ? null : clustered / unrecognised,
+      'percent',
+    ],
+    ['Clusters', num(run['clusters']), 'integer'],
+    ['Top clusters asked to the knowledge base', asked.length, 'integer'],
+    ['Of them answerable', asked.filter((c) => c['answerable'] === true).length, 'integer'],
+  ];
+  return {
+    name: 'Run',
+    columns: [
+      { key: 'figure', header: 'Figure', format: 'text' },
+      { key: 'value', header: 'Value', format: 'text', align: 'right' },
+    ],
+    rows: [rows.map(([figure, value]) => [figure, value])],
+    rowFormats: { column: 1, formats: rows.map(([, , format]) => format) },
+    autoFilter: false,
+  };
+}
+
+/** The top clusters' messages this period beside the previous period's: their size and their trend. */
+export function unhandledChart(clusters: PlainRow[]): ChartSpec[] {
+  const top = clusters.slice(0, CHART_CLUSTERS);
+  if (top.length === 0) return [];
+  const label = (r: PlainRow) => {
+    const full = `${r['rank']}. ${r['label']}`;
+    return full.length > CHART_LABEL ? `${full.slice(0, CHART_LABEL - 1)}…` : full;
+  };
+  return [
+    {
+      title: `Top ${top.length} clusters: messages this period and the previous one`,
+      kind: 'hbar',
+      categories: top.map(label),
+      categoryAxis: 'Cluster (rank. label)',
+      valueAxis: { title: 'Messages', format: 'integer' },
+      series: [
+        { name: 'This period', values: top.map((r) => num(r['messages']) ?? 0) },
+        { name: 'Previous period', values: top.map((r) => num(r['previous_messages']) ?? 0) },
+      ],
+    },
+  ];
+}
+
+/** The command that stores the run this report reads, for the note of an empty report. */
+function commandFor(from: number, to: number, projects: readonly string[], every: boolean): string {
+  const project = every ? '' : ` --project ${projects[0] ?? ''}`;
+  return `reporter-etl unhandled --from ${new Date(from).toISOString()} --to ${new Date(to).toISOString()}${project}`;
+}
+
+export const unhandledReport: ReportDefinition = {
+  id: 'unhandled',
+  title: 'Unhandled questions',
+  description:
+    'the clusters of the questions the bot could not handle, as reporter-etl unhandled stored them for the period: size, trend, share, clients, agent sessions, examples',
+  mode: 'memory',
+  formats: ['xlsx', 'html'],
+  async build(context) {
+    const all = (await readWarehouseNames(context.warehouse)).projects;
+    const every = all.length > 0 && all.every((p) => context.projects.includes(p));
+    const run = (await context.querySql('run', { every }))[0];
+    const clusters = run ? await context.querySql('clusters', { run_id: String(run['run_id']) }) : [];
+    return {
+      sheets: [
+        clustersSheet(clusters),
+        coverageSheet(clusters),
+        ...(run ? [runSheet(run, clusters, context.tz)] : []),
+      ],
+      charts: unhandledChart(clusters),
+      empty: run === undefined,
+      noDataReason: `no unhandled run of this period and selection is stored (run ${commandFor(context.from, context.to, context.projects, every)})`,
+    };
+  },
+};
