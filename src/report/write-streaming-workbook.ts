@@ -68,6 +68,9 @@ export async function writeStreamingWorkbook(
     }
     return id;
   };
+  let lastFormats: readonly CellFormat[] | undefined;
+  let lastStyleIds: number[] = [];
+  const pending = new PendingRows();
   let rowsSinceCollection = 0;
   try {
     const written = await writeSheets(
@@ -82,15 +85,21 @@ export async function writeStreamingWorkbook(
           const rowNumber = nextRow.get(sheet) ?? 2;
           nextRow.set(sheet, rowNumber + 1);
           while (letters.length < cells.length) letters.push(columnLetters(letters.length + 1));
-          const styleIds = formats.map((format, i) => styleIdOf(format, wraps[i] === true));
-          sheetStream(sheet).write(rowXml(rowNumber, cells, letters, styleIds));
+          // a source's rows share its formats array (a row with a format of its own has a new one)
+          if (formats !== lastFormats) {
+            lastFormats = formats;
+            lastStyleIds = formats.map((format, i) => styleIdOf(format, wraps[i] === true));
+          }
+          pending.add(sheet, rowXml(rowNumber, cells, letters, lastStyleIds));
         },
         finishSheet: async (sheet) => {
           throwIfFileFailed();
+          pending.flush();
           sheet.commit();
         },
         afterRows: async (sheet) => {
           throwIfFileFailed();
+          pending.flush();
           await Promise.race([waitForZip(sheet), fileFailed]);
           rowsSinceCollection += CHUNK_ROWS_ESTIMATE;
           if (rowsSinceCollection >= ROWS_PER_COLLECTION) {
@@ -110,6 +119,26 @@ export async function writeStreamingWorkbook(
     await fileDone.catch(() => undefined);
     // the file's error is the cause when the zip stopped because of it
     throw fileError ?? error;
+  }
+}
+
+/**
+ * A chunk's row XML, written into its sheet's stream at once (one string, one buffer, one write per chunk
+ * instead of per row: the stream's per-write copies were a tenth of the export's CPU).
+ */
+class PendingRows {
+  private sheet: Worksheet | undefined;
+  private xml = '';
+
+  add(sheet: Worksheet, rowXml: string): void {
+    if (sheet !== this.sheet) this.flush();
+    this.sheet = sheet;
+    this.xml += rowXml;
+  }
+
+  flush(): void {
+    if (this.sheet && this.xml !== '') sheetStream(this.sheet).write(this.xml);
+    this.xml = '';
   }
 }
 
