@@ -14,10 +14,17 @@ import { columnLetters, rowXml } from './row-xml.js';
 import { formatStyle, TABLE_SHEET } from './sheet-layout.js';
 import { type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
 
-/** A full GC every this many rows frees DuckDB's native chunk memory (src/collect-garbage.ts): 1M rows 386 → 295 MB. */
-const ROWS_PER_COLLECTION = 4_096;
+/**
+ * A full GC every this many rows frees DuckDB's native chunk memory (src/collect-garbage.ts): 1M rows 386 → 295 MB
+ * at 4,096 rows; each full GC costs ~45 ms, and at 16,384 the 192k-row export took 2 CPU-s less for ~8 MB more
+ * (bench/README.md, issue 34 item 5). The report's slices have their own GC at their end (write-report.ts).
+ */
+const ROWS_PER_COLLECTION = 16_384;
 /** DuckDB hands rows over in chunks of about this many (afterRows runs once per chunk). */
 const CHUNK_ROWS_ESTIMATE = 2_048;
+
+/** The deflate's output chunk (zlib's chunkSize; its default is 16 KB): the 192k-row export 0.4 CPU-s less. */
+const ZLIB_CHUNK_BYTES = 256 * 1024;
 
 /** Bytes a sheet may buffer before its zip entry starts reading it (a sheet waits for the one before). */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
@@ -46,6 +53,9 @@ export async function writeStreamingWorkbook(
     useStyles: true,
     // shared strings would keep every distinct text of the workbook in memory until the end
     useSharedStrings: false,
+    // deflate at level 1 (archiver's zip default already: compress-commons sets ZLIB_BEST_SPEED when no level is
+    // given) with 256 KB output chunks instead of zlib's 16 KB: a sixteenth of the thread-pool round trips
+    zip: { zlib: { level: 1, chunkSize: ZLIB_CHUNK_BYTES } },
   });
   workbook.creator = 'reporter-etl';
   workbook.title = options.title;

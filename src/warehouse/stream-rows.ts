@@ -4,6 +4,7 @@
 // A chunk is read column by column, each column's converter chosen once from its type: text, booleans and
 // 32-bit numbers are taken as DuckDB's node API reads them, other types go through convertToPlainValue
 // (row by row through the API's generic converter took twice the CPU: bench/README.md, issue 34 item 5).
+// The next chunk is fetched while the consumer works on this one.
 import { type DuckDBConnection, type DuckDBDataChunk, DuckDBTypeId } from '@duckdb/node-api';
 import { bindParams, convertToPlainValue } from './query-rows.js';
 import type { PlainValue, SqlParams, StreamedRows } from './warehouse.js';
@@ -16,10 +17,18 @@ export async function* streamRows(
   const bound = params ? bindParams(params) : undefined;
   const result = await connection.stream(sql, bound?.values, bound?.types);
   const columns = result.columnNames();
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) return;
-    yield { columns, rows: chunkRows(chunk) };
+  // the next chunk is fetched (DuckDB works on its own thread) while this one is converted and written
+  let next = result.fetchChunk();
+  try {
+    for (;;) {
+      const chunk = await next;
+      if (!chunk || chunk.rowCount === 0) return;
+      next = result.fetchChunk();
+      yield { columns, rows: chunkRows(chunk) };
+    }
+  } finally {
+    // a consumer that stopped early leaves a fetch behind: its failure is no one's
+    next.catch(() => undefined);
   }
 }
 
