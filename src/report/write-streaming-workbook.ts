@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ExcelJS, { type Alignment, type Style, type Worksheet } from 'exceljs';
-import { collectGarbage } from '../collect-garbage.js';
+import { collectGarbage, collectionsSoFar } from '../collect-garbage.js';
 import { EtlError } from '../errors.js';
 import type { CellFormat, SheetSource } from './report-definition.js';
 import { columnLetters, rowXml } from './row-xml.js';
@@ -82,6 +82,7 @@ export async function writeStreamingWorkbook(
   let lastStyleIds: number[] = [];
   const pending = new PendingRows();
   let rowsSinceCollection = 0;
+  let lastCollection = collectionsSoFar();
   try {
     const written = await writeSheets(
       {
@@ -111,11 +112,14 @@ export async function writeStreamingWorkbook(
           throwIfFileFailed();
           pending.flush();
           await Promise.race([waitForZip(sheet), fileFailed]);
+          // a collection since the last chunk (the end of a report's slice) counts as this writer's own
+          if (collectionsSoFar() !== lastCollection) rowsSinceCollection = 0;
           rowsSinceCollection += CHUNK_ROWS_ESTIMATE;
           if (rowsSinceCollection >= ROWS_PER_COLLECTION) {
             rowsSinceCollection = 0;
             collectGarbage();
           }
+          lastCollection = collectionsSoFar();
         },
       },
       sheets,
