@@ -5,6 +5,13 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 let gc: (() => void) | null | undefined;
+let collections = 0;
+
+/** How many full collections collectGarbage has run in this process (a caller that collects every N units
+ * of work counts from the last collection of anyone's, not only its own). */
+export function collectionsSoFar(): number {
+  return collections;
+}
 
 /**
  * Runs a full GC when the runtime allows it; else nothing. The CLI's bin exposes gc() before the CLI loads, and
@@ -14,6 +21,7 @@ let gc: (() => void) | null | undefined;
 export function collectGarbage(): void {
   if (gc === undefined) gc = findGc();
   gc?.();
+  collections += 1;
 }
 
 function findGc(): (() => void) | null {

@@ -1,5 +1,6 @@
 // Maps streamed SQL chunks onto a sheet's columns by name (a column the SQL lacks is a clear error, found on
-// the first chunk), so a report's .sql may select its fields in any order.
+// the first chunk), so a report's .sql may select its fields in any order. SQL that selects exactly the
+// columns in the sheet's order has its rows passed on as they are (no copy per row).
 import { EtlError } from '../errors.js';
 import type { StreamedRows } from '../warehouse/warehouse.js';
 import type { CellInput, ColumnSpec } from './report-definition.js';
@@ -20,6 +21,7 @@ export async function* pickColumns(
       return at;
     });
     const at = positions;
-    yield chunk.rows.map((row) => at.map((i) => row[i]));
+    const asSelected = at.length === chunk.columns.length && at.every((p, i) => p === i);
+    yield asSelected ? chunk.rows : chunk.rows.map((row) => at.map((i) => row[i]));
   }
 }

@@ -28,7 +28,7 @@ export interface WorkbookTarget {
   commitRows: boolean;
   /**
    * Adds one data row after the rows already written (cells in column order, with their formats; `wraps[i]`:
-   * column i is a long text that wraps).
+   * column i is a long text that wraps). The `cells` array is reused for the next row: copy it to keep it.
    */
   addRow(
     sheet: Worksheet,
@@ -111,6 +111,8 @@ export async function writeSheets(
     };
     open();
     let rowIndex = 0;
+    // one array for every row of the source: the target takes the values during addRow, never the array
+    const cells: CellOutput[] = new Array(formats.length);
     for await (const chunk of source.rows) {
       checkAborted(options.signal);
       for (const values of chunk) {
@@ -124,7 +126,6 @@ export async function writeSheets(
           rowFormat === undefined
             ? formats
             : formats.map((f, i) => (source.rowFormats?.column === i ? rowFormat : f));
-        const cells: CellOutput[] = new Array(cellFormats.length);
         for (let i = 0; i < cellFormats.length; i += 1)
           cells[i] = toCellValue(values[i] as CellInput, cellFormats[i] as CellFormat, localTime, fitText);
         if (!target.commitRows)

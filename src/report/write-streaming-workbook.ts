@@ -7,17 +7,24 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ExcelJS, { type Alignment, type Style, type Worksheet } from 'exceljs';
-import { collectGarbage } from '../collect-garbage.js';
+import { collectGarbage, collectionsSoFar } from '../collect-garbage.js';
 import { EtlError } from '../errors.js';
 import type { CellFormat, SheetSource } from './report-definition.js';
 import { columnLetters, rowXml } from './row-xml.js';
 import { formatStyle, TABLE_SHEET } from './sheet-layout.js';
 import { type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
 
-/** A full GC every this many rows frees DuckDB's native chunk memory (src/collect-garbage.ts): 1M rows 386 → 295 MB. */
-const ROWS_PER_COLLECTION = 4_096;
+/**
+ * A full GC every this many rows frees DuckDB's native chunk memory (src/collect-garbage.ts): 1M rows 386 → 295 MB
+ * at 4,096 rows; each full GC costs ~45 ms, and at 16,384 the 192k-row export took 2 CPU-s less for ~8 MB more
+ * (bench/README.md, issue 34 item 5). The report's slices have their own GC at their end (write-report.ts).
+ */
+const ROWS_PER_COLLECTION = 16_384;
 /** DuckDB hands rows over in chunks of about this many (afterRows runs once per chunk). */
 const CHUNK_ROWS_ESTIMATE = 2_048;
+
+/** The deflate's output chunk (zlib's chunkSize; its default is 16 KB): the 192k-row export 0.4 CPU-s less. */
+const ZLIB_CHUNK_BYTES = 256 * 1024;
 
 /** Bytes a sheet may buffer before its zip entry starts reading it (a sheet waits for the one before). */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
@@ -46,6 +53,9 @@ export async function writeStreamingWorkbook(
     useStyles: true,
     // shared strings would keep every distinct text of the workbook in memory until the end
     useSharedStrings: false,
+    // deflate at level 1 (archiver's zip default already: compress-commons sets ZLIB_BEST_SPEED when no level is
+    // given) with 256 KB output chunks instead of zlib's 16 KB: a sixteenth of the thread-pool round trips
+    zip: { zlib: { level: 1, chunkSize: ZLIB_CHUNK_BYTES } },
   });
   workbook.creator = 'reporter-etl';
   workbook.title = options.title;
@@ -68,7 +78,11 @@ export async function writeStreamingWorkbook(
     }
     return id;
   };
+  let lastFormats: readonly CellFormat[] | undefined;
+  let lastStyleIds: number[] = [];
+  const pending = new PendingRows();
   let rowsSinceCollection = 0;
+  let lastCollection = collectionsSoFar();
   try {
     const written = await writeSheets(
       {
@@ -82,21 +96,30 @@ export async function writeStreamingWorkbook(
           const rowNumber = nextRow.get(sheet) ?? 2;
           nextRow.set(sheet, rowNumber + 1);
           while (letters.length < cells.length) letters.push(columnLetters(letters.length + 1));
-          const styleIds = formats.map((format, i) => styleIdOf(format, wraps[i] === true));
-          sheetStream(sheet).write(rowXml(rowNumber, cells, letters, styleIds));
+          // a source's rows share its formats array (a row with a format of its own has a new one)
+          if (formats !== lastFormats) {
+            lastFormats = formats;
+            lastStyleIds = formats.map((format, i) => styleIdOf(format, wraps[i] === true));
+          }
+          pending.add(sheet, rowXml(rowNumber, cells, letters, lastStyleIds));
         },
         finishSheet: async (sheet) => {
           throwIfFileFailed();
+          pending.flush();
           sheet.commit();
         },
         afterRows: async (sheet) => {
           throwIfFileFailed();
+          pending.flush();
           await Promise.race([waitForZip(sheet), fileFailed]);
+          // a collection since the last chunk (the end of a report's slice) counts as this writer's own
+          if (collectionsSoFar() !== lastCollection) rowsSinceCollection = 0;
           rowsSinceCollection += CHUNK_ROWS_ESTIMATE;
           if (rowsSinceCollection >= ROWS_PER_COLLECTION) {
             rowsSinceCollection = 0;
             collectGarbage();
           }
+          lastCollection = collectionsSoFar();
         },
       },
       sheets,
@@ -110,6 +133,26 @@ export async function writeStreamingWorkbook(
     await fileDone.catch(() => undefined);
     // the file's error is the cause when the zip stopped because of it
     throw fileError ?? error;
+  }
+}
+
+/**
+ * A chunk's row XML, written into its sheet's stream at once (one string, one buffer, one write per chunk
+ * instead of per row: the stream's per-write copies were a tenth of the export's CPU).
+ */
+class PendingRows {
+  private sheet: Worksheet | undefined;
+  private xml = '';
+
+  add(sheet: Worksheet, rowXml: string): void {
+    if (sheet !== this.sheet) this.flush();
+    this.sheet = sheet;
+    this.xml += rowXml;
+  }
+
+  flush(): void {
+    if (this.sheet && this.xml !== '') sheetStream(this.sheet).write(this.xml);
+    this.xml = '';
   }
 }
 
