@@ -7,58 +7,27 @@
 // a bare DuckDB process (children/insert-large-json.ts) storing the same rows in the same batches.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Pool } from 'undici';
 import { WEBHOOKS_LOAD_MAX_BYTES } from '../../src/config.js';
 import type { BenchContext } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { LARGE_BODY_COUNT, largeWebhookBody } from '../large-webhook-bodies.js';
 import { CLI, childScript, RESOURCES_PRELOAD, runChild } from '../run-child.js';
-import { KEY, percentile, startServer, stop } from './webhooks.js';
+import { KEY, type LoadResult, percentile, sendOpenLoop, startServer, stop } from './webhooks.js';
 
 const RATE_PER_SECOND = 200;
 
-interface Sent {
-  latenciesMs: number[];
-  failures: number;
-}
-
-/** Sends the large bodies on schedule; the latency of each 200. */
-async function sendLargeBodies(port: number): Promise<Sent> {
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 16, pipelining: 1 });
-  const latenciesMs: number[] = [];
-  let failures = 0;
-  const started = performance.now();
-  const sends: Promise<void>[] = [];
-  for (let i = 0; i < LARGE_BODY_COUNT; i++) {
-    const due = started + (i * 1000) / RATE_PER_SECOND;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const from = Math.min(due, performance.now());
-    const request = pool.request({
-      path: `/webhooks/chatapi?key=${KEY}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: largeWebhookBody(i, 'bench'),
-    });
-    sends.push(
-      request
-        .then(async (response) => {
-          await response.body.dump();
-          if (response.statusCode === 200) latenciesMs.push(performance.now() - from);
-          else failures++;
-        })
-        .catch(() => {
-          failures++;
-        }),
-    );
-  }
-  await Promise.all(sends);
-  await pool.close();
-  return { latenciesMs: latenciesMs.sort((a, b) => a - b), failures };
+/** Sends the large bodies on schedule over 16 connections; the latency of each 200. */
+function sendLargeBodies(port: number): Promise<LoadResult> {
+  return sendOpenLoop(port, {
+    count: LARGE_BODY_COUNT,
+    ratePerSecond: RATE_PER_SECOND,
+    connections: 16,
+    body: (i) => largeWebhookBody(i, 'bench'),
+  });
 }
 
 interface ReceiverRun {
-  sent: Sent | undefined;
+  sent: LoadResult | undefined;
   /** The exit code, or the signal that ended it. */
   exitCode: string;
   peakRssMb: number | null;
@@ -71,7 +40,7 @@ interface ReceiverRun {
 async function measuredReceiver(
   ctx: BenchContext,
   env: Record<string, string>,
-  work: (port: number) => Promise<Sent | undefined>,
+  work: (port: number) => Promise<LoadResult | undefined>,
 ): Promise<ReceiverRun> {
   const resourcesFile = join(ctx.dir, `resources-webhooks-large-${Date.now()}.json`);
   const receiver = await startServer(
@@ -103,7 +72,7 @@ async function measuredReceiver(
 }
 
 /** Spools the bodies in a receiver that never loads, then kills it: the spool is left for the next start. */
-async function leaveSpoolBehind(env: Record<string, string>): Promise<Sent> {
+async function leaveSpoolBehind(env: Record<string, string>): Promise<LoadResult> {
   const receiver = await startServer(CLI, ['webhooks', '--port', '0', '--json'], {
     ...env,
     REPORTER_WEBHOOKS_LOAD_SECONDS: '3600',

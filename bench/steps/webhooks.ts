@@ -18,7 +18,7 @@ const SECONDS = 10;
 const SLOW_CONNECTIONS = 5_000;
 export const KEY = 'bench-webhook-key-of-the-step';
 
-interface LoadResult {
+export interface LoadResult {
   latenciesMs: number[];
   failures: number;
 }
@@ -95,37 +95,52 @@ function startSlowClients(port: number): Promise<SlowClients> {
   }));
 }
 
-/** Sends RATE_PER_SECOND × SECONDS requests on schedule; the latency of each, from its scheduled start. */
-async function load(port: number, idPrefix = ''): Promise<LoadResult> {
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 64, pipelining: 1 });
-  const total = RATE_PER_SECOND * SECONDS;
+/** Sends RATE_PER_SECOND × SECONDS small Chat API bodies on schedule over 64 connections. */
+function load(port: number, idPrefix = ''): Promise<LoadResult> {
+  return sendOpenLoop(port, {
+    count: RATE_PER_SECOND * SECONDS,
+    ratePerSecond: RATE_PER_SECOND,
+    connections: 64,
+    body: (i) =>
+      JSON.stringify([
+        {
+          token: 'bench',
+          clientId: `client-${i % 97}`,
+          questionId: `bench-${idPrefix}${i}`,
+          data: { nlpClass: '/Delivery/Status', confidence: 0.8, answer: 'Ваш заказ в пути', replies: [] },
+          timestamp: '2026-11-20T09:30:00.123',
+          blockForm: false,
+        },
+      ]),
+  });
+}
+
+/**
+ * Posts `count` bodies to the receiver's Chat API path on schedule (open loop: each leaves at its time, its
+ * latency counted from then when the sender is late, as the platform would wait); the latency of each 200.
+ */
+export async function sendOpenLoop(
+  port: number,
+  o: { count: number; ratePerSecond: number; connections: number; body: (i: number) => string },
+): Promise<LoadResult> {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: o.connections, pipelining: 1 });
   const latenciesMs: number[] = [];
   let failures = 0;
   const started = performance.now();
   const sends: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / RATE_PER_SECOND;
+  for (let i = 0; i < o.count; i++) {
+    const due = started + (i * 1000) / o.ratePerSecond;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     // from the scheduled time when the loop is late (what the platform would wait), never before the send
     const from = Math.min(due, performance.now());
-    const body = JSON.stringify([
-      {
-        token: 'bench',
-        clientId: `client-${i % 97}`,
-        questionId: `bench-${idPrefix}${i}`,
-        data: { nlpClass: '/Delivery/Status', confidence: 0.8, answer: 'Ваш заказ в пути', replies: [] },
-        timestamp: '2026-11-20T09:30:00.123',
-        blockForm: false,
-      },
-    ]);
     sends.push(
       pool
         .request({
           path: `/webhooks/chatapi?key=${KEY}`,
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body,
+          body: o.body(i),
         })
         .then(async (response) => {
           await response.body.dump();
