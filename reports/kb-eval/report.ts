@@ -3,8 +3,9 @@
 // the same knowledge base project and question set, its worst questions and the questions that did worse than
 // last time, and every run of the period side by side (stopped and failed runs flagged); charts of the figures run by run and of the run's hit ranks. Small: written
 // in memory with chart images, or (--format html) as one self-contained page.
+
+import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type {
-  CellFormat,
   CellInput,
   ChartSpec,
   ColumnSpec,
@@ -24,7 +25,7 @@ const text = (v: PlainValue | undefined): string | null => (v === null || v === 
 
 /** Key/value: the run's figures (and its settings), each with its format. */
 function runSheet(run: PlainRow | undefined, tz: string): SheetSource {
-  const rows: [string, CellInput, CellFormat][] = run
+  const rows: Figure[] = run
     ? [
         ['Run', text(run['run_id']), 'text'],
         [`Started (${tz})`, num(run['started_at']), 'datetime'],
@@ -57,17 +58,7 @@ function runSheet(run: PlainRow | undefined, tz: string): SheetSource {
         ['Error', text(run['error']), 'text'],
       ]
     : [];
-  return {
-    name: 'Run',
-    columns: [
-      { key: 'figure', header: 'Figure', format: 'text' },
-      { key: 'value', header: 'Value', format: 'text', align: 'right' },
-    ],
-    rows: [rows.map(([figure, value]) => [figure, value])],
-    rowFormats: { column: 1, formats: rows.map(([, , format]) => format) },
-    autoFilter: false,
-    emptyNote: NO_RUN_NOTE,
-  };
+  return figureSheet('Run', rows, { emptyNote: NO_RUN_NOTE });
 }
 
 const COMPARED_COLUMNS: ColumnSpec[] = [

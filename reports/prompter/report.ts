@@ -2,7 +2,9 @@
 // sent in the period (the statistics' `prompter` section): the figures (answered, with an option, options
 // per answer, top-1 and top-3 accuracy, latency), the top-1 confidence by tenths, and the intents suggested
 // first.
-import type { CellFormat, ReportDefinition } from '../../src/report/report-definition.js';
+
+import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
+import type { ReportDefinition } from '../../src/report/report-definition.js';
 
 export const prompterReport: ReportDefinition = {
   id: 'prompter',
@@ -13,7 +15,7 @@ export const prompterReport: ReportDefinition = {
   async build(context) {
     const p = (await context.stats()).prompter;
     const a = p.accuracy;
-    const figures: [string, number | null, CellFormat][] = [
+    const figures: Figure[] = [
       ['Questions', p.questions, 'integer'],
       ['Sent (accepted by the Prompter)', p.sent, 'integer'],
       ['Failed', p.failed, 'integer'],
@@ -34,16 +36,7 @@ export const prompterReport: ReportDefinition = {
     ];
     return {
       sheets: [
-        {
-          name: 'Prompter',
-          columns: [
-            { key: 'figure', header: 'Figure', format: 'text' },
-            { key: 'value', header: 'Value', format: 'number' },
-          ],
-          rows: [figures.map(([name, value]) => [name, value])],
-          rowFormats: { column: 1, formats: figures.map(([, , format]) => format) },
-          autoFilter: false,
-        },
+        figureSheet('Prompter', figures),
         {
           name: 'Top-1 confidence',
           columns: [

@@ -1,12 +1,14 @@
 // The first sheet of `summary`: the period and selection, then one KPI per row (Metric | Value), each value
 // with its own format (count, percent, duration; a mean and its percentiles with the same decimals); an empty period's
 // says "No data for <period>" instead (the report is empty). A key/value list: no autofilter, values and their header right-aligned.
+
+import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type { CellFormat, CellInput, SheetSource } from '../../src/report/report-definition.js';
 import type { Distribution, StatsReport } from '../../src/stats/stats-report.js';
 
 export function kpiSheet(s: StatsReport): SheetSource {
   const t = s.totals;
-  const rows: [string, CellInput, CellFormat][] = [];
+  const rows: Figure[] = [];
   rows.push(
     [`Period from (${s.timeZone})`, instant(s.window.from), 'datetime'],
     [`Period to, exclusive (${s.timeZone})`, instant(s.window.to), 'datetime'],
@@ -26,24 +28,10 @@ export function kpiSheet(s: StatsReport): SheetSource {
     ['Unrecognised share', s.intents.unrecognisedShare, 'percent'],
     [`Report generated at (${s.timeZone})`, instant(s.generatedAt), 'datetime'],
   );
-  return {
-    name: 'Summary',
-    columns: [
-      { key: 'metric', header: 'Metric', format: 'text' },
-      // mostly numbers: the header and every value right-aligned
-      { key: 'value', header: 'Value', format: 'text', align: 'right' },
-    ],
-    rows: [rows.map(([metric, value]) => [metric, value])],
-    rowFormats: { column: 1, formats: rows.map(([, , format]) => format) },
-    autoFilter: false,
-  };
+  return figureSheet('Summary', rows, { nameHeader: 'Metric' });
 }
 
-function distribution(
-  name: string,
-  d: Distribution | null,
-  format: CellFormat,
-): [string, CellInput, CellFormat][] {
+function distribution(name: string, d: Distribution | null, format: CellFormat): Figure[] {
   // one precision for a figure's mean and percentiles: 6.00 beside 6.40 (as stats prints them), not 6 beside 6.4
   const shown = (v: number | undefined): [CellInput, CellFormat] => [v ?? null, format];
   return [

@@ -5,9 +5,9 @@
 // the run's figures and a chart of the top 10 clusters this period against the previous one. It reads the stored run, never
 // computes one (a report only reads): with none for the period it is empty and says which command makes it.
 // Small: written in memory with its chart, or (--format html) as one self-contained page.
+
+import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type {
-  CellFormat,
-  CellInput,
   ChartSpec,
   ColumnSpec,
   ReportDefinition,
@@ -108,7 +108,7 @@ function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource 
   const asked = clusters.filter((c) => c['answerable'] !== null);
   const clustered = num(run['clustered']);
   const unrecognised = num(run['unrecognised']);
-  const rows: [string, CellInput, CellFormat][] = [
+  const rows: Figure[] = [
     ['Run', text(run['run_id']), 'text'],
     ['Project', run['project'] === '' ? 'every project' : text(run['project']), 'text'],
     ['Channel', 'every channel', 'text'],
@@ -129,16 +129,7 @@ function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource 
     ['Top clusters asked to the knowledge base', asked.length, 'integer'],
     ['Of them answerable', asked.filter((c) => c['answerable'] === true).length, 'integer'],
   ];
-  return {
-    name: 'Run',
-    columns: [
-      { key: 'figure', header: 'Figure', format: 'text' },
-      { key: 'value', header: 'Value', format: 'text', align: 'right' },
-    ],
-    rows: [rows.map(([figure, value]) => [figure, value])],
-    rowFormats: { column: 1, formats: rows.map(([, , format]) => format) },
-    autoFilter: false,
-  };
+  return figureSheet('Run', rows);
 }
 
 /** The top clusters' messages this period beside the previous period's: their size and their trend. */
