@@ -41,6 +41,11 @@ export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
   maxConcurrency?: number | undefined;
   /** A hard cap in requests per minute (REPORTER_RATE_LIMIT_RPM); none: only the rate 429s set. */
   rateLimitPerMinute?: number | undefined;
+  /**
+   * The rate limiter of another transport to the same server, shared: the server limits them together, so
+   * what its 429s taught one paces both (the sync's statuses reports beside its reads).
+   */
+  rateLimiter?: RateLimiter;
   timeoutMs?: number;
   retries?: number;
   log?: Logger;
@@ -174,7 +179,8 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   private readonly profile: HttpProfile<R>;
   private readonly codes: Readonly<Record<HttpFailure, ErrorCode>>;
   private readonly agent: Agent;
-  private readonly limiter: RateLimiter;
+  /** The pace of the requests (shared with transports given it as `rateLimiter`). */
+  readonly limiter: RateLimiter;
   private readonly inFlight: AdaptiveConcurrency;
   private readonly timeoutMs: number;
   private readonly retries: number;
@@ -217,7 +223,8 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
       connect: { timeout: Math.min(this.timeoutMs, 10_000) },
     });
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.limiter = new RateLimiter({ maxPerMinute: options.rateLimitPerMinute, sleep: this.sleep });
+    this.limiter =
+      options.rateLimiter ?? new RateLimiter({ maxPerMinute: options.rateLimitPerMinute, sleep: this.sleep });
     this.retries = options.retries ?? 6;
     warnIfPlainHttp(this.baseUrl, this.log, profile);
     this.backoffBaseMs = options.backoffBaseMs ?? 500;

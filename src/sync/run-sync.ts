@@ -291,6 +291,8 @@ function openStatusReports(run: ProjectRun): StatusReports {
     ...reporterHttpOptions(config, projectConfig, { log: run.log, backoffBaseMs: ctx.backoffBaseMs }),
     project: run.project,
     concurrency: 2,
+    // one server, one limit: the reports are paced with the reads
+    rateLimiter: run.http.limiter,
   };
   return new StatusReports({
     http: new ReporterHttp(options),

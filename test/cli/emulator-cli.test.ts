@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_KB_ADMIN_KEY, DEFAULT_KB_PROJECT_KEY } from '../../src/emulator/kb/kb-options.js';
+import { KB_COVERED_TOPICS } from '../../src/emulator/kb/kb-topic-answers.js';
 import { runCli } from '../helpers/run-cli.js';
 
 describe('reporter-etl emulator', () => {
@@ -83,7 +84,8 @@ describe('reporter-etl emulator', () => {
       const truth = (await (await fetch(`${summary.url}/__emulator/kb/truth`)).json()) as {
         sources: unknown[];
       };
-      expect(truth.sources.length).toBe(40);
+      // 40 generated sources and the FAQ answers to some of the unhandled questions' topics
+      expect(truth.sources.length).toBe(40 + KB_COVERED_TOPICS.length);
       // a remote platform: 30 ms away, 50 requests/s, as the control endpoint says too
       expect(summary).toMatchObject({ latencyMs: 30, rateLimitPerSecond: 50 });
       const remote = await (await fetch(`${summary.url}/__emulator/remote`)).json();

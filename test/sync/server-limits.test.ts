@@ -76,8 +76,9 @@ describe('sync against a server that limits', () => {
     const after = arrivals.filter((a) => a.at >= settled);
     expect(busiestSpan(arrivals, settled, 2000)).toBeLessThanOrEqual(mostIn2s);
     if (after.length > 2 * LIMIT) {
+      // on average no faster than the limit, beside the one burst the bucket holds (a short run is mostly it)
       const seconds = (after.at(-1)!.at - after[0]!.at) / 1000;
-      expect(after.length / seconds).toBeLessThanOrEqual(LIMIT * 1.1);
+      expect(after.length).toBeLessThanOrEqual(LIMIT * 1.1 * seconds + LIMIT);
     }
   }, 180_000);
 });
