@@ -2,19 +2,14 @@
 // package libreoffice-calc) converts the summary (with its chart images) and a split messages workbook to PDF
 // headless; the PDF must exist and soffice must report no error. Skipped, with a message, where soffice is
 // missing on a developer machine; in CI (CI=true) a missing soffice fails the test (.ci/run installs it).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findReport } from '../../reports/index.js';
 import { writeReport } from '../../src/report/write-report.js';
+import { convertToPdf, SOFFICE } from '../helpers/soffice.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
-const run = promisify(execFile);
-const SOFFICE = ['/usr/bin/soffice', '/usr/local/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find(
-  (p) => existsSync(p),
-);
 const inCi = process.env['CI'] === 'true';
 const FROM = Date.parse('2026-10-30T00:00:00+03:00');
 const TO = Date.parse('2026-10-31T00:00:00+03:00');
@@ -58,21 +53,11 @@ describe.skipIf(!SOFFICE && !inCi)('LibreOffice opens the workbooks', () => {
     const pdfDir = join(h.dir, 'pdf');
     mkdirSync(pdfDir, { recursive: true });
     for (const workbook of [summary.path, messages.path]) {
-      const { stdout, stderr } = await run(
-        SOFFICE!,
-        [
-          `-env:UserInstallation=file://${join(h.dir, 'lo-profile')}`,
-          '--headless',
-          '--norestore',
-          '--convert-to',
-          'pdf',
-          '--outdir',
-          pdfDir,
-          workbook,
-        ],
-        { timeout: 120_000 },
-      );
-      const said = `${stdout}\n${stderr}`;
+      const said = await convertToPdf([workbook], {
+        outDir: pdfDir,
+        profileDir: join(h.dir, 'lo-profile'),
+        timeoutMs: 120_000,
+      });
       expect(said).toMatch(/convert .* -> .*\.pdf/);
       expect(said).not.toMatch(/error|repair|corrupt|could not be loaded/i);
       const pdf = join(

@@ -3,10 +3,8 @@
 // KPIs one page, two charts a page, each table a page per 30 rows) and no chart is cut across two pages;
 // every font is named; headers align with their numbers; a one-day summary charts sessions by hour; the funnel
 // chart shows telegram's Read as n/a; ticks and values share one number format; a multi-year axis shows years.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { inflateRawSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findReport } from '../../reports/index.js';
@@ -18,13 +16,10 @@ import { CHARTS_PER_PAGE } from '../../src/report/write-memory-workbook.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { computeStats } from '../../src/stats/compute-stats.js';
 import type { PeriodUnit } from '../../src/stats/stats-report.js';
+import { convertToPdf, SOFFICE } from '../helpers/soffice.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 import { column, readWorkbook, sheetNamed } from './read-workbook.js';
 
-const run = promisify(execFile);
-const SOFFICE = ['/usr/bin/soffice', '/usr/local/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find(
-  (p) => existsSync(p),
-);
 const inCi = process.env['CI'] === 'true';
 const TZ = 'Europe/Moscow';
 const WEEK_FROM = Date.parse('2026-10-25T00:00:00+03:00');
@@ -89,21 +84,12 @@ function imageShares(content: string): number[] {
 }
 
 async function toPdf(dir: string, workbook: string): Promise<Buffer> {
-  const { stdout, stderr } = await run(
-    SOFFICE!,
-    [
-      `-env:UserInstallation=file://${join(dir, 'lo-profile')}`,
-      '--headless',
-      '--norestore',
-      '--convert-to',
-      'pdf',
-      '--outdir',
-      join(dir, 'pdf'),
-      workbook,
-    ],
-    { timeout: 180_000 },
-  );
-  expect(`${stdout}\n${stderr}`).toMatch(/convert .* -> .*\.pdf/);
+  const said = await convertToPdf([workbook], {
+    outDir: join(dir, 'pdf'),
+    profileDir: join(dir, 'lo-profile'),
+    timeoutMs: 180_000,
+  });
+  expect(said).toMatch(/convert .* -> .*\.pdf/);
   return readFileSync(
     join(
       dir,

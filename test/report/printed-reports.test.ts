@@ -23,12 +23,11 @@ import { MAX_CONTENT_WIDTH } from '../../src/report/sheet-layout.js';
 import { writeReport } from '../../src/report/write-report.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { recordUnhandled } from '../helpers/record-unhandled.js';
+import { convertToPdf, SOFFICE } from '../helpers/soffice.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
 const run = promisify(execFile);
-const SOFFICE = ['/usr/bin/soffice', '/usr/local/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find(
-  (p) => existsSync(p),
-);
+
 const POPPLER = ['/usr/bin/pdftotext', '/usr/local/bin/pdftotext'].some((p) => existsSync(p));
 const inCi = process.env['CI'] === 'true';
 const TZ = 'Europe/Moscow';
@@ -172,21 +171,12 @@ describe.skipIf((!SOFFICE || !POPPLER) && !inCi)(
         }
       });
       // soffice starts in ~5 s: one call converts them all
-      const { stdout, stderr } = await run(
-        SOFFICE!,
-        [
-          `-env:UserInstallation=file://${join(h.dir, 'lo-profile')}`,
-          '--headless',
-          '--norestore',
-          '--convert-to',
-          'pdf',
-          '--outdir',
-          join(dir(), 'pdf'),
-          ...workbooks,
-        ],
-        { timeout: 240_000 },
-      );
-      expect(`${stdout}\n${stderr}`).not.toMatch(/error|repair|corrupt|could not be loaded/i);
+      const said = await convertToPdf(workbooks, {
+        outDir: join(dir(), 'pdf'),
+        profileDir: join(h.dir, 'lo-profile'),
+        timeoutMs: 240_000,
+      });
+      expect(said).not.toMatch(/error|repair|corrupt|could not be loaded/i);
     }, 300_000);
     afterAll(async () => {
       await h?.close();
