@@ -83,8 +83,7 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'run',
-    summary:
-      'run one scheduled job once, now (sync, chatapi-events, kb-sync, daily-report, platform-daily, export-parquet, retention)',
+    summary: 'run one scheduled job once, now (sync, daily-report, ...; run --help names them all)',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   {

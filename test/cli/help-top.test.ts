@@ -2,6 +2,7 @@
 // codes, examples), a mistyped command or option answered with the nearest real one, never Node's own text.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { JOBS } from '../../jobs/registry.js';
 import { REPORTS } from '../../reports/index.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -76,6 +77,13 @@ describe('help texts that follow the registries', () => {
     expect(all.stdout).toMatch(/^reporter-etl kb <subcommand>/);
     expect(all.stdout).toContain('reporter-etl kb sync');
     expect(all.stdout).toContain('reporter-etl kb eval');
+  });
+
+  it('`run --help` names every job of the registry (the top-level help points there, listing none by hand)', async () => {
+    const help = (await runCli(['run', '--help'], env)).stdout;
+    for (const job of JOBS) expect(help, job.id).toMatch(new RegExp(`^ {2}${job.id} `, 'm'));
+    const top = (await runCli(['--help'], env)).stdout;
+    expect(top.split('\n').find((l) => /^ {2}run /.test(l))).toContain('run --help');
   });
 
   it('the top-level help names every report; `report --help` names every report --format html writes', async () => {
