@@ -29,6 +29,12 @@ const VERSION_ZIP64 = 45;
 /** Bit 3: sizes and CRC in the data descriptor; bit 11: the name is UTF-8. */
 const FLAG_DESCRIPTOR = 0x0008;
 const FLAG_UTF8 = 0x0800;
+/**
+ * "Version made by": Unix (3) in the upper byte, and the external attributes a regular file rw-r--r--. With
+ * MS-DOS (0) there, Info-ZIP's unzip 6.0 warned that a zip64 entry's UTF-8 name in its local header differs.
+ */
+const MADE_BY_UNIX = 3 << 8;
+const REGULAR_FILE_MODE = 0o100644;
 
 /** The DOS time and date (local time, 2-second resolution) of `date`. */
 export function dosDateTime(date: Date): { dosTime: number; dosDate: number } {
@@ -86,7 +92,7 @@ export function centralFileHeader(entry: ZipEntryRecord, zip64Above = MAX_UINT32
   const header = Buffer.alloc(46 + entry.name.length + extraLength);
   const version = extraLength > 0 ? VERSION_ZIP64 : VERSION_DEFLATE;
   header.writeUInt32LE(0x02014b50, 0);
-  header.writeUInt16LE(version, 4); // made by: MS-DOS attributes, this version
+  header.writeUInt16LE(MADE_BY_UNIX | version, 4); // made by: Unix, this version
   header.writeUInt16LE(version, 6);
   header.writeUInt16LE(FLAG_UTF8 | (entry.streamed ? FLAG_DESCRIPTOR : 0), 8);
   header.writeUInt16LE(DEFLATE, 10);
@@ -97,7 +103,8 @@ export function centralFileHeader(entry: ZipEntryRecord, zip64Above = MAX_UINT32
   header.writeUInt32LE(wide[0] ? MAX_UINT32 : entry.uncompressedSize, 24);
   header.writeUInt16LE(entry.name.length, 28);
   header.writeUInt16LE(extraLength, 30);
-  // comment length, disk number, internal and external attributes: 0
+  // comment length, disk number, internal attributes: 0
+  header.writeUInt32LE(REGULAR_FILE_MODE * 0x10000, 38);
   header.writeUInt32LE(wide[2] ? MAX_UINT32 : entry.offset, 42);
   entry.name.copy(header, 46);
   if (extraLength > 0) {
