@@ -2,6 +2,7 @@
 // each sheet's head and tail and its style table the styles, exceljs's xforms the fixed parts, exactly as its
 // streaming WorkbookWriter would (the same XML), without its archiver and stream plumbing. One sheet is written
 // at a time; data rows go into its part as XML (row-xml.ts), flushed into the zip a chunk at a time.
+import { EtlError } from '../errors.js';
 import {
   AppXform,
   ContentTypesXform,
@@ -61,7 +62,8 @@ export class StreamedWorkbook {
       useSharedStrings: false,
       ...options,
     });
-    if (!this.opened) throw new Error(`the sheet ${name} opened no part of the workbook`);
+    if (!this.opened)
+      throw new EtlError('report.workbook_order', `the sheet ${name} opened no part of the workbook`);
     this.parts.set(sheet, this.opened);
     this.opened = undefined;
     this.sheets.push(sheet);
@@ -71,7 +73,8 @@ export class StreamedWorkbook {
   /** The sheet's part: where its rows' XML goes. */
   part(sheet: SheetWriter): SheetPart {
     const part = this.parts.get(sheet);
-    if (!part) throw new Error(`the sheet ${sheet.name} is not one of this workbook's`);
+    if (!part)
+      throw new EtlError('report.workbook_order', `the sheet ${sheet.name} is not one of this workbook's`);
     return part;
   }
 
@@ -122,7 +125,10 @@ export class StreamedWorkbook {
 
   private openPart(path: string): SheetPart {
     if (!path.startsWith('/xl/worksheets/sheet'))
-      throw new Error(`the streamed workbook writes sheets only, not ${path} (comments, links, images)`);
+      throw new EtlError(
+        'report.workbook_order',
+        `the streamed workbook writes sheets only, not ${path} (comments, links, images)`,
+      );
     this.opened = new SheetPart(this.zip.openEntry(path));
     return this.opened;
   }
@@ -191,7 +197,7 @@ export class SheetPart implements PartSink {
 
   /** Resolves when the part is complete in the zip (after end()). */
   async closed(): Promise<void> {
-    if (!this.closing) throw new Error(`${this.entry.name} was not ended`);
+    if (!this.closing) throw new EtlError('report.workbook_order', `${this.entry.name} was not ended`);
     await this.closing;
   }
 }

@@ -12,6 +12,7 @@ import {
   deflateRawSync,
   type ZlibOptions,
 } from 'node:zlib';
+import { EtlError } from '../errors.js';
 import {
   centralFileHeader,
   dataDescriptor,
@@ -120,9 +121,13 @@ export class ZipWriter {
   }
 
   private checkIdle(what: string): void {
-    if (this.finished) throw new Error(`zip: ${what} added after the central directory`);
+    if (this.finished)
+      throw new EtlError('report.workbook_order', `zip: ${what} added after the central directory`);
     if (this.streaming)
-      throw new Error(`zip: ${what} added while ${this.streaming.name} is still being written`);
+      throw new EtlError(
+        'report.workbook_order',
+        `zip: ${what} added while ${this.streaming.name} is still being written`,
+      );
   }
 
   private write(bytes: Buffer): void {
