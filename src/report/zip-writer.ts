@@ -157,6 +157,7 @@ export class ZipEntryStream {
       deflate.once('end', resolve);
       deflate.once('error', reject);
     });
+    this.ended.catch(() => undefined); // awaited in close(); a workbook given up never closes it
   }
 
   get name(): string {
