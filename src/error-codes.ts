@@ -330,7 +330,7 @@ export const ERROR_CODES = {
   'report.exceljs_changed': {
     kinds: ['terminal'],
     meaning:
-      'exceljs internals the streaming writer relies on changed (exceljs is pinned: see package.json).',
+      "exceljs internals the streaming writer relies on changed: a file of exceljs's `lib/` it renders the workbook's parts with is missing (exceljs is pinned: see package.json).",
   },
   'report.no_space': { kinds: ['terminal'], meaning: 'No space left on the device for the report file.' },
   'report.out_dir': {
@@ -339,6 +339,11 @@ export const ERROR_CODES = {
       'The report folder (--out, or the default under REPORTER_DATA_DIR) cannot be created; the message says why (read-only, not writable, a file in the way) and to use --out DIR.',
   },
   'report.sql_missing': { kinds: ['terminal'], meaning: 'The SQL file of the report was not found.' },
+  'report.workbook_order': {
+    kinds: ['terminal'],
+    meaning:
+      'The streamed workbook was written out of order (a part begun while another was being written or after the end, a part other than a sheet): a bug in the writer.',
+  },
   'report.write_failed': { kinds: ['terminal'], meaning: 'The report file could not be written.' },
 
   'schedule.unknown_job': {
