@@ -7,11 +7,14 @@
 // the pages to DuckDB's JSON reader would do first).
 // The sync's statuses report tasks: their waits (async/events long polls, task polls) are left out, being
 // the platform's latency, not transfer; a report file is asked again while it answers 404 (its task, created
-// by the replay, is still being written), a task's DELETE waits for its file, and a file's CSV is decoded
-// from UTF-8, not parsed as JSON. Their count is printed as `waitsLeftOut`.
+// by the replay, is still being written), a task's DELETE waits for its file, and with PARSE a file's CSV is
+// decoded from UTF-8 and split into records of fields (split-csv.ts, in JavaScript under either PARSE: the
+// least any reader of a CSV file pays), not parsed as JSON. The waits' count is printed as `waitsLeftOut`,
+// the CSV records split as `csvRecords`.
 import { readFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Pool } from 'undici';
+import { splitCsv } from '../split-csv.js';
 
 const PARSERS = ['json', 'duckdb'];
 
@@ -44,6 +47,7 @@ const pool = new Pool(baseUrl, { connections: concurrency, keepAliveTimeout: 10_
 let next = 0;
 let bytes = 0;
 let failures = 0;
+let csvRecords = 0;
 
 const duckdb =
   parse === 'duckdb'
@@ -101,9 +105,10 @@ async function replayOne(r: Recorded): Promise<void> {
     for await (const chunk of response.body) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     bytes += body.length;
-    // a report file is CSV: decoded, not parsed as JSON
-    if (file !== undefined) body.toString('utf8');
-    else await parseBody(body);
+    // a report file is CSV: decoded and split into fields, not parsed as JSON
+    if (file !== undefined) {
+      if (response.statusCode < 300) csvRecords += splitCsv(body.toString('utf8'));
+    } else await parseBody(body);
   }
   if (response.statusCode >= 300) failures++;
 }
@@ -128,5 +133,5 @@ const wallMs = performance.now() - started;
 await pool.close();
 duckdb?.closeSync();
 process.stdout.write(
-  `${JSON.stringify({ requests: requests.length, bytes, wallMs, failures, waitsLeftOut })}\n`,
+  `${JSON.stringify({ requests: requests.length, bytes, wallMs, failures, waitsLeftOut, csvRecords })}\n`,
 );

@@ -1,7 +1,8 @@
 // Step: the parse floor. The full sync's requests replayed as for the transfer floor, each body also
 // parsed and dropped: once by V8 (UTF-8 decoding and JSON.parse, what the sync's JavaScript does first with
 // every page) and once by DuckDB on one thread (what handing the pages to DuckDB's JSON reader would do
-// first). Their CPU less the transfer floor's is what parsing the bodies costs at least, whoever parses them.
+// first). The statuses report files are CSV: both replays split them into records of fields (the least
+// any reader of them does). Their CPU less the transfer floor's is what parsing the bodies costs at least, whoever parses them.
 import type { BenchContext } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { replayRecorded } from './replay-recorded.js';
@@ -30,6 +31,11 @@ export const parseFloorStep: BenchStep = {
       cpuSeconds: { value: v8.cpuSeconds, ...cpu('bodies decoded and JSON.parse-d') },
       duckdbSeconds: { value: duckdb.wallMs / 1000, unit: 's', note: 'bodies parsed by DuckDB' },
       duckdbCpuSeconds: { value: duckdb.cpuSeconds, ...cpu('bodies parsed by DuckDB (json_valid)') },
+      csvRecords: {
+        value: v8.csvRecords,
+        unit: 'count',
+        note: 'records of the statuses report files split into fields (header lines included)',
+      },
     };
   },
 };

@@ -13,6 +13,8 @@ export interface ReplayFigures {
   bytes: number;
   maxRssMb: number;
   cpuSeconds: number;
+  /** CSV records split (the parse floor's statuses report files; 0 without parsing). */
+  csvRecords: number;
 }
 
 /** Writes recorded requests as NDJSON; returns the file. */
@@ -43,6 +45,7 @@ export async function replayRecorded(
       bytes: number;
       wallMs: number;
       failures: number;
+      csvRecords: number;
     };
     if (replay.failures > 0)
       throw new Error(`${replay.failures} replayed requests did not answer 2xx: the floor is not valid`);
@@ -53,6 +56,7 @@ export async function replayRecorded(
       bytes: replay.bytes,
       maxRssMb: child.maxRssMb,
       cpuSeconds: child.userCpuS + child.systemCpuS,
+      csvRecords: replay.csvRecords,
     };
   });
 }

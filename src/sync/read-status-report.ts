@@ -6,11 +6,11 @@
 // totalCount, a header without questionId or status, a task that failed or did not finish in time); the
 // file is fetched only from under the generation's Reporter prefix (the token never goes anywhere else);
 // the caller falls back to the per-client reads on any failure, so nothing is lost.
-import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { EtlError } from '../errors.js';
 import { channelTypeFilter, messageTimeFilter } from '../reporter/filters.js';
 import type { ReporterHttp, ReporterRequest } from '../reporter/reporter-http.js';
+import { CsvShapeError, pickCsvColumns } from './pick-csv-columns.js';
 
 export interface StatusReportOptions {
   /** The window: [from, to). */
@@ -219,32 +219,17 @@ async function pollTask(calls: ReportCalls, taskId: string, deadline: number, o:
 async function downloadStatuses(calls: ReportCalls, task: Task): Promise<Map<string, string | null>> {
   const op = fileOperation(calls.http, task.fileUrl);
   const text = await calls.text({ method: 'GET', op, withProject: false });
-  // only the two columns are kept of each record (the header, the first record, says where they are)
-  let idColumn = -1;
-  let statusColumn = -1;
-  const keep = (record: string[]): string[] => {
-    if (idColumn < 0) {
-      idColumn = record.indexOf('questionId');
-      statusColumn = record.indexOf('status');
-      if (idColumn < 0 || statusColumn < 0)
-        throw new ReportFailure('the report file has no questionId or status column');
-      return record;
-    }
-    return [record[idColumn]!, record[statusColumn]!];
-  };
-  let rows: string[][];
-  try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, on_record: keep }) as string[][];
-  } catch (error) {
-    if (error instanceof ReportFailure) throw error;
-    throw new ReportFailure(`the report file does not read as CSV (${(error as Error).message})`);
-  }
+  // only the two columns are read of each record (the header, the first record, says where they are)
   const statuses = new Map<string, string | null>();
-  for (let n = 1; n < rows.length; n++) {
-    const [id, status] = rows[n]!;
-    statuses.set(id!, status === '' || status === undefined ? null : status);
+  let data: number;
+  try {
+    data = pickCsvColumns(text, ['questionId', 'status'], ([id, status]) => {
+      statuses.set(id!, status === '' || status === undefined ? null : status);
+    });
+  } catch (error) {
+    if (!(error instanceof CsvShapeError)) throw error;
+    throw new ReportFailure(`the report file does not read as CSV (${error.message})`);
   }
-  const data = rows.length - 1;
   if (task.totalCount != null && data !== task.totalCount)
     throw new ReportFailure(`the report file holds ${data} rows, the task says ${task.totalCount}`);
   return statuses;

@@ -10,11 +10,10 @@ import {
   type ReporterFilter,
   sessionStartFilter,
 } from '../reporter/filters.js';
-import { normaliseChannel } from '../reporter/normalise-channel.js';
 import { type PagedRead, type PagedRequest, readAllPages } from '../reporter/paging.js';
 import type { ReporterHttp } from '../reporter/reporter-http.js';
 import type { ClientRow, MessageLabelRow, MessageRow, RejectRow, WindowBatch } from '../warehouse/rows.js';
-import { estimateRowsBytes } from './estimate-rows-bytes.js';
+import { estimateRowBytes, estimateRowsBytes } from './estimate-rows-bytes.js';
 import {
   CLIENT_RECORDS,
   EXTENDED_MESSAGE_RECORDS,
@@ -157,16 +156,12 @@ export function messagesRequest(
     body: { filters },
     pageSize: o.pageSize,
     idOf: idField('questionId'),
-    transform: mapRecord(
-      EXTENDED_MESSAGE_RECORDS,
-      ctx,
-      (m): WindowMessage => ({
-        ...toMessageRows(o.project, m, m.sessionId, null),
-        channel: normaliseChannel(m.channelType),
-        clientId: m.client.id || undefined,
-        botId: m.botId || undefined,
-      }),
-    ),
+    transform: mapRecord(EXTENDED_MESSAGE_RECORDS, ctx, (m): WindowMessage => {
+      const { row, labels } = toMessageRows(o.project, m, m.sessionId, null);
+      // the row's channel_type is the message's channel, normalised
+      const channel = row.channel_type!;
+      return { row, labels, channel, clientId: m.client.id || undefined, botId: m.botId || undefined };
+    }),
   };
 }
 
@@ -185,7 +180,17 @@ export function clientsRequest(o: ReadContext, filters: ReporterFilter[]): Paged
 
 /** Rows of the mapped sessions, for the size estimate. */
 export function sessionsBytesOf(sessions: readonly Mapped<MappedSession>[]): number {
-  return estimateRowsBytes(sessions.flatMap((r) => (r.ok ? [r.ok.row, ...r.ok.labels, ...r.ok.data] : [])));
+  let bytes = 0;
+  for (const { ok } of sessions)
+    if (ok) bytes += estimateRowBytes(ok.row) + estimateRowsBytes(ok.labels) + estimateRowsBytes(ok.data);
+  return bytes;
+}
+
+/** Rows of the mapped messages (each with its labels), for the size estimate. */
+function messagesBytesOf(messages: readonly WindowMessage[]): number {
+  let bytes = 0;
+  for (const m of messages) bytes += estimateRowBytes(m.row) + estimateRowsBytes(m.labels);
+  return bytes;
 }
 
 export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Promise<WindowRead> {
@@ -252,7 +257,7 @@ export async function assembleWindow(
   // too large by size: split before the statuses are asked for
   const bytes =
     sessionsBytesOf(records.sessions) +
-    estimateRowsBytes(messages.ok.flatMap((m) => [m.row, ...m.labels])) +
+    messagesBytesOf(messages.ok) +
     estimateRowsBytes(clients.ok) +
     estimateRowsBytes(rejects);
   if (bytes > o.maxBytes) return { tooLarge: true, sessions: sessions.ok.length, bytes };
