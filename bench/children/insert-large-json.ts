@@ -3,8 +3,9 @@
 // receiver's batches (bodies adding up to MAX_BYTES, one transaction each), with DuckDB's appender and the
 // receiver's load settings, then a CHECKPOINT. The bodies are built batch by batch, never all at once.
 // Usage: insert-large-json.js TARGET.duckdb MAX_BYTES; prints {rows, batches, wallMs} as JSON.
-import { DuckDBInstance, DuckDBTimestampTZValue } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { LARGE_BODY_COUNT, largeWebhookObject } from '../large-webhook-bodies.js';
+import { appendLargeRows, CREATE_LARGE_EVENTS_TABLE, RECEIVER_LOAD_OPTIONS } from '../large-webhook-rows.js';
 
 const [target, maxBytesArgument] = process.argv.slice(2);
 const maxBytes = Number(maxBytesArgument);
@@ -14,42 +15,12 @@ if (!target || !Number.isInteger(maxBytes) || maxBytes < 1) {
 }
 
 // the receiver's settings while it loads (src/webhooks/load-duckdb-settings.ts): DuckDB's defaults peak higher
-const instance = await DuckDBInstance.create(target, {
-  memory_limit: '256MB',
-  threads: '2',
-  checkpoint_threshold: '256MiB',
-  allocator_flush_threshold: '1MiB',
-  allocator_bulk_deallocation_flush_threshold: '1MiB',
-});
+const instance = await DuckDBInstance.create(target, RECEIVER_LOAD_OPTIONS);
 const connection = await instance.connect();
-await connection.run(`CREATE TABLE chatapi_webhook_events (
-  question_id VARCHAR NOT NULL, channel VARCHAR, client_id VARCHAR NOT NULL, "timestamp" TIMESTAMPTZ,
-  received_at TIMESTAMPTZ NOT NULL, nlp_class VARCHAR, confidence DOUBLE, answer VARCHAR, block_form BOOLEAN,
-  data JSON)`);
+await connection.run(CREATE_LARGE_EVENTS_TABLE);
 
 type Row = ReturnType<typeof largeWebhookObject>;
-const receivedAt = new DuckDBTimestampTZValue(BigInt(Date.now()) * 1000n);
-
-async function appendBatch(batch: readonly Row[]): Promise<void> {
-  await connection.run('BEGIN');
-  const appender = await connection.createAppender('chatapi_webhook_events');
-  for (const object of batch) {
-    const data = object['data'] as { nlpClass: string; confidence: number; answer: string };
-    appender.appendVarchar(String(object['questionId']));
-    appender.appendNull();
-    appender.appendVarchar(String(object['clientId']));
-    appender.appendNull();
-    appender.appendTimestampTZ(receivedAt);
-    appender.appendVarchar(data.nlpClass);
-    appender.appendDouble(data.confidence);
-    appender.appendVarchar(data.answer);
-    appender.appendBoolean(false);
-    appender.appendVarchar(JSON.stringify(data));
-    appender.endRow();
-  }
-  appender.closeSync();
-  await connection.run('COMMIT');
-}
+const appendBatch = (batch: readonly Row[]) => appendLargeRows(connection, batch);
 
 const started = performance.now();
 let batch: Row[] = [];

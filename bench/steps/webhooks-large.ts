@@ -4,7 +4,8 @@
 // child's own (the preloaded report-resources writes it at exit, so the load at the stop counts). Then a
 // restart's load: the same bodies spooled by a receiver that never loads (REPORTER_WEBHOOKS_LOAD_SECONDS
 // 3600) and is killed (SIGKILL), and a new receiver that loads them all and stops: its peak RSS. The floor:
-// a bare DuckDB process (children/insert-large-json.ts) storing the same rows in the same batches.
+// a bare DuckDB process (children/insert-large-json.ts) storing the same rows in the same batches. And the
+// cost of one checkpoint as the table grows: 20 rows added to 100, and to 2,000, stored (checkpoint-large-rows).
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEBHOOKS_LOAD_MAX_BYTES } from '../../src/config.js';
@@ -107,6 +108,24 @@ async function countRows(ctx: BenchContext, env: Record<string, string>): Promis
   return counted.exitCode === 0 ? Number(JSON.parse(counted.stdout)[0].n) : null;
 }
 
+/** Rows stored before the checkpoint probe's 20 more: a few, and as many as the step sends. */
+const PROBE_ROWS = [100, LARGE_BODY_COUNT] as const;
+
+/**
+ * The peak RSS of a bare DuckDB process adding 20 large rows (1 MB) and checkpointing, to a table that holds
+ * `rows` large rows already (children/checkpoint-large-rows): what a checkpoint costs as the table grows.
+ */
+async function checkpointProbe(ctx: BenchContext, rows: number): Promise<number> {
+  const target = join(ctx.dir, `checkpoint-probe-${rows}.duckdb`);
+  const script = childScript('checkpoint-large-rows.js');
+  const resourcesFile = join(ctx.dir, `resources-checkpoint-probe-${rows}.json`);
+  const filled = await runChild(script, [target, 'fill', String(rows)], { resourcesFile });
+  if (filled.exitCode !== 0) throw new Error(`checkpoint-large-rows fill failed: ${filled.stderr}`);
+  const probed = await runChild(script, [target, 'append'], { resourcesFile });
+  if (probed.exitCode !== 0) throw new Error(`checkpoint-large-rows append failed: ${probed.stderr}`);
+  return probed.maxRssMb;
+}
+
 function receiverEnv(ctx: BenchContext, name: string): Record<string, string> {
   const dataDir = join(ctx.dir, name);
   mkdirSync(dataDir, { recursive: true });
@@ -124,6 +143,10 @@ export const webhooksLargeStep: BenchStep = {
       { resourcesFile: join(ctx.dir, 'resources-large-floor.json') },
     );
     if (floor.exitCode !== 0) throw new Error(`insert-large-json failed: ${floor.stderr}`);
+    const [probeFew, probeMany] = [
+      await checkpointProbe(ctx, PROBE_ROWS[0]),
+      await checkpointProbe(ctx, PROBE_ROWS[1]),
+    ];
     const liveEnv = receiverEnv(ctx, 'webhooks-large-live');
     const live = await measuredReceiver(ctx, liveEnv, sendLargeBodies);
     const liveStored = await countRows(ctx, liveEnv);
@@ -137,7 +160,7 @@ export const webhooksLargeStep: BenchStep = {
     const latencies = live.sent?.latenciesMs ?? [];
     const ratio = (v: number | null) => (v === null || floor.maxRssMb === 0 ? null : v / floor.maxRssMb);
     ctx.say(
-      `bench: webhooks-large peak RSS live ${live.peakRssMb?.toFixed(0)} MB (heap ${live.peakHeapMb?.toFixed(0)} MB, external ${live.peakExternalMb?.toFixed(0)} MB; ${liveStored} of ${latencies.length} stored, exit ${live.exitCode}), restart ${restart.peakRssMb?.toFixed(0)} MB (heap ${restart.peakHeapMb?.toFixed(0)} MB; ${restartStored} of ${spooled.latenciesMs.length} stored, exit ${restart.exitCode}), bare DuckDB ${floor.maxRssMb.toFixed(0)} MB; live p99 ${percentile(latencies, 99)?.toFixed(1)} ms`,
+      `bench: webhooks-large peak RSS live ${live.peakRssMb?.toFixed(0)} MB (heap ${live.peakHeapMb?.toFixed(0)} MB, external ${live.peakExternalMb?.toFixed(0)} MB; ${liveStored} of ${latencies.length} stored, exit ${live.exitCode}), restart ${restart.peakRssMb?.toFixed(0)} MB (heap ${restart.peakHeapMb?.toFixed(0)} MB; ${restartStored} of ${spooled.latenciesMs.length} stored, exit ${restart.exitCode}), bare DuckDB ${floor.maxRssMb.toFixed(0)} MB; a checkpoint of 20 more rows after ${PROBE_ROWS[0]} / ${PROBE_ROWS[1]} ${probeFew.toFixed(0)} / ${probeMany.toFixed(0)} MB; live p99 ${percentile(latencies, 99)?.toFixed(1)} ms`,
     );
     return {
       livePeakRssMb: {
@@ -154,6 +177,16 @@ export const webhooksLargeStep: BenchStep = {
         value: floor.maxRssMb,
         unit: 'MB',
         note: 'bare DuckDB storing the same rows, same batches',
+      },
+      checkpointAfterFewPeakRssMb: {
+        value: probeFew,
+        unit: 'MB',
+        note: `bare DuckDB: 20 large rows and a CHECKPOINT, ${PROBE_ROWS[0]} stored before`,
+      },
+      checkpointAfterManyPeakRssMb: {
+        value: probeMany,
+        unit: 'MB',
+        note: `the same, ${PROBE_ROWS[1]} stored before (the last row group is rewritten whole)`,
       },
       livePeakRssRatio: { value: ratio(live.peakRssMb), unit: 'ratio' },
       restartPeakRssRatio: { value: ratio(restart.peakRssMb), unit: 'ratio' },

@@ -1,10 +1,12 @@
-// DuckDB's settings while the receiver loads its spool, and their defaults back after each load. Each
-// automatic checkpoint rewrites the table's last row group whole, so with large payloads (2,000 Chat API
-// bodies of 50 KB) a checkpoint every 16 MiB of WAL (DuckDB's default) costs time and memory growing with the
-// table: they were most of the receiver's peak RSS (0.9-1.2 GB; 0.55-0.75 GB with these settings). So a
-// load's commits checkpoint only past LOAD_CHECKPOINT_THRESHOLD of WAL, the writer's CHECKPOINT when it lets
-// go of the file (idle, a turn, the stop) writes the rest, and DuckDB's allocator (jemalloc) gives freed
-// memory back at once instead of past 128 MiB (another ~70 MB off the peak, measured in a bare load).
+// DuckDB's settings while the receiver loads its spool, and their defaults back once a load finds nothing
+// new. Each automatic checkpoint rewrites the table's last row group whole, so with large payloads (2,000
+// Chat API bodies of 50 KB) a checkpoint every 16 MiB of WAL (DuckDB's default) costs time and memory growing
+// with the table: they were most of the receiver's peak RSS (0.9-1.2 GB; 0.55-0.75 GB with these settings).
+// So a load's commits checkpoint only past LOAD_CHECKPOINT_THRESHOLD of WAL, the writer's CHECKPOINT when it
+// lets go of the file (idle, a turn, the stop) writes the rest, and DuckDB's allocator (jemalloc) gives freed
+// memory back at once instead of past 128 MiB (another ~70 MB off the peak, measured in a bare load). They
+// stay while records keep coming (the caller's `keep`): with the defaults back between two loads, a live
+// stream was checkpointed midway, and the checkpoint at its end then rewrote those rows too (0.47-0.51 GB).
 import { EtlError } from '../errors.js';
 import type { SqlStatement, Warehouse } from '../warehouse/warehouse.js';
 
@@ -28,8 +30,15 @@ const RESTORE_SETTINGS: readonly SqlStatement[] = Object.keys(SETTINGS).map((nam
   sql: `RESET ${name}`,
 }));
 
-/** Runs a load, then gives the warehouse DuckDB's defaults back (also after a failure). */
-export async function restoringLoadSettings<T>(warehouse: Warehouse, load: () => Promise<T>): Promise<T> {
+/**
+ * Runs a load, then gives the warehouse DuckDB's defaults back (also after a failure), unless `keep` says the
+ * load's settings stay for the next one (a stream of requests still arriving).
+ */
+export async function restoringLoadSettings<T>(
+  warehouse: Warehouse,
+  load: () => Promise<T>,
+  keep: (result: T) => boolean = () => false,
+): Promise<T> {
   let result: T;
   try {
     result = await load();
@@ -38,7 +47,7 @@ export async function restoringLoadSettings<T>(warehouse: Warehouse, load: () =>
     if (!isWithoutTheFile(error)) await restoreDefaults(warehouse);
     throw error;
   }
-  await restoreDefaults(warehouse);
+  if (!keep(result)) await restoreDefaults(warehouse);
   return result;
 }
 

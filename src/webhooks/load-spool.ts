@@ -44,7 +44,13 @@ export function loadSpoolFile(
   name: string,
   upTo = Number.POSITIVE_INFINITY,
 ): Promise<number> {
-  return restoringLoadSettings(loader.warehouse, () => loadFileBatches(loader, path, name, upTo));
+  // while records keep coming, the settings stay for the next load: DuckDB's default threshold between two
+  // loads let a commit checkpoint mid-stream, and the next checkpoint rewrote those rows (load-duckdb-settings.ts)
+  return restoringLoadSettings(
+    loader.warehouse,
+    () => loadFileBatches(loader, path, name, upTo),
+    (loaded) => loaded > 0,
+  );
 }
 
 async function loadFileBatches(

@@ -1,7 +1,8 @@
 // The loader's DuckDB settings (load-duckdb-settings.ts): while a load commits, DuckDB checkpoints only past
-// LOAD_CHECKPOINT_THRESHOLD of WAL (its checkpoints of large payloads were the receiver's peak RSS); after
-// the load, and after a load that failed midway, the warehouse has DuckDB's defaults again, and the rows
-// committed before the failure are stored once.
+// LOAD_CHECKPOINT_THRESHOLD of WAL (its checkpoints of large payloads were the receiver's peak RSS); they
+// stay while records keep coming (a load that stored some), so no commit between two loads checkpoints
+// mid-stream; after a load that found nothing new, and after a load that failed midway, the warehouse has
+// DuckDB's defaults again, and the rows committed before the failure are stored once.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,13 +79,18 @@ function loaderOf(w: Warehouse): SpoolLoader {
 }
 
 describe('the DuckDB settings of a load', () => {
-  it('checkpoints past LOAD_CHECKPOINT_THRESHOLD while loading, and has the defaults back after', async () => {
+  it('checkpoints past LOAD_CHECKPOINT_THRESHOLD while records come, and has the defaults back once none do', async () => {
     const defaults = await readSettings(warehouse);
     const seen: unknown[] = [];
     const path = spoolOf([0, 1, 2].map(chatapi));
-    await loadSpoolFile(loaderOf(noting(warehouse, seen)), path, 'spool-1-1.jsonl');
-    expect(seen).toEqual(Array(3).fill({ checkpoint: '256.0 MiB', flush: '1.0 MiB' }));
+    const loader = loaderOf(noting(warehouse, seen));
+    expect(await loadSpoolFile(loader, path, 'spool-1-1.jsonl')).toBe(3);
+    const loadSettings = { checkpoint: '256.0 MiB', flush: '1.0 MiB' };
+    expect(seen).toEqual(Array(3).fill(loadSettings));
     expect(defaults).toEqual({ checkpoint: '16.0 MiB', flush: '128.0 MiB' });
+    // records stored: the next load is likely a second away, and between the two nothing checkpoints
+    expect(await readSettings(warehouse)).toEqual(loadSettings);
+    expect(await loadSpoolFile(loader, path, 'spool-1-1.jsonl')).toBe(0);
     expect(await readSettings(warehouse)).toEqual(defaults);
     expect(await warehouse.query('select count(*) as n from chatapi_webhook_events')).toEqual([{ n: 3 }]);
   });
