@@ -1,7 +1,8 @@
 // What the warehouse already holds of a look-back window [from, to): its counts (to check that nothing
 // arrived late), the sessions that carry labels, the messages that carry labels or a comment, and the sessions
-// with a message whose delivery status can still change. The look-back read (read-lookback-window.ts) asks
-// the platform only about these and what is labelled or commented now.
+// with a message whose delivery status can still change (and each of their messages' stored status, which the
+// window's statuses report is checked against). The look-back read (read-lookback-window.ts) asks the platform
+// only about these and what is labelled or commented now.
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { UnsettledSession } from './read-client-messages.js';
 
@@ -14,6 +15,8 @@ export interface StoredWindow {
   annotatedMessages: Map<string, string>;
   /** Sessions with a message in the window on a status channel whose status is not final (or not known). */
   unsettledSessions: Map<string, UnsettledSession>;
+  /** question_id -> its session and stored status, of every message in the window of unsettledSessions. */
+  unsettledMessages: Map<string, { sessionId: string; status: string | null }>;
 }
 
 // the final statuses of read-window.ts's isFinalStatus, in SQL
@@ -49,13 +52,11 @@ export async function readStoredWindow(
     params,
   );
   const unsettled = await warehouse.query(
-    `SELECT m.session_id, any_value(s.client_id) AS client_id, any_value(s.bot_id) AS bot_id,
-            any_value(m.channel_type) AS channel_type, count(*) AS messages
+    `SELECT m.question_id, m.session_id, m.status, m.channel_type, s.client_id, s.bot_id
      FROM messages AS m JOIN sessions AS s ON s.project = m.project AND s.session_id = m.session_id
      WHERE m.project = $project AND ${IN_WINDOW('m."timestamp"')}
        AND m.session_id IN (SELECT session_id FROM messages
-         WHERE project = $project AND ${IN_WINDOW('"timestamp"')} AND ${UNSETTLED})
-     GROUP BY m.session_id`,
+         WHERE project = $project AND ${IN_WINDOW('"timestamp"')} AND ${UNSETTLED})`,
     params,
   );
   return {
@@ -63,17 +64,30 @@ export async function readStoredWindow(
     messages: Number(counts?.['messages'] ?? 0),
     labelledSessions: new Set(labelled.map((r) => String(r['session_id']))),
     annotatedMessages: new Map(annotated.map((r) => [String(r['question_id']), String(r['session_id'])])),
-    unsettledSessions: new Map(
-      unsettled.map((r) => [
-        String(r['session_id']),
-        {
-          sessionId: String(r['session_id']),
-          clientId: r['client_id'] === null ? null : String(r['client_id']),
-          botId: r['bot_id'] === null ? null : String(r['bot_id']),
-          channel: String(r['channel_type']),
-          messages: Number(r['messages']),
-        },
-      ]),
-    ),
+    ...groupUnsettled(unsettled),
   };
+}
+
+/** The unsettled sessions (their client, bot, channel and message count) and their messages, from one row each. */
+function groupUnsettled(
+  rows: readonly Record<string, unknown>[],
+): Pick<StoredWindow, 'unsettledSessions' | 'unsettledMessages'> {
+  const unsettledSessions = new Map<string, UnsettledSession>();
+  const unsettledMessages = new Map<string, { sessionId: string; status: string | null }>();
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  for (const r of rows) {
+    const sessionId = String(r['session_id']);
+    unsettledMessages.set(String(r['question_id']), { sessionId, status: text(r['status']) });
+    const session = unsettledSessions.get(sessionId);
+    if (session) session.messages++;
+    else
+      unsettledSessions.set(sessionId, {
+        sessionId,
+        clientId: text(r['client_id']),
+        botId: text(r['bot_id']),
+        channel: String(r['channel_type']),
+        messages: 1,
+      });
+  }
+  return { unsettledSessions, unsettledMessages };
 }
