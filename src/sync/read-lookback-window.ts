@@ -11,7 +11,9 @@
 //      read-unsettled-sessions.ts), and every message of the sessions with a label or comment the first two
 //      reads did not return (removed), or that by-client did not bring whole;
 //   4. clients last active in the window, as before;
-// then the statuses and the batch as for any window (read-window.ts). Rows are replaced by key, so a partial
+// of what 2 and 3 read, only what differs from the stored rows (labels, comment, sessionData, status) or has new
+// messages is written again (annotation-signatures.ts); then the statuses and the batch as for any window
+// (read-window.ts). Rows are replaced by key, so a partial
 // batch leaves the window's other rows as they are. A server that refuses one of these filters (400) gets
 // the whole window read instead, and the rest of the run does the same.
 import { EtlError } from '../errors.js';
@@ -24,6 +26,7 @@ import {
 } from '../reporter/filters.js';
 import { type PagedRequest, readAllPages } from '../reporter/paging.js';
 import type { ReporterHttp } from '../reporter/reporter-http.js';
+import { messageAnnotations, sessionAnnotations } from './annotation-signatures.js';
 import type { Mapped } from './map-records.js';
 import { beginUnsettledReport, readUnsettledSessions } from './read-unsettled-sessions.js';
 import {
@@ -102,6 +105,38 @@ async function totalCount(
   return typeof total === 'number' ? total : undefined;
 }
 
+/**
+ * The labelled sessions read now whose labels (or sessionData) differ from the stored ones, and those with new
+ * messages: a labelled session that did not change is the warehouse's row already.
+ */
+function changedSessions(
+  labelled: readonly Mapped<MappedSession>[],
+  grown: readonly Mapped<MappedSession>[],
+  stored: StoredWindow,
+): Mapped<MappedSession>[] {
+  const grownIds = new Set(grown.flatMap((r) => (r.ok ? [r.ok.sessionId] : [])));
+  return labelled.filter((r) => {
+    if (r.ok === undefined || grownIds.has(r.ok.sessionId)) return true;
+    const before = stored.sessionSignatures.get(r.ok.sessionId);
+    if (before === undefined) return true;
+    const now = sessionAnnotations(r.ok.labels, r.ok.hasData ? r.ok.data : undefined);
+    return now !== (r.ok.hasData ? before.withData : before.labels);
+  });
+}
+
+/** The labelled and commented messages read now whose comment or labels differ from the stored ones. */
+function changedMessages(
+  read: readonly Mapped<WindowMessage>[],
+  stored: StoredWindow,
+): Mapped<WindowMessage>[] {
+  return read.filter(
+    (r) =>
+      r.ok === undefined ||
+      messageAnnotations(r.ok.row.comment, r.ok.labels) !==
+        stored.messageSignatures.get(r.ok.row.question_id),
+  );
+}
+
 export async function readLookbackWindow(
   http: ReporterHttp,
   o: LookbackWindowOptions,
@@ -168,7 +203,7 @@ export async function readLookbackWindow(
           ),
         )
       ).flat();
-    const unsettled = await readUnsettledSessions(http, o, { reported, annotatedNow, readSessions });
+    const unsettled = await readUnsettledSessions(http, o, { reported, readSessions });
     const toReread = new Set(unsettled.incomplete);
     for (const [questionId, sessionId] of o.stored.annotatedMessages)
       if (!annotatedNow.has(questionId)) toReread.add(sessionId);
@@ -179,11 +214,15 @@ export async function readLookbackWindow(
       o,
       {
         sessions: union<MappedSession>(
-          [labelledSessions, grownSessions, ...unlabelledSessions],
+          [changedSessions(labelledSessions, grownSessions, o.stored), grownSessions, ...unlabelledSessions],
           (s) => s.sessionId,
         ),
         messages: union<WindowMessage>(
-          [labelledMessages, commentedMessages, unsettled.messages, rereadMessages],
+          [
+            changedMessages([...labelledMessages, ...commentedMessages], o.stored),
+            unsettled.messages,
+            rereadMessages,
+          ],
           (m) => m.row.question_id,
         ),
         clients,

@@ -14,7 +14,7 @@ import type { WindowMessage } from './read-window.js';
 import type { ReportedStatuses } from './status-reports.js';
 
 export interface UnsettledRead {
-  /** Their messages to write again: those whose status moved, or that carry a label or comment. */
+  /** Their messages to write again: those whose status moved (labels and comments are the look-back's other reads'). */
   messages: Mapped<WindowMessage>[];
   /** Sessions whose messages the caller reads whole with messages/filter (the per-client read missed some). */
   incomplete: string[];
@@ -25,8 +25,6 @@ export interface UnsettledRead {
 export interface UnsettledReadOptions {
   /** The window's statuses report, begun with the look-back read (undefined: none was worth it). */
   reported: ReportedStatuses | undefined;
-  /** Messages labelled or commented now (they are written again whatever their status). */
-  annotatedNow: ReadonlySet<string>;
   /** The window's messages of these sessions, with messages/filter. */
   readSessions(sessionIds: string[]): Promise<Mapped<WindowMessage>[]>;
 }
@@ -76,8 +74,7 @@ export async function readUnsettledSessions(
   for (const [id, status] of fromClients.statuses) o.statusCache.put(id, status, o.rangeTo);
   const stored = await o.knownStatuses([...o.stored.unsettledSessions.keys()]);
   const isWritten = (m: Mapped<WindowMessage>) =>
-    m.ok === undefined ||
-    writeAgain(m.ok.row.question_id, m.ok.row.status, stored.get(m.ok.row.question_id), o, u);
+    m.ok === undefined || writeAgain(m.ok.row.status, stored.get(m.ok.row.question_id));
   return { messages: fromClients.messages.filter(isWritten), incomplete: fromClients.incomplete };
 }
 
@@ -96,26 +93,16 @@ async function fromReport(
   const isWritten = (m: Mapped<WindowMessage>) => {
     if (m.ok === undefined) return true;
     const id = m.ok.row.question_id;
-    return (
-      !report.has(id) || writeAgain(id, report.get(id)!, o.stored.unsettledMessages.get(id)?.status, o, u)
-    );
+    return !report.has(id) || writeAgain(report.get(id)!, o.stored.unsettledMessages.get(id)?.status);
   };
   return { messages: read.filter(isWritten), incomplete: [], reported: report };
 }
 
 /**
- * Whether a message read again is written: its status moved (or it is not stored: `stored` undefined), or it
- * carries a label or a comment, now or stored. Texts and times do not change, and labels and comments are read
- * by their own filters, so an unannotated message whose status is the stored one is the warehouse's row already.
+ * Whether a message read again is written: its status moved (or it is not stored: `stored` undefined). Texts and
+ * times do not change, and labels and comments are read by their own filters (read-lookback-window.ts), so a
+ * message whose status is the stored one is the warehouse's row already.
  */
-function writeAgain(
-  id: string,
-  status: string | null,
-  stored: string | null | undefined,
-  o: LookbackWindowOptions,
-  u: UnsettledReadOptions,
-): boolean {
-  return (
-    stored === undefined || stored !== status || u.annotatedNow.has(id) || o.stored.annotatedMessages.has(id)
-  );
+function writeAgain(status: string | null, stored: string | null | undefined): boolean {
+  return stored === undefined || stored !== status;
 }

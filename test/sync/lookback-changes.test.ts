@@ -119,6 +119,55 @@ describe('the look-back read by its changes', () => {
     expect(messagesFilterRecords(log)).toBeGreaterThan(0);
   });
 
+  it('writes nothing again when nothing changed, and what changed on records already annotated', async () => {
+    h = await createHarness();
+    expect((await h.sync()).error).toBeNull();
+    // nothing changed (the clock stands): the look-back is checked, nothing is written
+    const quiet = await h.sync();
+    expect(quiet.error).toBeNull();
+    expect({ sessions: quiet.sessions, messages: quiet.messages }).toEqual({ sessions: 0, messages: 0 });
+    const now = h.running.emulator.now();
+    const p = h.running.emulator.project('shop-bot');
+    const range = { from: new Date(now - 30 * HOUR), to: new Date(now - 20 * HOUR) };
+    const first = (sql: string) =>
+      h!
+        .withWarehouse((w) => w.query(sql, range))
+        .then((rows) => String(rows[0]![Object.keys(rows[0]!)[0]!]));
+    // a labelled session and a labelled message get one more label, a commented message another comment
+    const session = await first(
+      `select s.session_id from sessions s join session_labels l using (project, session_id)
+       where s.start_time between $from and $to order by 1 limit 1`,
+    );
+    const message = await first(
+      `select question_id from message_labels where "timestamp" between $from and $to order by 1 limit 1`,
+    );
+    const commented = await first(
+      `select question_id from messages where comment is not null and "timestamp" between $from and $to order by 1 limit 1`,
+    );
+    const sessionAt = p.sessionIndex(session)!;
+    const sessionLabels = new Set(p.sessionLabelIds(sessionAt, now));
+    const allSessionLabels = [...p.state.sessionLabels.keys()];
+    const extraSessionLabel = allSessionLabels.find((id) => !sessionLabels.has(id));
+    expect(extraSessionLabel).toBeDefined();
+    p.state.sessionLabelSets.set(sessionAt, new Set([...sessionLabels, extraSessionLabel!]));
+    const messageAt = p.messageIndex(message)!;
+    const offset = p.skeleton.msgOffset.get(messageAt.i) + messageAt.k;
+    const messageLabels = new Set(p.messageLabelIds(messageAt.i, messageAt.k, now));
+    const allMessageLabels = [...p.state.messageLabels.keys()];
+    const extraMessageLabel = allMessageLabels.find((id) => !messageLabels.has(id));
+    expect(extraMessageLabel).toBeDefined();
+    p.state.messageLabelSets.set(offset, new Set([...messageLabels, extraMessageLabel!]));
+    const commentedAt = p.messageIndex(commented)!;
+    p.state.comments.set(p.skeleton.msgOffset.get(commentedAt.i) + commentedAt.k, 'the comment, edited');
+
+    const changed = await h.sync();
+    expect(changed.error).toBeNull();
+    await expectExact(h);
+    // the changed records, and none of the others
+    expect(changed.sessions).toBe(1);
+    expect(changed.messages).toBe(commented === message ? 1 : 2);
+  });
+
   it('removes labels and comments that people removed in the look-back, and adds new ones', async () => {
     h = await createHarness();
     expect((await h.sync()).error).toBeNull();
