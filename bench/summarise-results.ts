@@ -358,11 +358,27 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     const v = value(all, step, figure);
     if (v !== undefined) rows.push({ group: 'absolute', name, value: v, unit: all[step]![figure]!.unit });
   }
+  // the target is the run's own time (durationMs of sync --json); the process's wall time adds Node's start-up
+  const incrementalInside = value(all, 'incremental', 'syncSeconds');
   if (incremental !== undefined)
     rows.push({
       group: 'absolute',
-      ...atMost('incremental sync, nothing changed', incremental, 2, 's', {
-        note: `target at 1,000,000 messages${at}`,
+      ...(incrementalInside === undefined
+        ? atMost('incremental sync, nothing changed', incremental, 2, 's', {
+            note: `target at 1,000,000 messages${at}`,
+          })
+        : {
+            name: 'incremental sync, nothing changed (the process, wall)',
+            value: incremental,
+            unit: 's',
+            note: 'with Node loading the CLI',
+          }),
+    });
+  if (incrementalInside !== undefined)
+    rows.push({
+      group: 'absolute',
+      ...atMost('incremental sync, nothing changed, inside the process', incrementalInside, 2, 's', {
+        note: `durationMs of sync --json; target at 1,000,000 messages${at}`,
       }),
     });
   const statsAt = value(all, 'stats', WAREHOUSE_MESSAGES);

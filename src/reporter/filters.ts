@@ -24,3 +24,14 @@ export function clientActivityFilter(from: number, to: number): ReporterFilter {
 export function channelTypeFilter(channels: readonly string[]): ReporterFilter {
   return { key: 'CHANNEL_TYPE', type: 'CHECKBOX', comparisonType: 'CONTAINS', options: [...channels] };
 }
+
+/** Records of any of these sessions (EQUALS, case-sensitive: session ids are exact). */
+export function sessionIdFilter(ids: readonly string[]): ReporterFilter {
+  return {
+    key: 'SESSION_ID',
+    type: 'TEXT',
+    values: [...ids],
+    comparisonType: 'EQUALS',
+    isCaseSensitive: true,
+  };
+}

@@ -6,12 +6,14 @@
 //      counts, last question and duration moved on), and those stored with labels that the first read did not
 //      return (their labels were removed);
 //   3. messages: those labelled now (LOG_LABELS EXISTS), those with a comment now (COMMENT_TEXT contains ""),
-//      every message of the window of the sessions stored with a status that can still change, read with their
-//      statuses from messages/by-client (read-client-messages.ts; only those whose status moved are written
-//      again), and every message of the sessions with a label or comment the first two reads did not return
-//      (removed), or that by-client did not bring whole;
+//      those of the sessions stored with a status that can still change whose status moved (the window's
+//      statuses report, begun first, against the stored statuses; or one messages/by-client read per client:
+//      read-unsettled-sessions.ts), and every message of the sessions with a label or comment the first two
+//      reads did not return (removed), or that by-client did not bring whole;
 //   4. clients last active in the window, as before;
-// then the statuses and the batch as for any window (read-window.ts). Rows are replaced by key, so a partial
+// of what 2 and 3 read, only what differs from the stored rows (labels, comment, sessionData, status) or has new
+// messages is written again (annotation-signatures.ts); then the statuses and the batch as for any window
+// (read-window.ts). Rows are replaced by key, so a partial
 // batch leaves the window's other rows as they are. A server that refuses one of these filters (400) gets
 // the whole window read instead, and the rest of the run does the same.
 import { EtlError } from '../errors.js';
@@ -19,12 +21,14 @@ import {
   clientActivityFilter,
   messageTimeFilter,
   type ReporterFilter,
+  sessionIdFilter,
   sessionStartFilter,
 } from '../reporter/filters.js';
 import { type PagedRequest, readAllPages } from '../reporter/paging.js';
 import type { ReporterHttp } from '../reporter/reporter-http.js';
+import { messageAnnotations, sessionAnnotations } from './annotation-signatures.js';
 import type { Mapped } from './map-records.js';
-import { readClientMessages } from './read-client-messages.js';
+import { beginUnsettledReport, readUnsettledSessions } from './read-unsettled-sessions.js';
 import {
   assembleWindow,
   clientsRequest,
@@ -67,14 +71,6 @@ const commentExists: ReporterFilter = {
   isCaseSensitive: true,
 };
 
-const sessionIdIn = (ids: readonly string[]): ReporterFilter => ({
-  key: 'SESSION_ID',
-  type: 'TEXT',
-  values: [...ids],
-  comparisonType: 'EQUALS',
-  isCaseSensitive: true,
-});
-
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -110,26 +106,35 @@ async function totalCount(
 }
 
 /**
- * The by-client messages to write again: those whose status moved. Texts and times do not change, and labels
- * and comments are read by their own filters, so a message with no label or comment, now or stored, whose
- * status is the stored one is the warehouse's row already (rewriting it cost most of a quiet run's commit).
+ * The labelled sessions read now whose labels (or sessionData) differ from the stored ones, and those with new
+ * messages: a labelled session that did not change is the warehouse's row already.
  */
-async function withMovedStatus(
-  messages: readonly Mapped<WindowMessage>[],
-  o: LookbackWindowOptions,
-  annotatedNow: ReadonlySet<string>,
-): Promise<Mapped<WindowMessage>[]> {
-  const stored = await o.knownStatuses([...o.stored.unsettledSessions.keys()]);
-  return messages.filter((m) => {
-    if (m.ok === undefined) return true;
-    const id = m.ok.row.question_id;
-    return (
-      !stored.has(id) ||
-      stored.get(id) !== m.ok.row.status ||
-      annotatedNow.has(id) ||
-      o.stored.annotatedMessages.has(id)
-    );
+function changedSessions(
+  labelled: readonly Mapped<MappedSession>[],
+  grown: readonly Mapped<MappedSession>[],
+  stored: StoredWindow,
+): Mapped<MappedSession>[] {
+  const grownIds = new Set(grown.flatMap((r) => (r.ok ? [r.ok.sessionId] : [])));
+  return labelled.filter((r) => {
+    if (r.ok === undefined || grownIds.has(r.ok.sessionId)) return true;
+    const before = stored.sessionSignatures.get(r.ok.sessionId);
+    if (before === undefined) return true;
+    const now = sessionAnnotations(r.ok.labels, r.ok.hasData ? r.ok.data : undefined);
+    return now !== (r.ok.hasData ? before.withData : before.labels);
   });
+}
+
+/** The labelled and commented messages read now whose comment or labels differ from the stored ones. */
+function changedMessages(
+  read: readonly Mapped<WindowMessage>[],
+  stored: StoredWindow,
+): Mapped<WindowMessage>[] {
+  return read.filter(
+    (r) =>
+      r.ok === undefined ||
+      messageAnnotations(r.ok.row.comment, r.ok.labels) !==
+        stored.messageSignatures.get(r.ok.row.question_id),
+  );
 }
 
 export async function readLookbackWindow(
@@ -154,6 +159,8 @@ export async function readLookbackWindow(
           `the platform has ${sessionsTotal} sessions and ${messagesTotal} messages in it, ` +
           `the warehouse ${o.stored.sessions} and ${o.stored.messages}`,
       };
+    // the statuses report of the unsettled sessions (when worth one) runs while the changes are read
+    const reported = beginUnsettledReport(o);
 
     const inWindow = sessionStartFilter(window.from, window.to);
     const [labelledSessions, grownSessions] = await Promise.all([
@@ -169,7 +176,10 @@ export async function readLookbackWindow(
     const unlabelled = [...o.stored.labelledSessions].filter((id) => !labelledNow.has(id));
     const unlabelledSessions = await Promise.all(
       chunks(unlabelled, IDS_PER_REQUEST).map((ids) =>
-        read(sessionsRequest(http, o, [inWindow, sessionIdIn(ids)]), 'sessions whose labels were removed'),
+        read(
+          sessionsRequest(http, o, [inWindow, sessionIdFilter(ids)]),
+          'sessions whose labels were removed',
+        ),
       ),
     );
 
@@ -182,41 +192,43 @@ export async function readLookbackWindow(
     const annotatedNow = new Set(
       [...labelledMessages, ...commentedMessages].flatMap((r) => (r.ok ? [r.ok.row.question_id] : [])),
     );
-    // the unsettled sessions' messages and statuses in one read per client; the rest (and what it missed) again
-    const fromClients = await readClientMessages(http, [...o.stored.unsettledSessions.values()], {
-      project: o.project,
-      runId: o.runId,
-      pageSize: o.pageSize,
-      from: window.from,
-      to: window.to,
-    });
-    // the window's status step takes these instead of asking again
-    for (const [id, status] of fromClients.statuses) o.statusCache.put(id, status, o.rangeTo);
-    const moved = await withMovedStatus(fromClients.messages, o, annotatedNow);
-    const toReread = new Set(fromClients.incomplete);
+    const readSessions = async (ids: readonly string[]) =>
+      (
+        await Promise.all(
+          chunks(ids, IDS_PER_REQUEST).map((part) =>
+            read(
+              messagesRequest(o, [messageTime, sessionIdFilter(part)]),
+              'messages of sessions that can change',
+            ),
+          ),
+        )
+      ).flat();
+    const unsettled = await readUnsettledSessions(http, o, { reported, readSessions });
+    const toReread = new Set(unsettled.incomplete);
     for (const [questionId, sessionId] of o.stored.annotatedMessages)
       if (!annotatedNow.has(questionId)) toReread.add(sessionId);
-    const rereadMessages = await Promise.all(
-      chunks([...toReread], IDS_PER_REQUEST).map((ids) =>
-        read(messagesRequest(o, [messageTime, sessionIdIn(ids)]), 'messages of sessions that can change'),
-      ),
-    );
+    const rereadMessages = await readSessions([...toReread]);
 
     return await assembleWindow(
       http,
       o,
       {
         sessions: union<MappedSession>(
-          [labelledSessions, grownSessions, ...unlabelledSessions],
+          [changedSessions(labelledSessions, grownSessions, o.stored), grownSessions, ...unlabelledSessions],
           (s) => s.sessionId,
         ),
         messages: union<WindowMessage>(
-          [labelledMessages, commentedMessages, moved, ...rereadMessages],
+          [
+            changedMessages([...labelledMessages, ...commentedMessages], o.stored),
+            unsettled.messages,
+            rereadMessages,
+          ],
           (m) => m.row.question_id,
         ),
         clients,
       },
       startRequests,
+      unsettled.reported && Promise.resolve(unsettled.reported),
     );
   } catch (error) {
     if (error instanceof EtlError && error.code === 'reporter.bad_request')

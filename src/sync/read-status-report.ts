@@ -8,7 +8,7 @@
 // the caller falls back to the per-client reads on any failure, so nothing is lost.
 import { z } from 'zod';
 import { EtlError } from '../errors.js';
-import { channelTypeFilter, messageTimeFilter } from '../reporter/filters.js';
+import { channelTypeFilter, messageTimeFilter, sessionIdFilter } from '../reporter/filters.js';
 import type { ReporterHttp, ReporterRequest } from '../reporter/reporter-http.js';
 import { CsvShapeError, pickCsvColumns } from './pick-csv-columns.js';
 
@@ -17,6 +17,8 @@ export interface StatusReportOptions {
   from: number;
   to: number;
   channels: readonly string[];
+  /** Only these sessions' messages (SESSION_ID); undefined: every session of the window. */
+  sessionIds?: readonly string[] | undefined;
   /** Real ms after which the task is given up (deleted) and the window reads its statuses per client. */
   waitMs: number;
   /** The first interval between polls of a legacy task (grows to 1 s). */
@@ -137,7 +139,11 @@ interface Created {
 async function createReport(calls: ReportCalls, o: StatusReportOptions): Promise<Created> {
   const v1 = calls.http.api === 'v1';
   const body = {
-    filters: [messageTimeFilter(o.from, o.to), channelTypeFilter(o.channels)],
+    filters: [
+      messageTimeFilter(o.from, o.to),
+      channelTypeFilter(o.channels),
+      ...(o.sessionIds === undefined ? [] : [sessionIdFilter(o.sessionIds)]),
+    ],
     settings: { fileType: 'CSV', withHeader: true, delimiter: ',' },
   };
   const req: ReporterRequest = v1

@@ -39,17 +39,26 @@ export class StatusReports {
     return this.o.http.throttled + this.o.fileHttp.throttled;
   }
 
-  /** Starts the report of [from, to) when `statusClients` is worth one; never rejects. */
-  begin(from: number, to: number, statusClients: number): ReportedStatuses | undefined {
+  /**
+   * Starts the report of [from, to) (of `sessionIds` only, when given) when `statusClients` is worth one; never
+   * rejects.
+   */
+  begin(
+    from: number,
+    to: number,
+    statusClients: number,
+    sessionIds?: readonly string[],
+  ): ReportedStatuses | undefined {
     if (this.refused || statusClients < REPORT_MIN_CLIENTS) return undefined;
-    return this.read(from, to).catch(() => undefined);
+    return this.read(from, to, sessionIds).catch(() => undefined);
   }
 
-  private async read(from: number, to: number): ReportedStatuses {
+  private async read(from: number, to: number, sessionIds: readonly string[] | undefined): ReportedStatuses {
     const report = await readStatusReport(this.o.http, this.o.fileHttp, {
       from,
       to,
       channels: [...STATUS_CHANNELS],
+      sessionIds,
       waitMs: this.o.waitMs,
       ...(this.o.pollMs === undefined ? {} : { pollMs: this.o.pollMs }),
       signal: this.o.signal,

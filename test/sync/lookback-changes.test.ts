@@ -61,6 +61,39 @@ async function expectExact(harness: Harness): Promise<void> {
   expect(new Map(stored.map((r) => [String(r['question_id']), String(r['comment'])]))).toEqual(expected);
 }
 
+/**
+ * As if the first run had seen some messages before they were read: five READ ones of viber and vk set back to
+ * DELIVERED in the warehouse (their status moved on the platform), and five DELIVERED ones that did not move.
+ */
+async function markStatusesUnread(harness: Harness) {
+  const now = harness.running.emulator.now();
+  const range = { from: new Date(now - 30 * HOUR), to: new Date(now - 10 * HOUR) };
+  const moved = await harness.withWarehouse((w) =>
+    w.query(
+      `select question_id from messages where status = 'READ' and channel_type in ('viber', 'vk')
+         and comment is null and "timestamp" between $from and $to order by 1 limit 5`,
+      range,
+    ),
+  );
+  // DELIVERED on viber and vk can still move: their sessions are asked about, these rows have not changed
+  const unmoved = await harness.withWarehouse((w) =>
+    w.query(
+      `select question_id, synced_at from messages where status = 'DELIVERED' and channel_type in ('viber', 'vk')
+         and comment is null and "timestamp" between $from and $to order by 1 limit 5`,
+      range,
+    ),
+  );
+  expect(moved).toHaveLength(5);
+  expect(unmoved).toHaveLength(5);
+  const movedIds = moved.map((r) => String(r['question_id']));
+  await harness.withWarehouse((w) =>
+    w.query(`update messages set status = 'DELIVERED' where question_id in (select unnest($ids))`, {
+      ids: movedIds,
+    }),
+  );
+  return { movedIds, unmoved };
+}
+
 const messagesFilterRecords = (log: RecordedRequest[]) =>
   log.filter((r) => r.url.includes('/messages/filter')).length;
 
@@ -84,6 +117,55 @@ describe('the look-back read by its changes', () => {
     expect(changes.messages).toBeLessThan(whole.messages * 0.6);
     expect(changes.sessions).toBeLessThan(whole.sessions * 0.6);
     expect(messagesFilterRecords(log)).toBeGreaterThan(0);
+  });
+
+  it('writes nothing again when nothing changed, and what changed on records already annotated', async () => {
+    h = await createHarness();
+    expect((await h.sync()).error).toBeNull();
+    // nothing changed (the clock stands): the look-back is checked, nothing is written
+    const quiet = await h.sync();
+    expect(quiet.error).toBeNull();
+    expect({ sessions: quiet.sessions, messages: quiet.messages }).toEqual({ sessions: 0, messages: 0 });
+    const now = h.running.emulator.now();
+    const p = h.running.emulator.project('shop-bot');
+    const range = { from: new Date(now - 30 * HOUR), to: new Date(now - 20 * HOUR) };
+    const first = (sql: string) =>
+      h!
+        .withWarehouse((w) => w.query(sql, range))
+        .then((rows) => String(rows[0]![Object.keys(rows[0]!)[0]!]));
+    // a labelled session and a labelled message get one more label, a commented message another comment
+    const session = await first(
+      `select s.session_id from sessions s join session_labels l using (project, session_id)
+       where s.start_time between $from and $to order by 1 limit 1`,
+    );
+    const message = await first(
+      `select question_id from message_labels where "timestamp" between $from and $to order by 1 limit 1`,
+    );
+    const commented = await first(
+      `select question_id from messages where comment is not null and "timestamp" between $from and $to order by 1 limit 1`,
+    );
+    const sessionAt = p.sessionIndex(session)!;
+    const sessionLabels = new Set(p.sessionLabelIds(sessionAt, now));
+    const allSessionLabels = [...p.state.sessionLabels.keys()];
+    const extraSessionLabel = allSessionLabels.find((id) => !sessionLabels.has(id));
+    expect(extraSessionLabel).toBeDefined();
+    p.state.sessionLabelSets.set(sessionAt, new Set([...sessionLabels, extraSessionLabel!]));
+    const messageAt = p.messageIndex(message)!;
+    const offset = p.skeleton.msgOffset.get(messageAt.i) + messageAt.k;
+    const messageLabels = new Set(p.messageLabelIds(messageAt.i, messageAt.k, now));
+    const allMessageLabels = [...p.state.messageLabels.keys()];
+    const extraMessageLabel = allMessageLabels.find((id) => !messageLabels.has(id));
+    expect(extraMessageLabel).toBeDefined();
+    p.state.messageLabelSets.set(offset, new Set([...messageLabels, extraMessageLabel!]));
+    const commentedAt = p.messageIndex(commented)!;
+    p.state.comments.set(p.skeleton.msgOffset.get(commentedAt.i) + commentedAt.k, 'the comment, edited');
+
+    const changed = await h.sync();
+    expect(changed.error).toBeNull();
+    await expectExact(h);
+    // the changed records, and none of the others
+    expect(changed.sessions).toBe(1);
+    expect(changed.messages).toBe(commented === message ? 1 : 2);
   });
 
   it('removes labels and comments that people removed in the look-back, and adds new ones', async () => {
@@ -151,54 +233,56 @@ describe('the look-back read by its changes', () => {
     });
   });
 
-  it('writes again the look-back messages whose status moved, and only those', async () => {
-    h = await createHarness();
-    expect((await h.sync()).error).toBeNull();
-    const now = h.running.emulator.now();
-    const range = { from: new Date(now - 30 * HOUR), to: new Date(now - 10 * HOUR) };
-    // as if the first run had seen them before they were read: DELIVERED in the warehouse, READ on the platform
-    const moved = await h.withWarehouse((w) =>
-      w.query(
-        `select question_id from messages where status = 'READ' and channel_type in ('viber', 'vk')
-           and comment is null and "timestamp" between $from and $to order by 1 limit 5`,
-        range,
-      ),
-    );
-    // DELIVERED on viber and vk can still move: their sessions are read again, these rows have not changed
-    const unmoved = await h.withWarehouse((w) =>
-      w.query(
-        `select question_id, synced_at from messages where status = 'DELIVERED' and channel_type in ('viber', 'vk')
-           and comment is null and "timestamp" between $from and $to order by 1 limit 5`,
-        range,
-      ),
-    );
-    expect(moved).toHaveLength(5);
-    expect(unmoved).toHaveLength(5);
-    const movedIds = moved.map((r) => String(r['question_id']));
-    await h.withWarehouse((w) =>
-      w.query(`update messages set status = 'DELIVERED' where question_id in (select unnest($ids))`, {
-        ids: movedIds,
-      }),
-    );
-    h.running.emulator.clock.advance(HOUR);
-    const run = await h.sync();
-    expect(run.error).toBeNull();
-    await expectExact(h);
-    const after = await h.withWarehouse((w) =>
-      w.query(
-        `select question_id, status, synced_at from messages
-         where question_id in (select unnest($ids)) order by question_id`,
-        { ids: [...movedIds, ...unmoved.map((r) => String(r['question_id']))] },
-      ),
-    );
-    const byId = new Map(after.map((r) => [String(r['question_id']), r]));
-    for (const id of movedIds) expect(byId.get(id)?.['status'], id).toBe('READ');
-    // the rows that did not change are the first run's, not written again
-    for (const r of unmoved)
-      expect(byId.get(String(r['question_id']))?.['synced_at'], String(r['question_id'])).toEqual(
-        r['synced_at'],
+  // the look-back's statuses: from one messages report of the window (the default), per client
+  // (REPORTER_STATUS_READ=by-client), and per client again when the window's report fails
+  const STATUS_READS: { how: string; env: Record<string, string>; fail: boolean }[] = [
+    { how: 'from the window’s report', env: {}, fail: false },
+    { how: 'per client', env: { REPORTER_STATUS_READ: 'by-client' }, fail: false },
+    { how: 'per client when the report fails', env: {}, fail: true },
+  ];
+  for (const { how, env, fail } of STATUS_READS)
+    it(`writes again the look-back messages whose status moved, and only those (${how})`, async () => {
+      h = await createHarness({ env });
+      expect((await h.sync()).error).toBeNull();
+      const { movedIds, unmoved } = await markStatusesUnread(h);
+      const watermark = h.running.emulator.now() - LAG;
+      h.running.emulator.clock.advance(HOUR);
+      const log: RecordedRequest[] = [];
+      h.running.emulator.requestLog = log;
+      if (fail) h.running.emulator.faults.script({ type: 'reportFail', path: 'reports/messages', times: 1 });
+      const run = await h.sync();
+      expect(run.error).toBeNull();
+      if (fail) h.running.emulator.faults.assertAllFired();
+      await expectExact(h);
+      const after = await h.withWarehouse((w) =>
+        w.query(
+          `select question_id, status, synced_at from messages
+           where question_id in (select unnest($ids)) order by question_id`,
+          { ids: [...movedIds, ...unmoved.map((r) => String(r['question_id']))] },
+        ),
       );
-  });
+      const byId = new Map(after.map((r) => [String(r['question_id']), r]));
+      for (const id of movedIds) expect(byId.get(id)?.['status'], id).toBe('READ');
+      // the rows that did not change are the first run's, not written again
+      for (const r of unmoved)
+        expect(byId.get(String(r['question_id']))?.['synced_at'], String(r['question_id'])).toEqual(
+          r['synced_at'],
+        );
+      const reports = log.filter((r) => r.url.includes('/reports/messages') && r.method === 'POST').length;
+      // by-client reads of the look-back (before the first run's end); the new hour after it has its own
+      const lookbackByClient = log.filter((r) => {
+        const url = new URL(r.url, 'http://emulator');
+        const start = url.searchParams.get('startTime');
+        return (
+          url.pathname.endsWith('/messages/by-client') && start !== null && Date.parse(start) < watermark
+        );
+      }).length;
+      if (how === 'per client') expect(reports).toBe(0);
+      else expect(reports).toBeGreaterThanOrEqual(1);
+      // one read per client with a status that can still move, unless the report brought the statuses
+      if (how === 'from the window’s report') expect(lookbackByClient).toBe(0);
+      else expect(lookbackByClient).toBeGreaterThan(10);
+    });
 
   it('reads a look-back window whole when the warehouse lacks records of it', async () => {
     h = await createHarness();

@@ -40,7 +40,8 @@ Modes:
 
 Delivery statuses: a window with at least 8 clients on telegram, viber or vk takes them from one platform
 \`messages\` report task (created, waited for up to REPORTER_STATUS_REPORT_WAIT_SECONDS, ${D.REPORTER_STATUS_REPORT_WAIT_SECONDS}, downloaded,
-deleted): a few requests instead of one messages/by-client read per client. A report that fails is logged
+deleted; in the look-back, a report of its sessions whose status can still move, and only the sessions
+whose status moved are read again): a few requests instead of one messages/by-client read per client. A report that fails is logged
 and its window reads per client; REPORTER_STATUS_READ=by-client (default ${D.REPORTER_STATUS_READ}) always reads per client.
   --full           re-read the whole history and move the watermark
   --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
