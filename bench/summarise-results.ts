@@ -355,6 +355,8 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['remote', 'random429Throttled', 'answers 429 (remote, 1 % random 429s and the rate limit)'],
     ['remote', 'fixed4Seconds', 'full sync against a remote platform, a fixed 4 in flight'],
     ['remote', 'nearSeconds', 'the same sync against the emulator near (no latency, no limit)'],
+    ['remote', 'adaptiveCpuSeconds', 'CPU of the remote sync process (user + system)'],
+    ['remote', 'nearCpuSeconds', 'CPU of the near sync process (user + system)'],
     ['side-by-side', 'carefulSeconds', 'a careful client through the remote proxy (wall)'],
     ['side-by-side', 'carefulRequests', 'requests of the careful client'],
     ['side-by-side', 'syncSeconds', 'reporter-etl sync through the remote proxy (wall)'],
@@ -406,6 +408,13 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         group: 'rss',
         ...atMost(name, v, 400, 'MB', { note: `target at 1,000,000 messages${at}` }),
       });
+  }
+  for (const [figure, name] of [
+    ['adaptivePeakRssMb', 'peak RSS, full sync against a remote platform (reads ahead)'],
+    ['nearPeakRssMb', 'peak RSS, the same sync near'],
+  ] as const) {
+    const v = value(all, 'remote', figure);
+    if (v !== undefined) rows.push({ group: 'rss', name, value: v, unit: 'MB' });
   }
   const transferRss = value(all, 'transfer-floor', 'peakRssMb');
   if (transferRss !== undefined)
