@@ -2,7 +2,9 @@
 // sessionData), messages by timestamp (messages/filter), delivery statuses for the status channels only
 // (read-statuses.ts: per client, read ahead), and clients last active in the window. Re-reads the window when paging
 // drifted; asks the caller to split it when it holds too many sessions or its rows too many bytes. Each record becomes its rows as
-// its page arrives: a window holds compact rows, never all its wire records at once.
+// its page arrives: a window holds compact rows, never all its wire records at once. fetchWindow (the reads,
+// which run-sync may start ahead: read-ahead.ts) and assembleWindow (the statuses and the batch, window after
+// window in order) are its two halves.
 import { EtlError } from '../errors.js';
 import {
   clientActivityFilter,
