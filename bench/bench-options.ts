@@ -58,6 +58,10 @@ Steps (--only full-sync,incremental; prerequisites run too):
   remote          the full sync against the emulator as a remote platform (60 ms away, 120 requests/s) vs
                   its floor there; again with 1 % random 429s (vs without); again with a fixed 4 in flight
                   (a smaller --sessions keeps it short: npm run bench -- --only remote --sessions 5000)
+  side-by-side    reporter-etl sync beside an independent careful client (6 in flight, messages and
+                  statuses per session), both through an independent proxy 60 ms away letting 120
+                  requests/s through, wall times from outside, the same counts stored; again with the
+                  proxy refusing the messages report tasks (statuses per client)
   webhooks-large  reporter-etl webhooks given 2,000 bodies of 50 KB (live, then a restart's load): peak RSS
                   vs bare DuckDB storing the same rows in the same batches
 

@@ -8,6 +8,7 @@ import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
 import { parseFloorStep } from './steps/parse-floor.js';
 import { remoteStep } from './steps/remote.js';
+import { sideBySideStep } from './steps/side-by-side.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
 import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
@@ -33,6 +34,7 @@ export const STEPS: readonly BenchStep[] = [
   webhooksStep,
   webhooksLargeStep,
   remoteStep,
+  sideBySideStep,
   concurrentReadersStep,
 ];
 

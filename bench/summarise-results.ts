@@ -3,6 +3,7 @@
 // with its target where the issue sets one. A row whose inputs were not measured is left out.
 import type { Figure, StepFigures } from './bench-step.js';
 import { remoteRows } from './steps/remote.js';
+import { sideBySideRows } from './steps/side-by-side.js';
 import { WAREHOUSE_MESSAGES, WHOLE_REPORT } from './steps/stats-queries.js';
 import { SYNC_LEVERS } from './steps/sync-levers.js';
 
@@ -259,6 +260,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
       ),
     });
   rows.push(...remoteRows((figure) => value(all, 'remote', figure)));
+  rows.push(...sideBySideRows((figure) => value(all, 'side-by-side', figure)));
   const absolute: [string, string, string, string?][] = [
     ['full-sync', 'seconds', 'full sync'],
     ['transfer-floor', 'seconds', 'transfer floor'],
@@ -353,6 +355,18 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['remote', 'random429Throttled', 'answers 429 (remote, 1 % random 429s and the rate limit)'],
     ['remote', 'fixed4Seconds', 'full sync against a remote platform, a fixed 4 in flight'],
     ['remote', 'nearSeconds', 'the same sync against the emulator near (no latency, no limit)'],
+    ['remote', 'adaptiveCpuSeconds', 'CPU of the remote sync process (user + system)'],
+    ['remote', 'nearCpuSeconds', 'CPU of the near sync process (user + system)'],
+    ['side-by-side', 'carefulSeconds', 'a careful client through the remote proxy (wall)'],
+    ['side-by-side', 'carefulRequests', 'requests of the careful client'],
+    ['side-by-side', 'syncSeconds', 'reporter-etl sync through the remote proxy (wall)'],
+    ['side-by-side', 'syncRequests', 'requests of reporter-etl sync there'],
+    ['side-by-side', 'perClientSeconds', 'the same with the messages reports refused (wall)'],
+    [
+      'side-by-side',
+      'perClientRequests',
+      'requests of the sync with the reports refused (statuses per client)',
+    ],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);
@@ -410,6 +424,13 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         group: 'rss',
         ...atMost(name, v, 400, 'MB', { note: `target at 1,000,000 messages${at}` }),
       });
+  }
+  for (const [figure, name] of [
+    ['adaptivePeakRssMb', 'peak RSS, full sync against a remote platform (reads ahead)'],
+    ['nearPeakRssMb', 'peak RSS, the same sync near'],
+  ] as const) {
+    const v = value(all, 'remote', figure);
+    if (v !== undefined) rows.push({ group: 'rss', name, value: v, unit: 'MB' });
   }
   const transferRss = value(all, 'transfer-floor', 'peakRssMb');
   if (transferRss !== undefined)

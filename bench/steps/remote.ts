@@ -76,6 +76,12 @@ function runFigures(prefix: string, run: RemoteRun): StepFigures {
       note: `429s counted by the sync; the emulator answered ${run.random429} at random and ${run.limited429} by its rate limit`,
     },
     [`${prefix}ConcurrencyReached`]: { value: run.concurrencyReached ?? null, unit: 'count' },
+    [`${prefix}PeakRssMb`]: { value: run.maxRssMb, unit: 'MB', note: 'the sync process' },
+    [`${prefix}CpuSeconds`]: {
+      value: run.cpuSeconds,
+      unit: 's',
+      note: 'user + system CPU of the sync process',
+    },
   };
 }
 

@@ -1,8 +1,11 @@
 // How many requests a client keeps in flight, adapted to the server (AIMD on rounds of answers): while the
 // answers' round trip stays near the least seen and no 429 comes back, each round that used every slot adds
 // one; a 429 (or a Retry-After) takes a quarter off at once, a round whose median round trip climbed well
-// above the least seen takes a tenth off. A round is as many answers as the limit: about one round trip.
-// Invariant: the limit stays within [floor, max]; with floor = max it is a plain semaphore (no adapting).
+// above the least seen takes a tenth off, but never below where it started (a round trip is a weak signal:
+// on a busy machine, or with answers of different sizes, it climbs with no queue at the server; the start,
+// REPORTER_CONCURRENCY, is what the client was told the server takes). A round is as many answers as the
+// limit: about one round trip. Invariant: the limit stays within [floor, max] (within [start, max] for a
+// climbing round trip); with floor = max it is a plain semaphore (no adapting).
 
 /** A round whose median round trip is above this multiple of the least seen: the server is queueing. */
 const LATENCY_TOLERANCE = 2;
@@ -29,6 +32,8 @@ export class AdaptiveConcurrency {
   /** The highest limit reached so far. */
   private highestLimit: number;
   private readonly floor: number;
+  /** The fewest a climbing round trip leaves: the start (a 429 may go down to the floor). */
+  private readonly latencyFloor: number;
   private readonly max: number;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -50,6 +55,7 @@ export class AdaptiveConcurrency {
       Math.max(1, options.floor ?? (this.max > options.initial ? 1 : this.max)),
     );
     this.currentLimit = Math.min(this.max, Math.max(this.floor, options.initial));
+    this.latencyFloor = this.currentLimit;
     this.highestLimit = this.currentLimit;
     this.onChange = options.onChange;
   }
@@ -94,8 +100,9 @@ export class AdaptiveConcurrency {
     const median = medianOf(this.round);
     const full = this.roundPeak >= this.currentLimit;
     this.startRound();
-    if (median > this.baselineMs * LATENCY_TOLERANCE) this.decrease(LATENCY_KEEP, 'latency');
-    else if (full && this.currentLimit < this.max) {
+    if (median > this.baselineMs * LATENCY_TOLERANCE) {
+      if (this.currentLimit > this.latencyFloor) this.decrease(LATENCY_KEEP, 'latency', this.latencyFloor);
+    } else if (full && this.currentLimit < this.max) {
       this.currentLimit++;
       if (this.currentLimit > this.highestLimit) {
         this.highestLimit = this.currentLimit;
@@ -111,14 +118,11 @@ export class AdaptiveConcurrency {
    */
   recordThrottle(started: number): void {
     if (started <= this.startedAtDecrease) return;
-    this.decrease(THROTTLE_KEEP, 'throttled');
+    this.decrease(THROTTLE_KEEP, 'throttled', this.floor);
   }
 
-  private decrease(keep: number, why: 'throttled' | 'latency'): void {
-    const lowered = Math.max(
-      this.floor,
-      Math.min(this.currentLimit - 1, Math.floor(this.currentLimit * keep)),
-    );
+  private decrease(keep: number, why: 'throttled' | 'latency', floor: number): void {
+    const lowered = Math.max(floor, Math.min(this.currentLimit - 1, Math.floor(this.currentLimit * keep)));
     this.startedAtDecrease = this.started;
     this.startRound();
     if (lowered === this.currentLimit) return;

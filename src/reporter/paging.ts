@@ -5,7 +5,8 @@
 // by what it asked, and asks the other pages with that size, so page n starts at n × that size either way.
 // Page drift (rows arriving while paging) shows up as a changed totalCount or a count mismatch.
 // `transform` turns each record into what the caller keeps as soon as its page arrives, so a large
-// read never holds every raw page at once (the sync keeps compact rows, not the wire records).
+// read never holds every raw page at once (the sync keeps compact rows, not the wire records). `proceed`
+// lets a caller read page 0 while it decides whether it wants the rest.
 import { EtlError } from '../errors.js';
 import type { ReporterHttp } from './reporter-http.js';
 
@@ -19,6 +20,8 @@ export interface PagedRead<T = unknown> {
   problem?: string;
   /** The total was above `stopAbove`: only page 0 was read. */
   tooLarge?: boolean;
+  /** `proceed` answered false: only page 0 was read, and the caller has no use for it. */
+  dropped?: boolean;
   pages: number;
 }
 
@@ -34,6 +37,11 @@ export interface PagedRequest<T = unknown> {
   stopAbove?: number;
   /** What to keep of each record, applied as its page arrives (default: the record itself). */
   transform?(record: unknown): T;
+  /**
+   * Asked after page 0, before the other pages: false drops the read (a window read at once with its sessions,
+   * which may yet say it is too large). Page 0 is read meanwhile.
+   */
+  proceed?: () => Promise<boolean>;
 }
 
 interface Page<T> {
@@ -91,6 +99,15 @@ export async function readAllPages<T = unknown>(
       pages: 1,
     };
   }
+  if (req.proceed !== undefined && !(await req.proceed()))
+    return {
+      records: [],
+      totalCount: first.totalCount,
+      complete: false,
+      dropped: true,
+      problem: 'dropped',
+      pages: 1,
+    };
   // page 0 is full unless it is the only one: its length is the server's page size, whatever was asked
   // or paging.pageSize says (an empty page 0 tells nothing: the reported size, then the emptiness check)
   const pageSize = first.length > 0 ? first.length : Math.min(first.pageSize, req.pageSize);

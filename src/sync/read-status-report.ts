@@ -1,7 +1,8 @@
 // The delivery statuses of a whole window from one platform report task: a `messages` report (CSV) of the
 // window's status channels, created, waited for (v1: long-polled async events; legacy: the task polled),
-// downloaded from its fileUrl and deleted. Its rows are every message of the window as of the task's
-// creation, each with its latest status: a few requests in place of one messages/by-client read per client.
+// downloaded from its fileUrl and deleted (the statuses are handed over while the deletion is under way). Its
+// rows are every message of the window as of the task's creation, each with its latest status: a few
+// requests in place of one messages/by-client read per client.
 // Invariants: the result is complete or it is a failure (a file whose data rows differ from the task's
 // totalCount, a header without questionId or status, a task that failed or did not finish in time); the
 // file is fetched only from under the generation's Reporter prefix (the token never goes anywhere else);
@@ -27,7 +28,14 @@ export interface StatusReportOptions {
 }
 
 export type StatusReport =
-  | { ok: true; statuses: Map<string, string | null>; rows: number; requests: number }
+  | {
+      ok: true;
+      statuses: Map<string, string | null>;
+      rows: number;
+      requests: number;
+      /** The task's deletion, under way (its request counted): it keeps no window waiting; never rejects. */
+      deleted: Promise<void>;
+    }
   | { ok: false; reason: string; refused: boolean; requests: number };
 
 /** The platform refused the operation itself (not this window's task): no use asking again in this run. */
@@ -116,8 +124,8 @@ export async function readStatusReport(
   try {
     const task = await waitForReport(calls, created, o);
     const statuses = await downloadStatuses(calls, task);
-    await deleteReport(calls, task.taskId);
-    return { ok: true, statuses, rows: statuses.size, requests: calls.requests };
+    const deleted = deleteReport(calls, task.taskId);
+    return { ok: true, statuses, rows: statuses.size, requests: calls.requests, deleted };
   } catch (error) {
     // the task is known by its id once created (legacy) or once an event named it (v1)
     if (created.taskId !== undefined) await deleteReport(calls, created.taskId);

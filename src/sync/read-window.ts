@@ -2,7 +2,9 @@
 // sessionData), messages by timestamp (messages/filter), delivery statuses for the status channels only
 // (read-statuses.ts: per client, read ahead), and clients last active in the window. Re-reads the window when paging
 // drifted; asks the caller to split it when it holds too many sessions or its rows too many bytes. Each record becomes its rows as
-// its page arrives: a window holds compact rows, never all its wire records at once.
+// its page arrives: a window holds compact rows, never all its wire records at once. fetchWindow (the reads,
+// which run-sync may start ahead: read-ahead.ts) and assembleWindow (the statuses and the batch, window after
+// window in order) are its two halves.
 import { EtlError } from '../errors.js';
 import {
   clientActivityFilter,
@@ -97,7 +99,7 @@ export async function readConsistent<T>(
   let last: PagedRead<T> | undefined;
   for (let n = 0; n < attempts; n++) {
     last = await read();
-    if (last.complete || last.tooLarge) return last;
+    if (last.complete || last.tooLarge || last.dropped) return last;
   }
   throw new EtlError(
     'sync.window_unstable',
@@ -193,47 +195,88 @@ function messagesBytesOf(messages: readonly WindowMessage[]): number {
   return bytes;
 }
 
-export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Promise<WindowRead> {
+/** A window's records before its statuses: too large (split it), or its records with its report started. */
+export type FetchedWindow =
+  | { tooLarge: true; sessions: number; bytes?: number }
+  | { tooLarge: false; records: WindowRecords; startRequests: number; reported?: ReportedStatuses };
+
+/**
+ * Reads a window's sessions, messages and clients, all three at once (the messages' and clients' reads are
+ * dropped when the sessions say the window is too large), and starts its statuses report once its sessions
+ * are known (unless one covering it was started ahead: status-reports.ts).
+ */
+export async function fetchWindow(http: ReporterHttp, o: ReadWindowOptions): Promise<FetchedWindow> {
   const startRequests = http.requests;
   const attempts = o.maxAttempts ?? 4;
   const label = windowLabel(o);
-
-  const sessionsRead = await readConsistent(
-    () => readAllPages(http, sessionsRequest(http, o, [sessionStartFilter(o.from, o.to)], o.maxSessions)),
-    `sessions of ${label}`,
-    attempts,
-  );
-  if (sessionsRead.tooLarge) return { tooLarge: true, sessions: sessionsRead.totalCount };
-  // the sessions alone (their first and last questions) may already be too large: no need to read messages
-  const sessionsBytes = sessionsBytesOf(sessionsRead.records);
-  if (sessionsBytes > o.maxBytes)
-    return { tooLarge: true, sessions: sessionsRead.records.length, bytes: sessionsBytes };
-  // the window's statuses report runs while its messages are paged
-  const reported = o.statusReports?.begin(
-    o.from,
-    o.to,
-    countStatusClients(sessionsRead.records.flatMap((r) => (r.ok ? [r.ok.row] : []))),
-  );
-
-  const [messagesRead, clientsRead] = await Promise.all([
+  // the messages' and clients' page 0 go with the sessions' page 0; their other pages once the sessions fit
+  let fits!: (yes: boolean) => void;
+  const sessionsFit = new Promise<boolean>((resolve) => {
+    fits = resolve;
+  });
+  const proceed = () => sessionsFit;
+  const others = Promise.all([
     readConsistent(
-      () => readAllPages(http, messagesRequest(o, [messageTimeFilter(o.from, o.to)])),
+      () => readAllPages(http, { ...messagesRequest(o, [messageTimeFilter(o.from, o.to)]), proceed }),
       `messages of ${label}`,
       attempts,
     ),
     readConsistent(
-      () => readAllPages(http, clientsRequest(o, [clientActivityFilter(o.from, o.to)])),
+      () => readAllPages(http, { ...clientsRequest(o, [clientActivityFilter(o.from, o.to)]), proceed }),
       `clients of ${label}`,
       attempts,
     ),
   ]);
-  return assembleWindow(
-    http,
-    o,
-    { sessions: sessionsRead.records, messages: messagesRead.records, clients: clientsRead.records },
-    startRequests,
-    reported,
+  // awaited below, or dropped with the window; this keeps its failure from being unhandled meanwhile
+  others.catch(() => undefined);
+  try {
+    const sessions = await fetchSessions(http, o, label, attempts);
+    fits(!sessions.tooLarge);
+    if (sessions.tooLarge) return sessions;
+    // the window's statuses report runs while its messages are paged
+    const reported = o.statusReports?.begin(o.from, o.to, countStatusClients(sessions.rows));
+    const [messagesRead, clientsRead] = await others;
+    return {
+      tooLarge: false,
+      records: { sessions: sessions.records, messages: messagesRead.records, clients: clientsRead.records },
+      startRequests,
+      ...(reported === undefined ? {} : { reported }),
+    };
+  } finally {
+    fits(false);
+  }
+}
+
+/** The window's sessions, or too large: by their count (page 0 tells), or by their rows' bytes. */
+async function fetchSessions(
+  http: ReporterHttp,
+  o: ReadWindowOptions,
+  label: string,
+  attempts: number,
+): Promise<
+  | { tooLarge: true; sessions: number; bytes?: number }
+  | { tooLarge: false; records: Mapped<MappedSession>[]; rows: MappedSession['row'][] }
+> {
+  const read = await readConsistent(
+    () => readAllPages(http, sessionsRequest(http, o, [sessionStartFilter(o.from, o.to)], o.maxSessions)),
+    `sessions of ${label}`,
+    attempts,
   );
+  if (read.tooLarge) return { tooLarge: true, sessions: read.totalCount };
+  // the sessions alone (their first and last questions) may already be too large: no need for the rest
+  const bytes = sessionsBytesOf(read.records);
+  if (bytes > o.maxBytes) return { tooLarge: true, sessions: read.records.length, bytes };
+  return {
+    tooLarge: false,
+    records: read.records,
+    rows: read.records.flatMap((r) => (r.ok ? [r.ok.row] : [])),
+  };
+}
+
+export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Promise<WindowRead> {
+  const fetched = await fetchWindow(http, o);
+  if (fetched.tooLarge) return fetched;
+  return assembleWindow(http, o, fetched.records, fetched.startRequests, fetched.reported);
 }
 
 export const windowLabel = (o: { from: number; to: number }) =>

@@ -25,10 +25,11 @@ import type { WindowBatch } from '../warehouse/rows.js';
 import { insertFinishedRun } from '../warehouse/run-history.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
+import { WindowReadAhead } from './read-ahead.js';
 import { readLookbackWindow } from './read-lookback-window.js';
 import { ClientStatusCache } from './read-statuses.js';
-import { readWindow, type WindowRead } from './read-window.js';
-import { StatusReports } from './status-reports.js';
+import { assembleWindow, fetchWindow, type ReadWindowOptions, type WindowRead } from './read-window.js';
+import { REPORTS_AHEAD, StatusReports } from './status-reports.js';
 import { readStoredWindow } from './stored-window.js';
 
 export interface SyncOptions {
@@ -146,6 +147,8 @@ interface ProjectRun {
   pendingWindow?: TimeWindow;
   /** Windows' statuses from report tasks (REPORTER_STATUS_READ=report), once the project is resolved. */
   statusReports?: StatusReports;
+  /** The next window's reads, started while the one before waits (read-ahead.ts). */
+  readAhead: WindowReadAhead;
 }
 
 /** Requests of the run: its reads and its statuses reports. */
@@ -218,6 +221,7 @@ function createProjectRun(ctx: SyncContext, projectConfig: ProjectConfig, option
     unknownValues: new UnknownValues(log),
     project: projectConfig.project ?? `project not resolved (${hostOf(projectConfig.baseUrl)})`,
     runStarted: false,
+    readAhead: new WindowReadAhead(),
   };
 }
 
@@ -260,6 +264,7 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
   await syncWindows(run, planWindowQueue(run, range, watermark, backfill !== undefined));
 
   await refreshCatalogues(http, warehouse, run.project, run.runId, run.unknownValues);
+  await run.statusReports?.settle();
   const status = run.totals.rejects > 0 ? 'partial' : 'success';
   const durationMs = now() - run.started;
   await heartbeat.stop();
@@ -439,18 +444,10 @@ async function syncWindows(run: ProjectRun, queue: WindowQueue): Promise<void> {
   }
 }
 
-/**
- * Reads one window: a look-back window by its changes when it can, else whole. Undefined when the window went
- * back to the queue on the grid instead (a look-back longer than a grid window that must be read whole).
- */
-async function readQueuedWindow(
-  run: ProjectRun,
-  queue: WindowQueue,
-  window: TimeWindow,
-): Promise<WindowRead | undefined> {
-  const { config, warehouse, project, http } = run;
-  const range = run.range!;
-  const readOptions = {
+/** How a window is read: its bounds, its size limits, what the run knows and shares across windows. */
+function windowReadOptions(run: ProjectRun, queue: WindowQueue, window: TimeWindow): ReadWindowOptions {
+  const { config, warehouse, project } = run;
+  return {
     project,
     runId: run.runId,
     from: window.from,
@@ -462,12 +459,29 @@ async function readQueuedWindow(
     durationUnit: run.projectConfig.durationUnit,
     // the window's messages only (messages/filter's MESSAGE_TIME bounds are inclusive)
     knownStatuses: (ids: string[]) => warehouse.latestStatuses(project, ids, window),
-    rangeTo: range.to,
+    rangeTo: run.range!.to,
     statusCache: queue.statusCache,
     statusReports: run.statusReports,
     now: run.now,
   };
-  if (window.lookback && queue.lookbackByChanges) {
+}
+
+/** A window read by its changes (an incremental run's look-back), not whole. */
+const byChanges = (queue: WindowQueue, window: TimeWindow): boolean =>
+  window.lookback === true && queue.lookbackByChanges;
+
+/**
+ * Reads one window: a look-back window by its changes when it can, else whole. Undefined when the window went
+ * back to the queue on the grid instead (a look-back longer than a grid window that must be read whole).
+ */
+async function readQueuedWindow(
+  run: ProjectRun,
+  queue: WindowQueue,
+  window: TimeWindow,
+): Promise<WindowRead | undefined> {
+  const { config, warehouse, project, http } = run;
+  const readOptions = windowReadOptions(run, queue, window);
+  if (byChanges(queue, window)) {
     const stored = await readStoredWindow(warehouse, project, window);
     const changes = await readLookbackWindow(http, { ...readOptions, since: queue.lookbackUntil, stored });
     if (!('wholeWindow' in changes)) return changes;
@@ -484,7 +498,28 @@ async function readQueuedWindow(
       return undefined;
     }
   }
-  return await readWindow(http, readOptions);
+  return await readWholeWindow(run, queue, window, readOptions);
+}
+
+/**
+ * Reads a window whole, the next window's reads (and the reports of the ones after) started meanwhile: they
+ * run while this one waits for its statuses and for the commit before it (read-ahead.ts).
+ */
+async function readWholeWindow(
+  run: ProjectRun,
+  queue: WindowQueue,
+  window: TimeWindow,
+  readOptions: ReadWindowOptions,
+): Promise<WindowRead> {
+  const { http } = run;
+  const fetched = run.readAhead.take(window) ?? fetchWindow(http, readOptions);
+  const next = queue.windows[0];
+  if (next !== undefined && !byChanges(queue, next) && !run.ctx.signal?.aborted)
+    run.readAhead.start(next, () => fetchWindow(http, windowReadOptions(run, queue, next)));
+  run.statusReports?.beginAhead(queue.windows.filter((w) => !byChanges(queue, w)).slice(0, REPORTS_AHEAD));
+  const read = await fetched;
+  if (read.tooLarge) return read;
+  return await assembleWindow(http, readOptions, read.records, read.startRequests, read.reported);
 }
 
 /** A window with more rejected records than REPORTER_MAX_REJECT_SHARE allows fails the run. */
@@ -554,6 +589,8 @@ async function settleCommit(run: ProjectRun, queue: WindowQueue, next?: TimeWind
       );
     queue.windows.unshift(...splitWindow(window), ...(next ? [next] : []));
     queue.planned++;
+    // memory is short: the windows read again come first, the next one is read again after them
+    run.readAhead.drop();
     // the last watermark committed (or the one the run started from)
     queue.highWater = run.finalWatermark ?? queue.watermark ?? Number.NEGATIVE_INFINITY;
     run.log.info(
@@ -573,6 +610,7 @@ async function recordFailure(run: ProjectRun, error: unknown): Promise<SyncSumma
   const { warehouse, http, log, options, now } = run;
   // a window still committing when the read of the next one failed counts (or fails) first
   await run.pendingCommit?.catch(() => undefined);
+  await run.statusReports?.settle();
   const message = http.redact(error instanceof Error ? error.message : String(error));
   const durationMs = now() - run.started;
   await run.heartbeat?.stop();

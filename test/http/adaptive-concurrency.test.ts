@@ -103,6 +103,16 @@ describe('AdaptiveConcurrency', () => {
     expect(c.limit).toBe(12);
   });
 
+  it('a climbing round trip never takes it below where it started; a 429 does', async () => {
+    const c = new AdaptiveConcurrency({ initial: 4, max: 32 });
+    await fullRounds(c, 2, 60);
+    expect(c.limit).toBe(6);
+    await fullRounds(c, 5, 200); // a busy machine: every round trip above twice the least
+    expect(c.limit).toBe(4);
+    await burst(c, c.limit, 60, true);
+    expect(c.limit).toBe(3);
+  });
+
   it('stays between the floor and the max', async () => {
     const c = new AdaptiveConcurrency({ initial: 4, max: 6, floor: 2 });
     for (let n = 0; n < 10; n++) await burst(c, c.limit, 60, true);

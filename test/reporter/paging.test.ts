@@ -72,3 +72,43 @@ describe('readAllPages with pages capped by the server', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('readAllPages with a proceed gate', () => {
+  const request = (proceed: () => Promise<boolean>) => ({
+    op: 'sessions/filter',
+    key: 'sessions',
+    pageSize: 500,
+    idOf: (r: unknown) => (r as { sessionId: string }).sessionId,
+    proceed,
+  });
+
+  it('reads page 0 at once and the other pages only once the gate says yes', async () => {
+    const { http, asked } = cappedServer('reports-used-size');
+    let open!: (yes: boolean) => void;
+    const gate = new Promise<boolean>((resolve) => {
+      open = resolve;
+    });
+    const reading = readAllPages(
+      http,
+      request(() => gate),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // waiting at the gate: page 0 only
+    expect(asked.map((a) => a.page)).toEqual([0]);
+    open(true);
+    const read = await reading;
+    expect(read.complete).toBe(true);
+    expect(read.records).toHaveLength(TOTAL);
+    expect(asked).toHaveLength(Math.ceil(TOTAL / CAP));
+  });
+
+  it('stops after page 0 when the gate says no: dropped, nothing kept', async () => {
+    const { http, asked } = cappedServer('reports-used-size');
+    const read = await readAllPages(
+      http,
+      request(async () => false),
+    );
+    expect(read).toMatchObject({ dropped: true, complete: false, records: [], pages: 1, totalCount: TOTAL });
+    expect(asked).toHaveLength(1);
+  });
+});

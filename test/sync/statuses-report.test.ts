@@ -37,6 +37,24 @@ function countOps(log: RecordedRequest[]) {
   };
 }
 
+/** Windows whose report was created (POST reports/messages) before their sessions/filter read began. */
+function windowsWithReportAhead(log: RecordedRequest[]): number {
+  const fromOf = (r: RecordedRequest, key: string) =>
+    (JSON.parse(r.body ?? '{}') as { filters?: { key: string; from: string }[] }).filters?.find(
+      (f) => f.key === key,
+    )?.from;
+  let ahead = 0;
+  log.forEach((r, n) => {
+    if (!(r.method === 'POST' && r.url.includes('/reports/messages'))) return;
+    const from = fromOf(r, 'MESSAGE_TIME');
+    const sessionsAt = log.findIndex(
+      (s) => s.url.includes('/sessions/filter') && fromOf(s, 'SESSION_START_TIME') === from,
+    );
+    if (sessionsAt > n) ahead++;
+  });
+  return ahead;
+}
+
 /** The statuses the synced messages hold, and how many are on the status channels. */
 async function statusMessages(): Promise<number> {
   const [row] = await h!.withWarehouse((w) =>
@@ -62,6 +80,8 @@ describe('statuses from a messages report per window', () => {
       expect(ops.deletes).toBe(ops.creates);
       expect(ops.byClient + ops.bySession).toBe(0);
       expect(await statusMessages()).toBeGreaterThan(1000);
+      // after the first windows, each window's report was created ahead: before its sessions were asked for
+      expect(windowsWithReportAhead(log)).toBeGreaterThanOrEqual(ops.creates - 2);
       // the run's own count includes the reports' requests
       expect(summary.requests).toBe(ops.all);
       // nothing is left on the platform
