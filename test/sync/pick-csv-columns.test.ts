@@ -2,7 +2,10 @@
 // reference) of the columns asked for: quoted fields with commas, line breaks and "" inside, CRLF and LF,
 // a BOM, empty lines, empty fields, the wanted columns anywhere in the header; and it refuses what csv-parse
 // refuses (a quoted field left open, text after a closing quote, a quote inside an unquoted field, a record
-// whose field count is not the header's) and a header without a wanted column, naming the fault.
+// whose field count is not the header's) and a header without a wanted column, naming the fault; and the values
+// it gives are strings of their own, not slices holding the whole file's text in memory.
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { CsvShapeError, pickCsvColumns } from '../../src/sync/pick-csv-columns.js';
@@ -65,3 +68,42 @@ describe('pickCsvColumns', () => {
       if (!/header|empty/.test(name)) expect(() => parse(text, { skip_empty_lines: true })).toThrow();
     });
 });
+
+describe('pickCsvColumns and memory', () => {
+  it('the values kept do not keep the whole text alive (V8 slices point into their parent)', () => {
+    const collect = gcFunction();
+    const kept: string[] = [];
+    const heapBefore = heapAfterCollection(collect);
+    // read in a function of its own: its frame, which holds the text, is gone when the heap is measured
+    const textBytes = pickIdsOfLargeFile(kept);
+    const grown = heapAfterCollection(collect) - heapBefore;
+    expect(kept).toHaveLength(20_000);
+    expect(kept[19_999]).toBe('question-00019999-id');
+    // the ids themselves are about 1.5 MB; the text they were read from was 14 MB (two bytes a character)
+    expect(textBytes).toBeGreaterThan(10_000_000);
+    expect(grown).toBeLessThan(textBytes / 3);
+  });
+});
+
+/** Picks the ids of a generated 14 MB report file into `kept`; returns the text's size in bytes. */
+function pickIdsOfLargeFile(kept: string[]): number {
+  const filler = 'ответ оператора, '.repeat(20);
+  const lines = ['questionId,text,status'];
+  for (let i = 0; i < 20_000; i++)
+    lines.push(`question-${String(i).padStart(8, '0')}-id,"${filler}${i}",READ`);
+  const text = lines.join('\n');
+  pickCsvColumns(text, ['questionId', 'status'], ([id]) => kept.push(id!));
+  return text.length * 2;
+}
+
+function gcFunction(): () => void {
+  if (typeof globalThis.gc === 'function') return globalThis.gc;
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+function heapAfterCollection(collect: () => void): number {
+  collect();
+  collect();
+  return process.memoryUsage().heapUsed;
+}
