@@ -1,7 +1,8 @@
 // The read of the next window while the window before it waits for its statuses, is assembled and committed:
 // against a platform far away, a window's reads are round trips one after the other (sessions, then the
-// messages' other pages), which the window before can hide. One window is read ahead at most (its rows are a
-// window's worth of memory beside the one being assembled and the one committing). Invariants: a read ahead
+// messages' other pages), which the window before can hide. One window is read ahead at most, and its read
+// waits for the commit of the window before the current one (run-sync.ts): the rows held stay about two
+// windows' worth, the current one's and the committing or next one's. Invariants: a read ahead
 // is taken only by the very window it was started for (a window split or halved meanwhile leaves it for
 // later: windows stay in order); one never taken is dropped, its failure never unhandled; statuses are still
 // assembled one window after the other (the run-wide status cache is taken in order).

@@ -514,8 +514,14 @@ async function readWholeWindow(
   const { http } = run;
   const fetched = run.readAhead.take(window) ?? fetchWindow(http, readOptions);
   const next = queue.windows[0];
-  if (next !== undefined && !byChanges(queue, next) && !run.ctx.signal?.aborted)
-    run.readAhead.start(next, () => fetchWindow(http, windowReadOptions(run, queue, next)));
+  if (next !== undefined && !byChanges(queue, next) && !run.ctx.signal?.aborted) {
+    // not before the window before this one is committed: the rows held stay two windows' worth (this one's,
+    // and the committing one's or the next one's), as without reading ahead (peak RSS at 1M messages)
+    const committed = run.pendingCommit?.catch(() => undefined) ?? Promise.resolve();
+    run.readAhead.start(next, () =>
+      committed.then(() => fetchWindow(http, windowReadOptions(run, queue, next))),
+    );
+  }
   run.statusReports?.beginAhead(queue.windows.filter((w) => !byChanges(queue, w)).slice(0, REPORTS_AHEAD));
   const read = await fetched;
   if (read.tooLarge) return read;

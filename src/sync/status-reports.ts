@@ -3,7 +3,7 @@
 // REPORT_MIN_CLIENTS clients on the status channels (a report costs about that many requests), and until the
 // platform refuses the operation itself (401/403/404/400: the rest of the run reads per client). A report is
 // started as soon as the window's sessions are read, so it runs while its messages are paged; and once a
-// window was worth one, the reports of the next windows of the queue are started ahead (beginAhead), so that
+// window was worth one, the report of the next window of the queue is started ahead (beginAhead), so that
 // a window seldom waits for its report (a report covering a window serves it and the halves it may be split
 // into: its statuses are looked up by message id). Invariant: a report that fails is logged and its window
 // falls back to the per-client reads; nothing is lost (a message newer than its report is read per client).
@@ -28,8 +28,12 @@ export interface StatusReportsOptions {
 /** A window's statuses from its report, or undefined when the window must read them per client. */
 export type ReportedStatuses = Promise<Map<string, string | null> | undefined>;
 
-/** Reports started ahead of their windows at most (each holds its window's statuses once done). */
-export const REPORTS_AHEAD = 2;
+/**
+ * Reports started ahead of their windows at most (each holds its window's statuses once done). At 1M messages
+ * the full sync's peak RSS was 376 MB with none, 399 MB with one and 411 MB with two; against a platform 60 ms
+ * away one and two were within the noise (docs/sync.md, "What overlaps").
+ */
+export const REPORTS_AHEAD = 1;
 
 /** A report started ahead, for the window(s) within [from, to). */
 interface AheadReport {
