@@ -27,6 +27,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * A harness of `sessions` sessions (no safety lag, so the last minutes are synced too), synced once: the setup
+ * the report and CLI tests share. The sync must succeed.
+ */
+export async function createSyncedHarness(sessions = 300): Promise<Harness> {
+  const h = await createHarness({ emulator: { sessions }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
+  expect((await h.sync()).status).toBe('success');
+  return h;
+}
+
 export async function createHarness(
   options: {
     emulator?: Partial<EmulatorOptions>;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findReport } from '../../reports/index.js';
 import { EXCEL_LIMITS, fitCellText, MAX_SHEET_NAME, sheetName } from '../../src/report/excel-limits.js';
 import { resolveLimits, writeReport } from '../../src/report/write-report.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 import { column, readWorkbook } from './read-workbook.js';
 
 const FROM = Date.parse('2026-10-30T00:00:00Z');
@@ -14,8 +14,7 @@ const TO = Date.parse('2026-10-31T00:00:00Z');
 let h: Harness;
 
 beforeAll(async () => {
-  h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
-  expect((await h.sync()).status).toBe('success');
+  h = await createSyncedHarness();
 }, 60_000);
 afterAll(async () => {
   await h?.close();

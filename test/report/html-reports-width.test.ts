@@ -18,7 +18,7 @@ import { TURNED_TABLE_ROWS } from '../../src/report/html-table.js';
 import type { ReportDefinition } from '../../src/report/report-definition.js';
 import { CHROMIUM_MISSING, findChromium, runChromium } from '../helpers/chromium.js';
 import { runCli } from '../helpers/run-cli.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 
 const WIDTH = 1280;
 /** A cell holding at least this many characters of text must be at least MIN_LONG_CELL px wide. */
@@ -69,8 +69,7 @@ let work: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'reporter-etl-html-width-'));
-  h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
-  expect((await h.sync()).status).toBe('success');
+  h = await createSyncedHarness();
   // the knowledge base on the real clock (the CLI's), its tables in the same warehouse
   kb = await startEmulator({ sessions: 10, days: 1, now: Date.now(), kb: { queryProcessingMs: 0 } });
   env = {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findReport } from '../../reports/index.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { convertToPdf, SOFFICE } from '../helpers/soffice.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 
 const inCi = process.env['CI'] === 'true';
 const FROM = Date.parse('2026-10-30T00:00:00+03:00');
@@ -23,8 +23,7 @@ if (!SOFFICE && !inCi)
 describe.skipIf(!SOFFICE && !inCi)('LibreOffice opens the workbooks', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
-    expect((await h.sync()).status).toBe('success');
+    h = await createSyncedHarness();
   }, 60_000);
   afterAll(async () => {
     await h?.close();

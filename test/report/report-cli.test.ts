@@ -20,14 +20,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod, runReport } from '../../src/cli/commands/report.js';
 import { main } from '../../src/cli/main.js';
 import { createLogger, silentLogger } from '../../src/log.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 import { readWorkbook } from './read-workbook.js';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
-  expect((await h.sync()).status).toBe('success');
+  h = await createSyncedHarness();
 }, 60_000);
 afterAll(async () => {
   await h?.close();

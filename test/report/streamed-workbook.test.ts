@@ -15,7 +15,7 @@ import { MESSAGES_COLUMNS } from '../../reports/messages/report.js';
 import type { CellInput, SheetSource } from '../../src/report/report-definition.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { writeStreamingWorkbook } from '../../src/report/write-streaming-workbook.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 import { column, readWorkbook } from './read-workbook.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'streamed-workbook');
@@ -105,8 +105,7 @@ describe('the streamed workbook', () => {
 describe('the messages report, read back by independent readers', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
-    expect((await h.sync()).status).toBe('success');
+    h = await createSyncedHarness();
   }, 60_000);
   afterAll(async () => {
     await h?.close();

@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/log.js';
 import { formatTable } from '../../src/manage/format-table.js';
 import { resolveReportPeriod } from '../../src/platform-reports/resolve-report-period.js';
 import { runCli } from '../helpers/run-cli.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createHarness, createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 
 const MOSCOW_DAY = {
   from: Date.parse('2026-10-30T00:00:00+03:00'),
@@ -18,8 +18,7 @@ const MOSCOW_DAY = {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ emulator: { sessions: 300 }, env: { REPORTER_SAFETY_LAG_MINUTES: '0' } });
-  expect((await h.sync()).status).toBe('success');
+  h = await createSyncedHarness();
 }, 60_000);
 afterAll(async () => {
   await h?.close();
