@@ -13,8 +13,8 @@ import { kbKeys } from '../../src/emulator/kb/kb-truth.js';
 import { unhandledTruth } from '../../src/emulator/unhandled-truth.js';
 import { silentLogger } from '../../src/log.js';
 import { writeReport } from '../../src/report/write-report.js';
-import { recordUnhandled } from '../helpers/record-unhandled.js';
-import { createHarness, type Harness } from '../helpers/sync-harness.js';
+import { createUnhandledHarness, recordUnhandled } from '../helpers/record-unhandled.js';
+import type { Harness } from '../helpers/sync-harness.js';
 import { readWorkbook, sheetNamed } from './read-workbook.js';
 
 const DAY = 86_400_000;
@@ -39,10 +39,7 @@ describe('the unhandled report against the emulator truth', () => {
     unhandledTruth(h.running.emulator.project('shop-bot'), { from: a, to: b, now: h.running.emulator.now() });
 
   beforeAll(async () => {
-    h = await createHarness({ emulator: { sessions: 3000, days: 14 }, env: { REPORTER_HISTORY_DAYS: '15' } });
-    expect((await h.sync()).status).toBe('success');
-    to = Math.floor(h.running.emulator.now() / DAY) * DAY;
-    from = to - 7 * DAY;
+    ({ h, from, to } = await createUnhandledHarness());
   }, 120_000);
   afterAll(() => h.close());
 

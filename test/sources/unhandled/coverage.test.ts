@@ -9,9 +9,8 @@ import type { CoveredCluster } from '../../../src/cli/commands/unhandled-coverag
 import { kbKeys } from '../../../src/emulator/kb/kb-truth.js';
 import { unhandledTruth } from '../../../src/emulator/unhandled-truth.js';
 import { storeCoverage } from '../../../src/sources/unhandled/store-coverage.js';
-import { createHarness, type Harness } from '../../helpers/sync-harness.js';
-
-const DAY = 86_400_000;
+import { createUnhandledHarness } from '../../helpers/record-unhandled.js';
+import type { Harness } from '../../helpers/sync-harness.js';
 
 describe('coverage of the top unhandled clusters against the emulator truth', () => {
   let h: Harness;
@@ -54,10 +53,7 @@ describe('coverage of the top unhandled clusters against the emulator truth', ()
   }
 
   beforeAll(async () => {
-    h = await createHarness({ emulator: { sessions: 3000, days: 14 }, env: { REPORTER_HISTORY_DAYS: '15' } });
-    expect((await h.sync()).status).toBe('success');
-    to = Math.floor(h.running.emulator.now() / DAY) * DAY;
-    from = to - 7 * DAY;
+    ({ h, from, to } = await createUnhandledHarness());
   }, 120_000);
   afterAll(() => h.close());
 
