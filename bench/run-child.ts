@@ -1,9 +1,11 @@
 // Runs a measured program as a child process of node and reports its wall time and peak RSS. The peak
 // RSS comes from the child itself (process.resourceUsage().maxRSS, written at exit by the preloaded
-// children/report-resources.js), so it needs no /usr/bin/time and counts only the child.
+// children/report-resources.js), so it needs no /usr/bin/time and counts only the child. The CLI is run as
+// its users run it, as a command (its first lines set MALLOC_ARENA_MAX and exec node: bin/reporter-etl.js),
+// with the preload in NODE_OPTIONS and this node first on the PATH; other children by this node.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface ChildResult {
@@ -27,11 +29,20 @@ export async function runChild(
 ): Promise<ChildResult> {
   rmSync(options.resourcesFile, { force: true });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', RESOURCES_PRELOAD, script, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env, BENCH_RESOURCES_FILE: options.resourcesFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...options.env,
+    BENCH_RESOURCES_FILE: options.resourcesFile,
+  };
+  const [command, commandArgs] =
+    script === CLI ? [CLI, args] : [process.execPath, ['--import', RESOURCES_PRELOAD, script, ...args]];
+  if (script === CLI) {
+    env['NODE_OPTIONS'] = [env['NODE_OPTIONS'], `--import=${JSON.stringify(RESOURCES_PRELOAD)}`]
+      .filter(Boolean)
+      .join(' ');
+    env['PATH'] = [dirname(process.execPath), env['PATH']].filter(Boolean).join(delimiter);
+  }
+  const child = spawn(command, commandArgs, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
