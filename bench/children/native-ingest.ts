@@ -10,7 +10,8 @@
 // of rows, no delete by key: the warehouse is empty, so this is a lower bound of that design.
 // The pages of windows the sync split (their page 0 read, then dropped) are read and not ingested.
 // Usage: native-ingest.js FILE BASE_URL TOKEN CONCURRENCY TARGET.duckdb [staged|reparse]
-// Prints {requests, bytes, wallMs, cpuMs, rows: {table: n}, failedChecks, pages, statuses} as JSON.
+// Prints {requests, bytes, wallMs, cpuMs, rows: {table: n}, failedChecks, pages, statuses, duckdbMs} as JSON
+// (duckdbMs: wall ms of the DuckDB statements by what they do).
 import { readFileSync } from 'node:fs';
 import {
   type DuckDBConnection,
@@ -129,6 +130,16 @@ function bind(statement: DuckDBPreparedStatement, body: Buffer, project: string)
 const statusSessions = new Map<string, { channel: string; ids: string[] }>();
 let failedChecks = 0;
 let pagesIngested = 0;
+/** Wall ms of the DuckDB statements by what they do (DuckDB runs them on its one thread: about their CPU). */
+const duckdbMs: Record<string, number> = {};
+async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    duckdbMs[what] = (duckdbMs[what] ?? 0) + performance.now() - started;
+  }
+}
 /** One DuckDB statement sequence at a time on the one connection. */
 let turn: Promise<unknown> = Promise.resolve();
 
@@ -138,16 +149,17 @@ async function ingestPage(kind: PageKind, body: Buffer, project: string): Promis
   try {
     for (const statement of s.stage) {
       bind(statement, body, project);
-      await statement.run();
+      await timed(`${kind}: parse into the stage`, () => statement.run());
     }
     for (const [n, statement] of s.inserts.entries()) {
       bind(statement, body, project);
-      const result = await statement.runAndReadAll();
+      const result = await timed(`${kind}: insert ${n}`, () => statement.runAndReadAll());
       if (kind === 'messages' && n === 0) keepStatusMessages(result.getRows() as [string, string, string][]);
     }
     bind(s.failures, body, project);
-    failedChecks += Number((await s.failures.runAndReadAll()).getRows()[0]?.[0] ?? 0);
-    await connection.run('COMMIT');
+    const failed = await timed(`${kind}: count failures`, () => s.failures.runAndReadAll());
+    failedChecks += Number(failed.getRows()[0]?.[0] ?? 0);
+    await timed('commit', () => connection.run('COMMIT'));
     pagesIngested++;
   } catch (error) {
     await connection.run('ROLLBACK');
@@ -267,8 +279,8 @@ await turn;
 const project = new URL(requests.find((r) => PAGE.test(r.url))?.url ?? '/', 'http://x').searchParams.get(
   'projectShortName',
 );
-const statusesSet = await applyStatuses(project ?? '');
-await connection.run('CHECKPOINT');
+const statusesSet = await timed('statuses', () => applyStatuses(project ?? ''));
+await timed('checkpoint', () => connection.run('CHECKPOINT'));
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuStarted);
 await pool.close();
@@ -290,5 +302,6 @@ process.stdout.write(
     droppedWindows: dropped.size,
     statuses: statusesSet,
     mode,
+    duckdbMs,
   })}\n`,
 );
