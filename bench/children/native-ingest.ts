@@ -32,6 +32,7 @@ import {
   type PageKind,
   pageSql,
   stagePageSql,
+  stageTable,
 } from '../native-ingest-sql.js';
 
 interface Recorded {
@@ -111,12 +112,25 @@ async function prepareKind(db: DuckDBConnection, kind: PageKind): Promise<PageSt
     failures: await db.prepare(sql.failures),
   };
 }
-// every stage table before any statement is prepared: a statement prepared before a later change of the
-// catalog is bound again at each run (DuckDB 1.5.5), its bound page then folded as a constant: 4 to 5 times
-// the CPU of a page
-for (const kind of KINDS) await connection.run(createStageSql(kind));
+/**
+ * The stage tables, new and empty, and every statement prepared again. All the tables come before any
+ * statement: a statement prepared before a later change of the catalog is bound again at each run (DuckDB
+ * 1.5.5), its bound page then folded as a constant (4 to 5 times the CPU of a page). And new every
+ * STAGE_PAGES pages: a DELETE leaves its rows in a TEMP table (no checkpoint vacuums it), so one stage kept
+ * for the whole run grew to every record read, spilled to disk past the 64 MB and was scanned whole each page.
+ */
+async function freshStages(): Promise<void> {
+  for (const s of statements.values())
+    for (const statement of [...s.stage, ...s.inserts, s.failures]) statement.destroySync();
+  for (const kind of KINDS) {
+    await connection.run(`DROP TABLE IF EXISTS ${stageTable(kind)}`);
+    await connection.run(createStageSql(kind));
+  }
+  for (const kind of KINDS) statements.set(kind, await prepareKind(connection, kind));
+}
+const STAGE_PAGES = 16;
 const statements = new Map<PageKind, PageStatements>();
-for (const kind of KINDS) statements.set(kind, await prepareKind(connection, kind));
+await freshStages();
 
 const syncedAt = new Date().toISOString();
 /** Binds the named parameters a statement has: the page, the project, the sync's time. */
@@ -147,6 +161,7 @@ async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
 let turn: Promise<unknown> = Promise.resolve();
 
 async function ingestPage(kind: PageKind, body: Buffer, project: string): Promise<void> {
+  if (pagesIngested > 0 && pagesIngested % STAGE_PAGES === 0) await timed('fresh stages', freshStages);
   const s = statements.get(kind)!;
   await connection.run('BEGIN');
   try {
