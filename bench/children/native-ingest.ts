@@ -9,7 +9,9 @@
 // one UPDATE (and their history rows inserted). One transaction per page, a CHECKPOINT at the end. No staging
 // of rows, no delete by key: the warehouse is empty, so this is a lower bound of that design.
 // The pages of windows the sync split (their page 0 read, then dropped) are read and not ingested.
-// Usage: native-ingest.js FILE BASE_URL TOKEN CONCURRENCY TARGET.duckdb [staged|reparse]
+// Usage: native-ingest.js FILE BASE_URL TOKEN CONCURRENCY TARGET.duckdb [staged|reparse] [PAGES_PER_TRANSACTION]
+// (staged: each page parsed once into a TEMP table of records; reparse: each INSERT parses the bytes again;
+// PAGES_PER_TRANSACTION: 1 by default, one transaction per page)
 // Prints {requests, bytes, wallMs, cpuMs, rows: {table: n}, failedChecks, pages, statuses, duckdbMs} as JSON
 // (duckdbMs: wall ms of the DuckDB statements by what they do).
 import { readFileSync } from 'node:fs';
@@ -52,13 +54,16 @@ const TABLES = [
   'message_status_history',
 ];
 
-const [file, baseUrl, token, concurrencyText, target, modeText = 'staged'] = process.argv.slice(2);
-if (!file || !baseUrl || !token || !concurrencyText || !target || !['staged', 'reparse'].includes(modeText)) {
+const [file, baseUrl, token, concurrencyText, target, modeText = 'staged', groupText = '1'] =
+  process.argv.slice(2);
+const modeOk = ['staged', 'reparse'].includes(modeText) && /^[1-9]\d*$/.test(groupText);
+if (!file || !baseUrl || !token || !concurrencyText || !target || !modeOk) {
   process.stderr.write(
-    'usage: native-ingest.js FILE BASE_URL TOKEN CONCURRENCY TARGET.duckdb [staged|reparse]\n',
+    'usage: native-ingest.js FILE BASE_URL TOKEN CONCURRENCY TARGET.duckdb [staged|reparse] [PAGES_PER_TRANSACTION]\n',
   );
   process.exit(2);
 }
+const pagesPerTransaction = Number(groupText);
 const mode = modeText as 'staged' | 'reparse';
 const concurrency = Number(concurrencyText);
 const recorded = readFileSync(file, 'utf8')
@@ -163,7 +168,8 @@ let turn: Promise<unknown> = Promise.resolve();
 async function ingestPage(kind: PageKind, body: Buffer, project: string): Promise<void> {
   if (pagesIngested > 0 && pagesIngested % STAGE_PAGES === 0) await timed('fresh stages', freshStages);
   const s = statements.get(kind)!;
-  await connection.run('BEGIN');
+  if (!inTransaction) await connection.run('BEGIN');
+  inTransaction = true;
   try {
     for (const statement of s.stage) {
       bind(statement, body, project);
@@ -177,12 +183,19 @@ async function ingestPage(kind: PageKind, body: Buffer, project: string): Promis
     bind(s.failures, body, project);
     const failed = await timed(`${kind}: count failures`, () => s.failures.runAndReadAll());
     failedChecks += Number(failed.getRows()[0]?.[0] ?? 0);
-    await timed('commit', () => connection.run('COMMIT'));
     pagesIngested++;
+    if (pagesIngested % pagesPerTransaction === 0) await commit();
   } catch (error) {
     await connection.run('ROLLBACK');
     throw error;
   }
+}
+
+let inTransaction = false;
+async function commit(): Promise<void> {
+  if (!inTransaction) return;
+  inTransaction = false;
+  await timed('commit', () => connection.run('COMMIT'));
 }
 
 function keepStatusMessages(rows: readonly [string, string, string][]): void {
@@ -294,6 +307,7 @@ const started = performance.now();
 const cpuStarted = process.cpuUsage();
 await Promise.all(Array.from({ length: concurrency }, () => worker()));
 await turn;
+await commit();
 const project = new URL(requests.find((r) => PAGE.test(r.url))?.url ?? '/', 'http://x').searchParams.get(
   'projectShortName',
 );
@@ -320,6 +334,7 @@ process.stdout.write(
     droppedWindows: dropped.size,
     statuses: statusesSet,
     mode,
+    pagesPerTransaction,
     duckdbMs,
   })}\n`,
 );
