@@ -4,7 +4,7 @@
 // thread, 64 MB like the sync), which parses them and INSERTs their records into the real tables of an empty
 // warehouse, mapped and checked in SQL (native-ingest-sql.ts): no JSON.parse of the pages, no per-record JS
 // objects, no appender. The statuses report CSV files are read with src/sync/pick-csv-columns.ts as the sync
-// reads them; each messages INSERT hands back (RETURNING) the question id, session and channel of its rows,
+// reads them (and the few messages/by-client answers of a window without a report JSON.parse-d, as it does); each messages INSERT hands back (RETURNING) the question id, session and channel of its rows,
 // which JS keeps for the status channels as the sync's statuses logic does; the statuses are set at the end in
 // one UPDATE (and their history rows inserted). One transaction per page, a CHECKPOINT at the end. No staging
 // of rows, no delete by key: the warehouse is empty, so this is a lower bound of that design.
@@ -210,11 +210,26 @@ function keepStatusMessages(rows: readonly [string, string, string][]): void {
 /** The statuses of the report files, by question id (the CSV's empty status is null), as the sync reads them. */
 const statuses = new Map<string, string | null>();
 
+/** The per-client (per-session) status reads of the windows without a report: a few small answers, JSON.parse-d as the sync does. */
+const STATUS_READ = /\/reporter\/messages\/by-(client|session)\?/;
+function keepClientStatuses(body: Buffer): void {
+  const answer = JSON.parse(body.toString('utf8')) as {
+    messages?: { questionId?: unknown; status?: unknown }[];
+  };
+  for (const m of answer.messages ?? [])
+    if (typeof m.questionId === 'string' && m.questionId.length > 0)
+      statuses.set(m.questionId, typeof m.status === 'string' && m.status.length > 0 ? m.status : null);
+}
+
 function handleBody(r: Recorded, body: Buffer, isFile: boolean): Promise<void> | undefined {
   if (isFile) {
     pickCsvColumns(body.toString('utf8'), ['questionId', 'status'], ([id, status]) => {
       statuses.set(id!, status === '' || status === undefined ? null : status);
     });
+    return undefined;
+  }
+  if (STATUS_READ.test(r.url)) {
+    keepClientStatuses(body);
     return undefined;
   }
   const kind = PAGE.exec(r.url)?.[1] as PageKind | undefined;
