@@ -102,6 +102,10 @@ const dropped = splitWindows(requests);
 await (await openWarehouse({ path: target })).close();
 const instance = await DuckDBInstance.create(target, { threads: '1', memory_limit: '64MB' });
 const connection = await instance.connect();
+// a lever to measure: DuckDB's automatic checkpoints (past 16 MB of WAL, as in the sync) or only the last one
+const checkpointThreshold = process.env['BENCH_NATIVE_CHECKPOINT_THRESHOLD'];
+if (checkpointThreshold !== undefined)
+  await connection.run(`SET checkpoint_threshold = '${checkpointThreshold.replaceAll("'", "''")}'`);
 
 interface PageStatements {
   stage: DuckDBPreparedStatement[];
