@@ -4,16 +4,18 @@
 // thread, 64 MB like the sync), which parses them and INSERTs their records into the real tables of an empty
 // warehouse, mapped and checked in SQL (native-ingest-sql.ts): no JSON.parse of the pages, no per-record JS
 // objects, no appender. The statuses report CSV files are read with src/sync/pick-csv-columns.ts as the sync
-// reads them (and the few messages/by-client answers of a window without a report JSON.parse-d, as it does); each messages INSERT hands back (RETURNING) the question id, session and channel of its rows,
-// which JS keeps for the status channels as the sync's statuses logic does; the statuses are set at the end in
-// one UPDATE (and their history rows inserted). One transaction per page, a CHECKPOINT at the end. No staging
-// of rows, no delete by key: the warehouse is empty, so this is a lower bound of that design.
+// reads them (the few messages/by-client answers of a window without a report are JSON.parse-d, as the sync
+// does); each messages INSERT hands back (RETURNING) the question id, session and channel of its rows, which
+// JS keeps for the status channels as the sync's statuses logic does; the statuses are set at the end in one
+// UPDATE (and their history rows inserted). One transaction per page, a CHECKPOINT at the end. No staging of
+// rows, no delete by key: the warehouse is empty, so this is a lower bound of that design.
 // The pages of windows the sync split (their page 0 read, then dropped) are read and not ingested.
 // Usage: native-ingest.js FILE BASE_URL TOKEN CONCURRENCY TARGET.duckdb [staged|reparse] [PAGES_PER_TRANSACTION]
-// (staged: each page parsed once into a TEMP table of records; reparse: each INSERT parses the bytes again;
-// PAGES_PER_TRANSACTION: 1 by default, one transaction per page)
+// (staged: each page parsed once into a TEMP table of records; reparse: each INSERT parses the bytes again,
+// about 3 times the CPU; PAGES_PER_TRANSACTION: 1 by default). BENCH_NATIVE_CHECKPOINT_THRESHOLD sets
+// DuckDB's checkpoint_threshold (default 16 MB, as in the sync).
 // Prints {requests, bytes, wallMs, cpuMs, rows: {table: n}, failedChecks, pages, statuses, duckdbMs} as JSON
-// (duckdbMs: wall ms of the DuckDB statements by what they do).
+// (duckdbMs: wall ms of the DuckDB statements by what they do, waits for the event loop included).
 import { readFileSync } from 'node:fs';
 import {
   type DuckDBConnection,
