@@ -43,6 +43,9 @@ Steps (--only full-sync,incremental; prerequisites run too):
   parse-floor     the transfer floor's requests again, each body parsed (V8's JSON.parse, then DuckDB):
                   with the load floor, the CPU no design of the sync can shed (with --large only when
                   named in --only)
+  native-floor    the same requests again, each page parsed, checked, mapped and inserted by DuckDB itself
+                  into an empty warehouse (a prototype of that design; checked row by row against the full
+                  sync's warehouse; with --large only when named in --only)
   sync-levers     the full sync again with each CPU lever that is a setting turned off (DuckDB on 2 threads;
                   windows of 24 hours), beside one with the defaults: what each lever saves (with
                   --large only when named in --only)

@@ -6,6 +6,7 @@ import { exportsStep } from './steps/exports.js';
 import { cappedFullSyncStep, fullSyncStep } from './steps/full-sync.js';
 import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
+import { nativeFloorStep } from './steps/native-floor.js';
 import { parseFloorStep } from './steps/parse-floor.js';
 import { remoteStep } from './steps/remote.js';
 import { sideBySideStep } from './steps/side-by-side.js';
@@ -25,6 +26,7 @@ export const STEPS: readonly BenchStep[] = [
   cappedTransferFloorStep,
   loadFloorStep,
   parseFloorStep,
+  nativeFloorStep,
   syncLeversStep,
   incrementalSyncStep,
   statsQueriesStep,

@@ -136,6 +136,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
         unit: 'ratio',
         note: 'what the sync spends beyond moving, parsing and storing: checks, mapping, staging, replacing by key',
       });
+    rows.push(...nativeFloorRows(all, parseCpu + loadCpu, fullSyncCpu));
   }
   const leversDefault = value(all, 'sync-levers', 'defaultsCpuSeconds');
   for (const lever of SYNC_LEVERS) {
@@ -270,6 +271,11 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['parse-floor', 'cpuSeconds', 'CPU seconds of the parse floor process (bodies decoded and JSON.parse-d)'],
     ['parse-floor', 'duckdbCpuSeconds', 'CPU seconds of the parse floor process (bodies parsed by DuckDB)'],
     ['load-floor', 'cpuSeconds', 'CPU seconds of the load floor (appending and CHECKPOINT)'],
+    [
+      'native-floor',
+      'cpuSeconds',
+      'CPU seconds of the native prototype process (DuckDB parses, checks, maps and inserts the pages)',
+    ],
     ['full-sync-capped', 'cpuSeconds', 'CPU seconds of the full sync process, pages capped'],
     ['transfer-floor-capped', 'cpuSeconds', 'CPU seconds of the transfer floor process, pages capped'],
     ['sync-levers', 'defaultsCpuSeconds', 'CPU seconds of the full sync with the defaults (levers step)'],
@@ -527,4 +533,28 @@ export function renderResultTable(rows: readonly ResultRow[]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** The native-floor prototype against the floors' CPU and against the full sync (issue 34: sync ≤ 1.5 × floors). */
+function nativeFloorRows(all: AllFigures, floorsCpu: number, fullSyncCpu: number | undefined): ResultRow[] {
+  const nativeCpu = value(all, 'native-floor', 'cpuSeconds');
+  if (nativeCpu === undefined) return [];
+  const rows: ResultRow[] = [
+    {
+      group: 'ratio',
+      name: "native prototype's CPU ÷ floors' CPU (transfer with parse, plus load)",
+      value: nativeCpu / floorsCpu,
+      unit: 'ratio',
+      note: 'DuckDB parsing, checking, mapping and inserting the pages into an empty warehouse (no staging, no delete by key): a lower bound of that design',
+    },
+  ];
+  if (fullSyncCpu !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: "full sync's CPU ÷ native prototype's CPU",
+      value: fullSyncCpu / nativeCpu,
+      unit: 'ratio',
+      note: 'above 1 is what that design could save at most',
+    });
+  return rows;
 }
