@@ -6,16 +6,8 @@
 // runs on THREADS threads, 2 by default (the least wall time here; 1 takes the least CPU, as in the sync).
 import { DuckDBDataChunk, DuckDBInstance, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
+import { SYNCED_ROW_TABLES } from '../synced-row-tables.js';
 
-const TABLES = [
-  'sessions',
-  'messages',
-  'session_labels',
-  'message_labels',
-  'session_data',
-  'clients',
-  'message_status_history',
-] as const;
 const CHUNK_ROWS = 2048;
 
 const [source, target, threads = '2'] = process.argv.slice(2);
@@ -37,7 +29,7 @@ interface TableRows {
 const sourceDb = await DuckDBInstance.create(source, { access_mode: 'READ_ONLY' });
 const reader = await sourceDb.connect();
 const loaded: TableRows[] = [];
-for (const table of TABLES) {
+for (const table of SYNCED_ROW_TABLES) {
   const result = await reader.runAndReadAll(`SELECT * FROM ${table}`);
   loaded.push({
     table,

@@ -38,6 +38,7 @@ import {
   stagePageSql,
   stageTable,
 } from '../native-ingest-sql.js';
+import { SYNCED_ROW_TABLES } from '../synced-row-tables.js';
 
 interface Recorded {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -46,15 +47,6 @@ interface Recorded {
 }
 
 const KINDS: readonly PageKind[] = ['sessions', 'messages', 'clients'];
-const TABLES = [
-  'sessions',
-  'messages',
-  'session_labels',
-  'message_labels',
-  'session_data',
-  'clients',
-  'message_status_history',
-];
 
 const [file, baseUrl, token, concurrencyText, target, modeText = 'staged', groupText = '1'] =
   process.argv.slice(2);
@@ -338,7 +330,7 @@ const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuStarted);
 await pool.close();
 const rows: Record<string, number> = {};
-for (const table of TABLES)
+for (const table of SYNCED_ROW_TABLES)
   rows[table] = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0]?.[0]);
 connection.closeSync();
 instance.closeSync();
