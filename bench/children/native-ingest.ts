@@ -1,14 +1,15 @@
 // The native-floor prototype: the full sync's recorded requests replayed as replay-requests.ts replays them
-// (same concurrency, the statuses report files asked again while 404, a task's DELETE after its file, the
-// waits left out), but each sessions/messages/clients page's bytes are handed to DuckDB (one connection, one
-// thread, 64 MB like the sync), which parses them and INSERTs their records into the real tables of an empty
-// warehouse, mapped and checked in SQL (native-ingest-sql.ts): no JSON.parse of the pages, no per-record JS
-// objects, no appender. The statuses report CSV files are read with src/sync/pick-csv-columns.ts as the sync
-// reads them (the few messages/by-client answers of a window without a report are JSON.parse-d, as the sync
-// does); each messages INSERT hands back (RETURNING) the question id, session and channel of its rows, which
-// JS keeps for the status channels as the sync's statuses logic does; the statuses are set at the end in one
-// UPDATE (and their history rows inserted). One transaction per page, a CHECKPOINT at the end. No staging of
-// rows, no delete by key: the warehouse is empty, so this is a lower bound of that design.
+// (both by ../replay-pool.ts: same concurrency, the statuses report files asked again while 404, a task's
+// DELETE after its file, the waits left out), but each sessions/messages/clients page's bytes are handed to
+// DuckDB (one connection, one thread, 64 MB like the sync), which parses them and INSERTs their records into
+// the real tables of an empty warehouse, mapped and checked in SQL (native-ingest-sql.ts): no JSON.parse of
+// the pages, no per-record JS objects, no appender. The statuses report CSV files are read with
+// src/sync/pick-csv-columns.ts as the sync reads them (the few messages/by-client answers of a window without
+// a report are JSON.parse-d, as the sync does); each messages INSERT hands back (RETURNING) the question id,
+// session and channel of its rows, which JS keeps for the status channels as the sync's statuses logic does;
+// the statuses are set at the end in one UPDATE (and their history rows inserted). One transaction per page,
+// a CHECKPOINT at the end. No staging of rows, no delete by key: the warehouse is empty, so this is a lower
+// bound of that design.
 // The pages of windows the sync split (their page 0 read, then dropped) are read and not ingested.
 // Usage: native-ingest.js FILE BASE_URL TOKEN CONCURRENCY TARGET.duckdb [staged|reparse] [PAGES_PER_TRANSACTION]
 // (staged: each page parsed once into a TEMP table of records; reparse: each INSERT parses the bytes again,
@@ -16,7 +17,6 @@
 // DuckDB's checkpoint_threshold (default 16 MB, as in the sync).
 // Prints {requests, bytes, wallMs, cpuMs, rows: {table: n}, failedChecks, pages, statuses, duckdbMs} as JSON
 // (duckdbMs: wall ms of the DuckDB statements by what they do, waits for the event loop included).
-import { readFileSync } from 'node:fs';
 import {
   type DuckDBConnection,
   DuckDBInstance,
@@ -25,7 +25,6 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { Pool } from 'undici';
 import { STATUS_CHANNELS } from '../../src/sync/map-records.js';
 import { pickCsvColumns } from '../../src/sync/pick-csv-columns.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -38,13 +37,8 @@ import {
   stagePageSql,
   stageTable,
 } from '../native-ingest-sql.js';
+import { type Recorded, readRecordedRequests, replayRequests } from '../replay-pool.js';
 import { SYNCED_ROW_TABLES } from '../synced-row-tables.js';
-
-interface Recorded {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  url: string;
-  body?: string;
-}
 
 const KINDS: readonly PageKind[] = ['sessions', 'messages', 'clients'];
 
@@ -60,15 +54,8 @@ if (!file || !baseUrl || !token || !concurrencyText || !target || !modeOk) {
 const pagesPerTransaction = Number(groupText);
 const mode = modeText as 'staged' | 'reparse';
 const concurrency = Number(concurrencyText);
-const recorded = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((line) => line.length > 0)
-  .map((line) => JSON.parse(line) as Recorded);
-const isWait = (r: Recorded) =>
-  r.url.includes('/async/events') || (r.method === 'GET' && r.url.includes('/reports/tasks/'));
-const requests = recorded.filter((r) => !isWait(r));
-const REPORT_FILE = /\/reports\/files\/([^/?]+)\//;
-const REPORT_TASK = /\/reports\/tasks\/([^/?]+)/;
+const recorded = readRecordedRequests(file);
+const { requests } = recorded;
 const PAGE = /\/reporter\/(sessions|messages|clients)\/filter\?/;
 
 /** The window [from, to] of a filter read, from its body's first DATE_TIME_RANGE. */
@@ -238,60 +225,6 @@ function handleBody(r: Recorded, body: Buffer, isFile: boolean): Promise<void> |
   return done;
 }
 
-const pool = new Pool(baseUrl, { connections: concurrency, keepAliveTimeout: 10_000 });
-const downloads = new Map<string, Promise<void>>();
-let next = 0;
-let bytes = 0;
-let failures = 0;
-
-async function send(r: Recorded) {
-  const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${token}` };
-  if (r.body !== undefined) headers['content-type'] = 'application/json';
-  return pool.request({
-    method: r.method,
-    path: r.url,
-    headers,
-    ...(r.body === undefined ? {} : { body: r.body }),
-  });
-}
-
-/** A report file, asked again while its task is still being written (404), at most for 30 s. */
-async function sendReportFile(r: Recorded) {
-  for (let attempt = 0; ; attempt++) {
-    const response = await send(r);
-    if (response.statusCode !== 404 || attempt >= 1_500) return response;
-    await response.body.dump();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function replayOne(r: Recorded): Promise<void> {
-  const fileId = REPORT_FILE.exec(r.url)?.[1];
-  const task = r.method === 'DELETE' ? REPORT_TASK.exec(r.url)?.[1] : undefined;
-  if (task !== undefined) await downloads.get(task);
-  const response = fileId !== undefined ? await sendReportFile(r) : await send(r);
-  const chunks: Buffer[] = [];
-  for await (const chunk of response.body) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks);
-  bytes += body.length;
-  if (response.statusCode >= 300) failures++;
-  else await handleBody(r, body, fileId !== undefined);
-}
-
-async function worker(): Promise<void> {
-  for (let n = next++; n < requests.length; n = next++) {
-    const r = requests[n]!;
-    const fileId = REPORT_FILE.exec(r.url)?.[1];
-    const done = replayOne(r);
-    if (fileId !== undefined)
-      downloads.set(
-        fileId,
-        done.catch(() => undefined),
-      );
-    await done;
-  }
-}
-
 /** The statuses of the status-channel messages read, set in one transaction with their history rows. */
 async function applyStatuses(project: string): Promise<number> {
   const ids: string[] = [];
@@ -318,7 +251,11 @@ async function applyStatuses(project: string): Promise<number> {
 
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
-await Promise.all(Array.from({ length: concurrency }, () => worker()));
+const { bytes, failures } = await replayRequests(
+  recorded,
+  { baseUrl, token, concurrency },
+  (r, status, body, isFile) => (status >= 300 ? undefined : handleBody(r, body, isFile)),
+);
 await turn;
 await commit();
 const project = new URL(requests.find((r) => PAGE.test(r.url))?.url ?? '/', 'http://x').searchParams.get(
@@ -328,7 +265,6 @@ const statusesSet = await timed('statuses', () => applyStatuses(project ?? ''));
 await timed('checkpoint', () => connection.run('CHECKPOINT'));
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuStarted);
-await pool.close();
 const rows: Record<string, number> = {};
 for (const table of SYNCED_ROW_TABLES)
   rows[table] = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0]?.[0]);

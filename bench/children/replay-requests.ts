@@ -10,19 +10,12 @@
 // by the replay, is still being written), a task's DELETE waits for its file, and with PARSE a file's CSV is
 // decoded from UTF-8 and split into records of fields (split-csv.ts, in JavaScript under either PARSE: the
 // least any reader of a CSV file pays), not parsed as JSON. The waits' count is printed as `waitsLeftOut`,
-// the CSV records split as `csvRecords`.
-import { readFileSync } from 'node:fs';
+// the CSV records split as `csvRecords`. The replay itself (pool, waits, report files) is ../replay-pool.ts.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Pool } from 'undici';
+import { type Recorded, readRecordedRequests, replayRequests } from '../replay-pool.js';
 import { splitCsv } from '../split-csv.js';
 
 const PARSERS = ['json', 'duckdb'];
-
-interface Recorded {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  url: string;
-  body?: string;
-}
 
 const [file, baseUrl, token, concurrencyText, parse] = process.argv.slice(2);
 if (!file || !baseUrl || !token || !concurrencyText || (parse !== undefined && !PARSERS.includes(parse))) {
@@ -30,23 +23,7 @@ if (!file || !baseUrl || !token || !concurrencyText || (parse !== undefined && !
   process.exit(2);
 }
 const concurrency = Number(concurrencyText);
-const recorded = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((line) => line.length > 0)
-  .map((line) => JSON.parse(line) as Recorded);
-const isWait = (r: Recorded) =>
-  r.url.includes('/async/events') || (r.method === 'GET' && r.url.includes('/reports/tasks/'));
-const requests = recorded.filter((r) => !isWait(r));
-const waitsLeftOut = recorded.length - requests.length;
-const REPORT_FILE = /\/reports\/files\/([^/?]+)\//;
-const REPORT_TASK = /\/reports\/tasks\/([^/?]+)/;
-/** Each report file's download, by task id: its DELETE waits for it. */
-const downloads = new Map<string, Promise<void>>();
-
-const pool = new Pool(baseUrl, { connections: concurrency, keepAliveTimeout: 10_000 });
-let next = 0;
-let bytes = 0;
-let failures = 0;
+const recorded = readRecordedRequests(file);
 let csvRecords = 0;
 
 const duckdb =
@@ -73,65 +50,23 @@ async function parseBody(body: Buffer): Promise<void> {
   if ((await parsed) !== true) throw new Error('DuckDB did not read a body as JSON');
 }
 
-async function send(r: Recorded) {
-  const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${token}` };
-  if (r.body !== undefined) headers['content-type'] = 'application/json';
-  return pool.request({
-    method: r.method,
-    path: r.url,
-    headers,
-    ...(r.body === undefined ? {} : { body: r.body }),
-  });
+/** With PARSE, each answer's body parsed (a report file's CSV split into records); without, only counted. */
+async function parseAnswer(
+  _request: Recorded,
+  status: number,
+  body: Buffer,
+  isReportFile: boolean,
+): Promise<void> {
+  // a report file is CSV: decoded and split into fields, not parsed as JSON
+  if (isReportFile) {
+    if (status < 300) csvRecords += splitCsv(body.toString('utf8'));
+  } else await parseBody(body);
 }
 
-/** A report file, asked again while its task is still being written (404), at most for 30 s. */
-async function sendReportFile(r: Recorded) {
-  for (let attempt = 0; ; attempt++) {
-    const response = await send(r);
-    if (response.statusCode !== 404 || attempt >= 1_500) return response;
-    await response.body.dump();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function replayOne(r: Recorded): Promise<void> {
-  const file = REPORT_FILE.exec(r.url)?.[1];
-  const task = r.method === 'DELETE' ? REPORT_TASK.exec(r.url)?.[1] : undefined;
-  if (task !== undefined) await downloads.get(task);
-  const response = file !== undefined ? await sendReportFile(r) : await send(r);
-  if (parse === undefined) for await (const chunk of response.body) bytes += (chunk as Buffer).length;
-  else {
-    const chunks: Buffer[] = [];
-    for await (const chunk of response.body) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    bytes += body.length;
-    // a report file is CSV: decoded and split into fields, not parsed as JSON
-    if (file !== undefined) {
-      if (response.statusCode < 300) csvRecords += splitCsv(body.toString('utf8'));
-    } else await parseBody(body);
-  }
-  if (response.statusCode >= 300) failures++;
-}
-
-async function worker(): Promise<void> {
-  for (let n = next++; n < requests.length; n = next++) {
-    const r = requests[n]!;
-    const file = REPORT_FILE.exec(r.url)?.[1];
-    const done = replayOne(r);
-    if (file !== undefined)
-      downloads.set(
-        file,
-        done.catch(() => undefined),
-      );
-    await done;
-  }
-}
-
-const started = performance.now();
-await Promise.all(Array.from({ length: concurrency }, () => worker()));
-const wallMs = performance.now() - started;
-await pool.close();
-duckdb?.closeSync();
-process.stdout.write(
-  `${JSON.stringify({ requests: requests.length, bytes, wallMs, failures, waitsLeftOut, csvRecords })}\n`,
+const { requests, bytes, wallMs, failures, waitsLeftOut } = await replayRequests(
+  recorded,
+  { baseUrl, token, concurrency },
+  parse === undefined ? undefined : parseAnswer,
 );
+duckdb?.closeSync();
+process.stdout.write(`${JSON.stringify({ requests, bytes, wallMs, failures, waitsLeftOut, csvRecords })}\n`);
