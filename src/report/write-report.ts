@@ -27,6 +27,7 @@ import type {
   SheetSource,
 } from './report-definition.js';
 import { reportFileName } from './report-file-name.js';
+import { streamInSlices } from './stream-in-slices.js';
 import { sweepStaleTemporaryFiles, temporaryFileName } from './sweep-temporary-files.js';
 import { writeHtmlReport } from './write-html-report.js';
 import { writeMemoryWorkbook } from './write-memory-workbook.js';
@@ -71,22 +72,6 @@ function formatsOf(report: ReportDefinition): readonly ReportFormat[] {
 export interface WriteReportOptions {
   limits?: Partial<SheetLimits>;
   now?: () => number;
-}
-
-/**
- * A period is streamed in slices, so that sorting and joining a slice keep DuckDB's memory small. The first
- * slice is an hour; each next one is sized from the rows per millisecond seen so far to hold about
- * SLICE_TARGET_ROWS (at most 4× longer than the one before): a sparse month is not 720 queries.
- */
-const FIRST_SLICE_MS = 3_600_000;
-const SLICE_TARGET_ROWS = 20_000;
-const MIN_SLICE_MS = 60_000;
-
-/** The next slice's length from the rows per ms seen so far (bounded growth, never below a minute). */
-export function nextSliceMs(previousMs: number, rowsSeen: number, msSeen: number): number {
-  if (rowsSeen === 0) return previousMs * 4;
-  const fit = (SLICE_TARGET_ROWS * msSeen) / rowsSeen;
-  return Math.max(MIN_SLICE_MS, Math.min(previousMs * 4, Math.floor(fit)));
 }
 
 /** The sheet limits a report is written with: Excel's own unless a test narrows them. */
@@ -314,25 +299,25 @@ function createContext(
       }
       return computed;
     },
-    async *streamSql(name, streamOptions = {}): AsyncGenerator<StreamedRows> {
+    streamSql(name, streamOptions = {}): AsyncGenerator<StreamedRows> {
       const sql = loadReportSql(report.id, name);
-      const fixed = streamOptions.sliceMs;
-      let slice = fixed ?? FIRST_SLICE_MS;
-      let rowsSeen = 0;
-      for (let from = req.from; from < req.to; ) {
-        const to = Math.min(from + slice, req.to);
-        for await (const chunk of req.warehouse.streamRows(
-          sql,
-          paramsFor(sql, params(streamOptions.extra, from, to)),
-        )) {
-          rowsSeen += chunk.rows.length;
-          yield chunk;
-        }
+      const bound = (from: number, to: number) => paramsFor(sql, params(streamOptions.extra, from, to));
+      return streamInSlices({
+        from: req.from,
+        to: req.to,
+        sliceMs: streamOptions.sliceMs,
+        read: (from, to) => req.warehouse.streamRows(sql, bound(from, to)),
+        count: async (from, to) => {
+          const rows = await req.warehouse.query(
+            `SELECT count(*) AS n FROM (\n${sql}\n) AS slice_rows`,
+            bound(from, to),
+          );
+          return Number(rows[0]?.['n'] ?? 0);
+        },
+        rowsOf: (chunk) => chunk.rows.length,
         // the slice's DuckDB result is done: let V8 finalize it, which frees its native memory
-        collectGarbage();
-        if (fixed === undefined) slice = nextSliceMs(slice, rowsSeen, to - req.from);
-        from = to;
-      }
+        afterSlice: collectGarbage,
+      });
     },
     async querySql(name, extra) {
       const sql = loadReportSql(report.id, name);

@@ -1,6 +1,6 @@
 // The streamed slices of a report adapt to the data: about 20,000 rows each, growing at most 4× a step.
 import { describe, expect, it } from 'vitest';
-import { nextSliceMs } from '../../src/report/write-report.js';
+import { nextSliceMs } from '../../src/report/stream-in-slices.js';
 
 const HOUR = 3_600_000;
 
