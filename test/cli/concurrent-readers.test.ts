@@ -110,8 +110,10 @@ describe('readers beside writers', () => {
     const to = e.now() - 10 * 60_000;
     const from = to - 4 * 24 * HOUR;
     const truth = h.truth(from, to).sessionIds.length;
-    // the full sync commits a window now and then while its slow requests wait
-    e.faults.script({ type: 'slow', delayMs: 400, times: 100_000 });
+    // the full sync commits a window now and then while its slow requests wait: slow enough to outlast the
+    // seven readers on a loaded 2-core machine (400 ms a request did not, once: its ~100 requests since the
+    // statuses reports finished first); the faults are cleared once the readers are checked
+    e.faults.script({ type: 'slow', delayMs: 1_500, times: 100_000 });
     mark('first sync done');
     const sync = spawnCli(['sync', '--full', '--json'], h.env);
     const startCount = e.requestCount;
