@@ -34,9 +34,11 @@ export async function runChild(
     ...options.env,
     BENCH_RESOURCES_FILE: options.resourcesFile,
   };
-  const [command, commandArgs] =
-    script === CLI ? [CLI, args] : [process.execPath, ['--import', RESOURCES_PRELOAD, script, ...args]];
+  let command = process.execPath;
+  let commandArgs = ['--import', RESOURCES_PRELOAD, script, ...args];
   if (script === CLI) {
+    command = CLI;
+    commandArgs = [...args];
     env['NODE_OPTIONS'] = [env['NODE_OPTIONS'], `--import=${JSON.stringify(RESOURCES_PRELOAD)}`]
       .filter(Boolean)
       .join(' ');

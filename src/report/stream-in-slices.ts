@@ -14,15 +14,15 @@ export const SLICE_TARGET_ROWS = 20_000;
 const FIRST_SLICE_MS = 3_600_000;
 const MIN_SLICE_MS = 60_000;
 
-/** The next slice's length from the rows of the last one (bounded growth, never below a minute). */
-export function nextSliceMs(previousMs: number, rowsSeen: number, msSeen: number): number {
-  if (rowsSeen === 0) return previousMs * 4;
-  const fit = (SLICE_TARGET_ROWS * msSeen) / rowsSeen;
+/** The next slice's length from the `rows` of the last one, `ms` long (bounded growth, never below a minute). */
+export function nextSliceMs(previousMs: number, rows: number, ms: number): number {
+  if (rows === 0) return previousMs * 4;
+  const fit = (SLICE_TARGET_ROWS * ms) / rows;
   return Math.max(MIN_SLICE_MS, Math.min(previousMs * 4, Math.floor(fit)));
 }
 
 /** A slice of `rows` rows over `sliceMs` cut to hold about SLICE_TARGET_ROWS (twice that is let through). */
-export function cutToTarget(sliceMs: number, rows: number): number {
+function cutToTarget(sliceMs: number, rows: number): number {
   if (rows <= 2 * SLICE_TARGET_ROWS) return sliceMs;
   return Math.max(MIN_SLICE_MS, Math.floor((sliceMs * SLICE_TARGET_ROWS) / rows));
 }
@@ -68,9 +68,10 @@ export async function* streamInSlices<T>(o: SlicedRead<T>): AsyncGenerator<T> {
 
 /** The slice from `from`, cut (and counted again) until it holds at most twice the target, or is a minute. */
 async function fitSlice(o: SlicedRead<unknown>, from: number, sliceMs: number): Promise<number> {
-  let slice = sliceMs;
+  // a slice past the period's end is the rest of the period: its rows per ms are over that length
+  let slice = Math.min(sliceMs, o.to - from);
   for (;;) {
-    const cut = cutToTarget(slice, await o.count(from, Math.min(from + slice, o.to)));
+    const cut = cutToTarget(slice, await o.count(from, from + slice));
     if (cut === slice) return slice;
     slice = cut;
   }
