@@ -4,7 +4,7 @@
 import { type DuckDBConnection, DuckDBTimestampTZValue } from '@duckdb/node-api';
 import type { largeWebhookObject } from './large-webhook-bodies.js';
 
-/** DuckDB's settings in the receiver's process while it loads (src/webhooks/load-duckdb-settings.ts). */
+/** DuckDB's settings in the receiver's process while it loads (src/sources/webhooks/load-duckdb-settings.ts). */
 export const RECEIVER_LOAD_OPTIONS = {
   memory_limit: '256MB',
   threads: '2',

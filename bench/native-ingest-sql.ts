@@ -1,6 +1,6 @@
 // The SQL of the native-floor prototype (children/native-ingest.ts): a page of sessions/filter,
 // messages/filter or clients/filter handed to DuckDB as its bytes, parsed by DuckDB (from_json with the
-// structure of the fields the sync keeps) and mapped in SQL to the rows the sync writes (src/sync/map-records.ts),
+// structure of the fields the sync keeps) and mapped in SQL to the rows the sync writes (src/sources/reporter/map-records.ts),
 // the records that fail the checks counted, not inserted (an exact design would quarantine them).
 // The page is parsed once into a TEMP table of records (`page_<kind>`, one STRUCT a row) and every table of
 // the page is INSERTed from it (or, `reparse`, each INSERT parses the bytes again); the per-page failures are what the INSERT of the main table left out.

@@ -1,7 +1,7 @@
 #!/bin/sh
 //usr/bin/env true; export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"; exec node "$0" "$@"
 // The reporter-etl executable: runs the compiled CLI (dist/, built by `npm ci` through `prepare`). It exposes
-// V8's gc() first, before any of the CLI (DuckDB, exceljs) is loaded: src/collect-garbage.ts runs a full
+// V8's gc() first, before any of the CLI (DuckDB, exceljs) is loaded: src/process/collect-garbage.ts runs a full
 // collection now and then, because DuckDB's native memory is freed only when V8 finalizes its wrappers.
 // Not by running node again with --expose-gc: the second process doubled the start-up (`--help` 5 runs:
 // ~0.3-0.5 s -> ~0.7-1.2 s on the loaded 2-core machine), and a Ctrl-C or a service stop that signals the

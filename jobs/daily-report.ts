@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import { findReport } from '../reports/index.js';
 import { EXIT } from '../src/errors.js';
-import { formatSize, plural } from '../src/plural.js';
 import { writeReport } from '../src/report/write-report.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { yesterdayIn } from '../src/schedule/local-day.js';
+import { formatSize, plural } from '../src/text/plural.js';
 
 export const DAILY_REPORT_ID = 'summary';
 

@@ -6,9 +6,9 @@ import { EXIT, UsageError } from '../src/errors.js';
 import type { TaskOutcome } from '../src/platform-reports/finish-task.js';
 import type { PlatformReportResult } from '../src/platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../src/platform-reports/run-platform-report.js';
-import { plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { yesterdayIn } from '../src/schedule/local-day.js';
+import { plural } from '../src/text/plural.js';
 
 /** How long one run waits for the platform before leaving the task pending for the next run. */
 const DEADLINE_MS = 15 * 60_000;

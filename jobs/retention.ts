@@ -5,9 +5,9 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT } from '../src/errors.js';
-import { formatSize, plural } from '../src/plural.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { TABLES } from '../src/sources/tables.js';
+import { formatSize, plural } from '../src/text/plural.js';
 import type { TableSpec } from '../src/warehouse/table-spec.js';
 
 export const RETENTION_FOLDERS = ['reports', 'platform-reports'] as const;

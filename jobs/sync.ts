@@ -4,17 +4,23 @@
 // alert rules (REPORTER_ALERTS) are evaluated over the projects synced; their changes go into the run's notification.
 // A run whose every project another sync's lease refused stops there (no channels, ClickHouse or alerts).
 
-import { evaluateAlerts } from '../src/alerts/evaluate-alerts.js';
-import { type ChatApiHistorySummary, syncChatApiHistory } from '../src/chatapi/sync-chatapi-history.js';
-import { createClickHouse } from '../src/clickhouse/clickhouse-http.js';
-import { type ClickHouseExportResult, exportClickHouse } from '../src/clickhouse/export-clickhouse.js';
+import { evaluateAlerts } from '../src/analysis/alerts/evaluate-alerts.js';
 import type { Config } from '../src/config.js';
+import { createClickHouse } from '../src/destinations/clickhouse/clickhouse-http.js';
+import {
+  type ClickHouseExportResult,
+  exportClickHouse,
+} from '../src/destinations/clickhouse/export-clickhouse.js';
 import { EtlError, EXIT, UsageError } from '../src/errors.js';
-import { plural } from '../src/plural.js';
-import type { AlertChange } from '../src/pushgate/notification-event.js';
 import type { Job, JobContext, JobResult } from '../src/schedule/job.js';
-import type { SyncSummary } from '../src/sync/run-sync.js';
-import { syncProjects } from '../src/sync/sync-projects.js';
+import type { AlertChange } from '../src/settings/alert-rules.js';
+import {
+  type ChatApiHistorySummary,
+  syncChatApiHistory,
+} from '../src/sources/chatapi/sync-chatapi-history.js';
+import type { SyncSummary } from '../src/sources/reporter/run-sync.js';
+import { syncProjects } from '../src/sources/reporter/sync-projects.js';
+import { plural } from '../src/text/plural.js';
 import { hasRun, insertFinishedRun } from '../src/warehouse/run-history.js';
 import type { Warehouse } from '../src/warehouse/warehouse.js';
 

@@ -131,7 +131,7 @@ function buildUnitOverrides(unit: LayerUnit): Record<string, unknown>[] {
       const dir = posix.dirname(file);
       const own = exceptions.filter((exception) => exception.file === file);
       const extra = own.map((exception) => matchUnitImports(dir, exception.imports));
-      const reasons = own.map((exception) => `${exception.imports}, until ${exception.until}`);
+      const reasons = own.map((exception) => `${exception.imports}: ${exception.reason}`);
       const note = `${message} Excepted for this file: ${reasons.join(' ')}`;
       overrides.push(buildOverride([file], buildGroup(unit, variant, dir, extra), note));
     }

@@ -4,11 +4,16 @@ import { readFileSync, type Stats, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
-import { ALERT_RULE_KEYS, type AlertRule, alertRulesSchema, alertRulesSetting } from './alert-rules.js';
-import { type ChatApiChannel, chatApiChannelsSetting } from './chatapi-channels.js';
 import { UsageError } from './errors.js';
-import { type PushgateTarget, pushgateUrlSetting } from './pushgate-url.js';
-import { SECRET_MIN_LENGTH } from './redact-secrets.js';
+import { SECRET_MIN_LENGTH } from './secrets/redact-secrets.js';
+import {
+  ALERT_RULE_KEYS,
+  type AlertRule,
+  alertRulesSchema,
+  alertRulesSetting,
+} from './settings/alert-rules.js';
+import { type ChatApiChannel, chatApiChannelsSetting } from './settings/chatapi-channels.js';
+import { type PushgateTarget, pushgateUrlSetting } from './settings/pushgate-url.js';
 import { isTimeZone } from './time/time-zone.js';
 
 /**
@@ -241,7 +246,7 @@ export const ENV_KEYS = {
   REPORTER_CONCURRENCY: intFromEnv(1, 64).default(D.REPORTER_CONCURRENCY),
   // the most the Reporter client grows to while the server keeps up (src/http/adaptive-concurrency.ts)
   REPORTER_MAX_CONCURRENCY: intFromEnv(1, 256).optional(),
-  // no fixed rate by default: the client slows down when the server answers 429 (src/reporter/rate-limiter.ts)
+  // no fixed rate by default: the client slows down when the server answers 429 (src/platform/reporter/rate-limiter.ts)
   REPORTER_RATE_LIMIT_RPM: intFromEnv(1, 1_000_000).optional(),
   REPORTER_TIMEOUT_MS: intFromEnv(100, 600_000).default(D.REPORTER_TIMEOUT_MS),
   REPORTER_RETRIES: intFromEnv(0, 20).default(D.REPORTER_RETRIES),

@@ -3,9 +3,9 @@
 // line (redact-secrets.ts: every escaped form), after pino's serializers (an error keeps its message, code,
 // stack and cause) and before either format is written; token and header fields are censored by pino.
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { formatLogLine } from './format-log-line.js';
-import { redactJsonLine, secretsPattern } from './redact-secrets.js';
-import { writeAboveStatusLine } from './status-line.js';
+import { redactJsonLine, secretsPattern } from './secrets/redact-secrets.js';
+import { formatLogLine } from './text/format-log-line.js';
+import { writeAboveStatusLine } from './text/status-line.js';
 
 export type { Logger };
 

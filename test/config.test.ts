@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { UsageError } from '../src/errors.js';
 import { configuredWarehouse, useWarehouseAt } from '../src/manage/use-warehouse.js';
-import { reporterHttpOptions } from '../src/reporter/http-options.js';
-import { ReporterHttp } from '../src/reporter/reporter-http.js';
+import { reporterHttpOptions } from '../src/platform/reporter/http-options.js';
+import { ReporterHttp } from '../src/platform/reporter/reporter-http.js';
 import { openWarehouse } from '../src/warehouse/open-warehouse.js';
 
 describe('loadConfig', () => {

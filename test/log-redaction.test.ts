@@ -1,4 +1,4 @@
-// The log's redaction (src/log.ts over src/redact-secrets.ts): a logged error keeps its message, code, stack
+// The log's redaction (src/log.ts over src/secrets/redact-secrets.ts): a logged error keeps its message, code, stack
 // and cause whatever secrets are configured, and a secret is in no form on the line (raw, JSON-escaped,
 // \uXXXX-escaped in any mix, URL-encoded), also when it holds a quote, a backslash or non-ASCII letters,
 // in either format; a secret too short to redact safely is refused by the configuration, naming the setting.
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { EtlError } from '../src/errors.js';
 import { createLogger, type LogFormat } from '../src/log.js';
-import { redactSecrets } from '../src/redact-secrets.js';
+import { redactSecrets } from '../src/secrets/redact-secrets.js';
 
 const SECRETS = ['quo"te-secret-1', 'back\\slash-secret-2', 'ключ-секрет-3', 'plain-secret-4 with space'];
 

@@ -9,9 +9,9 @@
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { computeUnhandled } from '../../src/analysis/unhandled/compute-unhandled.js';
+import { SELECT_QUESTION_COUNTS } from '../../src/analysis/unhandled/unhandled-sql.js';
 import { unhandledQuestion } from '../../src/emulator/unhandled-topics.js';
-import { computeUnhandled } from '../../src/sources/unhandled/compute-unhandled.js';
-import { SELECT_QUESTION_COUNTS } from '../../src/sources/unhandled/unhandled-sql.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 
 const DAY = 86_400_000;

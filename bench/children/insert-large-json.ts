@@ -14,7 +14,7 @@ if (!target || !Number.isInteger(maxBytes) || maxBytes < 1) {
   process.exit(2);
 }
 
-// the receiver's settings while it loads (src/webhooks/load-duckdb-settings.ts): DuckDB's defaults peak higher
+// the receiver's settings while it loads (src/sources/webhooks/load-duckdb-settings.ts): DuckDB's defaults peak higher
 const instance = await DuckDBInstance.create(target, RECEIVER_LOAD_OPTIONS);
 const connection = await instance.connect();
 await connection.run(CREATE_LARGE_EVENTS_TABLE);

@@ -4,7 +4,7 @@
 // DuckDB (one connection, one thread, 64 MB like the sync), which parses them and INSERTs their records into
 // the real tables of an empty warehouse, mapped and checked in SQL (native-ingest-sql.ts): no JSON.parse of
 // the pages, no per-record JS objects, no appender. The statuses report CSV files are read with
-// src/sync/pick-csv-columns.ts as the sync reads them (the few messages/by-client answers of a window without
+// src/sources/reporter/pick-csv-columns.ts as the sync reads them (the few messages/by-client answers of a window without
 // a report are JSON.parse-d, as the sync does); each messages INSERT hands back (RETURNING) the question id,
 // session and channel of its rows, which JS keeps for the status channels as the sync's statuses logic does;
 // the statuses are set at the end in one UPDATE (and their history rows inserted). One transaction per page,
@@ -25,8 +25,8 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { STATUS_CHANNELS } from '../../src/sync/map-records.js';
-import { pickCsvColumns } from '../../src/sync/pick-csv-columns.js';
+import { STATUS_CHANNELS } from '../../src/sources/reporter/map-records.js';
+import { pickCsvColumns } from '../../src/sources/reporter/pick-csv-columns.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import {
   APPLY_STATUSES_SQL,

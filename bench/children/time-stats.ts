@@ -1,12 +1,12 @@
 // The statistics step's child: builds the synthetic warehouse (bench/synthetic-warehouse.ts) of N messages,
-// then times each statement of src/stats/sql/ separately over the whole window (best of 3, through the
+// then times each statement of src/analysis/stats/sql/ separately over the whole window (best of 3, through the
 // warehouse as `stats` opens it, default memory limit) and the whole `computeStats` report.
 // Usage: time-stats.js WAREHOUSE.duckdb MESSAGES; prints {build, queries, report} as JSON.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { computeStats, run } from '../../src/analysis/stats/compute-stats.js';
+import { STATS_QUERIES } from '../../src/analysis/stats/load-stats-sql.js';
 import { silentLogger } from '../../src/log.js';
-import { computeStats, run } from '../../src/stats/compute-stats.js';
-import { STATS_QUERIES } from '../../src/stats/load-stats-sql.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { SqlParam } from '../../src/warehouse/warehouse.js';
 import { buildSyntheticWarehouse } from '../synthetic-warehouse.js';
@@ -34,7 +34,7 @@ const params: Record<string, SqlParam> = {
   tz: 'Europe/Moscow',
   unit: 'day',
   top: 10,
-  // the Prompter's questions are bounded by their own sending time (src/stats/prompter-stats.ts)
+  // the Prompter's questions are bounded by their own sending time (src/analysis/stats/prompter-stats.ts)
   prompter_from: synthetic.from,
   prompter_to: synthetic.to,
 };

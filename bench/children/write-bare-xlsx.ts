@@ -5,11 +5,11 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import ExcelJS, { type Worksheet } from 'exceljs';
 import { MESSAGES_COLUMNS } from '../../reports/messages/report.js';
+import { paramsFor } from '../../src/analysis/stats/load-stats-sql.js';
 import { NUM_FMT } from '../../src/report/cell-values.js';
 import { EXCEL_LIMITS } from '../../src/report/excel-limits.js';
 import { loadReportSql } from '../../src/report/load-report-sql.js';
 import { columnWidth, FROZEN_HEADER, HEADER_STYLE } from '../../src/report/sheet-layout.js';
-import { paramsFor } from '../../src/stats/load-stats-sql.js';
 import { streamRows } from '../../src/warehouse/stream-rows.js';
 
 const [path, fromIso, toIso, out] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-// Step: each statistics statement (src/stats/sql/) on a synthetic warehouse of 10,000,000 messages
+// Step: each statistics statement (src/analysis/stats/sql/) on a synthetic warehouse of 10,000,000 messages
 // (bench/synthetic-warehouse.ts, built in DuckDB), timed separately over the whole month, best of 3,
 // at the default DuckDB memory limit; and the whole report. Target: under 1 s each.
 import { join } from 'node:path';

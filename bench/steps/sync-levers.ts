@@ -4,7 +4,7 @@
 // REPORTER_WINDOW_HOURS defaulted to 48) and once with the statuses read per client (REPORTER_STATUS_READ=by-client,
 // as before the messages report tasks; its requests and wall time are what that lever is about). Each lever's figure is the run without it ÷ the run with the
 // defaults, minutes apart at most, so that the machine's noise weighs on both alike. (The levers that are
-// code, such as the fast checks of src/reporter/fast-parse.ts, have no switch: bench/README.md gives their
+// code, such as the fast checks of src/platform/reporter/fast-parse.ts, have no switch: bench/README.md gives their
 // paired runs.)
 import { join } from 'node:path';
 import { type BenchContext, syncEnvironment, withBenchEmulator } from '../bench-context.js';

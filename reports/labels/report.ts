@@ -1,6 +1,8 @@
 // The `labels` report: session and message label breakdowns of the period from the statistics: totals per
 // label (with the share of sessions / messages), and day by day as a table of days × labels (zeros shown,
 // a Total column), in the report's time zone.
+
+import type { StatsReport } from '../../src/analysis/stats/stats-report.js';
 import { localDay } from '../../src/report/local-day.js';
 import type {
   CellInput,
@@ -8,7 +10,6 @@ import type {
   ReportDefinition,
   SheetSource,
 } from '../../src/report/report-definition.js';
-import type { StatsReport } from '../../src/stats/stats-report.js';
 
 interface LabelKey {
   project: string;

@@ -2,9 +2,9 @@
 // with its own format (count, percent, duration; a mean and its percentiles with the same decimals); an empty period's
 // says "No data for <period>" instead (the report is empty). A key/value list: no autofilter, values and their header right-aligned.
 
+import type { Distribution, StatsReport } from '../../src/analysis/stats/stats-report.js';
 import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type { CellFormat, CellInput, SheetSource } from '../../src/report/report-definition.js';
-import type { Distribution, StatsReport } from '../../src/stats/stats-report.js';
 
 export function kpiSheet(s: StatsReport): SheetSource {
   const t = s.totals;

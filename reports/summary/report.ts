@@ -4,6 +4,8 @@
 // out of a one-day summary, where the KPIs and Channels say the same), channels, labels, the delivery funnel,
 // top intents, experiments. Small: written in memory with images, or (--format html) as one self-contained HTML
 // page from the same sheets and charts.
+
+import type { StatsReport } from '../../src/analysis/stats/stats-report.js';
 import { localDay } from '../../src/report/local-day.js';
 import type {
   ChartSpec,
@@ -11,7 +13,6 @@ import type {
   ReportDefinition,
   SheetSource,
 } from '../../src/report/report-definition.js';
-import type { StatsReport } from '../../src/stats/stats-report.js';
 import { kpiSheet } from './kpi-sheet.js';
 
 /**

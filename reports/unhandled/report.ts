@@ -6,6 +6,7 @@
 // computes one (a report only reads): with none for the period it is empty and says which command makes it.
 // Small: written in memory with its chart, or (--format html) as one self-contained page.
 
+import { readWarehouseNames } from '../../src/analysis/stats/compute-stats.js';
 import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type {
   ChartSpec,
@@ -13,7 +14,6 @@ import type {
   ReportDefinition,
   SheetSource,
 } from '../../src/report/report-definition.js';
-import { readWarehouseNames } from '../../src/stats/compute-stats.js';
 import type { PlainRow, PlainValue } from '../../src/warehouse/warehouse.js';
 
 /** Clusters drawn on the chart. */

@@ -5,7 +5,7 @@
 // A reader that goes away (`reporter-etl runs | head -2`) ends the process quietly, exit 0, as a closed pipe
 // ends a Unix tool: no EPIPE stack.
 
-import { escapeForTerminal } from '../escape-terminal-text.js';
+import { escapeForTerminal } from '../text/escape-terminal-text.js';
 import type { CommandIo } from './command.js';
 import { main } from './main.js';
 

@@ -2,8 +2,8 @@
 // over the core's, the sources' and the destinations' settings. A secret setting is declared once, in its
 // unit; nothing else lists it, so a new one cannot be left out of the redaction.
 import type { Config } from '../config.js';
-import type { SettingSpecs } from '../define-settings.js';
 import { DESTINATIONS } from '../destinations/registry.js';
+import type { SettingSpecs } from '../settings/define-settings.js';
 import { CORE_SETTINGS, SOURCES } from '../sources/registry.js';
 
 /** Every unit's settings: the core's, then each source's, then each destination's. */

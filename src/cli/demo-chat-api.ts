@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import type { Logger } from '../log.js';
 import { withConfiguredWarehouse } from '../manage/use-warehouse.js';
-import { configuredReceiverOptions, startWebhookReceiver } from '../webhooks/webhook-receiver.js';
+import { configuredReceiverOptions, startWebhookReceiver } from '../sources/webhooks/webhook-receiver.js';
 import type { CommandIo } from './command.js';
 
 const DIALOGUES: readonly { clientId: string; queries: readonly string[] }[] = [

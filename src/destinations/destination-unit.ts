@@ -2,9 +2,9 @@
 // Pushgate), as one unit: its settings (secret ones marked), which tables it reads, where it keeps its
 // cursor, its error codes and the jobs it offers. src/destinations/registry.ts lists the units.
 import type { Config } from '../config.js';
-import type { SettingSpecs } from '../define-settings.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { JobSpec } from '../job-spec.js';
+import type { SettingSpecs } from '../settings/define-settings.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 

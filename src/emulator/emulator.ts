@@ -1,7 +1,7 @@
 // The emulated platform: projects with their data, the clock, tokens, faults, report tasks, the Chat API,
 // Pushgate and the knowledge base service.
 // Independent of HTTP (the server in server.ts exposes it), so tests can read ground truth and script
-// faults in-process. It never imports src/reporter: a bug in the client cannot be copied into it.
+// faults in-process. It never imports src/platform/reporter: a bug in the client cannot be copied into it.
 import { ApiError } from './api-error.js';
 import type { ChatApiChannelOptions } from './chatapi/channels.js';
 import { ChatApi } from './chatapi/chat-api.js';

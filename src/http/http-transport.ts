@@ -5,18 +5,14 @@
 // the client (rate-limiter.ts); a first request that cannot connect fails fast naming the setting of the address. What differs per interface is its
 // profile (http-profile.ts). Invariant: the secret never appears in an error, a log line or anything returned.
 import { Agent, request, errors as undiciErrors } from 'undici';
-import {
-  type ConnectFailure,
-  connectFailureOf,
-  describeConnectFailure,
-} from '../describe-connect-failure.js';
 import type { ErrorCode } from '../error-codes.js';
 import { EtlError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
-import { plural } from '../plural.js';
-import { redactSecrets } from '../redact-secrets.js';
+import { redactSecrets } from '../secrets/redact-secrets.js';
+import { plural } from '../text/plural.js';
 import { AdaptiveConcurrency } from './adaptive-concurrency.js';
 import { type HttpAnswer, isWrite, parseBody } from './answer-body.js';
+import { type ConnectFailure, connectFailureOf, describeConnectFailure } from './describe-connect-failure.js';
 import { readErrorDetail } from './error-shapes.js';
 import {
   type HttpFailure,
@@ -56,7 +52,7 @@ export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
   random?: () => number;
   /**
    * How an answer's text becomes its value (JSON.parse by default; the knowledge base's client keeps int64 ids
-   * beyond 2^53 exact with src/parse-json-big-integers.ts). It throws on a body that is not JSON.
+   * beyond 2^53 exact with src/text/parse-json-big-integers.ts). It throws on a body that is not JSON.
    */
   parseJson?: (text: string) => unknown;
 }

@@ -4,9 +4,9 @@
 import type { Config, ProjectConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { reporterHttpOptions } from '../reporter/http-options.js';
-import { ReporterHttp } from '../reporter/reporter-http.js';
-import { resolveProjectName } from '../reporter/resolve-project.js';
+import { reporterHttpOptions } from '../platform/reporter/http-options.js';
+import { ReporterHttp } from '../platform/reporter/reporter-http.js';
+import { resolveProjectName } from '../platform/reporter/resolve-project.js';
 
 export interface ProjectConnection {
   http: ReporterHttp;

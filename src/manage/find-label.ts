@@ -2,7 +2,7 @@
 // is a UsageError that lists what exists (and the near miss, when only the case differs), so a typo is
 // refused before anything is written. Message label names are unique only within their group.
 import { UsageError } from '../errors.js';
-import type { LabelGroup, MessageLabel, SessionLabel } from '../reporter/labels.js';
+import type { LabelGroup, MessageLabel, SessionLabel } from '../platform/reporter/labels.js';
 
 function listNames(names: readonly string[]): string {
   if (names.length === 0) return 'there are none';

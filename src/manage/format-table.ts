@@ -1,9 +1,9 @@
 // Plain-text tables for the management commands' human output (stdout); --json output never goes through
 // here. Cells are one line (control characters escaped, a newline shows as \n: src/cli/escape-terminal-text.ts),
 // long text is cut with an ellipsis, the named count columns print with thousands separators, the named time
-// columns print as ISO in the given zone (UTC by default), and columns are aligned by display width (an emoji takes two columns: src/display-width.ts).
-import { cutToWidth, displayWidth, padToWidth } from '../display-width.js';
-import { escapeForTerminal } from '../escape-terminal-text.js';
+// columns print as ISO in the given zone (UTC by default), and columns are aligned by display width (an emoji takes two columns: src/text/display-width.ts).
+import { cutToWidth, displayWidth, padToWidth } from '../text/display-width.js';
+import { escapeForTerminal } from '../text/escape-terminal-text.js';
 import { formatLocalTime } from '../time/format-local-time.js';
 
 export interface TableOptions {

@@ -4,8 +4,8 @@
 // (a VARCHAR[] list, or text separated by `|` or `;`), `expected_answer_contains` (text) and `id`. Rows without
 // a question are skipped and counted, and so are repeats of a question already selected.
 
-import type { KbEvalQuestion } from '../kb-eval/read-eval-questions.js';
-import { splitSourceList } from '../kb-eval/read-eval-questions.js';
+import type { KbEvalQuestion } from '../analysis/kb-eval/read-eval-questions.js';
+import { splitSourceList } from '../analysis/kb-eval/read-eval-questions.js';
 import { checkSelectQuery, runSelectQuery } from './select-label-targets.js';
 import type { QuerySandbox } from './use-query-sandbox.js';
 

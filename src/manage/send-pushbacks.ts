@@ -9,9 +9,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { EtlError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { pushToPushgate, shortPushbackId } from '../pushgate/pushgate-client.js';
-import { describePushQuery, PUSHGATE_SENDS_SQL, selectPushRows } from '../pushgate/pushgate-sends-sql.js';
+import { pushToPushgate, shortPushbackId } from '../platform/pushgate/pushgate-client.js';
 import type { PlainValue } from '../warehouse/warehouse.js';
+import { describePushQuery, PUSHGATE_SENDS_SQL, selectPushRows } from './pushgate-sends-sql.js';
 import { cleanQuery } from './select-label-targets.js';
 import type { UseQuerySandbox } from './use-query-sandbox.js';
 import type { UseWarehouse } from './use-warehouse.js';

@@ -14,9 +14,9 @@ import {
   bulkLabelSessions,
   readLabelledMessageIds,
   readSessionLabelIds,
-} from '../reporter/label-assignments.js';
-import { readMessageLabels, readSessionLabels } from '../reporter/labels.js';
-import type { ReporterHttp } from '../reporter/reporter-http.js';
+} from '../platform/reporter/label-assignments.js';
+import { readMessageLabels, readSessionLabels } from '../platform/reporter/labels.js';
+import type { ReporterHttp } from '../platform/reporter/reporter-http.js';
 import type { PlainRow, Warehouse } from '../warehouse/warehouse.js';
 import { pickMessageLabel, pickSessionLabel } from './find-label.js';
 import {

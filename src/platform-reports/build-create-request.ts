@@ -3,7 +3,7 @@
 // settings always say withHeader: true (reconcile relies on it); a filter a kind cannot take is a UsageError
 // before anything is sent.
 import { UsageError } from '../errors.js';
-import type { Generation } from '../reporter/reporter-http.js';
+import type { Generation } from '../platform/reporter/reporter-http.js';
 import type { ReporterFilter } from './parse-report-filter.js';
 import { type FileType, KIND_INFO, type PlatformReportKind } from './report-kinds.js';
 import { DAY_MS, type ReportPeriod } from './resolve-report-period.js';

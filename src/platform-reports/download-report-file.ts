@@ -8,8 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import { EtlError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
-import { redactSecrets } from '../redact-secrets.js';
-import type { Generation } from '../reporter/reporter-http.js';
+import type { Generation } from '../platform/reporter/reporter-http.js';
+import { redactSecrets } from '../secrets/redact-secrets.js';
 
 export interface DownloadOptions {
   url: string;

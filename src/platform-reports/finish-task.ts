@@ -8,7 +8,7 @@
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EtlError } from '../errors.js';
-import { makeDirectory } from '../make-directory.js';
+import { makeDirectory } from '../files/make-directory.js';
 import { type Heartbeat, startHeartbeat } from '../warehouse/lease.js';
 import { createTask, sendCreate, specOf } from './create-task.js';
 import { downloadReportFile, URL_EXPIRED } from './download-report-file.js';

@@ -3,10 +3,11 @@
 // Invariants: the period is never a --filter (it comes from --from/--to/--date); errors name the option;
 // a TEXT filter carries the vendor spec's required isCaseSensitive (false: text matches ignore case); the
 // short forms' values are checked before any request (known channel types, radio options, FROM <= TO).
+
+import { KNOWN_CHANNELS } from '../analysis/stats/compute-stats.js';
 import { UsageError } from '../errors.js';
-import type { ReporterFilter } from '../reporter/filters.js';
-import { normaliseChannel } from '../reporter/normalise-channel.js';
-import { KNOWN_CHANNELS } from '../stats/compute-stats.js';
+import type { ReporterFilter } from '../platform/reporter/filters.js';
+import { normaliseChannel } from '../platform/reporter/normalise-channel.js';
 
 export type { ReporterFilter };
 

@@ -2,7 +2,7 @@
 // async events, task state, listing and deletion. Invariants: a create request is sent exactly once (its
 // client has no automatic retries: the caller decides, see create-task.ts); every answer is validated.
 import { EtlError } from '../errors.js';
-import type { Generation, ReporterHttp } from '../reporter/reporter-http.js';
+import type { Generation, ReporterHttp } from '../platform/reporter/reporter-http.js';
 import { type CreateRequest, createOperation } from './build-create-request.js';
 import type { PlatformReportKind } from './report-kinds.js';
 import {

@@ -3,7 +3,7 @@
 // the operation and the field, never a silent undefined; unknown extra fields are tolerated.
 import { z } from 'zod';
 import { EtlError } from '../errors.js';
-import { dateTime } from '../reporter/schemas.js';
+import { dateTime } from '../platform/reporter/schemas.js';
 
 const count = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).nullish();
 

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Config, ProjectConfig } from '../config.js';
 import type { Logger } from '../log.js';
-import { thisProcess } from '../process-identity.js';
-import { reporterHttpOptions } from '../reporter/http-options.js';
-import { ReporterHttp } from '../reporter/reporter-http.js';
-import { resolveProjectName } from '../reporter/resolve-project.js';
+import { reporterHttpOptions } from '../platform/reporter/http-options.js';
+import { ReporterHttp } from '../platform/reporter/reporter-http.js';
+import { resolveProjectName } from '../platform/reporter/resolve-project.js';
+import { thisProcess } from '../process/process-identity.js';
 import { type LeaseTiming, leaseTiming } from '../warehouse/lease.js';
 import { ReportApi } from './report-api.js';
 import { type TaskOwner, type TaskScope, TaskStore, type WithWarehouse } from './task-store.js';

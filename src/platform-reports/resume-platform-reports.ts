@@ -2,11 +2,11 @@
 // `platform-report --resume`, and the first step of every `platform-report <kind>` run. Invariants: a
 // task is never created again by a resume (pending tasks are waited for by their request or task id; an
 // unanswered create is settled through the platform's task list); a task whose owner is known dead (this
-// host: PID gone, a zombie, a reused PID; src/process-identity.ts) is taken over at once; one whose lease
+// host: PID gone, a zombie, a reused PID; src/process/process-identity.ts) is taken over at once; one whose lease
 // another process holds (a heartbeat fresher than LEASE.staleMs) is left to it, and --resume then exits 75;
 // one whose owner stopped beating (it hangs, or a recreated container on another host) is taken over.
 import { EXIT } from '../errors.js';
-import { judgeOwner, type OwnerVerdict } from '../process-identity.js';
+import { judgeOwner, type OwnerVerdict } from '../process/process-identity.js';
 import { isLeaseFresh } from '../warehouse/lease.js';
 import { finishTask, type TaskOutcome } from './finish-task.js';
 import type { ReconcileResult } from './reconcile-report.js';
@@ -48,7 +48,7 @@ export interface PlatformReportResult {
   exitCode: number;
 }
 
-/** Whether the process recorded as the task's owner is alive (src/process-identity.ts). */
+/** Whether the process recorded as the task's owner is alive (src/process/process-identity.ts). */
 function judgeTaskOwner(record: TaskRecord): OwnerVerdict {
   return judgeOwner({
     host: record.ownerHost,

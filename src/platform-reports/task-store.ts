@@ -3,7 +3,7 @@
 // a long wait for the platform never holds the DuckDB file lock. Invariant: the token, headers and file
 // URLs are never stored.
 import type { UseWarehouse } from '../manage/use-warehouse.js';
-import type { Generation } from '../reporter/reporter-http.js';
+import type { Generation } from '../platform/reporter/reporter-http.js';
 import type { PlainRow, SqlParam } from '../warehouse/warehouse.js';
 import type { CreateRequest } from './build-create-request.js';
 import type { ReporterFilter } from './parse-report-filter.js';
@@ -42,7 +42,7 @@ export interface TaskRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
-  /** The lease: the process (pid, host, boot id, start time: src/process-identity.ts) and session (ownerId)
+  /** The lease: the process (pid, host, boot id, start time: src/process/process-identity.ts) and session (ownerId)
    * waiting for the task, and its last beat. */
   ownerPid: number | null;
   ownerHost: string | null;

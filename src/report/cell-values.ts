@@ -2,7 +2,7 @@
 // date-times become Excel serial numbers of the local wall-clock time in the report's zone (Excel has no
 // zones, so the zone is in the header), durations become fractions of a day, text is fitted to Excel's limits,
 // a yes/no figure (a boolean, or 0/1 in a `boolean` column) is the text yes or no, as on the HTML page.
-import { withoutNoise } from '../format-figures.js';
+import { withoutNoise } from '../text/format-figures.js';
 import { offsetAt } from '../time/parse-zoned-time.js';
 import type { CellFormat, CellInput } from './report-definition.js';
 

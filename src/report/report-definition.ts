@@ -1,7 +1,7 @@
 // What a report of reports/<id>/ declares: its title, its sheets (columns with headers, formats and widths,
 // and where the rows come from: a streamed SQL file or rows computed from the statistics) and its charts.
 // The writers (streaming for large sheets, in memory for reports with charts) only ever read this shape.
-import type { PeriodUnit, StatsReport } from '../stats/stats-report.js';
+import type { PeriodUnit, StatsReport } from '../analysis/stats/stats-report.js';
 import type { PlainValue, SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 
 /**

@@ -1,14 +1,14 @@
 // A report's temporary file, `.<id>.<host>.<pid>-<start ticks>.<random>.xlsx.tmp` (or `.html.tmp`) in the output
 // folder, and the sweep of the ones a dead writer left (kill -9, power loss) at the start of every report.
 // Invariant: a live writer's file is never removed: only files of this host whose writer is dead (not running, a
-// zombie, its pid another process's now: src/process-identity.ts), or files untouched for a day (an old name
+// zombie, its pid another process's now: src/process/process-identity.ts), or files untouched for a day (an old name
 // without a host: pid not running and untouched for 10 minutes).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
-import { isPidRunning, judgeOwner, thisProcess } from '../process-identity.js';
+import { isPidRunning, judgeOwner, thisProcess } from '../process/process-identity.js';
 
 /** A file of another host (its pid cannot be checked here) is removed only when it has not been written for
  * this long: a live writer touches its file far more often. */

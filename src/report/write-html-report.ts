@@ -3,7 +3,7 @@
 // inline CSS (system fonts, print-friendly). Invariants: every text from the data is HTML-escaped, and the
 // page makes no request at all (no URL in any src or href: no fonts, no scripts, no images to fetch).
 import { writeFile } from 'node:fs/promises';
-import { FORMAT_DIGITS, formatCount, formatDecimal, formatShare } from '../format-figures.js';
+import { FORMAT_DIGITS, formatCount, formatDecimal, formatShare } from '../text/format-figures.js';
 import { createZoneClock, yesNo } from './cell-values.js';
 import { escapeHtml, type HtmlCell, renderHtmlTable } from './html-table.js';
 import { renderChartSvg } from './render-chart-svg.js';

@@ -5,13 +5,13 @@
 // a failed write (a full disk) is an EtlError naming the file, and dead writers' temporary files are swept first.
 import { accessSync, constants, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { collectGarbage } from '../collect-garbage.js';
+import { checkTimeZone, computeStats, readWarehouseNames } from '../analysis/stats/compute-stats.js';
+import { paramsFor } from '../analysis/stats/load-stats-sql.js';
+import type { PeriodUnit, StatsReport } from '../analysis/stats/stats-report.js';
 import { EtlError, UsageError } from '../errors.js';
+import { makeDirectory } from '../files/make-directory.js';
 import type { Logger } from '../log.js';
-import { makeDirectory } from '../make-directory.js';
-import { checkTimeZone, computeStats, readWarehouseNames } from '../stats/compute-stats.js';
-import { paramsFor } from '../stats/load-stats-sql.js';
-import type { PeriodUnit, StatsReport } from '../stats/stats-report.js';
+import { collectGarbage } from '../process/collect-garbage.js';
 import { assertFromBeforeTo } from '../time/check-period.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';

@@ -2,12 +2,12 @@
 // streaming writer renders them (src/report/streamed-workbook.ts) into our own zip (zip-writer.ts: node:zlib's
 // deflate, zlib.crc32), after each chunk of rows waiting for the deflate and the file to take them; data rows
 // go into the sheet's part as XML (row-xml.ts), not as Row objects; a full GC now and then frees DuckDB's
-// native chunk memory (src/collect-garbage.ts). A failing file (ENOSPC) stops the writing at the next chunk
+// native chunk memory (src/process/collect-garbage.ts). A failing file (ENOSPC) stops the writing at the next chunk
 // and is thrown from here, never left unhandled.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { Alignment } from 'exceljs';
-import { collectGarbage, collectionsSoFar } from '../collect-garbage.js';
+import { collectGarbage, collectionsSoFar } from '../process/collect-garbage.js';
 import type { CellOutput } from './cell-values.js';
 import type { SheetWriter } from './exceljs-parts.js';
 import type { CellFormat, SheetSource } from './report-definition.js';
@@ -18,7 +18,7 @@ import { type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write
 import { ZipWriter } from './zip-writer.js';
 
 /**
- * A full GC every this many rows frees DuckDB's native chunk memory (src/collect-garbage.ts): 1M rows 386 → 295 MB
+ * A full GC every this many rows frees DuckDB's native chunk memory (src/process/collect-garbage.ts): 1M rows 386 → 295 MB
  * at 4,096 rows; each full GC costs ~45 ms, and at 16,384 the 192k-row export took 2 CPU-s less for ~8 MB more
  * (bench/README.md, issue 34 item 5). The report's slices have their own GC at their end (write-report.ts).
  */

@@ -6,11 +6,11 @@
 // notification to REPORTER_PUSHGATE_URL and records its outcome in etl_runs.notification (never the run's status).
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
+import { notificationOf } from '../destinations/pushgate/notification-event.js';
+import { type NotificationOutcome, sendNotification } from '../destinations/pushgate/send-notification.js';
 import { EtlError, EXIT } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
-import { notificationOf } from '../pushgate/notification-event.js';
-import { type NotificationOutcome, sendNotification } from '../pushgate/send-notification.js';
 import { beatRun } from '../warehouse/etl-runs.js';
 import { type Heartbeat, type LeaseTiming, leaseTiming, startHeartbeat } from '../warehouse/lease.js';
 import {

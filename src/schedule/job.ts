@@ -4,7 +4,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
-import type { AlertChange } from '../pushgate/notification-event.js';
+import type { AlertChange } from '../settings/alert-rules.js';
 
 export type JobTrigger = 'schedule' | 'manual';
 

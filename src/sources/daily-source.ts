@@ -4,10 +4,10 @@
 // existing goes too, and a killed run loses at most the day in flight. A source folder states what differs:
 // its table, its staged columns and how to read one day; defineDailySource makes the unit and its job.
 import { EtlError, EXIT } from '../errors.js';
-import { plural } from '../plural.js';
-import { reporterHttpOptions } from '../reporter/http-options.js';
-import { ReporterHttp } from '../reporter/reporter-http.js';
-import { resolveProjectName } from '../reporter/resolve-project.js';
+import { reporterHttpOptions } from '../platform/reporter/http-options.js';
+import { ReporterHttp } from '../platform/reporter/reporter-http.js';
+import { resolveProjectName } from '../platform/reporter/resolve-project.js';
+import { plural } from '../text/plural.js';
 import { defineBatchTable } from '../warehouse/commit-batch.js';
 import { readState } from '../warehouse/read-state.js';
 import type { StagedTable } from '../warehouse/stage-rows.js';

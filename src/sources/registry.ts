@@ -1,16 +1,16 @@
 // The registry of sources: one line per source unit, and the core's settings (the keys no unit owns). The table
 // list (tables.ts), the job list (jobs/registry.ts), the CLI's list and the log's secret list derive from it.
 // A source never imports it.
-import { chatApiSource } from '../chatapi/source.js';
-import { defineSettings } from '../define-settings.js';
-import { kbSource } from '../kb/source.js';
-import { prompterSource } from '../prompter/source.js';
-import { reporterSource } from '../sync/source.js';
-import { webhooksSource } from '../webhooks/source.js';
+
+import { defineSettings } from '../settings/define-settings.js';
+import { chatApiSource } from './chatapi/source.js';
+import { kbSource } from './kb/source.js';
+import { prompterSource } from './prompter/source.js';
+import { reporterSource } from './reporter/source.js';
 import type { SourceUnit } from './source-unit.js';
 import { stateRoutesSource } from './state-routes/source.js';
 import { telephonySource } from './telephony/source.js';
-import { unhandledSource } from './unhandled/source.js';
+import { webhooksSource } from './webhooks/source.js';
 
 export const SOURCES: readonly SourceUnit[] = [
   reporterSource,
@@ -20,7 +20,6 @@ export const SOURCES: readonly SourceUnit[] = [
   kbSource,
   stateRoutesSource,
   telephonySource,
-  unhandledSource,
 ];
 
 /** The settings of the core (the warehouse, the scheduler, reports, the log): with the units' they cover ENV_KEYS. */

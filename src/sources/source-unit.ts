@@ -3,10 +3,10 @@
 // (src/sources/registry.ts, tables.ts) derive the config keys' owners, the log's secret list, the job list,
 // the CLI list and the exported tables from these units. Imports only root files and src/warehouse.
 import type { Config } from '../config.js';
-import type { SettingSpecs } from '../define-settings.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { JobSpec, JobSpecContext, JobSpecResult } from '../job-spec.js';
 import type { Logger } from '../log.js';
+import type { SettingSpecs } from '../settings/define-settings.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 
@@ -74,4 +74,4 @@ export interface SourceUnit {
   run?(ctx: SourceRunContext & { readonly warehouse: Warehouse }): Promise<SourceRunResult>;
 }
 
-export type { SettingSpec, SettingSpecs } from '../define-settings.js';
+export type { SettingSpec, SettingSpecs } from '../settings/define-settings.js';

@@ -1,7 +1,9 @@
 // The table registry: every warehouse table, the warehouse's own first (src/warehouse/core-tables.ts), then
-// each source unit's tables in SOURCES order. The Parquet lake, ClickHouse and the retention job read it: a
-// table added to a source's tables is exported (or retained) without touching their code.
+// each source unit's tables in SOURCES order, then each analysis unit's in ANALYSES order. The Parquet lake,
+// ClickHouse and the retention job read it: a table added to a unit's tables is exported (or retained) without
+// touching their code.
 
+import { ANALYSES } from '../analysis/registry.js';
 import { EtlError } from '../errors.js';
 import { CORE_TABLES } from '../warehouse/core-tables.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
@@ -25,5 +27,5 @@ export function collectTables(
   return tables;
 }
 
-/** The core's tables, then each source's, in SOURCES order. */
-export const TABLES: readonly TableSpec[] = collectTables(CORE_TABLES, SOURCES);
+/** The core's tables, then each source's in SOURCES order, then each analysis's in ANALYSES order. */
+export const TABLES: readonly TableSpec[] = collectTables(CORE_TABLES, [...SOURCES, ...ANALYSES]);

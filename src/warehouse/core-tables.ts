@@ -1,5 +1,5 @@
 // The warehouse's own tables, written by no source: its runs, state and rejects, and the write-backs and tasks
-// of the commands (labels, Pushgate pushes, platform reports, alerts). Operational: none is exported (one
+// of the commands (labels, Pushgate pushes, platform reports). Operational: none is exported (one
 // machine's work, not the data). src/sources/tables.ts puts them before the sources' tables.
 import type { TableSpec } from './table-spec.js';
 import { ETL_REJECTS_TABLE } from './tables.js';
@@ -12,7 +12,6 @@ export const CORE_TABLES: readonly TableSpec[] = [
   ETL_REJECTS_TABLE,
   { name: 'platform_report_tasks', key: ['id'], write: 'replace-by-key', exported: false },
   { name: 'label_writes', key: ['write_id'], write: 'replace-by-key', exported: false },
-  { name: 'alerts', key: ['alert_id'], write: 'append', exported: false },
   // a pushback id is a secret (docs/pushgate.md): never exported, whatever `exported` says
   {
     name: 'pushgate_sends',

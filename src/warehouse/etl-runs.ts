@@ -2,11 +2,11 @@
 // finished with its status. A running run holds a lease: its owner (host, PID, boot id, start time) and a
 // heartbeat_at refreshed by every committed window and by a timer of its process (src/warehouse/lease.ts).
 // The next run started closes as `failed` (abandoned) a run whose owner is known dead (same host: its PID gone,
-// a zombie, another process now; src/process-identity.ts) at once, and any other whose heartbeat is stale (it
+// a zombie, another process now; src/process/process-identity.ts) at once, and any other whose heartbeat is stale (it
 // hangs, or ran on another host), so no row stays `running` forever and a dead owner is never called running.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
-import { judgeOwner, type ProcessOwner, thisProcess } from '../process-identity.js';
+import { judgeOwner, type ProcessOwner, thisProcess } from '../process/process-identity.js';
 import { LEASE } from './lease.js';
 import { queryRows, runStatement } from './query-rows.js';
 import type {

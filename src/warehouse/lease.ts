@@ -1,7 +1,7 @@
 // Leases: who is working on a row (an etl_runs run, a platform_report_tasks task) is decided by a heartbeat
 // time the owner refreshes every `beatMs`, not by whether its PID answers (a zombie or a reused PID does). A
 // lease is stale once `staleMs` (a few missed beats) passed since its last beat, or at once when its owner is
-// known dead on this host (src/process-identity.ts). Invariant: a beat is one short UPDATE; a failed beat
+// known dead on this host (src/process/process-identity.ts). Invariant: a beat is one short UPDATE; a failed beat
 // (warehouse busy) is tried again at the next beat, and nothing is held between.
 import type { Logger } from '../log.js';
 

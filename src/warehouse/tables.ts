@@ -1,6 +1,6 @@
 // The TableSpecs of the tables the warehouse's own commits write: the Reporter's window and catalogues
 // (commit-window.ts, commit-catalogues.ts) and the rejects every source keeps. Keys as in 001_init.sql and
-// the Reporter's unit lists them (src/sync/tables.ts); they move to the Reporter source with its window commit.
+// the Reporter's unit lists them (src/sources/reporter/tables.ts); they move to the Reporter source with its window commit.
 import type { TableSpec } from './table-spec.js';
 
 export const SESSIONS_TABLE: TableSpec = {

@@ -1,5 +1,5 @@
 // The native-floor prototype's SQL (bench/native-ingest-sql.ts) on a small in-memory DuckDB: a page's records
-// mapped as src/sync/map-records.ts maps them (the channel normalised, isLivechat defaulted, a `switch` reply
+// mapped as src/sources/reporter/map-records.ts maps them (the channel normalised, isLivechat defaulted, a `switch` reply
 // a transfer, labels with their message's time), records failing the checks counted and left out, both modes
 // (parsed once into a stage, or parsed per statement) alike; and the comparison's SQL.
 import { DuckDBInstance, VARCHAR } from '@duckdb/node-api';
@@ -12,8 +12,8 @@ import {
   stagePageSql,
 } from '../../bench/native-ingest-sql.js';
 import { unmatchedRowsSql } from '../../bench/steps/native-floor.js';
-import { fastExtendedMessage } from '../../src/reporter/fast-parse.js';
-import { toMessageRows } from '../../src/sync/map-records.js';
+import { fastExtendedMessage } from '../../src/platform/reporter/fast-parse.js';
+import { toMessageRows } from '../../src/sources/reporter/map-records.js';
 
 const message = (over: Record<string, unknown>) => ({
   sessionId: 's1',

@@ -2,7 +2,7 @@
 // in KB/MB, the first sync into an empty warehouse called so, and the `runs` table with headers in words and
 // durations in seconds (its --json unchanged).
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatSize, plural } from '../../src/plural.js';
+import { formatSize, plural } from '../../src/text/plural.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { formatLogLine } from '../../src/format-log-line.js';
 import { createLogger } from '../../src/log.js';
-import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../src/status-line.js';
+import { formatLogLine } from '../../src/text/format-log-line.js';
+import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../src/text/status-line.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 

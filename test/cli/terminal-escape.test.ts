@@ -3,9 +3,9 @@
 // sessionData value in the warehouse, printed by the real CLI (stats, labels list, experiments list): the
 // human output holds no control character but \n and \t, and shows the text escaped; --json holds it exactly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeForTerminal } from '../../src/escape-terminal-text.js';
+import { renderTable } from '../../src/analysis/stats/render-stats-text.js';
 import { formatTable } from '../../src/manage/format-table.js';
-import { renderTable } from '../../src/stats/render-stats-text.js';
+import { escapeForTerminal } from '../../src/text/escape-terminal-text.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 

@@ -63,7 +63,7 @@ describe('REPORTER_DATA_DIR naming a file', () => {
 });
 
 // Node 20's fs.mkdirSync(dir, { recursive: true }) spins forever under /proc (mkdir: ENOENT for the child,
-// EEXIST for the parent); src/make-directory.ts walks once. A hang would time this test out.
+// EEXIST for the parent); src/files/make-directory.ts walks once. A hang would time this test out.
 describe.runIf(process.platform === 'linux')('REPORTER_DATA_DIR where no folder can be made (/proc)', () => {
   it('is refused at once by sync, naming the setting (exit 2)', async () => {
     const r = await runCli(['sync'], envFor('/proc/reporter-etl-data'));

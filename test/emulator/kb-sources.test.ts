@@ -246,7 +246,7 @@ describe('integrations', () => {
     expect(
       r.body.integrations.map((i: any) => [i.id, i.status, i.lastError, i.lastSuccessfulSyncAt]),
     ).toEqual(
-      // JSON.parse rounds the ids beyond 2^53 as it rounds the truth's (test/kb/kb-big-ids.test.ts reads them exactly)
+      // JSON.parse rounds the ids beyond 2^53 as it rounds the truth's (test/sources/kb/kb-big-ids.test.ts reads them exactly)
       truth.map((i) => [Number(i.id), i.status, i.lastError, i.lastSuccessfulSyncAt ?? undefined]),
     );
     const failed = truth.filter((i) => i.status === 'FAILED');

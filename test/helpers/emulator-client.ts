@@ -1,5 +1,5 @@
 // Test helper: a tiny raw HTTP caller for emulator tests (v1 bearer, legacy token-in-path, or no auth),
-// deliberately independent of src/reporter so emulator tests do not depend on the client under test.
+// deliberately independent of src/platform/reporter so emulator tests do not depend on the client under test.
 import { DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../src/emulator/emulator.js';
 
 export const TEST_NOW = Date.parse('2026-11-01T00:00:00.000Z');

@@ -1,4 +1,4 @@
-// The tables the Parquet lake and ClickHouse exported before the table registry (src/lake/lake-tables.ts's
+// The tables the Parquet lake and ClickHouse exported before the table registry (src/destinations/lake-tables.ts's
 // hand list of 2026-11-26), in its order: the registry must still export each of them, first and in order.
 export const EXPORTED_BEFORE_REGISTRY: readonly string[] = [
   'sessions',

@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
-import { type ProcessOwner, readBootId, readProcessStat } from '../../src/process-identity.js';
+import { type ProcessOwner, readBootId, readProcessStat } from '../../src/process/process-identity.js';
 
 /** The owner record a process would have written for itself (its start time read while it runs). */
 function ownerOf(pid: number): ProcessOwner {

@@ -2,7 +2,7 @@
 // project, every channel, /CatchAll), as the command computes it; the report tests' fixtures call it so the
 // report has data, like they run kb sync for the knowledge base reports; and the synced harness those tests share.
 import { expect } from 'vitest';
-import { computeUnhandled, type UnhandledRun } from '../../src/sources/unhandled/compute-unhandled.js';
+import { computeUnhandled, type UnhandledRun } from '../../src/analysis/unhandled/compute-unhandled.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { createHarness, type Harness } from './sync-harness.js';
 

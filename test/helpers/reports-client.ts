@@ -1,5 +1,5 @@
 // Test helper for report tasks over raw HTTP: create reports on both generations, long-poll the async
-// events until a task ends, poll legacy tasks, download files. Independent of src/reporter on purpose.
+// events until a task ends, poll legacy tasks, download files. Independent of src/platform/reporter on purpose.
 import { DEFAULT_V1_TOKEN, defaultLegacyToken } from '../../src/emulator/emulator.js';
 
 export const V1_AUTH = { authorization: `Bearer ${DEFAULT_V1_TOKEN}` };

@@ -9,8 +9,8 @@ import { DEFAULT_V1_TOKEN, defaultLegacyToken, type EmulatorOptions } from '../.
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { type GroundTruth, groundTruth } from '../../src/emulator/truth.js';
 import { silentLogger } from '../../src/log.js';
+import { type SyncOptions, type SyncSummary, syncProject } from '../../src/sources/reporter/run-sync.js';
 import type { SourceRunResult, SourceUnit } from '../../src/sources/source-unit.js';
-import { type SyncOptions, type SyncSummary, syncProject } from '../../src/sync/run-sync.js';
 import { LEASE } from '../../src/warehouse/lease.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';

@@ -15,7 +15,7 @@ import {
   type LabelWriteRequest,
   writeLabels,
 } from '../../src/manage/write-labels.js';
-import { ReporterHttp } from '../../src/reporter/reporter-http.js';
+import { ReporterHttp } from '../../src/platform/reporter/reporter-http.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { createManageHarness, type ManageHarness } from './manage-harness.js';

@@ -11,7 +11,7 @@ import { EXIT } from '../../src/errors.js';
 import type { ReportSpec } from '../../src/platform-reports/build-create-request.js';
 import { resumePlatformReports } from '../../src/platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../src/platform-reports/run-platform-report.js';
-import { type ProcessOwner, thisProcess } from '../../src/process-identity.js';
+import { type ProcessOwner, thisProcess } from '../../src/process/process-identity.js';
 import { LEASE } from '../../src/warehouse/lease.js';
 import { TEST_NOW } from '../helpers/emulator-client.js';
 import { liveOwner, ownerThatDied, zombieOwner } from '../helpers/owner-processes.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { thisProcess } from '../../src/process-identity.js';
+import { thisProcess } from '../../src/process/process-identity.js';
 import { sweepStaleTemporaryFiles, temporaryFileName } from '../../src/report/sweep-temporary-files.js';
 import { liveOwner, zombieOwner } from '../helpers/owner-processes.js';
 import { runCli } from '../helpers/run-cli.js';

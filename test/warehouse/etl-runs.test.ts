@@ -3,7 +3,7 @@
 // as failed, on any host and whatever their PID.
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { thisProcess } from '../../src/process-identity.js';
+import { thisProcess } from '../../src/process/process-identity.js';
 import { beatRun } from '../../src/warehouse/etl-runs.js';
 import { LEASE } from '../../src/warehouse/lease.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';

@@ -1,13 +1,13 @@
 // `reporter-etl chatapi-events`: stores the new events of the Chat API channels in chatapi_events, once
 // (what the chatapi-events job does) or, with --follow, as they come until Ctrl-C.
 import { randomUUID } from 'node:crypto';
-import { channelEventsAsJson, readChannelEvents } from '../../chatapi/read-channel-events.js';
-import { selectChannels } from '../../chatapi/select-channels.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
+import { channelEventsAsJson, readChannelEvents } from '../../sources/chatapi/read-channel-events.js';
+import { selectChannels } from '../../sources/chatapi/select-channels.js';
+import { plural } from '../../text/plural.js';
 import { makeRunId } from '../../warehouse/run-history.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';

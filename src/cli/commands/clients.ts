@@ -5,7 +5,12 @@ import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
 import { formatTable } from '../../manage/format-table.js';
-import { blockClient, type ClientExtendedInfo, findClient, unblockClient } from '../../reporter/clients.js';
+import {
+  blockClient,
+  type ClientExtendedInfo,
+  findClient,
+  unblockClient,
+} from '../../platform/reporter/clients.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

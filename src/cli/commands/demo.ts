@@ -10,7 +10,7 @@ import { defaultChatApiToken } from '../../emulator/chatapi/channels.js';
 import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { makeDirectory } from '../../make-directory.js';
+import { makeDirectory } from '../../files/make-directory.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';

@@ -13,7 +13,7 @@ import {
   type NewExperiment,
   readExperiments,
   stopExperiment,
-} from '../../reporter/experiments.js';
+} from '../../platform/reporter/experiments.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

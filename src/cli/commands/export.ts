@@ -1,12 +1,12 @@
-// `reporter-etl export parquet`: the warehouse as a Hive-partitioned Parquet lake (src/lake/), incremental.
+// `reporter-etl export parquet`: the warehouse as a Hive-partitioned Parquet lake (src/destinations/lake/), incremental.
 import { resolve } from 'node:path';
-import { createClickHouse } from '../../clickhouse/clickhouse-http.js';
-import { exportClickHouse } from '../../clickhouse/export-clickhouse.js';
 import { type Config, loadConfig } from '../../config.js';
+import { createClickHouse } from '../../destinations/clickhouse/clickhouse-http.js';
+import { exportClickHouse } from '../../destinations/clickhouse/export-clickhouse.js';
+import { exportParquet } from '../../destinations/lake/export-parquet.js';
 import { EtlError, UsageError } from '../../errors.js';
-import { exportParquet } from '../../lake/export-parquet.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { plural } from '../../plural.js';
+import { plural } from '../../text/plural.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

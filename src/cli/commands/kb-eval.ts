@@ -3,27 +3,27 @@
 // records the run beside the earlier ones (kb_eval_runs, kb_eval_questions, kb_eval_chunks; docs/kb-eval.md).
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
-import { EXIT, UsageError } from '../../errors.js';
-import { escapeForTerminal } from '../../escape-terminal-text.js';
-import { FORMAT_DIGITS, formatDecimal, toCleanJson } from '../../format-figures.js';
-import { createKbClient } from '../../kb/kb-client.js';
-import { createKbStreamer } from '../../kb/kb-stream.js';
-import type { KbEvalMetrics } from '../../kb-eval/kb-eval-metrics.js';
-import type { KbEvalQuestionRow } from '../../kb-eval/kb-eval-sql.js';
+import type { KbEvalMetrics } from '../../analysis/kb-eval/kb-eval-metrics.js';
+import type { KbEvalQuestionRow } from '../../analysis/kb-eval/kb-eval-sql.js';
 import {
   checkQuestionLength,
   type KbEvalQuestion,
   MAX_QUESTION_CHARS,
   readEvalQuestionsFile,
-} from '../../kb-eval/read-eval-questions.js';
-import { type KbEvalSummary, runKbEval } from '../../kb-eval/run-kb-eval.js';
+} from '../../analysis/kb-eval/read-eval-questions.js';
+import { type KbEvalSummary, runKbEval } from '../../analysis/kb-eval/run-kb-eval.js';
+import { type Config, CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
+import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { selectKbEvalQuestions } from '../../manage/select-kb-eval-questions.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { plural } from '../../plural.js';
-import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { createKbClient } from '../../platform/kb/kb-client.js';
+import { createKbStreamer } from '../../platform/kb/kb-stream.js';
+import { escapeForTerminal } from '../../text/escape-terminal-text.js';
+import { FORMAT_DIGITS, formatDecimal, toCleanJson } from '../../text/format-figures.js';
+import { plural } from '../../text/plural.js';
+import { clearStatusLine, showStatusLine } from '../../text/status-line.js';
 import { makeRunId } from '../../warehouse/run-history.js';
 import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { CommandIo } from '../command.js';

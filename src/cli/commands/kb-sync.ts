@@ -1,10 +1,10 @@
 // `reporter-etl kb sync`: one dated snapshot of the knowledge base project of REPORTER_KB_KEY into the
-// warehouse (src/kb/sync-kb.ts; what the kb-sync job does), then what it holds, as lines or --json.
+// warehouse (src/sources/kb/sync-kb.ts; what the kb-sync job does), then what it holds, as lines or --json.
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
-import { requireKbKey } from '../../kb/kb-client.js';
-import { syncKb } from '../../kb/sync-kb.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { plural } from '../../plural.js';
+import { requireKbKey } from '../../platform/kb/kb-client.js';
+import { syncKb } from '../../sources/kb/sync-kb.js';
+import { plural } from '../../text/plural.js';
 import { parseCommandArgs } from '../args.js';
 import type { CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

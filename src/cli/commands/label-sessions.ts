@@ -2,6 +2,8 @@
 // session label on them (bulk labeling in batches). Dry run unless --apply; idempotent; every applied batch
 // is recorded in label_writes before its request and settled after; the query runs in a read-only sandbox.
 // The same factory builds `label-messages` (see label-messages.ts).
+
+import { CLUSTER_ID, clusterMessagesQuery } from '../../analysis/unhandled/unhandled-sql.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject } from '../../manage/connect-project.js';
@@ -10,7 +12,6 @@ import { checkTargetQuery, type LabelTarget } from '../../manage/select-label-ta
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse, useWarehouseAt } from '../../manage/use-warehouse.js';
 import { DEFAULT_BATCH_SIZE, type LabelWriteSummary, writeLabels } from '../../manage/write-labels.js';
-import { CLUSTER_ID, clusterMessagesQuery } from '../../sources/unhandled/unhandled-sql.js';
 import { intOption, parseCommandArgs, sqlOrSqlFile } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

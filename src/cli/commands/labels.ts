@@ -6,7 +6,6 @@ import { EXIT, UsageError } from '../../errors.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
 import { pickLabelGroup, pickMessageLabel, pickSessionLabel } from '../../manage/find-label.js';
 import { formatTable } from '../../manage/format-table.js';
-import { plural } from '../../plural.js';
 import {
   createMessageLabel,
   createSessionLabel,
@@ -22,7 +21,8 @@ import {
   updateLabelGroup,
   updateMessageLabel,
   updateSessionLabel,
-} from '../../reporter/labels.js';
+} from '../../platform/reporter/labels.js';
+import { plural } from '../../text/plural.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

@@ -4,9 +4,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
-import { displayWidth, padToWidth } from '../../display-width.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { escapeForTerminal } from '../../escape-terminal-text.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { deletePlatformReports } from '../../platform-reports/delete-platform-reports.js';
 import type { TaskOutcome } from '../../platform-reports/finish-task.js';
@@ -22,8 +20,10 @@ import {
   type SkippedTask,
 } from '../../platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../../platform-reports/run-platform-report.js';
-import { plural } from '../../plural.js';
-import { clearStatusLine, showStatusLine } from '../../status-line.js';
+import { displayWidth, padToWidth } from '../../text/display-width.js';
+import { escapeForTerminal } from '../../text/escape-terminal-text.js';
+import { plural } from '../../text/plural.js';
+import { clearStatusLine, showStatusLine } from '../../text/status-line.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { LEASE } from '../../warehouse/lease.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';

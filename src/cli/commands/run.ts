@@ -4,11 +4,11 @@
 import { findJob, JOBS } from '../../../jobs/registry.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { toCleanJson } from '../../format-figures.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
 import { checkApiConfigured, checkJobSettings } from '../../schedule/resolve-scheduled-jobs.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
+import { toCleanJson } from '../../text/format-figures.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

@@ -1,11 +1,11 @@
 // `reporter-etl runs`: the run history of the jobs (etl_runs), newest first, as a table or JSON.
 import { existsSync } from 'node:fs';
-import { ALERTS_SQL } from '../../alerts/alerts-sql.js';
+import { ALERTS_SQL } from '../../analysis/alerts/alerts-sql.js';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { UsageError } from '../../errors.js';
-import { toCleanJson } from '../../format-figures.js';
 import { formatTable } from '../../manage/format-table.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { toCleanJson } from '../../text/format-figures.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import type { RunRecord } from '../../warehouse/warehouse.js';
 import { intOption, parseCommandArgs } from '../args.js';

@@ -8,20 +8,20 @@ import { EXIT } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
 import { configuredWarehouse, useConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { plural } from '../../plural.js';
 import { listJobs } from '../../schedule/job-list.js';
 import { JobRunner } from '../../schedule/job-runner.js';
 import { checkApiConfigured, resolveScheduledJobs } from '../../schedule/resolve-scheduled-jobs.js';
 import { Scheduler } from '../../schedule/scheduler.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
-import { openWarehouse } from '../../warehouse/open-warehouse.js';
-import { readLastSuccesses } from '../../warehouse/run-history.js';
-import { requireKeyOffLoopback } from '../../webhooks/require-key-off-loopback.js';
+import { requireKeyOffLoopback } from '../../sources/webhooks/require-key-off-loopback.js';
 import {
   configuredReceiverOptions,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../../webhooks/webhook-receiver.js';
+} from '../../sources/webhooks/webhook-receiver.js';
+import { plural } from '../../text/plural.js';
+import { openWarehouse } from '../../warehouse/open-warehouse.js';
+import { readLastSuccesses } from '../../warehouse/run-history.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

@@ -2,16 +2,7 @@
 // one documented JSON object with --json), and `--reconcile`: the same window side by side with the
 // platform's own statistics, exiting 1 when a difference exceeds the tolerance.
 
-import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
-import { EXIT, UsageError } from '../../errors.js';
-import { toCleanJson } from '../../format-figures.js';
-import type { Logger } from '../../log.js';
-import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { reporterHttpOptions } from '../../reporter/http-options.js';
-import { ReporterHttp, type ReporterHttpOptions } from '../../reporter/reporter-http.js';
-import { resolveProjectName } from '../../reporter/resolve-project.js';
-import { readStoredUnhandled, type StoredUnhandled } from '../../sources/unhandled/read-stored-unhandled.js';
-import { computeStats } from '../../stats/compute-stats.js';
+import { computeStats } from '../../analysis/stats/compute-stats.js';
 import {
   collectLocalFigures,
   type LocalFigures,
@@ -19,14 +10,23 @@ import {
   reconcileProject,
   reconcileReport,
   type Tolerance,
-} from '../../stats/reconcile-stats.js';
-import { renderReconcileText, renderStatsText } from '../../stats/render-stats-text.js';
+} from '../../analysis/stats/reconcile-stats.js';
+import { renderReconcileText, renderStatsText } from '../../analysis/stats/render-stats-text.js';
 import {
   PERIOD_UNITS,
   type PeriodUnit,
   type StatsQuery,
   type StatsReport,
-} from '../../stats/stats-report.js';
+} from '../../analysis/stats/stats-report.js';
+import { readStoredUnhandled, type StoredUnhandled } from '../../analysis/unhandled/read-stored-unhandled.js';
+import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
+import { EXIT, UsageError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { reporterHttpOptions } from '../../platform/reporter/http-options.js';
+import { ReporterHttp, type ReporterHttpOptions } from '../../platform/reporter/reporter-http.js';
+import { resolveProjectName } from '../../platform/reporter/resolve-project.js';
+import { toCleanJson } from '../../text/format-figures.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';

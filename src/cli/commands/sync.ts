@@ -1,6 +1,5 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
 import { existsSync } from 'node:fs';
-import { type ChatApiHistorySummary, syncChatApiHistory } from '../../chatapi/sync-chatapi-history.js';
 import {
   CONFIG_DEFAULTS as D,
   defaultWindowMaxBytes,
@@ -9,14 +8,18 @@ import {
   SYNC_DUCKDB_MEMORY_LIMIT,
 } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { escapeForTerminal } from '../../escape-terminal-text.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { plural } from '../../plural.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
-import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../status-line.js';
-import type { SyncContext, SyncProgress, SyncSummary } from '../../sync/run-sync.js';
-import { syncProjects } from '../../sync/sync-projects.js';
+import {
+  type ChatApiHistorySummary,
+  syncChatApiHistory,
+} from '../../sources/chatapi/sync-chatapi-history.js';
+import type { SyncContext, SyncProgress, SyncSummary } from '../../sources/reporter/run-sync.js';
+import { syncProjects } from '../../sources/reporter/sync-projects.js';
+import { escapeForTerminal } from '../../text/escape-terminal-text.js';
+import { plural } from '../../text/plural.js';
+import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../text/status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';

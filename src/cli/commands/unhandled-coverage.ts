@@ -2,13 +2,14 @@
 // of the run's top clusters asked to the knowledge base's retrieval when REPORTER_KB_KEY is set (outside the
 // warehouse's lock: the service may be slow), then stored with the Prompter's suggestions for the clusters'
 // messages (unhandled_coverage). Without the key the clusters are stored as not asked (answerable unknown).
+
+import { askCentralQuestions, type CentralRetrieval } from '../../analysis/kb-eval/ask-central-questions.js';
+import type { UnhandledCluster, UnhandledRun } from '../../analysis/unhandled/compute-unhandled.js';
+import { type ClusterCoverage, storeCoverage } from '../../analysis/unhandled/store-coverage.js';
 import type { Config } from '../../config.js';
-import { createKbClient } from '../../kb/kb-client.js';
-import { askCentralQuestions, type CentralRetrieval } from '../../kb-eval/ask-central-questions.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import type { UnhandledCluster, UnhandledRun } from '../../sources/unhandled/compute-unhandled.js';
-import { type ClusterCoverage, storeCoverage } from '../../sources/unhandled/store-coverage.js';
+import { createKbClient } from '../../platform/kb/kb-client.js';
 
 /** A cluster as `unhandled --json` prints it: with its coverage (null beyond the top clusters). */
 export type CoveredCluster = UnhandledCluster & { coverage: ClusterCoverage | null };

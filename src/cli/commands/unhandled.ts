@@ -2,17 +2,18 @@
 // grouped into topics (docs/unhandled.md), stored as one run of the period (unhandled_* tables) and printed:
 // a table of the top clusters on a terminal, the whole run as one JSON object with --json; the coverage of the
 // top clusters by the knowledge base and the Prompter computed and stored after it (unhandled-coverage.ts).
-import { loadConfig } from '../../config.js';
-import { EXIT, UsageError } from '../../errors.js';
-import { toCleanJson } from '../../format-figures.js';
-import { formatTable } from '../../manage/format-table.js';
-import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { normaliseChannel } from '../../reporter/normalise-channel.js';
+
 import {
   computeUnhandled,
   type UnhandledQuery,
   type UnhandledRun,
-} from '../../sources/unhandled/compute-unhandled.js';
+} from '../../analysis/unhandled/compute-unhandled.js';
+import { loadConfig } from '../../config.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { formatTable } from '../../manage/format-table.js';
+import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { normaliseChannel } from '../../platform/reporter/normalise-channel.js';
+import { toCleanJson } from '../../text/format-figures.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';

@@ -3,10 +3,10 @@
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { plural } from '../../plural.js';
 import { listenForShutdown } from '../../schedule/shutdown-signals.js';
-import { requireKeyOffLoopback } from '../../webhooks/require-key-off-loopback.js';
-import { configuredReceiverOptions, startWebhookReceiver } from '../../webhooks/webhook-receiver.js';
+import { requireKeyOffLoopback } from '../../sources/webhooks/require-key-off-loopback.js';
+import { configuredReceiverOptions, startWebhookReceiver } from '../../sources/webhooks/webhook-receiver.js';
+import { plural } from '../../text/plural.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';

@@ -3,11 +3,11 @@
 // total changed while paging) is an error, never a partial day: the day is replaced whole when it is stored.
 import { z } from 'zod';
 import { EtlError } from '../../errors.js';
-import { type ReporterFilter, sessionStartFilter } from '../../reporter/filters.js';
-import { normaliseChannel } from '../../reporter/normalise-channel.js';
-import { readAllPages } from '../../reporter/paging.js';
-import { parseAnswer } from '../../reporter/parse-answer.js';
-import type { ReporterHttp } from '../../reporter/reporter-http.js';
+import { type ReporterFilter, sessionStartFilter } from '../../platform/reporter/filters.js';
+import { normaliseChannel } from '../../platform/reporter/normalise-channel.js';
+import { readAllPages } from '../../platform/reporter/paging.js';
+import { parseAnswer } from '../../platform/reporter/parse-answer.js';
+import type { ReporterHttp } from '../../platform/reporter/reporter-http.js';
 import { dayBounds } from '../daily-days.js';
 import type { DayRow } from '../daily-source.js';
 

@@ -2,8 +2,8 @@
 // incoming, outgoing and billed calls, and the day's average call duration. One request per day, because the
 // average is given for the whole asked range only.
 import { z } from 'zod';
-import { parseAnswer } from '../../reporter/parse-answer.js';
-import type { ReporterHttp } from '../../reporter/reporter-http.js';
+import { parseAnswer } from '../../platform/reporter/parse-answer.js';
+import type { ReporterHttp } from '../../platform/reporter/reporter-http.js';
 import type { DayRow } from '../daily-source.js';
 
 /** The calls of one day: a row of telephony_daily. */

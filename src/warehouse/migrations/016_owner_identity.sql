@@ -1,4 +1,4 @@
--- 016_owner_identity: an owner is its host, PID, boot id and start time (src/process-identity.ts), so an owner
+-- 016_owner_identity: an owner is its host, PID, boot id and start time (src/process/process-identity.ts), so an owner
 -- on the same host whose PID is gone, is a zombie, or is another process now is known dead at once, and its
 -- work is taken over without waiting for its heartbeat to go stale. Owners on other hosts keep the heartbeat
 -- rule (src/warehouse/lease.ts). Rows written before this migration have NULL here: their heartbeat decides.

@@ -1,0 +1,11 @@
+// The unhandled questions as a unit: clusters of the catch-all messages, computed from the warehouse by
+// `reporter-etl unhandled` into unhandled_* (docs/unhandled.md). It reads nothing from the platform itself; the
+// command is the CLI's.
+import type { AnalysisUnit } from '../analysis-unit.js';
+import { UNHANDLED_TABLES } from './tables.js';
+
+export const unhandledAnalysis: AnalysisUnit = {
+  id: 'unhandled',
+  describe: 'clusters of the unhandled (catch-all) questions, computed from the warehouse into unhandled_*',
+  tables: UNHANDLED_TABLES,
+};
