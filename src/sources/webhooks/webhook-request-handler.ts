@@ -11,7 +11,7 @@ import { parseJsonBigIntegers } from '../../text/parse-json-big-integers.js';
 import { nestsDeeperThan } from './json-nesting.js';
 import { readRequestBody } from './read-request-body.js';
 import { redactRejectReason, redactTokens } from './redact-tokens.js';
-import { MAX_KEPT_BYTES, type Spool } from './spool.js';
+import { MAX_KEPT_BYTES, type SpoolRecord } from './spool.js';
 import {
   type ChatApiPayload,
   chatApiPayload,
@@ -38,8 +38,8 @@ export interface WebhookDoorContext {
   channels: readonly ChatApiChannel[];
   counts: ReceiverCounts;
   now: () => number;
-  /** The spool in use (the receiver replaces it now and then). */
-  spool: () => Spool;
+  /** Appends to the receiver's spool; resolves once the record is on disk (receiver-spools.ts). */
+  append: (record: SpoolRecord) => Promise<void>;
 }
 
 type Route = 'chatapi' | 'prompter';
@@ -73,7 +73,7 @@ export function createWebhookRequestHandler(
     reason: string,
   ) => {
     counts.rejected++;
-    await context.spool().append({
+    await context.append({
       route: 'reject',
       receivedAt: now(),
       // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
@@ -86,10 +86,10 @@ export function createWebhookRequestHandler(
   };
 
   const spoolPayload = async (route: Route, payload: unknown): Promise<void> => {
-    if (route === 'prompter') return context.spool().append({ route, receivedAt: now(), body: payload });
+    if (route === 'prompter') return context.append({ route, receivedAt: now(), body: payload });
     // the token is a secret, never on disk: the spool keeps the channel it names instead
     const objects = payload as ChatApiPayload;
-    await context.spool().append({
+    await context.append({
       route,
       receivedAt: now(),
       body: objects.map(({ token: _token, ...object }) => object),
