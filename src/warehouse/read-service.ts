@@ -4,7 +4,8 @@
 // MVCC) without the writer checkpointing, closing and reopening the file for them. The socket is the owner's
 // only (mode 0600, in a folder only the owner may write: read-service-socket.ts): another user falls back to
 // waiting for the file. Only well-formed messages run, and a reader's SQL only when it is one SELECT of the
-// warehouse's data (check-served-sql.ts). See docs/sync.md, "Readers and writers".
+// warehouse's data (check-served-sql.ts). A served query ends when its reader goes (its socket closes: the
+// query is interrupted) and when the writer lets go of the file. See docs/sync.md, "Readers and writers".
 import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -31,7 +32,7 @@ export interface ReadService {
   isBusy(): boolean;
   /**
    * Takes no more readers, lets the running requests finish (at most `maxWaitMs`: a long export is cut
-   * there, and its reader told why), then closes every reader's connection.
+   * there, its query interrupted, and its reader told why), then closes every reader's connection.
    */
   stop(maxWaitMs: number): Promise<void>;
 }
@@ -122,7 +123,9 @@ export async function serveReads(options: {
     socket.unref();
     socket.on('error', () => undefined);
     socket.on('close', () => {
-      if (!reader.working) {
+      // the reader went (it ended, broke off, or was killed): its query must not run on and hold the writer
+      if (reader.working) reader.connection?.interrupt();
+      else {
         drop(reader);
         settle();
       }
@@ -169,8 +172,8 @@ export async function serveReads(options: {
 }
 
 /**
- * Lets the running requests finish, at most `maxWaitMs`: then the readers' sockets are destroyed (a stream
- * stops at its next chunk) and their requests are waited for, since a connection closes only after its request.
+ * Lets the running requests finish, at most `maxWaitMs`: then the readers' sockets are destroyed and their
+ * queries interrupted, and those are waited for (a connection closes only after its request: a moment).
  */
 async function letReadsFinish(options: {
   readers: ReadonlySet<Reader>;
@@ -191,7 +194,12 @@ async function letReadsFinish(options: {
     { readers: [...options.readers].filter((r) => r.working).length, waitedMs: options.maxWaitMs },
     'closing the warehouse: a read served to another process did not finish in time and is cut',
   );
-  for (const reader of options.readers) reader.socket.destroy();
+  // the socket first (the reader is told by its close, and reads again elsewhere), then the query: DuckDB
+  // stops it at its next check, so a runaway query cannot keep the writer past this point
+  for (const reader of options.readers) {
+    reader.socket.destroy();
+    if (reader.working) reader.connection?.interrupt();
+  }
   await options.whenIdle();
 }
 
