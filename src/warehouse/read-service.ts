@@ -10,6 +10,7 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
+import { socketAddress } from '../files/socket-address.js';
 import type { Logger } from '../log.js';
 import { type CheckServedSql, createServedSqlCheck } from './check-served-sql.js';
 import { parseReaderMessage } from './parse-reader-message.js';
@@ -297,7 +298,8 @@ async function listenPrivately(server: Server, socketPath: string): Promise<void
     server.once('error', failed);
     const umask = setUmask(0o177);
     try {
-      server.listen(socketPath, () => {
+      // a socket beside a deep warehouse is bound through its folder's descriptor (the same file)
+      server.listen(socketAddress(socketPath), () => {
         server.off('error', failed);
         listening();
       });

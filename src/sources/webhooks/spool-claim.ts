@@ -5,24 +5,14 @@
 // clocks say. Invariant: a spool is left behind (to be loaded and removed by another receiver) only when its
 // socket refuses, or, a spool without one (an older receiver's), when its process is certainly dead
 // (src/process/process-identity.ts); never by the time since it was touched.
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  statSync,
-  unlinkSync,
-} from 'node:fs';
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { EtlError } from '../../errors.js';
+import { socketAddress as addressOf } from '../../files/socket-address.js';
 import { isPidRunning, judgeOwner } from '../../process/process-identity.js';
 
-/** Unix socket paths are limited to 107 bytes (104 on some systems); longer ones are reached through /proc. */
-const MAX_SOCKET_PATH_BYTES = 100;
 /** A connection that neither connects nor fails in this long (it never happens) is taken as an answer. */
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -151,31 +141,15 @@ function removeSocket(socketPath: string): void {
   }
 }
 
-const folderDescriptors = new Map<string, number>();
-
-/**
- * The address of socket `name` in `dir`: its path, or, when that is longer than a socket path may be, the path
- * through this process's open descriptor of the folder (`/proc/self/fd/<n>/<name>`, Linux).
- */
+/** The address of socket `name` in `dir` (a deep folder is reached through its descriptor: socket-address.ts). */
 function socketAddress(dir: string, name: string): string {
-  const path = join(resolve(dir), name);
-  if (Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES) return path;
-  if (!existsSync('/proc/self/fd'))
+  try {
+    return addressOf(join(dir, name));
+  } catch (error) {
     throw new EtlError(
       'usage',
-      `the webhook spool folder ${resolve(dir)} is too deep for its owner sockets (${Buffer.byteLength(path)} bytes, at most ${MAX_SOCKET_PATH_BYTES}): use a shorter REPORTER_DATA_DIR`,
-      { kind: 'usage' },
+      `the webhook spool folder cannot hold its owner sockets: ${(error as Error).message}; use a shorter REPORTER_DATA_DIR`,
+      { kind: 'usage', cause: error },
     );
-  const folder = resolve(dir);
-  let fd = folderDescriptors.get(folder);
-  // a folder removed and made again under the same path is another folder: its own descriptor
-  if (fd !== undefined && fstatSync(fd).ino !== statSync(folder).ino) {
-    closeSync(fd);
-    fd = undefined;
   }
-  if (fd === undefined) {
-    fd = openSync(folder, 'r');
-    folderDescriptors.set(folder, fd);
-  }
-  return `/proc/self/fd/${fd}/${name}`;
 }
