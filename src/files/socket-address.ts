@@ -4,6 +4,7 @@
 // the file it serves however deep that is. Invariant: the address always resolves to `path`'s own folder.
 import { closeSync, existsSync, fstatSync, openSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { EtlError } from '../errors.js';
 
 /** The longest socket path used as it is (below every system's limit). */
 export const MAX_SOCKET_PATH_BYTES = 100;
@@ -20,8 +21,10 @@ export function socketAddress(path: string): string {
   const full = resolve(path);
   if (Buffer.byteLength(full) <= MAX_SOCKET_PATH_BYTES) return full;
   if (!existsSync('/proc/self/fd'))
-    throw new Error(
+    throw new EtlError(
+      'usage',
       `${full} is too long for a socket (${Buffer.byteLength(full)} bytes, at most ${MAX_SOCKET_PATH_BYTES})`,
+      { kind: 'usage' },
     );
   const folder = dirname(full);
   let fd = folderDescriptors.get(folder);

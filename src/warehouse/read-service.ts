@@ -89,6 +89,12 @@ export async function serveReads(options: {
     reader.connection = undefined;
   };
 
+  /** Drops a reader with no request running, and tells a stop waiting for the requests. */
+  const dropIdle = (reader: Reader): void => {
+    drop(reader);
+    settle();
+  };
+
   const handle = async (reader: Reader, received: unknown): Promise<void> => {
     const reply = (answer: WriterMessage) => sendMessage(reader.socket, answer);
     const parsed = parseReaderMessage(received);
@@ -123,19 +129,12 @@ export async function serveReads(options: {
     readers.add(reader);
     socket.unref();
     socket.on('error', () => undefined);
-    socket.on('close', () => {
-      // the reader went (it ended, broke off, or was killed): its query must not run on and hold the writer
-      if (reader.working) reader.connection?.interrupt();
-      else {
-        drop(reader);
-        settle();
-      }
-    });
+    // the reader went (it ended, broke off, or was killed): its query must not run on and hold the writer
+    socket.on('close', () => (reader.working ? reader.connection?.interrupt() : dropIdle(reader)));
     const onMessage = (message: unknown): void => {
       if (stopping && !reader.working) {
         // the writer is letting go of the file: the reader reads it itself (read-service-client.ts)
-        drop(reader);
-        settle();
+        dropIdle(reader);
         return;
       }
       reader.queue.push(message);
