@@ -1,10 +1,11 @@
 // Commits one window of one project in ONE transaction, a use of commitBatch: rows replaced by key (sessions,
 // messages, their labels, sessionData, clients), rejects appended, first-seen statuses before the messages,
-// the watermark and the run's counters. A failure rolls all of it back; running out of DuckDB's memory is
-// told apart (warehouse.commit_out_of_memory, then a CHECKPOINT) so that the sync can halve the window.
+// the statistics' rollups, the watermark and the run's counters. A failure rolls all of it back; running out
+// of DuckDB's memory is told apart (warehouse.commit_out_of_memory, then a CHECKPOINT) so that the sync can halve the window.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import { type Batch, commitBatch, defineBatchTable, defineStagedRows } from './commit-batch.js';
+import { ROLLUP_STATEMENTS } from './commit-rollups-sql.js';
 import type { WindowBatch } from './rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
 import {
@@ -112,6 +113,8 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
         rows: batch.sessionDataFor.map((session_id) => ({ project: batch.project, session_id })),
       }),
     ],
+    // the statistics' rollups of what the tables now hold (migration 024), in the same transaction
+    after: ROLLUP_STATEMENTS,
     state:
       batch.watermark === undefined
         ? []

@@ -4,53 +4,72 @@
 -- Rows with is_total hold all channels and cover every period of the window, zeros included.
 -- local_start is the period's start as a local (zone-less) time; start the same instant as TIMESTAMPTZ.
 -- Zone offsets are whole quarter hours, so the zone is applied to each quarter hour of the window
--- (quarter_periods) rather than to every row: rows find their period by an integer key.
-WITH quarter_periods AS (
+-- (quarter_periods) rather than to every row: rows find their period by an integer key. Messages come from
+-- stat_message_quarters for the window's whole quarters and from messages for the partial ones at its edges;
+-- sessions from stat_sessions, where a client is counted at its first session of the period in the window
+-- (its previous session, in the channel or in any channel, is before the period's first instant).
+WITH quarters AS (
   SELECT q, date_trunc($unit, timezone($tz, to_timestamp(q * 900))) AS period
   FROM range(epoch_ms($from) // 900000, epoch_ms($to - INTERVAL 1 MILLISECOND) // 900000 + 1) AS t(q)
 ),
+quarter_periods AS (
+  -- a period's first instant in the window: its first quarter (a repeated autumn hour is one period), or $from
+  SELECT q, period, greatest($from, to_timestamp(min(q) OVER (PARTITION BY period) * 900)) AS period_start
+  FROM quarters
+),
 transfers AS (
   -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
-  SELECT DISTINCT project, session_id FROM messages
-  WHERE is_transfer AND list_contains($projects, project) AND "timestamp" >= $from
+  SELECT project, session_id FROM stat_transfers
+  WHERE list_contains($projects, project) AND q >= $q_from
 ),
 window_sessions AS (
   -- transferred through IN (a mark join): the hash table holds the few transferred sessions, not the window's
   SELECT qp.period, s.channel_type AS channel, s.project, s.client_id,
+    s.client_id IS NOT NULL AND coalesce(s.prev_start_channel < qp.period_start, true) AS first_in_channel,
+    s.client_id IS NOT NULL AND coalesce(
+      CASE WHEN $all_channels THEN s.prev_start_any ELSE s.prev_start_channel END < qp.period_start, true
+    ) AS first_in_selection,
     (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers) AS transferred
-  FROM sessions AS s
+  FROM stat_sessions AS s
   JOIN quarter_periods AS qp ON qp.q = epoch_ms(s.start_time) // 900000
   WHERE list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
     AND ($all_channels OR list_contains($channels, s.channel_type))
 ),
-message_quarters AS (
-  -- counted per quarter hour first (an integer key), then summed per period
-  SELECT epoch_ms(m."timestamp") // 900000 AS q, m.channel_type AS channel, count(*) AS messages
-  FROM messages AS m
-  WHERE list_contains($projects, m.project) AND m."timestamp" >= $from AND m."timestamp" < $to
-    AND ($all_channels OR list_contains($channels, m.channel_type))
-  GROUP BY q, m.channel_type
-),
-client_counts AS (
-  -- one row per period, channel and client first (a plain GROUP BY), then clients are counted as rows:
-  -- much cheaper than count(DISTINCT ...) under GROUPING SETS
-  SELECT period, channel, project, client_id, count(*) AS sessions,
+session_counts AS (
+  -- a client without an id counts once per project, as the GROUP BY of its rows did
+  SELECT period, channel, false AS is_total, count(*) AS sessions,
+    count(*) FILTER (WHERE first_in_channel) + count(DISTINCT project) FILTER (WHERE client_id IS NULL) AS unique_clients,
     count(*) FILTER (WHERE transferred) AS transferred_sessions
   FROM window_sessions
-  GROUP BY period, channel, project, client_id
-),
-session_counts AS (
-  SELECT period, channel, false AS is_total, sum(sessions) AS sessions, count(*) AS unique_clients,
-    sum(transferred_sessions) AS transferred_sessions
-  FROM client_counts
   GROUP BY period, channel
   UNION ALL
-  SELECT period, NULL, true, sum(sessions), count(DISTINCT (project, client_id)), sum(transferred_sessions)
-  FROM client_counts
+  SELECT period, NULL, true, count(*),
+    CASE WHEN $several_channels THEN count(DISTINCT (project, client_id))
+      ELSE count(*) FILTER (WHERE first_in_selection) + count(DISTINCT project) FILTER (WHERE client_id IS NULL)
+    END,
+    count(*) FILTER (WHERE transferred)
+  FROM window_sessions
   GROUP BY period
 ),
+message_quarters AS (
+  -- counted per quarter hour first (an integer key), then summed per period
+  SELECT q, channel_type AS channel, sum(messages) AS messages FROM stat_message_quarters
+  WHERE list_contains($projects, project) AND q >= $q_lo AND q < $q_hi
+    AND ($all_channels OR list_contains($channels, channel_type))
+  GROUP BY q, channel_type
+  UNION ALL
+  SELECT epoch_ms("timestamp") // 900000 AS q, channel_type, count(*) FROM messages
+  WHERE list_contains($projects, project) AND "timestamp" >= $from AND "timestamp" < $head_to
+    AND ($all_channels OR list_contains($channels, channel_type))
+  GROUP BY q, channel_type
+  UNION ALL
+  SELECT epoch_ms("timestamp") // 900000 AS q, channel_type, count(*) FROM messages
+  WHERE list_contains($projects, project) AND "timestamp" >= $tail_from AND "timestamp" < $to
+    AND ($all_channels OR list_contains($channels, channel_type))
+  GROUP BY q, channel_type
+),
 message_counts AS (
-  SELECT qp.period, mq.channel, GROUPING(mq.channel) = 1 AS is_total, sum(mq.messages) AS messages
+  SELECT qp.period, mq.channel, GROUPING(mq.channel) = 1 AS is_total, sum(mq.messages)::BIGINT AS messages
   FROM message_quarters AS mq
   JOIN quarter_periods AS qp ON qp.q = mq.q
   GROUP BY GROUPING SETS ((qp.period, mq.channel), (qp.period))

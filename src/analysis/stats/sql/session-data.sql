@@ -1,14 +1,11 @@
 -- session-data: per sessionData key, the window's sessions (by start_time) holding it, its number of
--- distinct values, and its $top most frequent values with their sessions.
-WITH window_sessions AS (
-  SELECT project, session_id FROM sessions
-  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
-    AND ($all_channels OR list_contains($channels, channel_type))
-),
-value_counts AS (
+-- distinct values, and its $top most frequent values with their sessions. Read from stat_session_data
+-- (migration 024), whose pairs carry their session's start and channel: no join.
+WITH value_counts AS (
   SELECT d.key, d.value, count(*) AS sessions
-  FROM session_data AS d
-  JOIN window_sessions AS s ON s.project = d.project AND s.session_id = d.session_id
+  FROM stat_session_data AS d
+  WHERE list_contains($projects, d.project) AND d.start_time >= $from AND d.start_time < $to
+    AND ($all_channels OR list_contains($channels, d.channel_type))
   GROUP BY d.key, d.value
 )
 SELECT key, value, sessions,

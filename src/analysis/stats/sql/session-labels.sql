@@ -1,22 +1,18 @@
 -- session-labels: sessions of the window (by start_time) per session label, in total (is_total; every label
 -- of the catalogue is listed, zeros included) and per local period ($unit in the zone $tz). The label's
--- name is the catalogue's, else the name the session carried when it was synced.
+-- name is the catalogue's, else the name the session carried when it was synced. Read from
+-- stat_session_labels (migration 024), whose rows carry their session's start and channel: no join.
 WITH quarter_periods AS (
   -- zone offsets are whole quarter hours: the zone is applied per quarter hour of the window, not per row
   SELECT q, date_trunc($unit, timezone($tz, to_timestamp(q * 900))) AS period
   FROM range(epoch_ms($from) // 900000, epoch_ms($to - INTERVAL 1 MILLISECOND) // 900000 + 1) AS t(q)
 ),
-window_sessions AS (
-  SELECT project, session_id, start_time FROM sessions
-  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
-    AND ($all_channels OR list_contains($channels, channel_type))
-),
 labelled AS (
-  SELECT l.project, l.label_id, l.label_name,
-    qp.period
-  FROM session_labels AS l
-  JOIN window_sessions AS s ON s.project = l.project AND s.session_id = l.session_id
-  JOIN quarter_periods AS qp ON qp.q = epoch_ms(s.start_time) // 900000
+  SELECT l.project, l.label_id, l.label_name, qp.period
+  FROM stat_session_labels AS l
+  JOIN quarter_periods AS qp ON qp.q = epoch_ms(l.start_time) // 900000
+  WHERE list_contains($projects, l.project) AND l.start_time >= $from AND l.start_time < $to
+    AND ($all_channels OR list_contains($channels, l.channel_type))
 ),
 counts AS (
   SELECT project, label_id, period, GROUPING(period) = 1 AS is_total,
