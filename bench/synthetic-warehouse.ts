@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { ROLLUP_TABLES, ROLLUPS_MIGRATION, readRollupFill } from '../src/warehouse/rebuild-rollups.js';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { ROLLUPS_MIGRATION } from '../src/warehouse/rebuild-rollups.js';
 import { locateMigrationsDir, runMigrations } from '../src/warehouse/run-migrations.js';
 
 export interface SyntheticWarehouseOptions {
@@ -164,16 +164,24 @@ async function refillRollups(path: string): Promise<number> {
   const instance = await DuckDBInstance.create(path);
   const connection = await instance.connect();
   try {
-    const started = performance.now();
-    for (const table of ROLLUP_TABLES) await connection.run(`DROP TABLE IF EXISTS ${table}`);
-    await connection.run(`DELETE FROM schema_migrations WHERE version = ${ROLLUPS_MIGRATION}`);
-    await runMigrations(connection, { now: () => Date.now() });
-    await connection.run('CHECKPOINT');
-    return (performance.now() - started) / 1000;
+    return await refillRollupsOn(connection);
   } finally {
     connection.closeSync();
     instance.closeSync();
   }
+}
+
+async function refillRollupsOn(connection: DuckDBConnection): Promise<number> {
+  const started = performance.now();
+  // any rollup table, of this migration or an earlier one of it
+  const reader = await connection.runAndReadAll(
+    "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'stat\\_%' ESCAPE '\\'",
+  );
+  for (const [table] of reader.getRowsJS()) await connection.run(`DROP TABLE ${String(table)}`);
+  await connection.run(`DELETE FROM schema_migrations WHERE version = ${ROLLUPS_MIGRATION}`);
+  await runMigrations(connection, { now: () => Date.now() });
+  await connection.run('CHECKPOINT');
+  return (performance.now() - started) / 1000;
 }
 
 function resolveOptions(options: SyntheticWarehouseOptions) {
@@ -245,10 +253,7 @@ export async function buildSyntheticWarehouse(
       await connection.run(sql);
       options.onStep?.(table, (performance.now() - started) / 1000);
     }
-    const started = performance.now();
-    for (const sql of readRollupFill()) await connection.run(sql);
-    options.onStep?.('rollups', (performance.now() - started) / 1000);
-    await connection.run('CHECKPOINT');
+    options.onStep?.('rollups', await refillRollupsOn(connection));
     const counts: Record<string, number> = {};
     for (const table of [
       'sessions',

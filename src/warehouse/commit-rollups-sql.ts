@@ -1,7 +1,9 @@
 // The statistics' rollups (migration 024) kept by every window commit, inside its transaction, after its tables
-// are written: each quarter hour a staged message falls in is counted again from the raw rows of that quarter,
-// each staged session's row, labels and sessionData are replaced, and the client pointers of every client the
-// window touched are computed again. Invariant: each rollup row equals what the fill of 024 gives for its rows.
+// are written: each quarter hour a staged message falls in is counted again from the raw rows of that quarter;
+// each staged session's row, labels and sessionData are replaced, the transfer flag of every session whose
+// transfers changed is set again, the client pointers of every client the window touched are computed again,
+// and each quarter hour such a session starts in is counted again from the per-session rows.
+// Invariant: each rollup row equals what the fill of 024 gives for its rows.
 import type { BatchStatement } from './commit-batch.js';
 
 /** A quarter hour of UTC: epoch ms // 900,000 (every zone's offset is whole quarter hours). */
@@ -22,6 +24,16 @@ const deleteQuarters = (table: string, touched: string) =>
 const MESSAGES_TOUCHED = 'stat_touched_quarters';
 const LABELS_TOUCHED = 'stat_touched_label_quarters';
 const CLIENTS_TOUCHED = 'stat_touched_clients';
+const TRANSFERS_TOUCHED = 'stat_touched_transfer_sessions';
+const SESSIONS_TOUCHED = 'stat_touched_session_quarters';
+
+/** The sessions that carry a transfer, as a condition on alias `s`. */
+const HAS_TRANSFER = (alias: string) =>
+  `EXISTS (SELECT 1 FROM stat_transfers AS x WHERE x.project = ${alias}.project AND x.session_id = ${alias}.session_id)`;
+
+/** Rows of `table` (alias t, with start_time) in the touched session quarters. */
+const inSessionQuarters = (alias: string) =>
+  `${quartersBetween(`${alias}.start_time`, SESSIONS_TOUCHED)} AND ${inQuarters(alias, `${alias}.start_time`, SESSIONS_TOUCHED)}`;
 
 /** The client pointers of stat_sessions (docs/statistics.md), computed over every session of a client. */
 const POINTERS = `
@@ -48,12 +60,21 @@ export const ROLLUP_SQL = {
     FROM messages AS m
     WHERE ${quartersBetween('m."timestamp"', MESSAGES_TOUCHED)} AND ${inQuarters('m', 'm."timestamp"', MESSAGES_TOUCHED)}
     GROUP BY m.project, q, m.channel_type, m.status, m.nlp_class`,
+  // the sessions whose transfers may change: those with a transfer in the touched quarters, before and after
+  touchedTransferSessions: `CREATE OR REPLACE TEMP TABLE ${TRANSFERS_TOUCHED} AS
+    SELECT t.project, t.session_id FROM stat_transfers AS t
+    WHERE t.q >= (SELECT min(q) FROM ${MESSAGES_TOUCHED}) AND t.q <= (SELECT max(q) FROM ${MESSAGES_TOUCHED})
+      AND EXISTS (SELECT 1 FROM ${MESSAGES_TOUCHED} AS k WHERE k.project = t.project AND k.q = t.q)`,
   deleteTransfers: deleteQuarters('stat_transfers', MESSAGES_TOUCHED),
   insertTransfers: `INSERT INTO stat_transfers
     SELECT DISTINCT m.project, ${QUARTER('m."timestamp"')}, m.session_id
     FROM messages AS m
     WHERE m.is_transfer AND ${quartersBetween('m."timestamp"', MESSAGES_TOUCHED)}
       AND ${inQuarters('m', 'm."timestamp"', MESSAGES_TOUCHED)}`,
+  touchedTransferSessionsAfter: `INSERT INTO ${TRANSFERS_TOUCHED}
+    SELECT t.project, t.session_id FROM stat_transfers AS t
+    WHERE t.q >= (SELECT min(q) FROM ${MESSAGES_TOUCHED}) AND t.q <= (SELECT max(q) FROM ${MESSAGES_TOUCHED})
+      AND EXISTS (SELECT 1 FROM ${MESSAGES_TOUCHED} AS k WHERE k.project = t.project AND k.q = t.q)`,
   deleteLabelQuarters: deleteQuarters('stat_label_quarters', LABELS_TOUCHED),
   insertLabelQuarters: `INSERT INTO stat_label_quarters
     SELECT l.project, ${QUARTER('l."timestamp"')} AS q, l.channel_type, l.label_id, any_value(l.label_name),
@@ -75,10 +96,17 @@ export const ROLLUP_SQL = {
     WHERE t.start_time >= (SELECT min(start_time) FROM stage_sessions)
       AND t.start_time <= (SELECT max(start_time) FROM stage_sessions)
       AND EXISTS (SELECT 1 FROM stage_sessions AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
-  insertSessions: `INSERT INTO stat_sessions (project, session_id, start_time, channel_type, client_id, message_count, duration_ms)
-    SELECT project, session_id, start_time, channel_type, client_id, coalesce(question_count, 0), duration_ms
-    FROM stage_sessions WHERE seq IN (SELECT max(seq) FROM stage_sessions GROUP BY project, session_id)
-    ORDER BY start_time`,
+  insertSessions: `INSERT INTO stat_sessions (project, session_id, start_time, channel_type, client_id, message_count,
+      duration_ms, transferred, prev_start_any, prev_start_channel)
+    SELECT s.project, s.session_id, s.start_time, s.channel_type, s.client_id, coalesce(s.question_count, 0),
+      s.duration_ms, ${HAS_TRANSFER('s')},
+      CASE WHEN s.client_id IS NULL THEN 'infinity'::TIMESTAMPTZ END,
+      CASE WHEN s.client_id IS NULL THEN 'infinity'::TIMESTAMPTZ END
+    FROM stage_sessions AS s WHERE s.seq IN (SELECT max(seq) FROM stage_sessions GROUP BY project, session_id)
+    ORDER BY s.start_time`,
+  updateTransferred: `UPDATE stat_sessions AS s SET transferred = NOT s.transferred
+    WHERE EXISTS (SELECT 1 FROM ${TRANSFERS_TOUCHED} AS k WHERE k.project = s.project AND k.session_id = s.session_id)
+      AND s.transferred IS DISTINCT FROM ${HAS_TRANSFER('s')}`,
   updatePointers: `UPDATE stat_sessions AS t
     SET prev_start_any = r.prev_any, prev_start_channel = r.prev_channel, client_first_seen = r.first_seen
     FROM (
@@ -120,6 +148,42 @@ export const ROLLUP_SQL = {
     FROM stage_session_data AS d
     LEFT JOIN stat_sessions AS s ON s.project = d.project AND s.session_id = d.session_id
     WHERE d.seq IN (SELECT max(seq) FROM stage_session_data GROUP BY project, session_id, key)`,
+
+  // --- the quarters of every session touched: staged, its transfers, labels or sessionData changed -------
+  touchedSessionQuarters: `CREATE OR REPLACE TEMP TABLE ${SESSIONS_TOUCHED} AS
+    SELECT DISTINCT project, ${QUARTER('start_time')} AS q FROM stage_sessions
+    UNION
+    SELECT s.project, ${QUARTER('s.start_time')} FROM stat_sessions AS s
+    WHERE EXISTS (SELECT 1 FROM (
+        SELECT project, session_id FROM ${TRANSFERS_TOUCHED}
+        UNION ALL SELECT project, session_id FROM stage_session_labels
+        UNION ALL SELECT project, session_id FROM stage_session_data
+        UNION ALL SELECT project, session_id FROM stage_session_data_for
+      ) AS k WHERE k.project = s.project AND k.session_id = s.session_id)`,
+  deleteSessionQuarters: deleteQuarters('stat_session_quarters', SESSIONS_TOUCHED),
+  insertSessionQuarters: `INSERT INTO stat_session_quarters
+    SELECT t.project, ${QUARTER('t.start_time')} AS q, t.channel_type, t.message_count, t.transferred, count(*),
+      count(t.duration_ms), sum(t.duration_ms::HUGEINT)
+    FROM stat_sessions AS t WHERE ${inSessionQuarters('t')}
+    GROUP BY t.project, q, t.channel_type, t.message_count, t.transferred`,
+  deleteDurationQuarters: deleteQuarters('stat_duration_quarters', SESSIONS_TOUCHED),
+  insertDurationQuarters: `INSERT INTO stat_duration_quarters
+    SELECT t.project, ${QUARTER('t.start_time')} AS q, t.channel_type, t.duration_ms // 60000 AS duration_minute, count(*)
+    FROM stat_sessions AS t WHERE t.duration_ms IS NOT NULL AND ${inSessionQuarters('t')}
+    GROUP BY t.project, q, t.channel_type, duration_minute`,
+  deleteSessionLabelQuarters: deleteQuarters('stat_session_label_quarters', SESSIONS_TOUCHED),
+  insertSessionLabelQuarters: `INSERT INTO stat_session_label_quarters
+    SELECT t.project, ${QUARTER('t.start_time')} AS q, t.channel_type, t.label_id, any_value(t.label_name), count(*)
+    FROM stat_session_labels AS t WHERE ${inSessionQuarters('t')}
+    GROUP BY t.project, q, t.channel_type, t.label_id`,
+  deleteSessionDataQuarters: deleteQuarters('stat_session_data_quarters', SESSIONS_TOUCHED),
+  insertSessionDataQuarters: `INSERT INTO stat_session_data_quarters
+    SELECT t.project, ${QUARTER('t.start_time')} AS q, t.channel_type, t.key, t.value, s.transferred, count(*),
+      sum(t.message_count)
+    FROM stat_session_data AS t
+    JOIN stat_sessions AS s ON s.project = t.project AND s.session_id = t.session_id
+    WHERE ${inSessionQuarters('t')} AND ${inSessionQuarters('s')}
+    GROUP BY t.project, q, t.channel_type, t.key, t.value, s.transferred`,
 } as const;
 
 /** The statements a window commit runs after its tables, in this order. */

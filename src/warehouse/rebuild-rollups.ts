@@ -11,10 +11,14 @@ export const ROLLUPS_MIGRATION = 24;
 
 /** The rollup tables, in the order the migration fills them. */
 export const ROLLUP_TABLES = [
-  'stat_sessions',
   'stat_transfers',
+  'stat_sessions',
   'stat_session_labels',
   'stat_session_data',
+  'stat_session_quarters',
+  'stat_duration_quarters',
+  'stat_session_label_quarters',
+  'stat_session_data_quarters',
   'stat_message_quarters',
   'stat_label_quarters',
 ] as const;

@@ -136,7 +136,7 @@ describe('the rollups kept by the window commits', () => {
       }),
     );
     const [row] = await warehouse.query(
-      `SELECT count(*) FILTER (WHERE prev_start_any IS NOT NULL) AS pointed, count(*) AS sessions FROM stat_sessions`,
+      `SELECT count(*) FILTER (WHERE client_id IS NOT NULL AND prev_start_any IS NOT NULL) AS pointed, count(*) AS sessions FROM stat_sessions`,
     );
     expect(row).toEqual({ pointed: 3, sessions: 7 });
   }, 60_000);

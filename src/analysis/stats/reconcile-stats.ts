@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import type { ReporterFilter } from '../../platform/reporter/filters.js';
 import type { ReporterHttp } from '../../platform/reporter/reporter-http.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
-import { computeStats, readWarehouseNames, readWindowBounds, run } from './compute-stats.js';
+import { computeStats, quarterParams, readWarehouseNames, readWindowBounds, run } from './compute-stats.js';
 import {
   channelFilter,
   fetchAdvancedCount,
@@ -107,6 +107,7 @@ export async function collectLocalFigures(
       project,
       from: new Date(dayFrom),
       to: new Date(dayTo),
+      ...quarterParams(dayFrom, dayTo),
     });
     switchedDays = { from: dayFrom, to: dayTo, local: Number(rows[0]?.['transferred_sessions'] ?? 0) };
   }

@@ -6,6 +6,7 @@
 // migration filled the rollups of a warehouse that had none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeStats } from '../../../src/analysis/stats/compute-stats.js';
+import { ROLLUP_TABLES } from '../../../src/warehouse/rebuild-rollups.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
 import { expectRollupsEqualRaw, expectRollupsEqualRebuild, type ReportCase } from './rollup-reference.js';
 
@@ -132,10 +133,7 @@ describe('the rollups against the raw rows', () => {
 
   it('a warehouse without rollups gets them from the migration', async () => {
     await h.withWarehouse(async (w) => {
-      for (const table of ['stat_sessions', 'stat_transfers', 'stat_session_labels', 'stat_session_data'])
-        await w.query(`DROP TABLE ${table}`);
-      await w.query('DROP TABLE stat_message_quarters');
-      await w.query('DROP TABLE stat_label_quarters');
+      for (const table of ROLLUP_TABLES) await w.query(`DROP TABLE ${table}`);
       await w.query('DELETE FROM schema_migrations WHERE version = 24');
     });
     // opening it again applies migration 024: the tables created and filled from the raw rows

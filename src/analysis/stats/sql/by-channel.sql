@@ -1,25 +1,43 @@
 -- by-channel: per channel, the window's sessions (by start_time), non-empty sessions, unique clients and
--- sessions transferred to an agent (stat_sessions: a client counted at its first session of the window in
--- the channel), and messages (by timestamp, per their own messages.channel_type): the window's whole quarter
--- hours from stat_message_quarters, the partial ones at its edges from messages. channel is NULL for
--- messages that carry none (loaded before migration 004 while their session is not in the warehouse).
-WITH transfers AS (
-  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
-  SELECT project, session_id FROM stat_transfers
-  WHERE list_contains($projects, project) AND q >= $q_from
+-- sessions transferred to an agent, and messages (by timestamp, per their own messages.channel_type). The
+-- window's whole quarter hours come from the rollups (stat_session_quarters, stat_message_quarters), the
+-- partial ones at its edges from stat_sessions and messages; a client is counted at its first session of the
+-- window in the channel (stat_sessions' pointers). channel is NULL for messages that carry none (loaded
+-- before migration 004 while their session is not in the warehouse).
+WITH session_groups AS (
+  SELECT channel_type AS channel, message_count, transferred, sessions FROM stat_session_quarters
+  WHERE list_contains($projects, project) AND q >= $q_lo AND q < $q_hi
+    AND ($all_channels OR list_contains($channels, channel_type))
+  UNION ALL
+  SELECT channel_type, message_count, transferred, 1 FROM stat_sessions
+  WHERE list_contains($projects, project) AND ($all_channels OR list_contains($channels, channel_type))
+    AND start_time >= $from AND start_time < $head_to
+  UNION ALL
+  SELECT channel_type, message_count, transferred, 1 FROM stat_sessions
+  WHERE list_contains($projects, project) AND ($all_channels OR list_contains($channels, channel_type))
+    AND start_time >= $tail_from AND start_time < $to
+),
+session_counts AS (
+  SELECT channel, sum(sessions)::BIGINT AS sessions,
+    coalesce(sum(sessions) FILTER (WHERE message_count > 0), 0)::BIGINT AS non_empty_sessions,
+    coalesce(sum(sessions) FILTER (WHERE transferred), 0)::BIGINT AS transferred_sessions
+  FROM session_groups
+  GROUP BY channel
+),
+client_counts AS (
+  -- a client without an id counts once per project, as count(DISTINCT (project, client_id)) does
+  SELECT channel_type AS channel,
+    count(*) FILTER (WHERE coalesce(prev_start_channel < $from, true))
+      + count(DISTINCT project) FILTER (WHERE prev_start_channel = 'infinity'::TIMESTAMPTZ) AS unique_clients
+  FROM stat_sessions
+  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
+    AND ($all_channels OR list_contains($channels, channel_type))
+  GROUP BY channel_type
 ),
 window_sessions AS (
-  SELECT s.channel_type AS channel,
-    count(*) AS sessions,
-    count(*) FILTER (WHERE s.message_count > 0) AS non_empty_sessions,
-    -- a client without an id counts once per project, as count(DISTINCT (project, client_id)) does
-    count(*) FILTER (WHERE s.client_id IS NOT NULL AND coalesce(s.prev_start_channel < $from, true))
-      + count(DISTINCT s.project) FILTER (WHERE s.client_id IS NULL) AS unique_clients,
-    count(*) FILTER (WHERE (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers)) AS transferred_sessions
-  FROM stat_sessions AS s
-  WHERE list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
-    AND ($all_channels OR list_contains($channels, s.channel_type))
-  GROUP BY s.channel_type
+  SELECT s.channel, s.sessions, s.non_empty_sessions, c.unique_clients, s.transferred_sessions
+  FROM session_counts AS s
+  JOIN client_counts AS c ON c.channel IS NOT DISTINCT FROM s.channel
 ),
 window_messages AS (
   SELECT channel, sum(messages) AS messages

@@ -4,10 +4,11 @@
 -- Rows with is_total hold all channels and cover every period of the window, zeros included.
 -- local_start is the period's start as a local (zone-less) time; start the same instant as TIMESTAMPTZ.
 -- Zone offsets are whole quarter hours, so the zone is applied to each quarter hour of the window
--- (quarter_periods) rather than to every row: rows find their period by an integer key. Messages come from
--- stat_message_quarters for the window's whole quarters and from messages for the partial ones at its edges;
--- sessions from stat_sessions, where a client is counted at its first session of the period in the window
--- (its previous session, in the channel or in any channel, is before the period's first instant).
+-- (quarter_periods) rather than to every row: rows find their period by an integer key. Messages
+-- and sessions come from the rollups (stat_message_quarters, stat_session_quarters) for the window's whole
+-- quarters and from messages and stat_sessions for the partial ones at its edges; a client is counted at its
+-- first session of the period in the window (stat_sessions: its previous session, in the channel or in any
+-- channel, is before the period's first instant).
 WITH quarters AS (
   SELECT q, date_trunc($unit, timezone($tz, to_timestamp(q * 900))) AS period
   FROM range(epoch_ms($from) // 900000, epoch_ms($to - INTERVAL 1 MILLISECOND) // 900000 + 1) AS t(q)
@@ -17,38 +18,53 @@ quarter_periods AS (
   SELECT q, period, greatest($from, to_timestamp(min(q) OVER (PARTITION BY period) * 900)) AS period_start
   FROM quarters
 ),
-transfers AS (
-  -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
-  SELECT project, session_id FROM stat_transfers
-  WHERE list_contains($projects, project) AND q >= $q_from
+session_quarters AS (
+  -- sessions and transfers per quarter hour and channel: the whole quarters from stat_session_quarters, the
+  -- partial ones at the window's edges from stat_sessions
+  SELECT q, channel_type AS channel, sessions, CASE WHEN transferred THEN sessions ELSE 0 END AS transferred
+  FROM stat_session_quarters
+  WHERE list_contains($projects, project) AND q >= $q_lo AND q < $q_hi
+    AND ($all_channels OR list_contains($channels, channel_type))
+  UNION ALL
+  SELECT epoch_ms(start_time) // 900000, channel_type, 1, transferred::INTEGER FROM stat_sessions
+  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $head_to
+    AND ($all_channels OR list_contains($channels, channel_type))
+  UNION ALL
+  SELECT epoch_ms(start_time) // 900000, channel_type, 1, transferred::INTEGER FROM stat_sessions
+  WHERE list_contains($projects, project) AND start_time >= $tail_from AND start_time < $to
+    AND ($all_channels OR list_contains($channels, channel_type))
 ),
-window_sessions AS (
-  -- transferred through IN (a mark join): the hash table holds the few transferred sessions, not the window's
+window_clients AS (
+  -- each session of the window: whether it is its client's first of the period (in its channel, and in the
+  -- selection); a session without a client id has 'infinity' pointers and counts once per project
   SELECT qp.period, s.channel_type AS channel, s.project, s.client_id,
-    s.client_id IS NOT NULL AND coalesce(s.prev_start_channel < qp.period_start, true) AS first_in_channel,
-    s.client_id IS NOT NULL AND coalesce(
-      CASE WHEN $all_channels THEN s.prev_start_any ELSE s.prev_start_channel END < qp.period_start, true
-    ) AS first_in_selection,
-    (s.project, s.session_id) IN (SELECT (project, session_id) FROM transfers) AS transferred
+    coalesce(s.prev_start_channel < qp.period_start, true) AS first_in_channel,
+    coalesce(CASE WHEN $all_channels THEN s.prev_start_any ELSE s.prev_start_channel END < qp.period_start, true)
+      AS first_in_selection,
+    s.prev_start_any = 'infinity'::TIMESTAMPTZ AS without_client
   FROM stat_sessions AS s
   JOIN quarter_periods AS qp ON qp.q = epoch_ms(s.start_time) // 900000
   WHERE list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
     AND ($all_channels OR list_contains($channels, s.channel_type))
 ),
 session_counts AS (
-  -- a client without an id counts once per project, as the GROUP BY of its rows did
-  SELECT period, channel, false AS is_total, count(*) AS sessions,
-    count(*) FILTER (WHERE first_in_channel) + count(DISTINCT project) FILTER (WHERE client_id IS NULL) AS unique_clients,
-    count(*) FILTER (WHERE transferred) AS transferred_sessions
-  FROM window_sessions
+  SELECT qp.period, sq.channel, GROUPING(sq.channel) = 1 AS is_total, sum(sq.sessions)::BIGINT AS sessions,
+    sum(sq.transferred)::BIGINT AS transferred_sessions
+  FROM session_quarters AS sq
+  JOIN quarter_periods AS qp ON qp.q = sq.q
+  GROUP BY GROUPING SETS ((qp.period, sq.channel), (qp.period))
+),
+client_counts AS (
+  SELECT period, channel, false AS is_total,
+    count(*) FILTER (WHERE first_in_channel) + count(DISTINCT project) FILTER (WHERE without_client) AS unique_clients
+  FROM window_clients
   GROUP BY period, channel
   UNION ALL
-  SELECT period, NULL, true, count(*),
+  SELECT period, NULL, true,
     CASE WHEN $several_channels THEN count(DISTINCT (project, client_id))
-      ELSE count(*) FILTER (WHERE first_in_selection) + count(DISTINCT project) FILTER (WHERE client_id IS NULL)
-    END,
-    count(*) FILTER (WHERE transferred)
-  FROM window_sessions
+      ELSE count(*) FILTER (WHERE first_in_selection) + count(DISTINCT project) FILTER (WHERE without_client)
+    END
+  FROM window_clients
   GROUP BY period
 ),
 message_quarters AS (
@@ -79,6 +95,8 @@ period_keys AS (
   UNION
   SELECT period, channel, is_total FROM session_counts
   UNION
+  SELECT period, channel, is_total FROM client_counts
+  UNION
   SELECT period, channel, is_total FROM message_counts
 )
 SELECT
@@ -88,11 +106,13 @@ SELECT
   k.channel,
   coalesce(sc.sessions, 0) AS sessions,
   coalesce(mc.messages, 0) AS messages,
-  coalesce(sc.unique_clients, 0) AS unique_clients,
+  coalesce(cc.unique_clients, 0) AS unique_clients,
   coalesce(sc.transferred_sessions, 0) AS transferred_sessions
 FROM period_keys AS k
 LEFT JOIN session_counts AS sc
   ON sc.period = k.period AND sc.is_total = k.is_total AND sc.channel IS NOT DISTINCT FROM k.channel
+LEFT JOIN client_counts AS cc
+  ON cc.period = k.period AND cc.is_total = k.is_total AND cc.channel IS NOT DISTINCT FROM k.channel
 LEFT JOIN message_counts AS mc
   ON mc.period = k.period AND mc.is_total = k.is_total AND mc.channel IS NOT DISTINCT FROM k.channel
 ORDER BY k.period, k.is_total DESC, k.channel NULLS LAST

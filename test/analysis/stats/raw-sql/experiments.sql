@@ -1,4 +1,4 @@
--- experiments: per experiment of the catalogue and branch, the window's sessions (by start_time) whose
+-- experiments (raw reference; the mean is the exact sum over the count): per experiment of the catalogue and branch, the window's sessions (by start_time) whose
 -- sessionData holds `exp_<experiment key>` = branch, their mean messages per session (question_count)
 -- and how many of them were transferred to an agent (a `switch` reply).
 WITH transfers AS (
@@ -22,7 +22,7 @@ joined AS (
 )
 SELECT b.project, b.experiment_key, b.status, b.branch,
   count(j.branch) AS sessions,
-  avg(j.message_count) AS messages_per_session,
+  sum(j.message_count)::DOUBLE / nullif(count(j.branch), 0)::DOUBLE AS messages_per_session,
   count(*) FILTER (WHERE j.transferred) AS transferred_sessions
 FROM branches AS b
 LEFT JOIN joined AS j

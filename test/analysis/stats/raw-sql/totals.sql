@@ -1,7 +1,7 @@
--- totals: the window's sessions (by start_time in [$from, $to)) with their clients (new: first seen,
--- by join date or first synced session, at or after $from), transfers (a `switch` reply at any time),
--- messages per session (question_count, empty sessions included) and durations. (The window's messages
--- are counted per channel by by-channel.sql.)
+-- totals (raw reference): the window's sessions (by start_time in [$from, $to)) with their clients (new: first
+-- seen, by join date or first synced session, at or after $from), transfers (a `switch` reply at any time),
+-- messages per session (question_count, empty sessions included) and durations. Means are the exact sum over
+-- the count, in double precision.
 WITH transfers AS (
   -- a session's messages are never older than its start: transfers before $from belong to earlier sessions
   SELECT DISTINCT project, session_id FROM messages
@@ -35,9 +35,9 @@ FROM (
     count(*) AS sessions,
     count(*) FILTER (WHERE message_count > 0) AS non_empty_sessions,
     count(*) FILTER (WHERE transferred) AS transferred_sessions,
-    avg(message_count) AS messages_per_session_mean,
+    sum(message_count)::DOUBLE / nullif(count(*), 0)::DOUBLE AS messages_per_session_mean,
     quantile_cont(message_count, [0.5, 0.9, 0.99]) AS messages_per_session_quantiles,
-    avg(duration_ms) AS duration_ms_mean,
+    sum(duration_ms)::DOUBLE / nullif(count(duration_ms), 0)::DOUBLE AS duration_ms_mean,
     quantile_cont(duration_ms, [0.5, 0.9, 0.99]) AS duration_ms_quantiles
   FROM s
 ) AS a
