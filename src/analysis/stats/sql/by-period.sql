@@ -37,7 +37,7 @@ session_quarters AS (
 window_clients AS (
   -- each session of the window: whether it is its client's first of the period (in its channel, and in the
   -- selection); a session without a client id has 'infinity' pointers and counts once per project
-  SELECT qp.period, s.channel_type AS channel, s.project, s.client_id,
+  SELECT qp.period, s.channel_type AS channel, s.project,
     coalesce(s.prev_start_channel < qp.period_start, true) AS first_in_channel,
     coalesce(CASE WHEN $all_channels THEN s.prev_start_any ELSE s.prev_start_channel END < qp.period_start, true)
       AS first_in_selection,
@@ -54,18 +54,29 @@ session_counts AS (
   JOIN quarter_periods AS qp ON qp.q = sq.q
   GROUP BY GROUPING SETS ((qp.period, sq.channel), (qp.period))
 ),
+several_channels AS (
+  -- for several --channel values the pointers cannot tell a client's first session among them: a distinct
+  -- count (read only then)
+  SELECT qp.period, count(DISTINCT (s.project, s.client_id)) AS unique_clients
+  FROM stat_sessions AS s
+  JOIN quarter_periods AS qp ON qp.q = epoch_ms(s.start_time) // 900000
+  WHERE $several_channels AND list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
+    AND list_contains($channels, s.channel_type)
+  GROUP BY qp.period
+),
 client_counts AS (
   SELECT period, channel, false AS is_total,
     count(*) FILTER (WHERE first_in_channel) + count(DISTINCT project) FILTER (WHERE without_client) AS unique_clients
   FROM window_clients
   GROUP BY period, channel
   UNION ALL
-  SELECT period, NULL, true,
-    CASE WHEN $several_channels THEN count(DISTINCT (project, client_id))
-      ELSE count(*) FILTER (WHERE first_in_selection) + count(DISTINCT project) FILTER (WHERE without_client)
+  SELECT w.period, NULL, true,
+    CASE WHEN $several_channels THEN any_value(sc.unique_clients)
+      ELSE count(*) FILTER (WHERE w.first_in_selection) + count(DISTINCT w.project) FILTER (WHERE w.without_client)
     END
-  FROM window_clients
-  GROUP BY period
+  FROM window_clients AS w
+  LEFT JOIN several_channels AS sc ON sc.period = w.period
+  GROUP BY w.period
 ),
 message_quarters AS (
   -- counted per quarter hour first (an integer key), then summed per period

@@ -8,12 +8,19 @@
 -- counted at its first session of the window (no earlier one since $from by the pointer of the selection:
 -- any channel, its one channel, or for several channels a distinct count).
 WITH window_sessions AS (
-  SELECT * FROM stat_sessions
+  -- the columns the pointers and the durations' second read need, no text
+  SELECT duration_ms, client_first_seen, prev_start_any, prev_start_channel FROM stat_sessions
   WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
     AND ($all_channels OR list_contains($channels, channel_type))
 ),
 edge_sessions AS (
-  SELECT * FROM window_sessions WHERE start_time < $head_to OR start_time >= $tail_from
+  SELECT message_count, transferred, duration_ms FROM stat_sessions
+  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $head_to
+    AND ($all_channels OR list_contains($channels, channel_type))
+  UNION ALL
+  SELECT message_count, transferred, duration_ms FROM stat_sessions
+  WHERE list_contains($projects, project) AND start_time >= $tail_from AND start_time < $to
+    AND ($all_channels OR list_contains($channels, channel_type))
 ),
 session_groups AS (
   SELECT message_count, transferred, sessions, durations, duration_ms_sum FROM stat_session_quarters
@@ -86,16 +93,24 @@ duration_quantiles AS (
   JOIN duration_values AS hi ON hi.i = lo.i AND hi.rank = ceil(lo.rn)
   WHERE lo.rank = floor(lo.rn)
 ),
+several_channels AS (
+  -- for several --channel values the pointers cannot tell a client's first session among them: a distinct
+  -- count (read only then)
+  SELECT count(DISTINCT (project, client_id)) FILTER (WHERE client_id IS NOT NULL) AS unique_clients,
+    count(DISTINCT (project, client_id)) FILTER (WHERE client_id IS NOT NULL AND client_first_seen < $from)
+      AS returning_clients
+  FROM stat_sessions
+  WHERE $several_channels AND list_contains($projects, project) AND start_time >= $from AND start_time < $to
+    AND list_contains($channels, channel_type)
+),
 clients AS (
   SELECT
-    CASE WHEN $several_channels THEN count(DISTINCT (project, client_id)) FILTER (WHERE client_id IS NOT NULL)
+    CASE WHEN $several_channels THEN (SELECT unique_clients FROM several_channels)
       ELSE count(*) FILTER (WHERE coalesce(prev < $from, true)) END AS unique_clients,
-    CASE WHEN $several_channels
-      THEN count(DISTINCT (project, client_id)) FILTER (WHERE client_id IS NOT NULL AND client_first_seen < $from)
+    CASE WHEN $several_channels THEN (SELECT returning_clients FROM several_channels)
       ELSE count(*) FILTER (WHERE coalesce(prev < $from, true) AND client_first_seen < $from) END AS returning_clients
   FROM (
-    SELECT project, client_id, client_first_seen,
-      CASE WHEN $all_channels THEN prev_start_any ELSE prev_start_channel END AS prev
+    SELECT client_first_seen, CASE WHEN $all_channels THEN prev_start_any ELSE prev_start_channel END AS prev
     FROM window_sessions
   )
 )
