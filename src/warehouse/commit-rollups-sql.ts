@@ -26,6 +26,7 @@ const LABELS_TOUCHED = 'stat_touched_label_quarters';
 const CLIENTS_TOUCHED = 'stat_touched_clients';
 const TRANSFERS_TOUCHED = 'stat_touched_transfer_sessions';
 const SESSIONS_TOUCHED = 'stat_touched_session_quarters';
+const TRANSFERS_CHANGED = 'stat_changed_transfer_sessions';
 
 /** The sessions that carry a transfer, as a condition on alias `s`. */
 const HAS_TRANSFER = (alias: string) =>
@@ -45,10 +46,9 @@ export const ROLLUP_SQL = {
   // --- messages: the quarters of the staged messages (a message's time never changes) -----------------
   touchedQuarters: `CREATE OR REPLACE TEMP TABLE ${MESSAGES_TOUCHED} AS
     SELECT DISTINCT project, ${QUARTER('"timestamp"')} AS q FROM stage_messages`,
-  /** Label rows also for messages not staged (their message's quarter, from messages). */
-  touchedLabelQuarters: `CREATE OR REPLACE TEMP TABLE ${LABELS_TOUCHED} AS
-    SELECT project, q FROM ${MESSAGES_TOUCHED}
-    UNION
+  touchedLabelQuarters: `CREATE OR REPLACE TEMP TABLE ${LABELS_TOUCHED} AS SELECT project, q FROM ${MESSAGES_TOUCHED}`,
+  /** Label rows also for messages not staged (their message's quarter, from messages: a scan of it). */
+  touchedLabelQuartersOfOrphans: `INSERT INTO ${LABELS_TOUCHED}
     SELECT m.project, ${QUARTER('m."timestamp"')} FROM messages AS m
     WHERE EXISTS (SELECT 1 FROM stage_message_labels AS l
       WHERE l.project = m.project AND l.question_id = m.question_id
@@ -104,9 +104,15 @@ export const ROLLUP_SQL = {
       CASE WHEN s.client_id IS NULL THEN 'infinity'::TIMESTAMPTZ END
     FROM stage_sessions AS s WHERE s.seq IN (SELECT max(seq) FROM stage_sessions GROUP BY project, session_id)
     ORDER BY s.start_time`,
-  updateTransferred: `UPDATE stat_sessions AS s SET transferred = NOT s.transferred
+  /** The sessions whose transfer flag changed (one scan of stat_sessions), then their flag set again. */
+  changedTransfers: `CREATE OR REPLACE TEMP TABLE ${TRANSFERS_CHANGED} AS
+    SELECT s.project, s.session_id, s.start_time FROM stat_sessions AS s
     WHERE EXISTS (SELECT 1 FROM ${TRANSFERS_TOUCHED} AS k WHERE k.project = s.project AND k.session_id = s.session_id)
       AND s.transferred IS DISTINCT FROM ${HAS_TRANSFER('s')}`,
+  updateTransferred: `UPDATE stat_sessions AS s SET transferred = NOT s.transferred
+    WHERE s.start_time >= (SELECT min(start_time) FROM ${TRANSFERS_CHANGED})
+      AND s.start_time <= (SELECT max(start_time) FROM ${TRANSFERS_CHANGED})
+      AND EXISTS (SELECT 1 FROM ${TRANSFERS_CHANGED} AS k WHERE k.project = s.project AND k.session_id = s.session_id)`,
   updatePointers: `UPDATE stat_sessions AS t
     SET prev_start_any = r.prev_any, prev_start_channel = r.prev_channel, client_first_seen = r.first_seen
     FROM (
@@ -152,11 +158,12 @@ export const ROLLUP_SQL = {
   // --- the quarters of every session touched: staged, its transfers, labels or sessionData changed -------
   touchedSessionQuarters: `CREATE OR REPLACE TEMP TABLE ${SESSIONS_TOUCHED} AS
     SELECT DISTINCT project, ${QUARTER('start_time')} AS q FROM stage_sessions
-    UNION
+    UNION SELECT project, ${QUARTER('start_time')} FROM ${TRANSFERS_CHANGED}`,
+  /** Labels and sessionData also of sessions not staged (their session's quarter: a scan of stat_sessions). */
+  touchedSessionQuartersOfOrphans: `INSERT INTO ${SESSIONS_TOUCHED}
     SELECT s.project, ${QUARTER('s.start_time')} FROM stat_sessions AS s
     WHERE EXISTS (SELECT 1 FROM (
-        SELECT project, session_id FROM ${TRANSFERS_TOUCHED}
-        UNION ALL SELECT project, session_id FROM stage_session_labels
+        SELECT project, session_id FROM stage_session_labels
         UNION ALL SELECT project, session_id FROM stage_session_data
         UNION ALL SELECT project, session_id FROM stage_session_data_for
       ) AS k WHERE k.project = s.project AND k.session_id = s.session_id)`,
@@ -186,5 +193,28 @@ export const ROLLUP_SQL = {
     GROUP BY t.project, q, t.channel_type, t.key, t.value, s.transferred`,
 } as const;
 
-/** The statements a window commit runs after its tables, in this order. */
-export const ROLLUP_STATEMENTS: readonly BatchStatement[] = Object.values(ROLLUP_SQL).map((sql) => ({ sql }));
+/** The statements that look up rows of a batch whose message or session is not in it (scans of a table). */
+const ORPHANS: Partial<Record<keyof typeof ROLLUP_SQL, keyof WindowOrphans>> = {
+  touchedLabelQuartersOfOrphans: 'messageLabels',
+  touchedSessionQuartersOfOrphans: 'sessionRows',
+};
+
+/** Whether a window holds labels of messages, or labels or sessionData of sessions, that it does not hold. */
+export interface WindowOrphans {
+  messageLabels: boolean;
+  sessionRows: boolean;
+}
+
+/**
+ * The statements a window commit runs after its tables, in this order; the look-ups of rows whose message or
+ * session is not in the window only when it has such rows (a sync's window never has: its labels and
+ * sessionData come with their message or session).
+ */
+export function rollupStatements(orphans: WindowOrphans): BatchStatement[] {
+  return Object.entries(ROLLUP_SQL)
+    .filter(([name]) => {
+      const needs = ORPHANS[name as keyof typeof ROLLUP_SQL];
+      return needs === undefined || orphans[needs];
+    })
+    .map(([, sql]) => ({ sql }));
+}

@@ -5,7 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import { type Batch, commitBatch, defineBatchTable, defineStagedRows } from './commit-batch.js';
-import { ROLLUP_STATEMENTS } from './commit-rollups-sql.js';
+import { rollupStatements, type WindowOrphans } from './commit-rollups-sql.js';
 import type { WindowBatch } from './rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
 import {
@@ -114,7 +114,7 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
       }),
     ],
     // the statistics' rollups of what the tables now hold (migration 024), in the same transaction
-    after: ROLLUP_STATEMENTS,
+    after: rollupStatements(findOrphans(batch)),
     state:
       batch.watermark === undefined
         ? []
@@ -132,6 +132,20 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
       beatAt: seenAt,
     },
     at: seenAt,
+  };
+}
+
+/** Labels of messages, or labels and sessionData of sessions, that the window does not hold itself. */
+function findOrphans(batch: WindowBatch): WindowOrphans {
+  const messages = new Set(batch.messages.map((m) => `${m.project}\u0000${m.question_id}`));
+  const sessions = new Set(batch.sessions.map((s) => `${s.project}\u0000${s.session_id}`));
+  const key = (project: string, id: string) => `${project}\u0000${id}`;
+  return {
+    messageLabels: batch.messageLabels.some((l) => !messages.has(key(l.project, l.question_id))),
+    sessionRows:
+      batch.sessionLabels.some((l) => !sessions.has(key(l.project, l.session_id))) ||
+      batch.sessionData.some((d) => !sessions.has(key(d.project, d.session_id))) ||
+      batch.sessionDataFor.some((id) => !sessions.has(key(batch.project, id))),
   };
 }
 
