@@ -40,7 +40,8 @@ const inSessionQuarters = (alias: string) =>
 const POINTERS = `
   lag(s.start_time) OVER (PARTITION BY s.project, s.client_id ORDER BY s.start_time, s.session_id) AS prev_any,
   lag(s.start_time) OVER (PARTITION BY s.project, s.client_id, s.channel_type ORDER BY s.start_time, s.session_id) AS prev_channel,
-  least(min(s.start_time) OVER (PARTITION BY s.project, s.client_id), c.join_date) AS first_seen`;
+  CASE WHEN s.client_id IS NOT NULL THEN
+    least(min(s.start_time) OVER (PARTITION BY s.project, s.client_id), c.join_date) END AS first_seen`;
 
 export const ROLLUP_SQL = {
   // --- messages: the quarters of the staged messages (a message's time never changes) -----------------
@@ -86,22 +87,19 @@ export const ROLLUP_SQL = {
   // --- sessions: the staged sessions' rows, then the pointers of their clients (old and new) -----------
   touchedClients: `CREATE OR REPLACE TEMP TABLE ${CLIENTS_TOUCHED} AS
     SELECT t.project, t.client_id FROM stat_sessions AS t
-    WHERE t.client_id IS NOT NULL
-      AND t.start_time >= (SELECT min(start_time) FROM stage_sessions)
+    WHERE t.start_time >= (SELECT min(start_time) FROM stage_sessions)
       AND t.start_time <= (SELECT max(start_time) FROM stage_sessions)
       AND EXISTS (SELECT 1 FROM stage_sessions AS s WHERE s.project = t.project AND s.session_id = t.session_id)
-    UNION SELECT project, client_id FROM stage_sessions WHERE client_id IS NOT NULL
+    UNION SELECT project, client_id FROM stage_sessions
     UNION SELECT project, client_id FROM stage_clients`,
   deleteSessions: `DELETE FROM stat_sessions AS t
     WHERE t.start_time >= (SELECT min(start_time) FROM stage_sessions)
       AND t.start_time <= (SELECT max(start_time) FROM stage_sessions)
       AND EXISTS (SELECT 1 FROM stage_sessions AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
   insertSessions: `INSERT INTO stat_sessions (project, session_id, start_time, channel_type, client_id, message_count,
-      duration_ms, transferred, prev_start_any, prev_start_channel)
+      duration_ms, transferred)
     SELECT s.project, s.session_id, s.start_time, s.channel_type, s.client_id, coalesce(s.question_count, 0),
-      s.duration_ms, ${HAS_TRANSFER('s')},
-      CASE WHEN s.client_id IS NULL THEN 'infinity'::TIMESTAMPTZ END,
-      CASE WHEN s.client_id IS NULL THEN 'infinity'::TIMESTAMPTZ END
+      s.duration_ms, ${HAS_TRANSFER('s')}
     FROM stage_sessions AS s WHERE s.seq IN (SELECT max(seq) FROM stage_sessions GROUP BY project, session_id)
     ORDER BY s.start_time`,
   /** The sessions whose transfer flag changed (one scan of stat_sessions), then their flag set again. */
@@ -118,7 +116,7 @@ export const ROLLUP_SQL = {
     FROM (
       SELECT s.project, s.session_id, ${POINTERS}
       FROM stat_sessions AS s
-      JOIN ${CLIENTS_TOUCHED} AS a ON a.project = s.project AND a.client_id = s.client_id
+      JOIN ${CLIENTS_TOUCHED} AS a ON a.project = s.project AND a.client_id IS NOT DISTINCT FROM s.client_id
       LEFT JOIN clients AS c ON c.project = s.project AND c.client_id = s.client_id
     ) AS r
     WHERE t.project = r.project AND t.session_id = r.session_id

@@ -9,9 +9,9 @@
 
 -- One row per session (key: project, session_id): what the session figures read, with the client pointers
 -- that make distinct clients a filtered count: the start of the client's previous session (any channel, and
--- in the same channel; 'infinity' for a session without a client id, which is never a client's first) and
--- when the client was first seen (its first session or join date, the earlier); transferred: a message of the
--- session is a `switch` reply (stat_transfers).
+-- in the same channel; the sessions without a client id of a project are one client, as a GROUP BY counts
+-- them) and when the client was first seen (its first session or join date, the earlier; NULL without a
+-- client id); transferred: a message of the session is a `switch` reply (stat_transfers).
 CREATE TABLE stat_sessions (
   project VARCHAR NOT NULL,
   session_id VARCHAR NOT NULL,
@@ -133,10 +133,8 @@ INSERT INTO stat_sessions
 SELECT s.project, s.session_id, s.start_time, s.channel_type, s.client_id, coalesce(s.question_count, 0),
   s.duration_ms,
   (s.project, s.session_id) IN (SELECT (project, session_id) FROM stat_transfers),
-  CASE WHEN s.client_id IS NULL THEN 'infinity'::TIMESTAMPTZ ELSE
-    lag(s.start_time) OVER (PARTITION BY s.project, s.client_id ORDER BY s.start_time, s.session_id) END,
-  CASE WHEN s.client_id IS NULL THEN 'infinity'::TIMESTAMPTZ ELSE
-    lag(s.start_time) OVER (PARTITION BY s.project, s.client_id, s.channel_type ORDER BY s.start_time, s.session_id) END,
+  lag(s.start_time) OVER (PARTITION BY s.project, s.client_id ORDER BY s.start_time, s.session_id),
+  lag(s.start_time) OVER (PARTITION BY s.project, s.client_id, s.channel_type ORDER BY s.start_time, s.session_id),
   CASE WHEN s.client_id IS NOT NULL THEN
     least(min(s.start_time) OVER (PARTITION BY s.project, s.client_id), c.join_date) END
 FROM sessions AS s

@@ -3,7 +3,8 @@
 -- is the one without a previous, stat_sessions), and sessions per experiment branch from the
 -- `exp_<experiment key>` sessionData keys (scenario-exeperiments/count-sessions).
 SELECT 'uniqueClients' AS figure, NULL AS experiment_key, NULL AS branch,
-  count(*) FILTER (WHERE client_id IS NOT NULL AND prev_start_any IS NULL) AS count
+  -- a client's first session has no previous one; sessions without a client id have no first-seen time
+  count(*) FILTER (WHERE prev_start_any IS NULL AND client_first_seen IS NOT NULL) AS count
 FROM stat_sessions
 WHERE project = $project
 UNION ALL

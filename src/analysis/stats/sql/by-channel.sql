@@ -25,10 +25,9 @@ session_counts AS (
   GROUP BY channel
 ),
 client_counts AS (
-  -- a client without an id counts once per project, as count(DISTINCT (project, client_id)) does
-  SELECT channel_type AS channel,
-    count(*) FILTER (WHERE coalesce(prev_start_channel < $from, true))
-      + count(DISTINCT project) FILTER (WHERE prev_start_channel = 'infinity'::TIMESTAMPTZ) AS unique_clients
+  -- a client is counted at its first session of the window in the channel; the sessions without a client id
+  -- of a project are one client (their pointers chain them), as count(DISTINCT (project, client_id)) counts
+  SELECT channel_type AS channel, count(*) FILTER (WHERE coalesce(prev_start_channel < $from, true)) AS unique_clients
   FROM stat_sessions
   WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
     AND ($all_channels OR list_contains($channels, channel_type))

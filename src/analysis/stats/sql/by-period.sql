@@ -36,12 +36,11 @@ session_quarters AS (
 ),
 window_clients AS (
   -- each session of the window: whether it is its client's first of the period (in its channel, and in the
-  -- selection); a session without a client id has 'infinity' pointers and counts once per project
-  SELECT qp.period, s.channel_type AS channel, s.project,
+  -- selection); the sessions without a client id of a project are one client (their pointers chain them)
+  SELECT qp.period, s.channel_type AS channel,
     coalesce(s.prev_start_channel < qp.period_start, true) AS first_in_channel,
     coalesce(CASE WHEN $all_channels THEN s.prev_start_any ELSE s.prev_start_channel END < qp.period_start, true)
-      AS first_in_selection,
-    s.prev_start_any = 'infinity'::TIMESTAMPTZ AS without_client
+      AS first_in_selection
   FROM stat_sessions AS s
   JOIN quarter_periods AS qp ON qp.q = epoch_ms(s.start_time) // 900000
   WHERE list_contains($projects, s.project) AND s.start_time >= $from AND s.start_time < $to
@@ -64,19 +63,19 @@ several_channels AS (
     AND list_contains($channels, s.channel_type)
   GROUP BY qp.period
 ),
-client_counts AS (
-  SELECT period, channel, false AS is_total,
-    count(*) FILTER (WHERE first_in_channel) + count(DISTINCT project) FILTER (WHERE without_client) AS unique_clients
+first_sessions AS (
+  SELECT period, channel, GROUPING(channel) = 1 AS is_total,
+    CASE WHEN GROUPING(channel) = 1 THEN count(*) FILTER (WHERE first_in_selection)
+      ELSE count(*) FILTER (WHERE first_in_channel) END AS clients
   FROM window_clients
-  GROUP BY period, channel
-  UNION ALL
-  SELECT w.period, NULL, true,
-    CASE WHEN $several_channels THEN any_value(sc.unique_clients)
-      ELSE count(*) FILTER (WHERE w.first_in_selection) + count(DISTINCT w.project) FILTER (WHERE w.without_client)
-    END
-  FROM window_clients AS w
-  LEFT JOIN several_channels AS sc ON sc.period = w.period
-  GROUP BY w.period
+  GROUP BY GROUPING SETS ((period, channel), (period))
+),
+client_counts AS (
+  SELECT f.period, f.channel, f.is_total,
+    CASE WHEN f.is_total AND $several_channels THEN coalesce(sc.unique_clients, 0) ELSE f.clients END
+      AS unique_clients
+  FROM first_sessions AS f
+  LEFT JOIN several_channels AS sc ON f.is_total AND sc.period = f.period
 ),
 message_quarters AS (
   -- counted per quarter hour first (an integer key), then summed per period

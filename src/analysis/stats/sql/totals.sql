@@ -7,13 +7,7 @@
 -- Percentiles interpolate as quantile_cont: lo * (1 - d) + hi * d, d = rn - floor(rn), rn = (n - 1) * p. A client is
 -- counted at its first session of the window (no earlier one since $from by the pointer of the selection:
 -- any channel, its one channel, or for several channels a distinct count).
-WITH window_sessions AS (
-  -- the columns the pointers and the durations' second read need, no text
-  SELECT duration_ms, client_first_seen, prev_start_any, prev_start_channel FROM stat_sessions
-  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
-    AND ($all_channels OR list_contains($channels, channel_type))
-),
-edge_sessions AS (
+WITH edge_sessions AS (
   SELECT message_count, transferred, duration_ms FROM stat_sessions
   WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $head_to
     AND ($all_channels OR list_contains($channels, channel_type))
@@ -78,8 +72,10 @@ duration_ranks AS (
 minute_values AS (
   SELECT duration_ms // 60000 AS duration_minute, duration_ms,
     row_number() OVER (PARTITION BY duration_ms // 60000 ORDER BY duration_ms) - 1 AS place
-  FROM window_sessions
-  WHERE duration_ms IS NOT NULL AND duration_ms // 60000 IN (SELECT duration_minute FROM duration_ranks)
+  FROM stat_sessions
+  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
+    AND ($all_channels OR list_contains($channels, channel_type))
+    AND duration_ms IS NOT NULL AND duration_ms // 60000 IN (SELECT duration_minute FROM duration_ranks)
 ),
 duration_values AS (
   SELECT r.i, r.rn, r.rank, v.duration_ms
@@ -106,12 +102,15 @@ several_channels AS (
 clients AS (
   SELECT
     CASE WHEN $several_channels THEN (SELECT unique_clients FROM several_channels)
-      ELSE count(*) FILTER (WHERE coalesce(prev < $from, true)) END AS unique_clients,
+      ELSE count(*) FILTER (WHERE client_first_seen IS NOT NULL AND coalesce(prev < $from, true)) END AS unique_clients,
     CASE WHEN $several_channels THEN (SELECT returning_clients FROM several_channels)
       ELSE count(*) FILTER (WHERE coalesce(prev < $from, true) AND client_first_seen < $from) END AS returning_clients
   FROM (
+    -- the columns the pointers need, no text
     SELECT client_first_seen, CASE WHEN $all_channels THEN prev_start_any ELSE prev_start_channel END AS prev
-    FROM window_sessions
+    FROM stat_sessions
+    WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
+      AND ($all_channels OR list_contains($channels, channel_type))
   )
 )
 SELECT f.sessions, f.non_empty_sessions, f.transferred_sessions,
