@@ -28,7 +28,7 @@ Options:
   --json   one JSON object on stdout: the rows of each rollup and the time taken
 
 It takes the warehouse for writing (as a sync does: a running sync or another writer makes it wait up to
-REPORTER_LOCK_WAIT_SECONDS, then exit 75). About a minute per 100 million messages.
+REPORTER_LOCK_WAIT_SECONDS, then exit 75). About 30 s per 10 million messages on 2 busy cores.
 
 Exit codes: 0 rebuilt, 1 failed (nothing changed), 2 usage or no warehouse yet, 75 try again later.
 
