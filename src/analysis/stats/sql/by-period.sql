@@ -64,18 +64,21 @@ several_channels AS (
   GROUP BY qp.period
 ),
 first_sessions AS (
-  SELECT period, channel, GROUPING(channel) = 1 AS is_total,
-    CASE WHEN GROUPING(channel) = 1 THEN count(*) FILTER (WHERE first_in_selection)
-      ELSE count(*) FILTER (WHERE first_in_channel) END AS clients
+  -- one pass: per period and channel, the clients' first sessions in the channel and in the selection; a
+  -- period's total is the sum over its channels of the latter
+  SELECT period, channel, count(*) FILTER (WHERE first_in_channel) AS in_channel,
+    count(*) FILTER (WHERE first_in_selection) AS in_selection
   FROM window_clients
-  GROUP BY GROUPING SETS ((period, channel), (period))
+  GROUP BY period, channel
 ),
 client_counts AS (
-  SELECT f.period, f.channel, f.is_total,
-    CASE WHEN f.is_total AND $several_channels THEN coalesce(sc.unique_clients, 0) ELSE f.clients END
-      AS unique_clients
+  SELECT period, channel, false AS is_total, in_channel AS unique_clients FROM first_sessions
+  UNION ALL
+  SELECT f.period, NULL, true,
+    CASE WHEN $several_channels THEN coalesce(any_value(sc.unique_clients), 0) ELSE sum(f.in_selection) END
   FROM first_sessions AS f
-  LEFT JOIN several_channels AS sc ON f.is_total AND sc.period = f.period
+  LEFT JOIN several_channels AS sc ON sc.period = f.period
+  GROUP BY f.period
 ),
 message_quarters AS (
   -- counted per quarter hour first (an integer key), then summed per period
