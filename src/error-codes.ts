@@ -29,6 +29,10 @@ export const ERROR_CODES = {
   'stats.no_warehouse': { kinds: ['usage'], meaning: 'stats: there is no warehouse yet (run sync first).' },
   'report.no_warehouse': { kinds: ['usage'], meaning: 'report: there is no warehouse yet (run sync first).' },
   'sql.no_warehouse': { kinds: ['usage'], meaning: 'sql: there is no warehouse yet (run sync first).' },
+  'rollups.no_warehouse': {
+    kinds: ['usage'],
+    meaning: 'rollups rebuild: there is no warehouse yet (run sync first).',
+  },
   'unhandled.no_warehouse': {
     kinds: ['usage'],
     meaning: 'unhandled: there is no warehouse yet (run sync first).',

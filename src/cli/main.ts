@@ -45,6 +45,12 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/runs.js')).runsCommand,
   },
   {
+    name: 'rollups',
+    summary:
+      "rebuild the statistics' rollups from the raw rows (rollups rebuild), should they ever be in doubt",
+    load: async () => (await import('./commands/rollups.js')).rollupsCommand,
+  },
+  {
     name: 'sql',
     summary: 'run one read-only SQL query over the warehouse (table, CSV or JSON)',
     load: async () => (await import('./commands/sql.js')).sqlCommand,
