@@ -28,3 +28,9 @@ export function suggestKey(key: string, allowed: readonly string[]): string | un
   }
   return best?.key;
 }
+
+/** ` (did you mean "x"?)` when a known name is near `name`, else nothing: for the end of an error's subject. */
+export function didYouMean(name: string, known: readonly string[]): string {
+  const near = suggestKey(name, known);
+  return near === undefined ? '' : ` (did you mean "${near}"?)`;
+}

@@ -39,9 +39,9 @@ Exit codes: 0 ok, 1 failed (a channel's token refused), 2 configuration, 3 some 
 etl_rejects), 75 try again later (the Chat API unavailable, the warehouse locked).
 
 Examples (against the emulator):
-  REPORTER_CHATAPI_CHANNELS=site=<token> npx reporter-etl chatapi-events
-  npx reporter-etl chatapi-events --channel site --follow
-  npx reporter-etl sql "select type, count(*) from chatapi_events group by type"
+  REPORTER_CHATAPI_CHANNELS=site=<token> reporter-etl chatapi-events
+  reporter-etl chatapi-events --channel site --follow
+  reporter-etl sql "select type, count(*) from chatapi_events group by type"
 `;
 
 export const chatApiEventsCommand: Command = {

@@ -84,9 +84,9 @@ Exit codes: 0 ok; a step's own code when one did not succeed (1 failed, 3 partia
 2 DIR is refused (not the demo's, or a file); 75 stopped by SIGTERM or Ctrl-C.
 
 Examples:
-  npx reporter-etl demo
-  npx reporter-etl demo --sessions 20000 --data-dir /tmp/demo
-  REPORTER_DATA_DIR=/tmp/demo npx reporter-etl stats --tz Europe/Moscow     # then look around by hand
+  reporter-etl demo
+  reporter-etl demo --sessions 20000 --data-dir /tmp/demo
+  REPORTER_DATA_DIR=/tmp/demo reporter-etl stats --tz Europe/Moscow     # then look around by hand
 `;
 
 const DEMO_ZONE = 'Europe/Moscow';
@@ -443,7 +443,7 @@ function printWritten(io: CommandIo, dataDir: string, kbQuestionsFile: string, s
   io.out(`  kb questions      ${kbQuestionsFile}`);
   io.out(
     `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
-      'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
+      'reporter-etl stats --json · reporter-etl report --list · reporter-etl runs',
   );
   const page = readdirSync(resolve(dataDir, 'reports')).find((f) => /^summary_.*\.html$/.test(f));
   if (page !== undefined) io.out(`Open in a browser: ${resolve(dataDir, 'reports', page)}`);

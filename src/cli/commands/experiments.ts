@@ -54,11 +54,11 @@ shows the change after the next sync.
 Exit codes: 0 done, 1 the platform refused, 2 bad input or configuration, 75 try again later.
 
 Examples:
-  npx reporter-etl experiments list
-  npx reporter-etl experiments create --key checkout-copy --description 'Short vs long checkout text' \\
+  reporter-etl experiments list
+  reporter-etl experiments create --key checkout-copy --description 'Short vs long checkout text' \\
       --branch short='One line' --branch long='Three paragraphs'
-  npx reporter-etl experiments counts --key checkout-copy --json
-  npx reporter-etl experiments stop --key checkout-copy
+  reporter-etl experiments counts --key checkout-copy --json
+  reporter-etl experiments stop --key checkout-copy
 `;
 
 interface Values {

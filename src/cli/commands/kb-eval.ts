@@ -94,14 +94,14 @@ ran, or stopped by Ctrl-C / SIGTERM: the
 questions asked so far are kept, the rest recorded as not asked, the run's status stopped). A run left
 running by a process killed outright is closed as abandoned by the next run.
 
-Examples (against the emulator: npx reporter-etl emulator):
+Examples (against the emulator: reporter-etl emulator):
   export REPORTER_KB_BASE_URL=http://127.0.0.1:4010/kb REPORTER_KB_KEY=emulator-kb-project-key
-  npx reporter-etl kb eval --questions questions.csv
-  npx reporter-etl kb eval --questions questions.jsonl --stream --concurrency 8 --json
-  npx reporter-etl kb eval --limit 20 --sql "select first_question as question, count(*) as n from sessions
+  reporter-etl kb eval --questions questions.csv
+  reporter-etl kb eval --questions questions.jsonl --stream --concurrency 8 --json
+  reporter-etl kb eval --limit 20 --sql "select first_question as question, count(*) as n from sessions
     where start_time >= now() - interval 7 day and first_question <> '' group by 1 order by n desc"
-  npx reporter-etl report kb-eval --from 2026-11-01
-  npx reporter-etl sql "select run_id, hit_at_5, previous_hit_at_5, hit_at_5_change from kb_eval_run_changes"
+  reporter-etl report kb-eval --from 2026-11-01
+  reporter-etl sql "select run_id, hit_at_5, previous_hit_at_5, hit_at_5_change from kb_eval_run_changes"
 `;
 
 function percent(value: number | null): string {

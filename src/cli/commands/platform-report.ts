@@ -1,6 +1,7 @@
 // `reporter-etl platform-report`: the platform's own report tasks (create, long-poll, download, verify,
 // resume, reconcile), `platform-report list` and `platform-report delete`. Output: text on stdout (progress
 // on stderr when it is a TTY) or JSON with --json; the warehouse is opened only for each bookkeeping write.
+
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
@@ -24,6 +25,7 @@ import { displayWidth, padToWidth } from '../../text/display-width.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
 import { plural } from '../../text/plural.js';
 import { clearStatusLine, showStatusLine } from '../../text/status-line.js';
+import { didYouMean } from '../../text/suggest-near.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { LEASE } from '../../warehouse/lease.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
@@ -80,9 +82,9 @@ still pending, --resume left a task to the process holding it, the API unavailab
 
 Examples (against the emulator):
   REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token \\
-    npx reporter-etl platform-report messages --date 2026-10-31 --format csv --reconcile
-  npx reporter-etl platform-report sessions --from 2026-10-30 --to 2026-11-01 --filter CHANNEL_TYPE=telegram,vk
-  npx reporter-etl platform-report --resume
+    reporter-etl platform-report messages --date 2026-10-31 --format csv --reconcile
+  reporter-etl platform-report sessions --from 2026-10-30 --to 2026-11-01 --filter CHANNEL_TYPE=telegram,vk
+  reporter-etl platform-report --resume
 `;
 
 const DEFAULT_DEADLINE_SECONDS = 900;
@@ -296,7 +298,7 @@ function checkAction(
       );
     if (!isPlatformReportKind(first))
       throw new UsageError(
-        `unknown report kind "${first}": expected one of ${PLATFORM_REPORT_KINDS.join(', ')}`,
+        `unknown report kind "${first}"${didYouMean(first, PLATFORM_REPORT_KINDS)}: expected one of ${PLATFORM_REPORT_KINDS.join(', ')}`,
       );
   }
   if (action !== 'delete' && (values.completed || values.all))

@@ -83,11 +83,11 @@ Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz/-
 yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
 
 Examples:
-  npx reporter-etl report --list
-  npx reporter-etl report summary --tz Europe/Moscow                  # yesterday in Moscow
-  npx reporter-etl report summary --tz Europe/Moscow --format html    # the same as one HTML page
-  npx reporter-etl report messages --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
-  npx reporter-etl report sessions --from 2026-11-20T09:00 --to 2026-11-20T18:00 --json
+  reporter-etl report --list
+  reporter-etl report summary --tz Europe/Moscow                  # yesterday in Moscow
+  reporter-etl report summary --tz Europe/Moscow --format html    # the same as one HTML page
+  reporter-etl report messages --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
+  reporter-etl report sessions --from 2026-11-20T09:00 --to 2026-11-20T18:00 --json
 `;
 
 const DAY_MS = 86_400_000;

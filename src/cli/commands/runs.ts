@@ -38,9 +38,9 @@ Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed. It
 Exit codes: 0 ok, 2 usage (a bad --limit, no warehouse yet), 75 a writer held the warehouse too long.
 
 Examples:
-  npx reporter-etl runs
-  npx reporter-etl runs --job sync --limit 5
-  npx reporter-etl runs --json | jq '.runs[] | select(.status == "failed") | .error'
+  reporter-etl runs
+  reporter-etl runs --job sync --limit 5
+  reporter-etl runs --json | jq '.runs[] | select(.status == "failed") | .error'
 `;
 
 export const runsCommand: Command = {

@@ -78,9 +78,9 @@ configuration (bad --tz, --from not before --to, unknown --channel or --project,
 75 try again later (the warehouse is locked by another process, or the API is unavailable).
 
 Examples:
-  npx reporter-etl stats --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
-  npx reporter-etl stats --channel telegram --channel vk --period week --json
-  REPORTER_TOKEN=... npx reporter-etl stats --reconcile --from 2026-11-20T00:00:00Z --to 2026-11-21T00:00:00Z
+  reporter-etl stats --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
+  reporter-etl stats --channel telegram --channel vk --period week --json
+  REPORTER_TOKEN=... reporter-etl stats --reconcile --from 2026-11-20T00:00:00Z --to 2026-11-21T00:00:00Z
 `;
 
 /** What the command needs from the world; tests pass their own. */

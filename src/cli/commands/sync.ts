@@ -75,9 +75,9 @@ Exit codes: 0 ok, 1 failed, 2 configuration, 3 partial (some records rejected: s
 another sync of the same project is running).
 
 Examples (against the emulator):
-  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token npx reporter-etl sync
-  npx reporter-etl sync --full --json                       # re-read the whole history, summary as JSON
-  npx reporter-etl sync --from 2026-09-01 --to 2026-10-01   # backfill September (REPORTER_TZ), watermark unchanged
+  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token reporter-etl sync
+  reporter-etl sync --full --json                       # re-read the whole history, summary as JSON
+  reporter-etl sync --from 2026-09-01 --to 2026-10-01   # backfill September (REPORTER_TZ), watermark unchanged
 `;
 
 function formatDuration(ms: number): string {

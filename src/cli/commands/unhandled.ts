@@ -61,9 +61,9 @@ Exit codes: 0 ok; 1 failed; 2 usage or configuration (bad --tz, --from not befor
 75 try again later (another process holds the warehouse).
 
 Examples:
-  npx reporter-etl unhandled --from 2026-11-16 --to 2026-11-23
-  npx reporter-etl unhandled --project shop-bot --channel telegram --json
-  npx reporter-etl sql "select label, messages, trend from unhandled_clusters order by messages desc limit 10"
+  reporter-etl unhandled --from 2026-11-16 --to 2026-11-23
+  reporter-etl unhandled --project shop-bot --channel telegram --json
+  reporter-etl sql "select label, messages, trend from unhandled_clusters order by messages desc limit 10"
 `;
 
 export interface UnhandledDeps {
