@@ -78,8 +78,8 @@ describe('human output', () => {
       'Messages',
       'Requests',
       'Rejected',
-      'Error',
       'Notification',
+      'Error',
     ]);
     expect(wideRow).toContain(run.runId);
     expect(wideRow).toContain(` ${run.requests.toLocaleString('en-US')} `);

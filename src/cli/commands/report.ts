@@ -223,7 +223,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   // the file says so too; a script or a person running it by hand learns it here, not by opening it
   if (result.empty)
     io.err(
-      `warning: ${report.id}: ${noDataNote(period!.from, period!.to, timeZone)}; the report says so (check --from/--to, --tz${report.reads === 'kb' ? '' : ', --project'})`,
+      `warning: ${report.id}: ${noDataNote(period!.from, period!.to, timeZone)}${result.noDataReason === undefined ? '' : `: ${result.noDataReason}`}; the report says so (check --from/--to, --tz${report.reads === 'kb' ? '' : ', --project'})`,
     );
   if (values.json) io.out(toCleanJson(result));
   else {
