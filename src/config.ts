@@ -15,6 +15,7 @@ import {
 import { type ChatApiChannel, chatApiChannelsSetting } from './settings/chatapi-channels.js';
 import { CONFIG_DEFAULTS } from './settings/config-defaults.js';
 import { type PushgateTarget, pushgateUrlSetting } from './settings/pushgate-url.js';
+import { locateJsonError } from './text/locate-json-error.js';
 import { suggestKey } from './text/suggest-near.js';
 import { isTimeZone } from './time/time-zone.js';
 
@@ -551,11 +552,13 @@ function readConfigFile(setting: string): ProjectSettings {
   const file = resolve(setting);
   assertConfigFileReadable(file);
   let raw: unknown;
+  const text = readFileSync(file, 'utf8');
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
+    const place = locateJsonError(text);
     throw new UsageError(
-      `REPORTER_CONFIG: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)})`,
+      `REPORTER_CONFIG: cannot read ${file} as JSON (${place ? `line ${place.line}, column ${place.column}: ` : ''}${error instanceof Error ? error.message : String(error)})`,
       'config.invalid',
     );
   }
