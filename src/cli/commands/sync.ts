@@ -23,6 +23,7 @@ import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../tex
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
+import { expandPeriod, PERIOD_OPTIONS, relativePeriodHelp } from '../../time/relative-period.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -49,6 +50,7 @@ and its window reads per client; REPORTER_STATUS_READ=by-client (default ${D.REP
   --full           re-read the whole history and move the watermark
   --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
                    2026-11-20T00:00+03:00) or a date or date-time without offset, read in --tz (2026-11-20)
+${relativePeriodHelp(19)}
 ${tzHelp('a --from/--to without offset', 17)}
 
 Options:
@@ -96,22 +98,27 @@ export const syncCommand: Command = {
   help: HELP,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, {
-      from: { type: 'string' },
-      to: { type: 'string' },
+      ...PERIOD_OPTIONS,
       full: { type: 'boolean' },
       project: { type: 'string' },
       tz: { type: 'string' },
       json: { type: 'boolean' },
     });
-    if (values.full && (values.from !== undefined || values.to !== undefined))
-      throw new UsageError('--full re-reads everything: use it without --from/--to');
-    if (values.tz !== undefined && values.from === undefined && values.to === undefined)
+    const periodGiven = [values.from, values.to, values.last, values.week, values.month].some(
+      (v) => v !== undefined,
+    );
+    if (values.full && periodGiven)
+      throw new UsageError(
+        '--full re-reads everything: use it without --from/--to (--last, --week, --month)',
+      );
+    if (values.tz !== undefined && !periodGiven)
       throw new UsageError('--tz reads a local --from/--to: use it with them');
     const config = loadConfig();
     // refused here, before the warehouse or any request
     const timeZone = commandTimeZone(values.tz, config.timeZone);
-    const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
-    const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
+    const period = expandPeriod(values, timeZone, Date.now());
+    const from = period.from === undefined ? undefined : parseZonedTime(period.from, 'from', timeZone);
+    const to = period.to === undefined ? undefined : parseZonedTime(period.to, 'to', timeZone);
     if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
     const projects =
       values.project === undefined
