@@ -10,7 +10,6 @@ import {
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import {
   type ChatApiHistorySummary,
   syncChatApiHistory,
@@ -156,7 +155,16 @@ export const syncCommand: Command = {
       io.out(
         JSON.stringify({ runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) }, null, 2),
       );
-    else printRuns(io, summaries, channels, firstSync ? config.historyMs : undefined);
+    // the log prints a failed run's error already (unless LOG_LEVEL hides it): said once on a terminal
+    else
+      printRuns(
+        io,
+        summaries,
+        channels,
+        firstSync ? config.historyMs : undefined,
+        !log.isLevelEnabled('error'),
+        config.historyMs,
+      );
     const failed = [...summaries, ...channels].find((s) => s.status === 'failed');
     if (failed) return failed.exitCode;
     return [...summaries, ...channels].some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
@@ -182,7 +190,8 @@ function syncRequested(ctx: SyncContext & { signal: AbortSignal }, request: Sync
       ...(to === undefined ? {} : { to }),
       ...(full ? { full: true } : {}),
     },
-    skipProjectsAfterSignal: false,
+    // a stop starts nothing new: the projects not begun are left for the next run
+    skipProjectsAfterSignal: true,
     afterProject: () => clearStatusLine(),
     // the Chat API channels' history follows the Reporter data it is bounded by (not for a backfill)
     ...(from === undefined && to === undefined
@@ -218,12 +227,14 @@ function printRuns(
   summaries: readonly SyncSummary[],
   channels: readonly ChatApiHistorySummary[],
   firstSyncHistoryMs: number | undefined,
+  printErrors: boolean,
+  historyMs: number,
 ): void {
   for (const s of summaries) {
     io.out(
-      `${s.project}: ${s.status} (${firstSyncHistoryMs !== undefined && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(firstSyncHistoryMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+      `${s.project}: ${s.status} (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
     );
-    if (s.error) io.err(`  error: ${s.error}`);
+    if (s.error && printErrors) io.err(`  error: ${s.error}`);
     if (s.rejects > 0)
       io.err(
         `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
@@ -246,7 +257,11 @@ async function withStopSignal<T>(io: CommandIo, work: (signal: AbortSignal) => P
   const stop = () => controller.abort();
   const onSignal = (signal: NodeJS.Signals) => {
     if (!controller.signal.aborted && io.signal === undefined)
-      writeAboveStatusLine(() => io.err(stoppingMessage('sync', signal, 'the current window')));
+      writeAboveStatusLine(() =>
+        io.err(
+          `reporter-etl sync: ${signal}: stopping: the requests in flight are cancelled, the window being read is left for the next run… (Ctrl-C again to stop now)`,
+        ),
+      );
     stop();
   };
   process.once('SIGINT', onSignal);
