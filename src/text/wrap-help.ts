@@ -56,11 +56,13 @@ function fill(words: readonly string[], head: string, hang: number, width: numbe
 function readBlock(lines: readonly string[], i: number): Block {
   const first = lines[i]!;
   const indent = indentOf(first);
-  const continues = (hang: number, test: (line: string) => boolean) => {
+  /** The lines after the first indented `hang` (to `hang + deeper`) that pass `test`. */
+  const continues = (hang: number, test: (line: string) => boolean, deeper = 0) => {
     const block = [first];
     for (let j = i + 1; j < lines.length; j++) {
       const line = lines[j]!;
-      if (line.trim() === '' || indentOf(line) !== hang || !test(line)) break;
+      const at = indentOf(line);
+      if (line.trim() === '' || at < hang || at > hang + deeper || !test(line)) break;
       block.push(line);
     }
     return block;
@@ -81,11 +83,19 @@ function readBlock(lines: readonly string[], i: number): Block {
     };
   const column = descriptionColumn(first);
   if (column !== undefined) {
-    const block = continues(column, (l) => descriptionColumn(l) === undefined);
+    // a description's lines, some indented two more (a sentence continued): filled under the description
+    const block = continues(
+      column,
+      (l) => descriptionColumn(l) === undefined && !l.trimStart().startsWith('→'),
+      2,
+    );
     return { lines: block, head: first.slice(0, column), hang: column, tail: '' };
   }
-  const block = continues(indent, (l) => descriptionColumn(l) === undefined && !isCommandLine(l));
-  return { lines: block, head: ' '.repeat(indent), hang: indent, tail: '' };
+  // a list item (`  1. text`, `  - text`): its lines continue under its text
+  const marker = /^ *(?:\d+\.|[-*•→]) +/.exec(first);
+  const hang = marker ? marker[0].length : indent;
+  const block = continues(hang, (l) => descriptionColumn(l) === undefined && !isCommandLine(l));
+  return { lines: block, head: ' '.repeat(indent), hang, tail: '' };
 }
 
 /** A whole help text fitted to `width` columns. */

@@ -37,6 +37,12 @@ describe('wrapHelp', () => {
     expect(out.at(-1)).toBe('next paragraph');
   });
 
+  it('continues a list item under its text', () => {
+    const out = expectFitted(`  1. ${words(18)}\n     ${words(4, 'more')}\n  2. next`);
+    expect(out.slice(1, -1).every((l) => /^ {5}\S/.test(l))).toBe(true);
+    expect(out.at(-1)).toBe('  2. next');
+  });
+
   it('continues a synopsis under its options and an example with a backslash', () => {
     const synopsis = expectFitted(`reporter-etl stats ${words(20, '[--x')}`);
     expect(synopsis.slice(1).every((l) => /^ {19}\[--x/.test(l))).toBe(true);

@@ -408,6 +408,8 @@ function setDemoEnvironment(running: DemoWorld['running'], dataDir: string, chat
     REPORTER_CHATAPI_CHANNELS: `site=${chatToken}`,
     ...demoKbEnv(running),
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+    // the demo is read by people, piped too (`npm run demo | tee`): its steps' log lines are human lines
+    LOG_FORMAT: process.env['LOG_FORMAT'] ?? 'pretty',
   });
 }
 
