@@ -1,5 +1,6 @@
 // `reporter-etl chatapi-events`: stores the new events of the Chat API channels in chatapi_events, once
 // (what the chatapi-events job does) or, with --follow, as they come until Ctrl-C.
+
 import { randomUUID } from 'node:crypto';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
@@ -7,6 +8,7 @@ import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { channelEventsAsJson, readChannelEvents } from '../../sources/chatapi/read-channel-events.js';
 import { selectChannels } from '../../sources/chatapi/select-channels.js';
+import { formatCount } from '../../text/format-figures.js';
 import { plural } from '../../text/plural.js';
 import { makeRunId } from '../../warehouse/run-history.js';
 import { parseCommandArgs } from '../args.js';
@@ -95,7 +97,7 @@ export const chatApiEventsCommand: Command = {
       else {
         for (const r of result.channels)
           io.out(
-            `${r.channel}: ${plural(r.stored, 'new event')} · ${plural(r.read, 'event')} read · ${r.rejects} rejected · cursor ${new Date(r.cursor).toISOString()}`,
+            `${r.channel}: ${plural(r.stored, 'new event')} · ${plural(r.read, 'event')} read · ${formatCount(r.rejects)} rejected · cursor ${new Date(r.cursor).toISOString()}`,
           );
         for (const f of result.failures) io.err(`${f.channel}: ${f.message}`);
       }

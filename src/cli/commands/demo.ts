@@ -3,6 +3,7 @@
 // builds a platform report and reconciles it, then says where everything was written. It writes only into a
 // folder of its own (new, empty, or marked by an earlier demo) and never removes anything it did not make: the
 // marker lists what it wrote, and a folder holding anything else is refused. A signal stops it between steps.
+
 import { readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../config.js';
@@ -12,6 +13,7 @@ import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { makeDirectory } from '../../files/make-directory.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
+import { formatCount } from '../../text/format-figures.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -371,7 +373,7 @@ async function runDemo(
   const running = await startEmulator({ sessions, days: 7, chatApiEventsWaitMs: 1_000 });
   const chatToken = defaultChatApiToken('shop-bot');
   io.out(
-    `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
+    `Emulator: ${running.url} · ${formatCount(running.emulator.options.sessions)} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
   );
   setDemoEnvironment(running, dataDir, chatToken);
   const kbQuestionsFile = join(dataDir, 'kb-questions.csv');

@@ -1,6 +1,7 @@
 // `reporter-etl kb eval`: asks the knowledge base a set of questions (a CSV/JSONL file, or --sql over the
 // warehouse), measures retrieval against the expected sources and the answers against the expected texts, and
 // records the run beside the earlier ones (kb_eval_runs, kb_eval_questions, kb_eval_chunks; docs/kb-eval.md).
+
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { KbEvalMetrics } from '../../analysis/kb-eval/kb-eval-metrics.js';
@@ -21,7 +22,7 @@ import { configuredWarehouse, withConfiguredWarehouse } from '../../manage/use-w
 import { createKbClient } from '../../platform/kb/kb-client.js';
 import { createKbStreamer } from '../../platform/kb/kb-stream.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
-import { FORMAT_DIGITS, formatDecimal, toCleanJson } from '../../text/format-figures.js';
+import { FORMAT_DIGITS, formatCount, formatDecimal, toCleanJson } from '../../text/format-figures.js';
 import { plural } from '../../text/plural.js';
 import { clearStatusLine, showStatusLine } from '../../text/status-line.js';
 import { makeRunId } from '../../warehouse/run-history.js';
@@ -316,7 +317,7 @@ function showQuestionProgress(
   io: CommandIo,
   { done, total, failed, row }: { done: number; total: number; failed: number; row: KbEvalQuestionRow },
 ): void {
-  const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
+  const line = `kb eval: ${formatCount(done)}/${formatCount(total)} questions${failed > 0 ? ` (${formatCount(failed)} failed)` : ''}`;
   if (io.isTty) showStatusLine(line);
   else if (row.status !== 'answered' || row.retrievalStatus !== 'ok')
     io.err(

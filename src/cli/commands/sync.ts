@@ -1,4 +1,5 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
+
 import { existsSync } from 'node:fs';
 import {
   CONFIG_DEFAULTS as D,
@@ -17,6 +18,7 @@ import {
 import type { SyncContext, SyncProgress, SyncSummary } from '../../sources/reporter/run-sync.js';
 import { syncProjects } from '../../sources/reporter/sync-projects.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
+import { formatCount } from '../../text/format-figures.js';
 import { plural } from '../../text/plural.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../text/status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
@@ -89,7 +91,7 @@ function progressLine(p: SyncProgress): string {
   const rate = p.elapsedMs > 0 ? (p.requests / p.elapsedMs) * 1000 : 0;
   const left = p.windowsPlanned - p.windowsDone;
   const eta = p.windowsDone > 0 ? (p.elapsedMs / p.windowsDone) * left : 0;
-  return `${p.project}: window ${p.windowsDone}/${p.windowsPlanned} (${new Date(p.window.from).toISOString().slice(0, 16)}) · ${p.sessions} sessions · ${p.messages} messages · ${rate.toFixed(0)} req/s · ETA ${formatDuration(Math.round(eta))}`;
+  return `${p.project}: window ${p.windowsDone}/${p.windowsPlanned} (${new Date(p.window.from).toISOString().slice(0, 16)}) · ${formatCount(p.sessions)} sessions · ${formatCount(p.messages)} messages · ${formatCount(rate)} req/s · ETA ${formatDuration(Math.round(eta))}`;
 }
 
 export const syncCommand: Command = {
@@ -232,7 +234,7 @@ function printRuns(
 ): void {
   for (const s of summaries) {
     io.out(
-      `${s.project}: ${s.status} (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+      `${s.project}: ${s.status} (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${formatCount(s.rejects)} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
     );
     if (s.error && printErrors) io.err(`  error: ${s.error}`);
     if (s.rejects > 0)
@@ -242,7 +244,7 @@ function printRuns(
     for (const line of unknownValueLines(s.unknownValues)) io.err(line);
   }
   for (const c of channels) {
-    const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
+    const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${formatCount(c.rejects)} rejected`;
     io.out(c.error ? `${line} · ${c.error}` : line);
     for (const unknown of unknownValueLines(c.unknownValues)) io.err(unknown);
   }
