@@ -194,18 +194,23 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   private readonly stop: AbortSignal | undefined;
   /** Settles when `stop` fires: one listener for the transport, however many requests wait on it. */
   private readonly stopped: Promise<void> | undefined;
+  /** That listener, removed by close(): a stop signal outlives its transports (the scheduler's, every run). */
+  private readonly onStop: (() => void) | undefined;
 
   constructor(options: HttpTransportOptions<R>) {
     const { profile } = options;
     const stop = options.stop;
     this.stop = stop;
+    let onStop: (() => void) | undefined;
     this.stopped =
       stop === undefined
         ? undefined
         : new Promise<void>((resolve) => {
+            onStop = resolve;
             if (stop.aborted) resolve();
-            else stop.addEventListener('abort', () => resolve(), { once: true });
+            else stop.addEventListener('abort', onStop, { once: true });
           });
+    this.onStop = onStop;
     this.profile = profile;
     this.codes = { ...PLATFORM_ERROR_CODES, ...profile.codes };
     this.baseUrlSetting = profile.baseUrlSetting;
@@ -538,6 +543,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   }
 
   async close(): Promise<void> {
+    if (this.onStop !== undefined) this.stop?.removeEventListener('abort', this.onStop);
     await this.agent.close();
   }
 }
