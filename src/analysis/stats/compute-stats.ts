@@ -175,10 +175,15 @@ export async function computeStats(
     .filter((r) => r['is_total'] !== true)
     .map((r) => ({ ...readPeriodRow(r, query.period), channel: str(r['channel']) }));
 
+  // a label belongs to one project: its share is of its own project's sessions (messages), not of every project's
+  const own = await projectTotals(warehouse, params, projects, t);
   const sessionLabels = await run('session-labels', params);
   report.sessionLabels = sessionLabels
     .filter((r) => r['is_total'] === true)
-    .map((r) => ({ ...labelRow(r), share: ratio(count(r['count']), t.sessions) }));
+    .map((r) => ({
+      ...labelRow(r),
+      share: ratio(count(r['count']), own.get(String(r['project']))?.sessions ?? 0),
+    }));
   report.sessionLabelsByPeriod = sessionLabels
     .filter((r) => r['is_total'] !== true)
     .map((r) => ({ ...periodOf(r, query.period), ...labelRow(r) }));
@@ -188,7 +193,7 @@ export async function computeStats(
     .map((r) => ({
       ...labelRow(r),
       group: str(r['group_name']),
-      share: ratio(count(r['count']), t.messages),
+      share: ratio(count(r['count']), own.get(String(r['project']))?.messages ?? 0),
     }));
   report.messageLabelsByPeriod = messageLabels
     .filter((r) => r['is_total'] !== true)
@@ -206,6 +211,34 @@ export async function computeStats(
     }),
   );
   return report;
+}
+
+/**
+ * Each selected project's sessions and messages of the window: the totals' and the channels' statements run for
+ * the project alone (the same figures, so a project's label shares add up as in a report of that project alone).
+ * One project: the report's own totals, no query.
+ */
+async function projectTotals(
+  warehouse: Warehouse,
+  params: Readonly<Record<string, SqlParam>>,
+  projects: readonly string[],
+  totals: StatsTotals,
+): Promise<Map<string, { sessions: number; messages: number }>> {
+  const own = new Map<string, { sessions: number; messages: number }>();
+  if (projects.length === 1) {
+    own.set(projects[0]!, { sessions: totals.sessions, messages: totals.messages });
+    return own;
+  }
+  for (const project of projects) {
+    const alone = { ...params, projects: [project] };
+    const sessions = count((await run(warehouse, 'totals', alone))[0]?.['sessions']);
+    const messages = (await run(warehouse, 'by-channel', alone)).reduce(
+      (sum, r) => sum + count(r['messages']),
+      0,
+    );
+    own.set(project, { sessions, messages });
+  }
+  return own;
 }
 
 /** Runs one statistics statement with the parameters it names. */

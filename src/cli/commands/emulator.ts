@@ -1,4 +1,5 @@
 // `reporter-etl emulator`: serves the local Reporter API emulator until stopped (Ctrl-C).
+
 import {
   CHATAPI_TOKEN_FORM,
   type ChatApiChannelOptions,
@@ -11,6 +12,7 @@ import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
 import { remoteSettings } from '../../emulator/remote.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
+import { formatCount } from '../../text/format-figures.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 
@@ -320,7 +322,7 @@ function describeRunning(running: RunningEmulator, started: number) {
 function printSummary(io: CommandIo, summary: ReturnType<typeof describeRunning>): void {
   io.out(`Reporter API emulator listening on ${summary.url} (ready in ${summary.startedInMs} ms)`);
   for (const p of summary.projects)
-    io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
+    io.out(`  project ${p.name}: ${formatCount(p.sessions)} sessions, ${formatCount(p.messages)} messages`);
   io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
   io.out(
     `  pages: at most ${summary.maxPageSize} rows; rate limit: ${summary.rateLimitPerSecond === null ? 'none' : `${summary.rateLimitPerSecond} requests/s (429 with Retry-After beyond)`}; latency: ${summary.latencyMs} ms`,
