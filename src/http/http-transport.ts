@@ -55,6 +55,11 @@ export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
    * beyond 2^53 exact with src/text/parse-json-big-integers.ts). It throws on a body that is not JSON.
    */
   parseJson?: (text: string) => unknown;
+  /**
+   * `bytes`: a 2xx answer's value is its body as it came (a Buffer, never decoded: a report file that may be a
+   * zip or text in any encoding); other answers are read as text, as always. Default `json`.
+   */
+  bodyAs?: 'json' | 'bytes';
 }
 
 /**
@@ -186,6 +191,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly parseJson: (text: string) => unknown;
+  private readonly bytes: boolean;
 
   constructor(options: HttpTransportOptions<R>) {
     const { profile } = options;
@@ -227,6 +233,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
     this.parseJson = options.parseJson ?? JSON.parse;
+    this.bytes = options.bodyAs === 'bytes';
   }
 
   /** Requests allowed in flight now, and the most it reached (REPORTER_CONCURRENCY up to maxConcurrency). */
@@ -292,8 +299,12 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     const status = response.statusCode;
     const done = status >= 200 && status < 300;
     let text: string;
+    let bytes: Buffer | undefined;
     try {
-      text = await response.body.text();
+      if (this.bytes) {
+        bytes = Buffer.from(await response.body.arrayBuffer());
+        text = done ? '' : bytes.toString('utf8');
+      } else text = await response.body.text();
     } catch (error) {
       if (!(done && isWrite(req))) throw this.classifyNetworkError(req, error);
       // a write's 2xx answer cut short: the server did it all the same
@@ -303,6 +314,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     }
     if (!done) throw this.classifyStatus(req, status, response.headers, text);
     this.limiter.recordSuccess();
+    if (bytes !== undefined) return { status, headers: response.headers, value: bytes };
     return this.settle(req, status, response.headers, text);
   }
 

@@ -4,8 +4,8 @@
 // EtlError naming the file and the line; cells reach the caller as text.
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import ExcelJS from 'exceljs';
 import { EtlError } from '../errors.js';
+import { readXlsxRows, rowTexts } from '../platform/reporter/read-xlsx-rows.js';
 import { CsvSyntaxError, parseCsvStream } from './parse-csv-stream.js';
 import type { FileType } from './report-kinds.js';
 
@@ -22,19 +22,6 @@ export interface ReportFileSummary {
   sheet?: string;
 }
 
-/** The text of an exceljs cell value (rich text, hyperlinks and formula results included). */
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value !== 'object') return String(value);
-  const v = value as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: unknown };
-  if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
-  if (v.text !== undefined) return cellText(v.text);
-  if (v.result !== undefined) return cellText(v.result);
-  if (v.error !== undefined) return String(v.error);
-  return JSON.stringify(value);
-}
-
 function badFile(path: string, reason: string, cause?: unknown): EtlError {
   return new EtlError('platform_report.bad_file', `the report file ${basename(path)} ${reason}`, { cause });
 }
@@ -43,29 +30,7 @@ async function readXlsx(
   path: string,
   onRow: (cells: string[], line: number) => void,
 ): Promise<{ rows: number; sheet: string | undefined }> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-  });
-  let rows = 0;
-  let sheet: string | undefined;
-  let index = 0;
-  for await (const worksheet of reader) {
-    const first = index++ === 0;
-    for await (const row of worksheet) {
-      if (!first) continue;
-      const values = row.values as unknown[];
-      const cells: string[] = [];
-      for (let c = 1; c < values.length; c++) cells.push(cellText(values[c]));
-      onRow(cells, row.number);
-      rows++;
-    }
-    if (first) sheet = (worksheet as unknown as { name?: string }).name;
-  }
-  if (index === 0) throw new Error('the workbook has no worksheet');
-  return { rows, sheet };
+  return readXlsxRows(path, (values, line) => onRow(rowTexts(values), line));
 }
 
 /**

@@ -32,7 +32,7 @@ function transports(baseUrl: string) {
   const options = { baseUrl, token: TOKEN, api: 'legacy' as const, retries: 0, backoffBaseMs: 1 };
   return {
     http: new ReporterHttp(options),
-    fileHttp: new ReporterHttp({ ...options, parseJson: (text: string) => text }),
+    fileHttp: new ReporterHttp({ ...options, bodyAs: 'bytes' }),
   };
 }
 
