@@ -1,10 +1,10 @@
 // Reads a statuses report's file from its bytes, whatever the server made of it: its type told by its content
-// (a zip is an XLSX workbook, read streamed; text is CSV, its encoding, BOM and delimiter sniffed:
+// (a zip is an XLSX workbook, its sheet inflated and scanned as it comes by xlsx-sheet-rows.ts, or by exceljs's
+// streaming reader where that declines it; text is CSV, its encoding, BOM and delimiter sniffed:
 // report-file-form.ts), its columns found by their values (status-columns.ts: the first SAMPLE_ROWS rows are
 // read whole, then only the status column and the id-like ones are copied out of each record). Invariant: the
 // result holds every data row or the read fails with a ReportFileError saying why (the caller's window then
 // reads its statuses per client).
-
 import { cellText, readXlsxRows, rowTexts } from '../../platform/reporter/read-xlsx-rows.js';
 import {
   decodeReportText,
@@ -12,6 +12,7 @@ import {
   sniffDelimiter,
   sniffFileType,
 } from '../../platform/reporter/report-file-form.js';
+import { readXlsxSheet } from '../../platform/reporter/xlsx-sheet-rows.js';
 import { CsvCursor, everyField, ownCopy } from './pick-csv-columns.js';
 import { ReportStatuses } from './report-statuses.js';
 import {
@@ -105,7 +106,17 @@ function readCsv(text: string, delimiter: string, rows: StatusRows): void {
   }
 }
 
+/** The rows of an XLSX file: the quick reader's (xlsx-sheet-rows.ts), or exceljs's where it declines the file. */
 async function readXlsx(bytes: Uint8Array, rows: StatusRows): Promise<void> {
+  const take = (cells: string[]) => {
+    if (rows.header === undefined) rows.header = cells;
+    else rows.add(cells.map(ownCopy));
+  };
+  const pick = () =>
+    rows.header !== undefined && rows.slotOf !== undefined
+      ? { slotOf: rows.slotOf, slots: rows.positions!.length }
+      : undefined;
+  if (await readXlsxSheet(bytes, take, pick)) return;
   await readXlsxRows(bytes, (values) => {
     if (rows.header === undefined) {
       rows.header = rowTexts(values);
