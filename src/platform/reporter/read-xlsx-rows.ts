@@ -5,6 +5,9 @@
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 
+/** A workbook that opens but holds no rows to read; its readers wrap it into their own error, naming the file. */
+export class XlsxShapeError extends Error {}
+
 /** The text of an exceljs cell value (rich text, hyperlinks and formula results included). */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -45,7 +48,7 @@ export async function readXlsxRows(
     }
     if (first) sheet = (worksheet as unknown as { name?: string }).name;
   }
-  if (index === 0) throw new Error('the workbook has no worksheet');
+  if (index === 0) throw new XlsxShapeError('the workbook has no worksheet');
   return { rows, sheet };
 }
 

@@ -4,6 +4,7 @@
 // column whose header says question, then message, then id, then to the leftmost. Once chosen it stays for the
 // report (the halves of a split window take the same one). Invariant: a lookup whose ids no column holds
 // answers undefined and says why (the window reads its statuses per client: nothing is lost).
+import { chooseIdColumn } from '../../platform/reporter/report-columns.js';
 
 /** A column that may hold the message ids: its header name and its values, one per data row. */
 export interface IdColumn {
@@ -37,12 +38,11 @@ export class ReportStatuses {
     const wanted = new Set(ids);
     if (wanted.size === 0 || this.rows === 0) return new Map();
     const candidates = this.candidates ?? [];
-    let best: { column: IdColumn; hits: number } | undefined;
-    for (const column of candidates) {
+    const best = chooseIdColumn(candidates, (column) => {
       let hits = 0;
       for (const value of column.values) if (wanted.has(value)) hits++;
-      if (hits > (best?.hits ?? 0)) best = { column, hits };
-    }
+      return hits;
+    });
     if (best === undefined) {
       const names = candidates.map((c) => JSON.stringify(c.name)).join(', ');
       this.onUnmatched(
@@ -50,8 +50,8 @@ export class ReportStatuses {
       );
       return undefined;
     }
-    this.chosen = mapByIds(best.column.values, this.statuses!);
-    this.idColumn = best.column.name;
+    this.chosen = mapByIds(best.values, this.statuses!);
+    this.idColumn = best.name;
     this.candidates = undefined;
     this.statuses = undefined;
     return this.chosen;
