@@ -69,10 +69,10 @@ function fieldCounts(text: string, delimiter: string): number[] {
 
 /**
  * The delimiter that splits the first records into the same number of fields, more than one, the most fields
- * winning (',' when none does: a file of one column).
+ * winning (`fallback` when none does: a file of one column).
  */
-export function sniffDelimiter(text: string): string {
-  let best: { delimiter: string; fields: number } = { delimiter: ',', fields: 1 };
+export function sniffDelimiter(text: string, fallback = ','): string {
+  let best: { delimiter: string; fields: number } = { delimiter: fallback, fields: 1 };
   for (const delimiter of CSV_DELIMITERS) {
     const counts = fieldCounts(text, delimiter);
     if (counts.length === 0) continue;
