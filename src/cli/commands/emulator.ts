@@ -74,8 +74,8 @@ Options:
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
 GET|POST /__emulator/remote {latencyMs, rateLimitRps (null: none)} (the latency and rate limit, while running),
-GET|POST /__emulator/report-shape {header, csv, columnOrder, extraColumns, csvBom, csvDelimiter} (as the
---report-* options, for the report tasks created after),
+GET|POST /__emulator/report-shape {header, csv, columnOrder, extraColumns, csvBom, csvDelimiter}
+(as the --report-* options, for the report tasks created after),
 GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
 GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?},
 GET /__emulator/kb/truth?at (the knowledge base's sources, keys, questions; advance the clock to move indexing).
@@ -85,7 +85,7 @@ Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is t
 Examples:
   reporter-etl emulator --sessions 100000 --port 4010
   reporter-etl emulator --latency-ms 60 --rate-limit-rps 120   # a remote platform: 60 ms away, 120 requests/s
-  reporter-etl emulator --report-header ru --report-csv refused  # Russian report headers, XLSX files only
+  reporter-etl emulator --report-header ru --report-csv refused  # Russian headers, XLSX only
   curl -s -X POST -H 'Authorization: Bearer ${DEFAULT_V1_TOKEN}' -H 'content-type: application/json' \\
     'http://127.0.0.1:4010/api/v1/reporter/sessions/filter?size=2' -d '{"filters":[]}'
   curl -s -H 'Authorization: Bearer ${DEFAULT_KB_PROJECT_KEY}' 'http://127.0.0.1:4010/kb/api/knowledge-hub/sources'
