@@ -152,6 +152,7 @@ export class StatusReports {
     if (report.ok) {
       this.completed++;
       this.track(report.deleted);
+      this.noteFileForm(report.file);
       return report.statuses;
     }
     this.failed++;
@@ -171,6 +172,16 @@ export class StatusReports {
         : 'the statuses report of a window failed: its statuses are read per client',
     );
     return undefined;
+  }
+
+  /** A file not in the form asked (XLSX for CSV, another delimiter or encoding) is said once per form. */
+  private readonly formsSeen = new Set<string>();
+  private noteFileForm(file: { fileType: string; delimiter?: string; encoding?: string }): void {
+    const form = JSON.stringify(file);
+    const asked = file.fileType === this.fileType && (file.fileType === 'XLSX' || file.delimiter === ',');
+    if (this.formsSeen.has(form) || (asked && (file.encoding ?? 'utf-8') === 'utf-8')) return;
+    this.formsSeen.add(form);
+    this.o.log.info(file, 'a statuses report file is not in the form asked: read by its content');
   }
 
   /** The first create asking CSV answered 400: the rest of the run asks XLSX (said once). */

@@ -134,4 +134,43 @@ describe('statuses report refusals', () => {
     expect(seen.at(-1)?.url).toMatch(/tasks\/t7$/);
     await Promise.all([http.close(), fileHttp.close()]);
   });
+
+  it('a file in another form than asked is read by its content and said once', async () => {
+    let base = '';
+    const baseUrl = await serve((req, res) => {
+      if (req.method === 'DELETE') return send(res, 200, {});
+      if (req.url?.includes('/reports/files/')) {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        return res.end('\ufeffID вопроса;Статус\r\nq1;READ\r\nq2;SENT\r\n');
+      }
+      send(res, 200, {
+        taskId: 't8',
+        status: 'COMPLETED',
+        totalCount: 2,
+        fileUrl: `${base}/api/reporter/p/${TOKEN}/reports/files/t8/messages.csv`,
+      });
+    });
+    base = baseUrl;
+    const { http, fileHttp } = transports(baseUrl);
+    const infos: unknown[][] = [];
+    const log = silentLogger();
+    log.info = ((...args: unknown[]) => infos.push(args)) as typeof log.info;
+    const reports = new StatusReports({ http, fileHttp, log, waitMs: 5_000 });
+    const first = await reports.begin(0, 3_600_000, REPORT_MIN_CLIENTS);
+    const second = await reports.begin(3_600_000, 7_200_000, REPORT_MIN_CLIENTS);
+    expect(first?.lookup(['q1', 'q2'])).toEqual(
+      new Map([
+        ['q1', 'READ'],
+        ['q2', 'SENT'],
+      ]),
+    );
+    expect(second?.lookup(['q2'])?.get('q2')).toBe('SENT');
+    expect(infos).toEqual([
+      [
+        { fileType: 'CSV', delimiter: ';', encoding: 'utf-8' },
+        'a statuses report file is not in the form asked: read by its content',
+      ],
+    ]);
+    await reports.close();
+  });
 });
