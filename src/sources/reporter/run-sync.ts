@@ -301,7 +301,7 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
   return summarize(run, status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
 }
 
-/** The reports' own transports, two requests in flight each: JSON answers, and the CSV file read as text. */
+/** The reports' own transports, two requests in flight each: JSON answers, and the file read as bytes. */
 function openStatusReports(run: ProjectRun): StatusReports {
   const { config, projectConfig, ctx } = run;
   const options = {
@@ -317,7 +317,7 @@ function openStatusReports(run: ProjectRun): StatusReports {
   };
   return new StatusReports({
     http: new ReporterHttp(options),
-    fileHttp: new ReporterHttp({ ...options, parseJson: (text) => text }),
+    fileHttp: new ReporterHttp({ ...options, bodyAs: 'bytes' }),
     log: run.log,
     waitMs: config.statusReportWaitMs,
     signal: ctx.signal,
@@ -328,7 +328,11 @@ function openStatusReports(run: ProjectRun): StatusReports {
 function statusReportFigures(run: ProjectRun): Record<string, number> {
   const reports = run.statusReports;
   if (!reports) return {};
-  return { statusReports: reports.completed, statusReportsFailed: reports.failed };
+  return {
+    statusReports: reports.completed,
+    statusReportsFailed: reports.failed,
+    ...(reports.unmatched > 0 ? { statusReportsUnmatched: reports.unmatched } : {}),
+  };
 }
 
 /** A backfill's [from, to): to at most now minus the safety lag; an empty one is refused before any request. */
