@@ -166,6 +166,24 @@ export const ERROR_CODES = {
     kinds: ['terminal'],
     meaning: 'export parquet: a partition file of the lake could not be written (the message names it).',
   },
+  'lake.manifest_invalid': {
+    kinds: ['terminal'],
+    meaning:
+      "export parquet: a manifest of the lake names a path that is not one of its project's partitions, or is not a file: nothing removed.",
+  },
+  'lake.path_outside': {
+    kinds: ['terminal'],
+    meaning:
+      'export parquet: a link inside the lake leads a partition or manifest out of it: nothing written there.',
+  },
+  'lake.project_unknown': {
+    kinds: ['usage'],
+    meaning: 'export parquet --project: the warehouse holds no data of that project.',
+  },
+  'lake.project_unsafe': {
+    kinds: ['usage'],
+    meaning: 'export parquet --project: not a plain name (a slash, `..`, a control character).',
+  },
   'pushgate.not_found': {
     kinds: ['terminal'],
     meaning: 'Pushgate answered 404: the pushback does not exist or was deleted.',
