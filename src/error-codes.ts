@@ -25,6 +25,11 @@ export const ERROR_CODES = {
     meaning: 'REPORTER_PROJECT is needed: the token reads no project or several.',
   },
   'config.data_dir_not_folder': { kinds: ['usage'], meaning: 'REPORTER_DATA_DIR is (or lies under) a file.' },
+  'config.data_dir_unsafe': {
+    kinds: ['usage'],
+    meaning:
+      'REPORTER_DATA_DIR, or a folder the tool writes in it, can be written by another user (or a file there is a link out of it).',
+  },
 
   'stats.no_warehouse': { kinds: ['usage'], meaning: 'stats: there is no warehouse yet (run sync first).' },
   'report.no_warehouse': { kinds: ['usage'], meaning: 'report: there is no warehouse yet (run sync first).' },

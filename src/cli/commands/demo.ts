@@ -11,6 +11,7 @@ import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { makeDirectory } from '../../files/make-directory.js';
+import { TRUSTED_FOLDER_MODE } from '../../files/trusted-folder.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';
@@ -244,7 +245,8 @@ function prepareDemoDir(dir: string, keep: boolean): DemoManifest {
     if (code !== 'ENOENT')
       throw new UsageError(`${option}: cannot use this folder (${(error as Error).message})`);
     try {
-      makeDirectory(dir);
+      // its data folder: closed to other users whatever the umask (src/files/folder-trust.ts)
+      makeDirectory(dir, TRUSTED_FOLDER_MODE);
     } catch (cause) {
       const reason =
         (cause as NodeJS.ErrnoException).code === 'ENOTDIR' ||

@@ -5,6 +5,7 @@ import { createClickHouse } from '../../destinations/clickhouse/clickhouse-http.
 import { exportClickHouse } from '../../destinations/clickhouse/export-clickhouse.js';
 import { exportParquet } from '../../destinations/lake/export-parquet.js';
 import { EtlError, UsageError } from '../../errors.js';
+import { assertTrustedInDataDir } from '../../files/trusted-folder.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../text/plural.js';
 import { parseCommandArgs } from '../args.js';
@@ -82,6 +83,7 @@ export const exportCommand: Command = {
     requireWarehouse(config, 'export');
     const log = createCommandLogger(config);
     const dir = resolve(values.out);
+    assertTrustedInDataDir(config.dataDir, dir);
     const result = await withConfiguredWarehouse(config, 'read', log, (warehouse) =>
       exportParquet(warehouse, dir, {
         ...(values.project ? { projects: [values.project] } : {}),

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { CONFIG_DEFAULTS, type Config, WEBHOOKS_LOAD_MAX_BYTES } from '../../config.js';
+import { prepareTrustedFolder } from '../../files/trusted-folder.js';
 import type { Logger } from '../../log.js';
 import type { ChatApiChannel } from '../../settings/chatapi-channels.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
@@ -92,6 +93,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   const now = options.now ?? Date.now;
   const { warehouse, log } = options;
   const dir = spoolDirOf(options.dataDir);
+  // another user who can write to it could put events in it without the key, or link it elsewhere
+  prepareTrustedFolder(dir, { setting: 'REPORTER_DATA_DIR' });
   const runId = `webhooks-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
   let spool: Spool = await createSpool(dir, now());
   /** Spools of earlier processes (a kill -9), and of this one before a rotation: loaded, then removed. */
