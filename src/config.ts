@@ -14,6 +14,7 @@ import {
 } from './settings/alert-rules.js';
 import { type ChatApiChannel, chatApiChannelsSetting } from './settings/chatapi-channels.js';
 import { type PushgateTarget, pushgateUrlSetting } from './settings/pushgate-url.js';
+import { parseJsonText } from './text/parse-json-text.js';
 import { isTimeZone } from './time/time-zone.js';
 
 /**
@@ -612,7 +613,8 @@ function readConfigFile(setting: string): ProjectSettings {
   assertConfigFileReadable(file);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    // never JSON.parse's message: it quotes the text (a token, or a line of a file a link leads to)
+    raw = parseJsonText(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new UsageError(
       `REPORTER_CONFIG: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)})`,

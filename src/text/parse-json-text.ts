@@ -164,3 +164,10 @@ export function findJsonFault(text: string): JsonFault | undefined {
     }
   }
 }
+
+/** ` (column C: <what>)` of a JSON error in a text of one line (a JSONL record); empty for another error. */
+export function jsonFaultColumn(error: unknown): string {
+  return error instanceof JsonSyntaxError && error.line > 0
+    ? ` (column ${error.column}: ${error.problem})`
+    : '';
+}
