@@ -278,6 +278,11 @@ export const ERROR_CODES = {
   },
   'warehouse.closed': { kinds: ['terminal'], meaning: 'An operation on a warehouse handle that was closed.' },
   'warehouse.commit_failed': { kinds: ['terminal'], meaning: 'A commit failed and was rolled back.' },
+  'warehouse.no_space': {
+    kinds: ['transient'],
+    meaning:
+      'The disk (or quota) of the warehouse is full: the write was rolled back; make room and run again (exit 75).',
+  },
   'warehouse.commit_out_of_memory': {
     kinds: ['terminal'],
     meaning: "A window's commit did not fit in the DuckDB memory limit and was rolled back (sync halves it).",
@@ -327,7 +332,7 @@ export const ERROR_CODES = {
       'A read sent to the writer is not one SELECT of the warehouse (a write, SET, COPY, a file, a URL).',
   },
   'warehouse.schema_newer': {
-    kinds: ['terminal'],
+    kinds: ['usage'],
     meaning:
       'The warehouse has schema migrations this version does not know (it was written by a newer one).',
   },
