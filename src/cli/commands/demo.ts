@@ -370,7 +370,13 @@ async function runDemo(
   stoppedBy: () => NodeJS.Signals | undefined,
 ): Promise<number> {
   const started = Date.now();
-  const running = await startEmulator({ sessions, days: 7, chatApiEventsWaitMs: 1_000 });
+  // the platform's clock is this machine's (its Date header): the sync believes neither ahead of the other
+  const running = await startEmulator({
+    sessions,
+    days: 7,
+    now: Math.floor(Date.now() / 1000) * 1000,
+    chatApiEventsWaitMs: 1_000,
+  });
   const chatToken = defaultChatApiToken('shop-bot');
   io.out(
     `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
