@@ -130,17 +130,17 @@ describe.runIf(asRoot)('a reader answers only to a writer of its own user', () =
     expect([...fake.received, ...other.received]).toEqual([]);
   });
 
-  it('does not look beside a warehouse in a folder others may write to', async () => {
+  it('does not look beside a warehouse in a folder others may write to: the reader is refused first', async () => {
     const shared = join(temp.dir, 'shared');
     mkdirSync(shared);
-    chmodSync(shared, 0o777);
     const path = await makeWarehouse(shared);
+    chmodSync(shared, 0o777);
     const beside = `${path}.readers.sock`;
     const fake = await listenAsFakeWriter(beside);
     chmodSync(beside, 0o600);
     chownSync(beside, ANOTHER_USER, ANOTHER_USER);
-    const { answers } = await readAsReader(path, temp.dir);
-    expect(answers).toEqual([1, 1]);
+    // such a folder is no data folder at all (src/files/folder-trust.ts): nothing is read or asked
+    await expect(readAsReader(path, temp.dir)).rejects.toMatchObject({ code: 'config.data_dir_unsafe' });
     expect(fake.received).toEqual([]);
   });
 

@@ -1,7 +1,18 @@
-// locateJsonError against JSON.parse, the ground truth: a text is faulty exactly when JSON.parse refuses it,
-// and where V8 names the position of the fault, the line and column are that position's.
+// parseJsonText's place of a fault against JSON.parse, the ground truth: a text is faulty exactly when
+// JSON.parse refuses it, and where V8 names the position of the fault, the line and column are that position's.
 import { describe, expect, it } from 'vitest';
-import { locateJsonError } from '../../src/text/locate-json-error.js';
+import { JsonSyntaxError, parseJsonText } from '../../src/text/parse-json-text.js';
+
+/** The line and column parseJsonText's error names, or undefined when the text parses. */
+function locateJsonError(text: string): { line: number; column: number } | undefined {
+  try {
+    parseJsonText(text);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    return { line: error.line, column: error.column };
+  }
+}
 
 /** V8's "at position N" when its message has one. */
 function v8Position(text: string): number | undefined {
@@ -37,7 +48,7 @@ function random(seed: number): () => number {
   };
 }
 
-describe('locateJsonError', () => {
+describe('parseJsonText: the place of the fault', () => {
   it('names the line and column of common mistakes in a config file', () => {
     expect(locateJsonError('{\n  "projects": [\n    {"token": "x",}\n  ]\n}')).toEqual({
       line: 3,
