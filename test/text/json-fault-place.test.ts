@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonSyntaxError, parseJsonText } from '../../src/text/parse-json-text.js';
 
 /** The line and column parseJsonText's error names, or undefined when the text parses. */
-function locateJsonError(text: string): { line: number; column: number } | undefined {
+function faultPlace(text: string): { line: number; column: number } | undefined {
   try {
     parseJsonText(text);
     return undefined;
@@ -50,16 +50,16 @@ function random(seed: number): () => number {
 
 describe('parseJsonText: the place of the fault', () => {
   it('names the line and column of common mistakes in a config file', () => {
-    expect(locateJsonError('{\n  "projects": [\n    {"token": "x",}\n  ]\n}')).toEqual({
+    expect(faultPlace('{\n  "projects": [\n    {"token": "x",}\n  ]\n}')).toEqual({
       line: 3,
       column: 19,
     });
-    expect(locateJsonError('{\n  "a": 1\n  "b": 2\n}')).toEqual({ line: 3, column: 3 });
-    expect(locateJsonError("{\n  'a': 1\n}")).toEqual({ line: 2, column: 3 });
-    expect(locateJsonError('{"a": 1')).toEqual({ line: 1, column: 8 });
-    expect(locateJsonError('')).toEqual({ line: 1, column: 1 });
-    expect(locateJsonError('{"a": "line\nbreak"}')).toEqual({ line: 1, column: 12 });
-    expect(locateJsonError('{"a": 1} // comment')).toEqual({ line: 1, column: 10 });
+    expect(faultPlace('{\n  "a": 1\n  "b": 2\n}')).toEqual({ line: 3, column: 3 });
+    expect(faultPlace("{\n  'a': 1\n}")).toEqual({ line: 2, column: 3 });
+    expect(faultPlace('{"a": 1')).toEqual({ line: 1, column: 8 });
+    expect(faultPlace('')).toEqual({ line: 1, column: 1 });
+    expect(faultPlace('{"a": "line\nbreak"}')).toEqual({ line: 1, column: 12 });
+    expect(faultPlace('{"a": 1} // comment')).toEqual({ line: 1, column: 10 });
   });
 
   it('accepts exactly what JSON.parse accepts, and agrees with its positions, over mutated texts', () => {
@@ -75,7 +75,7 @@ describe('parseJsonText: the place of the fault', () => {
       2,
     );
     expect(parses(base)).toBe(true);
-    expect(locateJsonError(base)).toBeUndefined();
+    expect(faultPlace(base)).toBeUndefined();
     const next = random(44);
     const pieces = [
       '',
@@ -103,7 +103,7 @@ describe('parseJsonText: the place of the fault', () => {
       const cut = Math.floor(next() * 3);
       const piece = pieces[Math.floor(next() * pieces.length)]!;
       const text = base.slice(0, at) + piece + base.slice(at + cut);
-      const place = locateJsonError(text);
+      const place = faultPlace(text);
       expect(place === undefined, JSON.stringify(text.slice(at - 20, at + 20))).toBe(parses(text));
       const position = v8Position(text);
       if (position !== undefined) {
