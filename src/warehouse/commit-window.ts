@@ -4,7 +4,13 @@
 // of DuckDB's memory is told apart (warehouse.commit_out_of_memory, then a CHECKPOINT) so that the sync can halve the window.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
-import { type Batch, commitBatch, defineBatchTable, defineStagedRows } from './commit-batch.js';
+import {
+  type Batch,
+  commitBatch,
+  defineBatchTable,
+  defineStagedRows,
+  replacedCountOf,
+} from './commit-batch.js';
 import { rollupStatements, type WindowOrphans } from './commit-rollups-sql.js';
 import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
 import type { WindowBatch } from './rows.js';
@@ -39,9 +45,13 @@ export async function commitWindow(
       await connection.run('CHECKPOINT').catch(() => undefined);
     throw error;
   });
+  const written = (table: string) => counts[table] ?? 0;
   return {
-    sessions: counts[SESSIONS_TABLE.name] ?? 0,
-    messages: counts[MESSAGES_TABLE.name] ?? 0,
+    sessions: written(SESSIONS_TABLE.name),
+    messages: written(MESSAGES_TABLE.name),
+    // rows whose key was not stored before: written less those the DELETE removed (read again)
+    newSessions: written(SESSIONS_TABLE.name) - written(replacedCountOf(SESSIONS_TABLE.name)),
+    newMessages: written(MESSAGES_TABLE.name) - written(replacedCountOf(MESSAGES_TABLE.name)),
     rejects: counts[ETL_REJECTS_TABLE.name] ?? 0,
     newStatuses: counts[NEW_STATUSES] ?? 0,
     durationMs: Math.round(performance.now() - started),

@@ -78,8 +78,12 @@ export interface SyncSummary {
   from: string | null;
   to: string | null;
   windows: number;
+  /** Session and message records committed, new or read again (a look-back re-reads its hours). */
   sessions: number;
   messages: number;
+  /** Of the committed sessions and messages, those the warehouse did not hold before the run. */
+  newSessions: number;
+  newMessages: number;
   requests: number;
   /** The most requests in flight the client grew to (REPORTER_CONCURRENCY up to REPORTER_MAX_CONCURRENCY). */
   concurrencyReached: number;
@@ -141,7 +145,14 @@ interface ProjectRun {
   started: number;
   runId: string;
   mode: SyncSummary['mode'];
-  totals: { windows: number; sessions: number; messages: number; rejects: number };
+  totals: {
+    windows: number;
+    sessions: number;
+    messages: number;
+    newSessions: number;
+    newMessages: number;
+    rejects: number;
+  };
   unknownValues: UnknownValues;
   project: string;
   range?: { from: number; to: number };
@@ -232,7 +243,7 @@ function createProjectRun(ctx: SyncContext, projectConfig: ProjectConfig, option
     started,
     runId,
     mode,
-    totals: { windows: 0, sessions: 0, messages: 0, rejects: 0 },
+    totals: { windows: 0, sessions: 0, messages: 0, newSessions: 0, newMessages: 0, rejects: 0 },
     unknownValues: new UnknownValues(log),
     project: projectConfig.project ?? `project not resolved (${hostOf(projectConfig.baseUrl)})`,
     runStarted: false,
@@ -619,9 +630,14 @@ async function commitInOrder(
   mark: number | undefined,
 ): Promise<void> {
   const { warehouse, totals } = run;
-  await warehouse.commitWindow({ ...batch, ...(mark !== undefined ? { watermark: mark } : {}) });
+  const committed = await warehouse.commitWindow({
+    ...batch,
+    ...(mark !== undefined ? { watermark: mark } : {}),
+  });
   if (mark !== undefined) run.finalWatermark = mark;
   totals.windows++;
+  totals.newSessions += committed.newSessions;
+  totals.newMessages += committed.newMessages;
   totals.sessions += batch.sessions.length;
   totals.messages += batch.messages.length;
   totals.rejects += batch.rejects.length;
