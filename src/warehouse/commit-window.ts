@@ -146,12 +146,20 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
   };
 }
 
-/** Labels of messages, or labels and sessionData of sessions, that the window does not hold itself. */
+/**
+ * Labels of messages, or labels and sessionData of sessions, that the window does not hold itself; sessions
+ * whose sessionData it does not replace.
+ */
 function findOrphans(batch: WindowBatch): WindowOrphans {
   const messages = new Set(batch.messages.map((m) => `${m.project}\u0000${m.question_id}`));
   const sessions = new Set(batch.sessions.map((s) => `${s.project}\u0000${s.session_id}`));
   const key = (project: string, id: string) => `${project}\u0000${id}`;
+  const dataRead = new Set([
+    ...batch.sessionDataFor.map((id) => key(batch.project, id)),
+    ...batch.sessionData.map((d) => key(d.project, d.session_id)),
+  ]);
   return {
+    sessionsKeepingData: batch.sessions.some((s) => !dataRead.has(key(s.project, s.session_id))),
     messageLabels: batch.messageLabels.some((l) => !messages.has(key(l.project, l.question_id))),
     sessionRows:
       batch.sessionLabels.some((l) => !sessions.has(key(l.project, l.session_id))) ||
