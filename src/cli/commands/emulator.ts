@@ -10,6 +10,7 @@ import { kbKeys } from '../../emulator/kb/kb-truth.js';
 import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
 import { remoteSettings } from '../../emulator/remote.js';
 import { startEmulator } from '../../emulator/server.js';
+import { type CatchAllOptions, readUnhandledCorpus } from '../../emulator/unhandled-corpus.js';
 import { UsageError } from '../../errors.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -53,6 +54,11 @@ Options:
                              pushbackId (0..1, default 0)
   --kb-sources N             sources of the knowledge base's generated project (40..200, default 80)
   --kb-query-ms N            real ms a knowledge base generation takes (default 300)
+  --catch-all-corpus FILE    the catch-all questions come from a labelled corpus (intent<TAB>text lines,
+                             plain or gzip, e.g. test/fixtures/unhandled/banking77.tsv.gz) instead of the
+                             emulator's hidden topics; each message's intent is in /__emulator/unhandled/truth
+  --catch-all-share X        share of the bot's answered messages that are catch-all (0..1, default 0.12)
+  --embeddings-key K         the key the embeddings test double (/embeddings/v1/embeddings) asks for
   --json                     print the address and tokens as one JSON line
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
@@ -61,6 +67,8 @@ GET|POST /__emulator/remote {latencyMs, rateLimitRps (null: none)} (the latency 
 GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
 GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?},
 GET /__emulator/kb/truth?at (the knowledge base's sources, keys, questions; advance the clock to move indexing).
+GET /__emulator/unhandled/truth?from&to&project (each catch-all message's topic or corpus intent).
+POST /embeddings/v1/embeddings: an OpenAI-compatible embeddings test double (hashed n-grams, not a model).
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
 
@@ -99,6 +107,30 @@ function shareOption(value: string | undefined): number {
   const share = numberOption(value, 'pushback-share', 0);
   if (share < 0 || share > 1) throw new UsageError('--pushback-share: expected a share from 0 to 1');
   return share;
+}
+
+/** --catch-all-corpus FILE and --catch-all-share X: where the catch-all questions come from, how many. */
+function catchAllOptions(
+  file: string | undefined,
+  share: string | undefined,
+): { catchAll?: CatchAllOptions } {
+  if (file === undefined && share === undefined) return {};
+  const catchAll: CatchAllOptions = {};
+  if (share !== undefined) {
+    catchAll.share = numberOption(share, 'catch-all-share', 0.12);
+    if (catchAll.share < 0 || catchAll.share > 1)
+      throw new UsageError('--catch-all-share: expected a share from 0 to 1');
+  }
+  if (file !== undefined) {
+    try {
+      catchAll.corpus = readUnhandledCorpus(file);
+    } catch (error) {
+      throw new UsageError(
+        `--catch-all-corpus ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return { catchAll };
 }
 
 /** --max-page-size N, or its older name --page-size-cap N (not both). */
@@ -230,6 +262,9 @@ function parseEmulatorArgs(argv: string[]) {
     'pushback-share': { type: 'string' },
     'kb-sources': { type: 'string' },
     'kb-query-ms': { type: 'string' },
+    'catch-all-corpus': { type: 'string' },
+    'catch-all-share': { type: 'string' },
+    'embeddings-key': { type: 'string' },
     json: { type: 'boolean' },
   });
 }
@@ -273,6 +308,8 @@ async function startFromOptions(values: EmulatorValues): Promise<RunningEmulator
     chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
     pushbackShare: shareOption(values['pushback-share']),
     kb: kbOptions(values['kb-sources'], values['kb-query-ms']),
+    ...catchAllOptions(values['catch-all-corpus'], values['catch-all-share']),
+    ...(values['embeddings-key'] === undefined ? {} : { embeddingsKey: values['embeddings-key'] }),
     ...(projects && projects.length > 0 ? { projects } : {}),
     ...(now === undefined ? {} : { now }),
   }).catch((error: unknown) => {
