@@ -64,9 +64,13 @@ function text(seed: number, bytes: number): string {
   return words.join(' ');
 }
 
-/** The Chat API object of body `index` (before JSON.stringify and the array around it). */
-export function largeWebhookObject(index: number, token: string): Record<string, unknown> {
-  const replyBytes = Math.floor((LARGE_BODY_BYTES - 2_000) / 10);
+/** The Chat API object of body `index` (before JSON.stringify and the array around it), of about `bytes`. */
+export function largeWebhookObject(
+  index: number,
+  token: string,
+  bytes: number = LARGE_BODY_BYTES,
+): Record<string, unknown> {
+  const replyBytes = Math.floor((bytes - 2_000) / 10);
   const replies = Array.from({ length: 10 }, (_, r) => ({
     type: 'text',
     text: text(index * 10 + r, replyBytes),
@@ -86,6 +90,6 @@ export function largeWebhookObject(index: number, token: string): Record<string,
   };
 }
 
-/** The POST body of request `index`: a JSON array of one object. */
-export const largeWebhookBody = (index: number, token: string): string =>
-  JSON.stringify([largeWebhookObject(index, token)]);
+/** The POST body of request `index`: a JSON array of one object (of about `bytes`). */
+export const largeWebhookBody = (index: number, token: string, bytes: number = LARGE_BODY_BYTES): string =>
+  JSON.stringify([largeWebhookObject(index, token, bytes)]);

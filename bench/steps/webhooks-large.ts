@@ -6,6 +6,8 @@
 // 3600) and is killed (SIGKILL), and a new receiver that loads them all and stops: its peak RSS. The floor:
 // a bare DuckDB process (children/insert-large-json.ts) storing the same rows in the same batches. And the
 // cost of one checkpoint as the table grows: 20 rows added to 100, and to 2,000, stored (checkpoint-large-rows).
+// Last, bodies near the 1 MiB limit (issue 43): 300 of about 1 MB, 16 in flight, then SIGTERM: latency, peak
+// RSS, and whether the load at the stop stores them all within DuckDB's memory limit.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEBHOOKS_LOAD_MAX_BYTES } from '../../src/config.js';
@@ -16,6 +18,38 @@ import { CLI, childScript, RESOURCES_PRELOAD, runChild } from '../run-child.js';
 import { KEY, type LoadResult, percentile, sendOpenLoop, startServer, stop } from './webhooks.js';
 
 const RATE_PER_SECOND = 200;
+/** The phase of issue 43: bodies near the 1 MiB limit, at most 16 in flight, as fast as they are answered. */
+const MB_BODY_COUNT = 300;
+const MB_BODY_BYTES = 960_000;
+const MB_IN_FLIGHT = 16;
+
+/** Sends MB_BODY_COUNT bodies of about 1 MB, MB_IN_FLIGHT at a time (closed loop); each 200's latency. */
+async function sendMegabyteBodies(port: number): Promise<LoadResult> {
+  const latenciesMs: number[] = [];
+  let failures = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: MB_IN_FLIGHT }, async () => {
+      for (let i = next++; i < MB_BODY_COUNT; i = next++) {
+        const body = largeWebhookBody(i, 'bench', MB_BODY_BYTES);
+        const sent = performance.now();
+        try {
+          const response = await fetch(`http://127.0.0.1:${port}/webhooks/chatapi?key=${KEY}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          await response.arrayBuffer();
+          if (response.status === 200) latenciesMs.push(performance.now() - sent);
+          else failures++;
+        } catch {
+          failures++;
+        }
+      }
+    }),
+  );
+  return { latenciesMs: latenciesMs.sort((a, b) => a - b), failures };
+}
 
 /** Sends the large bodies on schedule over 16 connections; the latency of each 200. */
 function sendLargeBodies(port: number): Promise<LoadResult> {
@@ -88,7 +122,10 @@ async function leaveSpoolBehind(env: Record<string, string>): Promise<LoadResult
 /** Waits until the spools of earlier receivers in `dataDir` are loaded and removed (its own is left). */
 async function leftoversLoaded(dataDir: string): Promise<undefined> {
   const deadline = Date.now() + 300_000;
-  while (readdirSync(join(dataDir, 'webhooks')).filter((name) => name.startsWith('spool-')).length > 1) {
+  // spool files (each has its claim's socket beside it: spool-….sock)
+  const spools = () =>
+    readdirSync(join(dataDir, 'webhooks')).filter((name) => /^spool-.*\.jsonl$/.test(name));
+  while (spools().length > 1) {
     if (Date.now() > deadline)
       throw new Error('the restarted receiver did not load the spool left behind in 300 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -157,6 +194,13 @@ export const webhooksLargeStep: BenchStep = {
       leftoversLoaded(restartEnv.REPORTER_DATA_DIR!),
     );
     const restartStored = await countRows(ctx, restartEnv);
+    const mbEnv = receiverEnv(ctx, 'webhooks-large-megabyte');
+    const mb = await measuredReceiver(ctx, mbEnv, sendMegabyteBodies);
+    const mbStored = await countRows(ctx, mbEnv);
+    const mbLatencies = mb.sent?.latenciesMs ?? [];
+    ctx.say(
+      `bench: webhooks-large ${MB_BODY_COUNT} bodies of ~1 MB, ${MB_IN_FLIGHT} in flight: p50 ${percentile(mbLatencies, 50)?.toFixed(0)} ms, p99 ${percentile(mbLatencies, 99)?.toFixed(0)} ms, peak RSS ${mb.peakRssMb?.toFixed(0)} MB, ${mbStored} of ${mbLatencies.length} stored, exit ${mb.exitCode}`,
+    );
     const latencies = live.sent?.latenciesMs ?? [];
     const ratio = (v: number | null) => (v === null || floor.maxRssMb === 0 ? null : v / floor.maxRssMb);
     ctx.say(
@@ -202,6 +246,18 @@ export const webhooksLargeStep: BenchStep = {
       liveFailures: { value: live.sent?.failures ?? null, unit: 'count', note: 'not 200, or no answer' },
       liveStored: { value: liveStored, unit: 'count', note: 'must equal the 200s' },
       restartStored: { value: restartStored, unit: 'count', note: 'must equal the 200s before the kill' },
+      megabyteP50Ms: {
+        value: percentile(mbLatencies, 50),
+        unit: 'ms',
+        note: `${MB_BODY_COUNT} bodies of ~1 MB`,
+      },
+      megabyteP99Ms: { value: percentile(mbLatencies, 99), unit: 'ms', note: 'the platform waits 3 s' },
+      megabytePeakRssMb: {
+        value: mb.peakRssMb,
+        unit: 'MB',
+        note: 'the receiver, the load at its stop included',
+      },
+      megabyteStored: { value: mbStored, unit: 'count', note: `must equal the 200s (exit ${mb.exitCode})` },
     };
   },
 };

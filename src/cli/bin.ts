@@ -5,6 +5,7 @@
 // A reader that goes away (`reporter-etl runs | head -2`) ends the process quietly, exit 0, as a closed pipe
 // ends a Unix tool: no EPIPE stack.
 
+import { once } from 'node:events';
 import { escapeForTerminal } from '../text/escape-terminal-text.js';
 import type { CommandIo } from './command.js';
 import { main } from './main.js';
@@ -27,6 +28,11 @@ process.stderr.on('error', (error: NodeJS.ErrnoException) => {
 
 const io: CommandIo = {
   out: (line) => process.stdout.write(`${escapeForTerminal(line, { keepLines: true })}\n`),
+  // a reader slower than the command (or one that reads nothing yet) holds it here, not in memory
+  drained: () =>
+    process.stdout.writableNeedDrain
+      ? once(process.stdout, 'drain').then(() => undefined)
+      : Promise.resolve(),
   err: (line) => {
     if (stderrOpen) process.stderr.write(`${escapeForTerminal(line, { keepLines: true })}\n`);
   },

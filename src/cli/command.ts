@@ -3,6 +3,8 @@
 export interface CommandIo {
   /** stdout: data and human output. */
   out(line: string): void;
+  /** Resolves once stdout has room again (its reader took what was written): a long output waits for it. */
+  drained?(): Promise<void>;
   /** stderr: diagnostics. */
   err(line: string): void;
   isTty: boolean;

@@ -31,6 +31,8 @@ export interface QuerySandbox {
   countStatements(sql: string): Promise<number>;
   /** Runs one statement and reads its rows chunk by chunk, as JSON values (convert-to-json-value.ts). */
   stream(sql: string): Promise<{ columns: string[]; chunks: AsyncIterable<Json[][]> }>;
+  /** Waits for the output's reader (not counted in the time limit; a writer waiting ends it: exit 75). */
+  waitForOutput(waiting: Promise<void>): Promise<void>;
 }
 
 export type UseQuerySandbox = <T>(fn: (sandbox: QuerySandbox) => Promise<T>) => Promise<T>;
@@ -82,6 +84,7 @@ export function useQuerySandboxAt(options: {
           const result = await watch.run(() => connection.stream(sql));
           return { columns: result.columnNames(), chunks: watchedChunks(result, watch) };
         },
+        waitForOutput: (waiting) => watch.waitOutside(waiting),
       });
     } finally {
       watch.end();

@@ -59,6 +59,8 @@ export interface WriteReportResult {
   rows: number;
   /** The period holds none of the report's data: each sheet says "No data for <period>". */
   empty: boolean;
+  /** Why, when the report knows (and what to run: `report unhandled` with no stored run), as its sheets say. */
+  noDataReason?: string;
   /** Every file written, one per format asked, in that order. */
   files: { format: ReportFormat; path: string; bytes: number }[];
 }
@@ -225,6 +227,7 @@ export async function writeReport(
     sheets,
     rows,
     empty: built.empty ?? rows === 0,
+    ...(built.empty && built.noDataReason !== undefined ? { noDataReason: built.noDataReason } : {}),
     files,
   };
   req.log?.debug({ ...result }, 'report written');
@@ -243,6 +246,7 @@ function withNoDataNotes(built: BuiltReport, note: string): BuiltReport {
       sheets: built.sheets.map((s) => ({ ...s, rows: [], emptyNote: said })),
       charts: [],
       empty: true,
+      ...(built.noDataReason === undefined ? {} : { noDataReason: built.noDataReason }),
     };
   }
   return { ...built, sheets: built.sheets.map((s) => ({ ...s, emptyNote: s.emptyNote ?? note })) };

@@ -7,6 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { ERROR_CODES, type ErrorCode } from '../error-codes.js';
 import type { ErrorKind } from '../errors.js';
 import { EtlError } from '../errors.js';
+import { socketAddress } from '../files/socket-address.js';
 import type { ReadRequest } from './read-request.js';
 import {
   type ReaderMessage,
@@ -60,7 +61,7 @@ export async function connectToReadService(
     return undefined;
   }
   const socket = await new Promise<Socket | undefined>((resolve) => {
-    const attempt = connect(socketPath);
+    const attempt = connect(socketAddress(socketPath));
     attempt.once('connect', () => {
       attempt.removeAllListeners('error');
       resolve(attempt);

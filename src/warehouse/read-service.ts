@@ -4,11 +4,13 @@
 // MVCC) without the writer checkpointing, closing and reopening the file for them. The socket is the owner's
 // only (mode 0600, in a folder only the owner may write: read-service-socket.ts): another user falls back to
 // waiting for the file. Only well-formed messages run, and a reader's SQL only when it is one SELECT of the
-// warehouse's data (check-served-sql.ts). See docs/sync.md, "Readers and writers".
+// warehouse's data (check-served-sql.ts). A served query ends when its reader goes (its socket closes: the
+// query is interrupted) and when the writer lets go of the file. See docs/sync.md, "Readers and writers".
 import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
+import { socketAddress } from '../files/socket-address.js';
 import type { Logger } from '../log.js';
 import { type CheckServedSql, createServedSqlCheck } from './check-served-sql.js';
 import { parseReaderMessage } from './parse-reader-message.js';
@@ -31,7 +33,7 @@ export interface ReadService {
   isBusy(): boolean;
   /**
    * Takes no more readers, lets the running requests finish (at most `maxWaitMs`: a long export is cut
-   * there, and its reader told why), then closes every reader's connection.
+   * there, its query interrupted, and its reader told why), then closes every reader's connection.
    */
   stop(maxWaitMs: number): Promise<void>;
 }
@@ -87,6 +89,12 @@ export async function serveReads(options: {
     reader.connection = undefined;
   };
 
+  /** Drops a reader with no request running, and tells a stop waiting for the requests. */
+  const dropIdle = (reader: Reader): void => {
+    drop(reader);
+    settle();
+  };
+
   const handle = async (reader: Reader, received: unknown): Promise<void> => {
     const reply = (answer: WriterMessage) => sendMessage(reader.socket, answer);
     const parsed = parseReaderMessage(received);
@@ -121,17 +129,12 @@ export async function serveReads(options: {
     readers.add(reader);
     socket.unref();
     socket.on('error', () => undefined);
-    socket.on('close', () => {
-      if (!reader.working) {
-        drop(reader);
-        settle();
-      }
-    });
+    // the reader went (it ended, broke off, or was killed): its query must not run on and hold the writer
+    socket.on('close', () => (reader.working ? reader.connection?.interrupt() : dropIdle(reader)));
     const onMessage = (message: unknown): void => {
       if (stopping && !reader.working) {
         // the writer is letting go of the file: the reader reads it itself (read-service-client.ts)
-        drop(reader);
-        settle();
+        dropIdle(reader);
         return;
       }
       reader.queue.push(message);
@@ -169,8 +172,8 @@ export async function serveReads(options: {
 }
 
 /**
- * Lets the running requests finish, at most `maxWaitMs`: then the readers' sockets are destroyed (a stream
- * stops at its next chunk) and their requests are waited for, since a connection closes only after its request.
+ * Lets the running requests finish, at most `maxWaitMs`: then the readers' sockets are destroyed and their
+ * queries interrupted, and those are waited for (a connection closes only after its request: a moment).
  */
 async function letReadsFinish(options: {
   readers: ReadonlySet<Reader>;
@@ -191,7 +194,12 @@ async function letReadsFinish(options: {
     { readers: [...options.readers].filter((r) => r.working).length, waitedMs: options.maxWaitMs },
     'closing the warehouse: a read served to another process did not finish in time and is cut',
   );
-  for (const reader of options.readers) reader.socket.destroy();
+  // the socket first (the reader is told by its close, and reads again elsewhere), then the query: DuckDB
+  // stops it at its next check, so a runaway query cannot keep the writer past this point
+  for (const reader of options.readers) {
+    reader.socket.destroy();
+    if (reader.working) reader.connection?.interrupt();
+  }
   await options.whenIdle();
 }
 
@@ -289,7 +297,8 @@ async function listenPrivately(server: Server, socketPath: string): Promise<void
     server.once('error', failed);
     const umask = setUmask(0o177);
     try {
-      server.listen(socketPath, () => {
+      // a socket beside a deep warehouse is bound through its folder's descriptor (the same file)
+      server.listen(socketAddress(socketPath), () => {
         server.off('error', failed);
         listening();
       });

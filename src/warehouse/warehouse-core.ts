@@ -53,8 +53,12 @@ export async function createWarehouseCore(settings: WarehouseCoreSettings): Prom
   let holds = 0;
   let closed = false;
   const queue = createSerialQueue();
-  const { holder, isServing } = createWarehouseHolder(settings, serving, (waitedMs) =>
-    router.lookWhileWaiting(waitedMs),
+  const { holder, isServing } = createWarehouseHolder(
+    settings,
+    serving,
+    (waitedMs) => router.lookWhileWaiting(waitedMs),
+    // letting go for a turn that served reads held back long enough: they are cut at once
+    () => (policy?.areReadsOverdue() ? 0 : settings.lockWaitMs),
   );
   const policy: WriterPolicy | undefined = serving
     ? createWriterPolicy({
@@ -153,12 +157,14 @@ function closedError(path: string, operation: string): EtlError {
 
 /**
  * The holder of the warehouse file. A writer's (`serving`) serves other processes' reads while it holds the
- * file, stops serving as it lets go, and checkpoints before the close.
+ * file, stops serving as it lets go (waiting for the reads at most `servedReadsWaitMs()`), and checkpoints
+ * before the close.
  */
 function createWarehouseHolder(
   settings: WarehouseCoreSettings,
   serving: boolean,
   lookWhileWaiting: (waitedMs: number) => Promise<boolean>,
+  servedReadsWaitMs: () => number,
 ): { holder: FileHolder; isServing: () => boolean } {
   let service: ReadService | undefined;
   /** A writer's check of served SQL, kept across reopens: its verdicts and DuckDB's function list (~0.1 s). */
@@ -180,7 +186,7 @@ function createWarehouseHolder(
     beforeRelease: async () => {
       const served = service;
       service = undefined;
-      await served?.stop(settings.lockWaitMs);
+      await served?.stop(servedReadsWaitMs());
     },
     log: settings.log,
   });

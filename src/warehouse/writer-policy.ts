@@ -1,7 +1,8 @@
 // When a writer lets go of the file it keeps between operations: after a second without an operation or a
 // served read (idle release), or when another process waits for the file (the `.waiting` marker is fresh)
-// and the writer gave no turn in the last 3 s; a turn keeps the writer out until the waiter got in (at most
-// 2 s, turn-marker.ts). The clock, the timer and the marker are given, so the policy is tested alone.
+// and the writer gave no turn in the last 3 s; served reads hold such a turn back at most 2 s. A turn keeps
+// the writer out until the waiter got in (at most 2 s, turn-marker.ts). The clock, the timer and the marker
+// are given, so the policy is tested alone.
 
 /** A writer between operations lets go of the file after this long without one (schedule between runs). */
 export const WRITER_IDLE_RELEASE_MS = 1_000;
@@ -10,6 +11,11 @@ export const WRITER_IDLE_RELEASE_MS = 1_000;
  * (~0.5 CPU-s at 100k messages), so readers in a tight loop would otherwise take turns back to back.
  */
 export const TURN_EVERY_MS = 3_000;
+/**
+ * A turn another process asked for waits at most this long for the reads this writer serves: then the turn is
+ * given anyway and those reads are cut at once (interrupted; their readers read again elsewhere).
+ */
+export const SERVED_READS_TURN_LIMIT_MS = 2_000;
 /** How often a writer between operations looks for a waiting process. */
 export const IDLE_WATCH_EVERY_MS = 50;
 
@@ -40,8 +46,13 @@ export interface WriterPolicyOptions {
 }
 
 export interface WriterPolicy {
-  /** Someone waits, no served read runs (the turn would wait for it), and no turn was given for 3 s. */
+  /**
+   * Someone waits, no turn was given for 3 s, and no served read runs, or served reads have held the turn
+   * back for SERVED_READS_TURN_LIMIT_MS.
+   */
   isTurnDue(): boolean;
+  /** Served reads have held a waiting process back for the limit: letting go cuts them without waiting. */
+  areReadsOverdue(): boolean;
   /** Before an operation: when a turn is due, lets go (`letGo`), stays out for the waiter, and notes the turn. */
   giveTurnIfDue(letGo: () => Promise<void>): Promise<void>;
   /**
@@ -63,14 +74,26 @@ export function createWriterPolicy(options: WriterPolicyOptions): WriterPolicy {
     stopWatch?.();
     stopWatch = undefined;
   };
-  const isTurnDue = (): boolean =>
-    clock.now() - lastTurnAt >= TURN_EVERY_MS && !options.isServing() && options.isSomeoneWaiting();
+  /** Since when served reads hold back a turn that is otherwise due. */
+  let heldBackSince: number | undefined;
+  const isTurnDue = (): boolean => {
+    if (clock.now() - lastTurnAt < TURN_EVERY_MS || !options.isSomeoneWaiting()) {
+      heldBackSince = undefined;
+      return false;
+    }
+    if (!options.isServing()) return true;
+    heldBackSince ??= clock.now();
+    return clock.now() - heldBackSince >= SERVED_READS_TURN_LIMIT_MS;
+  };
   return {
     isTurnDue,
+    areReadsOverdue: () =>
+      heldBackSince !== undefined && clock.now() - heldBackSince >= SERVED_READS_TURN_LIMIT_MS,
     async giveTurnIfDue(letGo) {
       if (!isTurnDue()) return;
       // another process waits: let it in between two operations instead of chaining them on one open file
       await letGo();
+      heldBackSince = undefined;
       await options.stayOut();
       lastTurnAt = clock.now();
     },

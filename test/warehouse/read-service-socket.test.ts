@@ -1,14 +1,16 @@
 // Who answers a reader (issue 30, item 1): the socket lives where only its owner can create it, and a reader
 // checks it before connecting. A fake writer of "another user" (uid 65534: the tests run as root, which may
-// chown) listens where a reader looks (beside the warehouse, in a folder others may write to, in a per-user
-// folder that someone else made), as do a socket open to everyone and a symlink; the reader ignores each,
-// warns once naming the path and why, and gets the true answer from the file itself.
-import { chmodSync, chownSync, mkdirSync, symlinkSync } from 'node:fs';
+// chown) listens where a reader looks (beside the warehouse, in a folder others may write to), as do a socket
+// open to everyone and a symlink; the reader ignores each, warns once naming the path and why, and gets the
+// true answer from the file itself. A per-user folder that another user made first is avoided, not obeyed
+// (issue 43): the writer serves from a private folder in its home, and its readers find it there.
+import { chmodSync, chownSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
+import { connectToReadService } from '../../src/warehouse/read-service-client.js';
 import {
   type ReaderMessage,
   readServiceSocketOf,
@@ -16,6 +18,7 @@ import {
   sendMessage,
   type WriterMessage,
 } from '../../src/warehouse/read-service-protocol.js';
+import { homeSocketFolder } from '../../src/warehouse/read-service-socket.js';
 import { makeTempDir } from './fixtures.js';
 
 const ANOTHER_USER = 65534;
@@ -23,13 +26,25 @@ const asRoot = process.getuid?.() === 0;
 
 let temp: ReturnType<typeof makeTempDir>;
 const servers: Server[] = [];
+const realHome = process.env['HOME'];
 beforeEach(() => {
   temp = makeTempDir();
+  // the home's private folder of sockets, for this test only
+  process.env['HOME'] = join(temp.dir, 'home');
 });
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((done) => server.close(done));
+  process.env['HOME'] = realHome;
   temp.cleanup();
 });
+
+/** A folder other users may create files in: the socket cannot go beside a warehouse there. */
+function sharedFolder(): string {
+  const shared = join(temp.dir, 'shared');
+  mkdirSync(shared);
+  chmodSync(shared, 0o777);
+  return shared;
+}
 
 const FAKE_ANSWER: WriterMessage = {
   type: 'value',
@@ -129,12 +144,10 @@ describe.runIf(asRoot)('a reader answers only to a writer of its own user', () =
     expect(fake.received).toEqual([]);
   });
 
-  it('refuses a per-user folder another user made first, or one open to others (a long path)', async () => {
-    const long = join(temp.dir, 'long-folder-name-'.repeat(6));
-    mkdirSync(long, { mode: 0o755 });
-    const path = await makeWarehouse(long);
+  it('refuses a per-user folder open to others, and never asks one another user made first', async () => {
+    const path = await makeWarehouse(sharedFolder());
     const socketPath = readServiceSocketOf(path, temp.dir);
-    expect(socketPath.startsWith(`${temp.dir}/`)).toBe(true);
+    expect(socketPath.startsWith(`${temp.dir}/reporter-etl-`)).toBe(true);
     const folder = dirname(socketPath);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const fake = await listenAsFakeWriter(socketPath);
@@ -143,7 +156,6 @@ describe.runIf(asRoot)('a reader answers only to a writer of its own user', () =
     chownSync(folder, ANOTHER_USER, ANOTHER_USER);
     let read = await readAsReader(path, temp.dir);
     expect(read.answers).toEqual([1, 1]);
-    expect(read.warnings[0]?.msg).toContain(folder);
     // the folder is ours again but others may write to it: a socket of ours in it is not trusted either
     chownSync(folder, 0, 0);
     chownSync(socketPath, 0, 0);
@@ -154,22 +166,38 @@ describe.runIf(asRoot)('a reader answers only to a writer of its own user', () =
     expect(fake.received).toEqual([]);
   });
 
-  it('a writer does not serve from a per-user folder another user owns; its reader reads the file', async () => {
-    const long = join(temp.dir, 'long-folder-name-'.repeat(6));
-    mkdirSync(long, { mode: 0o755 });
-    const path = await makeWarehouse(long);
-    const folder = dirname(readServiceSocketOf(path, temp.dir));
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    chownSync(folder, ANOTHER_USER, ANOTHER_USER);
+  it('a per-user folder another user made first is avoided, not obeyed: the writer serves from the home', async () => {
+    const path = await makeWarehouse(sharedFolder());
+    const perUser = dirname(readServiceSocketOf(path, temp.dir));
+    // the other user made the folder first, and listens in it
+    mkdirSync(perUser, { mode: 0o755 });
+    const squatted = join(perUser, basename(readServiceSocketOf(path, temp.dir)));
+    const fake = await listenAsFakeWriter(squatted);
+    chownSync(squatted, ANOTHER_USER, ANOTHER_USER);
+    chownSync(perUser, ANOTHER_USER, ANOTHER_USER);
+    const socketPath = readServiceSocketOf(path, temp.dir);
+    expect(dirname(socketPath)).toBe(homeSocketFolder());
     const lines: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
     const writer = await openWarehouse({ path, log, socketRoot: temp.dir });
     try {
-      await writer.query('SELECT 1');
-      expect(lines.map((line) => JSON.parse(line).msg).join('\n')).toMatch(/cannot serve reads.*65534/);
+      await writer.hold(async () => {
+        await writer.query("INSERT INTO etl_state VALUES ('p', 'b', 'v', now())");
+        expect(lstatSync(socketPath).isSocket()).toBe(true);
+        expect(lstatSync(homeSocketFolder()).mode & 0o777).toBe(0o700);
+        // served: the writer holds the file, so only its service can answer
+        const client = await connectToReadService(path, { socketRoot: temp.dir });
+        expect(client).toBeDefined();
+        expect(await client!.read({ op: 'query', sql: 'SELECT count(*)::INT AS n FROM etl_state' })).toEqual([
+          { n: 2 },
+        ]);
+        client!.close();
+      });
+      expect(lines).toEqual([]);
     } finally {
       await writer.close();
     }
+    expect(fake.received).toEqual([]);
   });
 
   it('believes an error code from the socket only when it is one of ours, with one of its kinds', async () => {

@@ -3,7 +3,7 @@
 // cannot open a file twice: every read that succeeds there was served), sees each commit at once, a hold() sees one snapshot, a write is
 // refused, a long result streams and can be broken off, and when the writer lets go the reader reads the
 // file itself.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -179,13 +179,15 @@ describe('a writer serves the reads of other processes', () => {
     );
   });
 
-  it('a warehouse path too long for a socket is served through the per-user folder in /tmp', async () => {
+  it('a warehouse path too long for a socket is served beside it, through its folder', async () => {
     const dir = `${temp.dir}/${'long-folder-name-'.repeat(6)}`;
     const path = `${dir}/warehouse.duckdb`;
-    expect(readServiceSocketOf(path).startsWith(`/tmp/reporter-etl-${process.getuid?.()}/`)).toBe(true);
     const writer = await open('write', path);
+    // no folder in /tmp that another user could have made first
+    expect(readServiceSocketOf(path)).toBe(`${path}.readers.sock`);
     await whileHeld(writer, async () => {
       await addState(writer, 'a');
+      expect(lstatSync(`${path}.readers.sock`).isSocket()).toBe(true);
       const reader = await open('read', path);
       expect(await countState(reader)).toBe(1);
     });

@@ -1,11 +1,12 @@
 // The writer's policy alone, on a fake clock: an idle writer lets go after a second without an operation or
-// a served read, at once (within a tick) when someone waits, never while a read is served; a turn before an
-// operation is given at most every 3 s, and the writer stays out until the waiter got in.
+// a served read, at once (within a tick) when someone waits, after at most 2 s while a read is served; a turn
+// before an operation is given at most every 3 s, and the writer stays out until the waiter got in.
 import { describe, expect, it } from 'vitest';
 import {
   createWriterPolicy,
   IDLE_WATCH_EVERY_MS,
   type PolicyClock,
+  SERVED_READS_TURN_LIMIT_MS,
   TURN_EVERY_MS,
   WRITER_IDLE_RELEASE_MS,
 } from '../../src/warehouse/writer-policy.js';
@@ -102,6 +103,23 @@ describe("the writer's policy", () => {
     world.serving = false;
     clock.advance(IDLE_WATCH_EVERY_MS);
     expect(world.releases).toBe(1);
+  });
+
+  it('served reads hold a waiting process back at most SERVED_READS_TURN_LIMIT_MS: then they are overdue', async () => {
+    const { clock, world, watch, policy } = setUp();
+    world.waiting = true;
+    world.serving = true;
+    watch();
+    // held back from the first tick on
+    clock.advance(SERVED_READS_TURN_LIMIT_MS);
+    expect([world.releases, policy.areReadsOverdue()]).toEqual([0, false]);
+    clock.advance(IDLE_WATCH_EVERY_MS);
+    // the idle writer lets go, and the reads still running are cut without waiting for them
+    expect([world.releases, policy.areReadsOverdue()]).toEqual([1, true]);
+    // a busy writer gives the turn before its next operation the same way, and the count starts again
+    let letGo = 0;
+    await policy.giveTurnIfDue(async () => void letGo++);
+    expect([letGo, policy.areReadsOverdue()]).toEqual([1, false]);
   });
 
   it('the watch ends without a release when an operation comes', () => {

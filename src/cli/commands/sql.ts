@@ -92,11 +92,13 @@ export const sqlCommand: Command = {
       });
       const names = uniqueNames(columns);
       try {
+        // each chunk waits for stdout to take the previous ones: rows are never piled up in memory
+        const paced = pacedChunks(chunks, () => sandbox.waitForOutput(io.drained?.() ?? Promise.resolve()));
         await (format === 'table'
-          ? printTable(io, names, chunks, maxRows, maxWidth)
+          ? printTable(io, names, paced, maxRows, maxWidth)
           : format === 'csv'
-            ? printCsv(io, names, chunks)
-            : printJson(io, names, chunks));
+            ? printCsv(io, names, paced)
+            : printJson(io, names, paced));
       } catch (cause) {
         throw refused(cause);
       }
@@ -104,6 +106,14 @@ export const sqlCommand: Command = {
     });
   },
 };
+
+/** The chunks, each handed out once `drained` resolved (the output took the rows printed before it). */
+async function* pacedChunks<T>(chunks: AsyncIterable<T>, drained: () => Promise<void>): AsyncIterable<T> {
+  for await (const chunk of chunks) {
+    await drained();
+    yield chunk;
+  }
+}
 
 function readQuery(arg: string | undefined): string {
   if (arg === undefined)

@@ -1,17 +1,16 @@
 // The receiver's spool: every acknowledged request is first a line in an append-only file, on disk before
 // the answer (a kill -9 right after the 200 loses nothing). Requests arriving together share one write and
 // one fdatasync (group commit), so durability costs one disk flush per burst, not per request. A spool file
-// is named after its process (spool-<start ms>-<pid>-<process start ticks>.jsonl; older ones without the
-// ticks) in <REPORTER_DATA_DIR>/webhooks/, and its modification time is its owner's heartbeat: a spool is left
-// behind (to be loaded and removed by another receiver) when no spool of this process is open under its name
-// and its pid is this process's, or its owner is dead (not running, a zombie, its pid another process's now:
-// src/process/process-identity.ts), or it has not touched it for SPOOL_STALE_MS.
-import { closeSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { type FileHandle, open, utimes } from 'node:fs/promises';
-import { hostname } from 'node:os';
+// is named after its process (spool-<start ms>-<pid>-<process start ticks>.jsonl) in
+// <REPORTER_DATA_DIR>/webhooks/ and claimed by its writer while it lives (spool-claim.ts). Invariant: a
+// receiver writes into, and acknowledges from, only a spool that is still its own: before each write and
+// after each flush it checks that the file at the spool's name is the one it opened and its claim holds.
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectory } from '../../files/make-directory.js';
-import { isPidRunning, judgeOwner, thisProcess } from '../../process/process-identity.js';
+import { thisProcess } from '../../process/process-identity.js';
+import { claimSpool, type SpoolClaim } from './spool-claim.js';
 
 /** One spooled request: a payload that fits (route chatapi or prompter), or a rejected body with its reason. */
 export interface SpoolRecord {
@@ -31,12 +30,6 @@ export interface SpoolRecord {
 export const MAX_KEPT_BYTES = 64 * 1024;
 
 export const SPOOL_PREFIX = 'spool-';
-/** How often an open spool's modification time is refreshed, written to or not. */
-const SPOOL_HEARTBEAT_MS = 5_000;
-/** A spool nobody touched for this long is left behind, whoever has its pid now. */
-export const SPOOL_STALE_MS = 60_000;
-/** The paths of the spools this process has open (a process may run several receivers, on other folders). */
-const openSpools = new Set<string>();
 
 export function spoolDirOf(dataDir: string): string {
   return join(dataDir, 'webhooks');
@@ -54,7 +47,27 @@ export interface Spool {
   readonly size: number;
   /** Whether a write failed (a full disk): the receiver replaces the spool once it is loaded, freeing its room. */
   readonly writeFailed: boolean;
+  /**
+   * Why the spool is no longer this receiver's (its file removed or replaced, its claim gone), checked now;
+   * undefined while it is. Once lost, every append fails with SpoolLost and nothing more is written to it.
+   */
+  checkOwned(): string | undefined;
+  /** Appends lines (whole, each ending with a newline) as they are: what a lost spool had acknowledged. */
+  appendLines(text: string): Promise<void>;
+  /** Up to `maxBytes` of the acknowledged bytes from `offset`, read from the file this spool opened. */
+  readAcknowledged(offset: number, maxBytes: number): Promise<Buffer>;
+  /** Flushes and closes the file; the spool stays claimed until release(). */
   close(): Promise<void>;
+  /** Stops claiming the spool: after its file was loaded and removed, or when it was lost. */
+  release(): Promise<void>;
+}
+
+/** An append refused because the spool is no longer this receiver's: nothing of it was acknowledged. */
+export class SpoolLost extends Error {
+  constructor(name: string, reason: string) {
+    super(`the webhook spool ${name} is no longer this receiver's: ${reason}`);
+    this.name = 'SpoolLost';
+  }
 }
 
 export async function createSpool(dir: string, now = Date.now()): Promise<Spool> {
@@ -62,33 +75,51 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
   const { pid, startTicks } = thisProcess();
   const name = `${SPOOL_PREFIX}${now}-${pid}${startTicks === null ? '' : `-${startTicks}`}.jsonl`;
   const path = join(dir, name);
-  const handle: FileHandle = await open(path, 'a');
-  openSpools.add(path);
-  const heartbeat = setInterval(() => {
-    const at = new Date();
-    utimes(path, at, at).catch(() => undefined);
-  }, SPOOL_HEARTBEAT_MS);
-  heartbeat.unref();
+  // claimed before the file exists: no other receiver ever sees this spool without its claim
+  const claim = await claimSpool(dir, name);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'ax+'); // read too: a lost spool's lines are copied from it
+  } catch (error) {
+    await claim.release();
+    throw error;
+  }
+  const opened = fstatSync(handle.fd);
   let size = 0;
   let writeFailed = false;
+  let lost: string | undefined;
+  const checkOwned = (): string | undefined => {
+    lost ??= ownershipLost(path, opened, claim);
+    return lost;
+  };
   let queue: { line: string; done: () => void; failed: (e: unknown) => void }[] = [];
   let flushing: Promise<void> | undefined;
   const flush = async (): Promise<void> => {
     while (queue.length > 0) {
       const batch = queue;
       queue = [];
+      // never written into, nor acknowledged from, a spool that is no longer ours
+      if (checkOwned()) {
+        for (const b of batch) b.failed(new SpoolLost(name, lost!));
+        continue;
+      }
       const bytes = Buffer.from(batch.map((b) => b.line).join(''));
       try {
         await writeWhole(handle, bytes);
         await handle.datasync();
-        size += bytes.length;
-        for (const b of batch) b.done();
       } catch (error) {
         // a full disk can leave part of the batch written: cut it off, so the next line starts clean
         await handle.truncate(size).catch(() => undefined);
         writeFailed = true;
         for (const b of batch) b.failed(error);
+        continue;
       }
+      if (checkOwned()) {
+        for (const b of batch) b.failed(new SpoolLost(name, lost!));
+        continue;
+      }
+      size += bytes.length;
+      for (const b of batch) b.done();
     }
   };
   const kick = (): void => {
@@ -98,6 +129,11 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
       if (queue.length > 0) kick();
     });
   };
+  const enqueue = (line: string) =>
+    new Promise<void>((done, failed) => {
+      queue.push({ line, done, failed });
+      kick();
+    });
   return {
     path,
     name,
@@ -107,19 +143,36 @@ export async function createSpool(dir: string, now = Date.now()): Promise<Spool>
     get writeFailed() {
       return writeFailed;
     },
-    append(record) {
-      return new Promise<void>((done, failed) => {
-        queue.push({ line: `${JSON.stringify(record)}\n`, done, failed });
-        kick();
-      });
+    checkOwned,
+    append: (record) => enqueue(`${JSON.stringify(record)}\n`),
+    appendLines: enqueue,
+    async readAcknowledged(offset, maxBytes) {
+      const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, size - offset)));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+      return buffer.subarray(0, bytesRead);
     },
     async close() {
-      clearInterval(heartbeat);
       while (flushing) await flushing;
       await handle.close();
-      openSpools.delete(path);
     },
+    release: () => claim.release(),
   };
+}
+
+/** Why spool `path` (opened as `opened`) is no longer ours, or undefined while it is. */
+function ownershipLost(
+  path: string,
+  opened: { dev: number; ino: number },
+  claim: SpoolClaim,
+): string | undefined {
+  let now: { dev: number; ino: number };
+  try {
+    now = lstatSync(path);
+  } catch {
+    return `its file ${path} was removed`;
+  }
+  if (now.dev !== opened.dev || now.ino !== opened.ino) return `its file ${path} was replaced`;
+  return claim.lostReason();
 }
 
 /**
@@ -154,33 +207,11 @@ export function spoolStart(name: string): number {
   return Number(/^spool-(\d+)-/.exec(name)?.[1] ?? 0);
 }
 
-/** Whether the spool `name` in `dir` is left behind by its receiver (see the header): to load and remove. */
-export function isLeftBehind(dir: string, name: string, now = Date.now()): boolean {
-  const path = join(dir, name);
-  if (openSpools.has(path)) return false;
-  const pid = spoolPid(name);
-  if (pid === process.pid || !isPidRunning(pid)) return true;
-  // the spool folder is this host's: its writer is judged as a process of this host
-  const owner = { host: hostname(), pid, bootId: null, startTicks: spoolStartTicks(name) };
-  if (judgeOwner(owner).state === 'dead') return true;
-  try {
-    return now - statSync(path).mtimeMs > SPOOL_STALE_MS;
-  } catch {
-    return false;
-  }
-}
-
 const SPOOL_NAME = /^spool-\d+-(\d+)(?:-(\d+))?\.jsonl$/;
 
 /** The pid that wrote a spool file. */
 export function spoolPid(name: string): number {
   return Number(SPOOL_NAME.exec(name)?.[1] ?? 0);
-}
-
-/** The start time (field 22 of /proc/<pid>/stat) of the process that wrote a spool file, when its name has it. */
-function spoolStartTicks(name: string): number | null {
-  const ticks = SPOOL_NAME.exec(name)?.[2];
-  return ticks === undefined ? null : Number(ticks);
 }
 
 export function removeSpool(path: string): void {

@@ -3,32 +3,20 @@
 // moves the spool into the warehouse every second, in one transaction per batch with the spool offset, and
 // never holds the warehouse between batches (readers and the sync get in; a locked warehouse only delays the
 // load). The HTTP side is webhook-http-server.ts (limits against slow clients, the door) and
-// webhook-request-handler.ts (the key, the body's limits, the payloads); here, the spool's lifecycle and the
-// load loop (the loader itself: load-spool.ts).
+// webhook-request-handler.ts (the key, the body's limits, the payloads), the spools receiver-spools.ts;
+// here, the load loop (the loader itself: load-spool.ts) and the stop.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { CONFIG_DEFAULTS, type Config, WEBHOOKS_LOAD_MAX_BYTES } from '../../config.js';
 import type { Logger } from '../../log.js';
 import type { ChatApiChannel } from '../../settings/chatapi-channels.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
-import { LOAD_MAX_RECORDS, loadSpoolFile, type SpoolLoader } from './load-spool.js';
-import { forgetSpoolStatements } from './load-spool-sql.js';
-import {
-  createSpool,
-  isLeftBehind,
-  listSpools,
-  removeSpool,
-  type Spool,
-  spoolDirOf,
-  spoolStart,
-} from './spool.js';
+import { LOAD_MAX_RECORDS, type SpoolLoader } from './load-spool.js';
+import { openReceiverSpools } from './receiver-spools.js';
+import { spoolDirOf } from './spool.js';
 import { type DoorLimits, openWebhookDoor } from './webhook-http-server.js';
 import { createWebhookRequestHandler, type ReceiverCounts } from './webhook-request-handler.js';
 
 export type { ReceiverCounts } from './webhook-request-handler.js';
-
-/** A spool larger than this is replaced by a new one once it is loaded. */
-const ROTATE_BYTES = 64 * 1024 * 1024;
 
 export interface WebhookReceiverOptions {
   host: string;
@@ -93,16 +81,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   const { warehouse, log } = options;
   const dir = spoolDirOf(options.dataDir);
   const runId = `webhooks-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
-  let spool: Spool = await createSpool(dir, now());
-  /** Spools of earlier processes (a kill -9), and of this one before a rotation: loaded, then removed. */
-  const leftovers = new Set(listSpools(dir, spool.name).filter((name) => isLeftBehind(dir, name)));
-  /** Spools of receivers that end while this one runs (several share a data directory) join at a load. */
-  const findLeftovers = (): void => {
-    for (const name of listSpools(dir, spool.name))
-      if (!leftovers.has(name) && isLeftBehind(dir, name)) leftovers.add(name);
-  };
+  const spools = await openReceiverSpools({ dir, now, log });
   const counts: ReceiverCounts = { accepted: 0, rejected: 0, unauthorized: 0, loaded: 0 };
-  let closing = false;
   const door = await openWebhookDoor({
     host: options.host,
     port: options.port,
@@ -115,51 +95,18 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       channels: options.channels,
       counts,
       now,
-      spool: () => spool,
+      append: (record) => spools.append(record),
     }),
+  }).catch(async (error: unknown) => {
+    await spools.discard();
+    throw error;
   });
 
   let loading: Promise<void> | undefined;
+  let closed: Promise<void> | undefined;
   let warnedAt = 0;
-  const loadLeftovers = async (): Promise<void> => {
-    for (const name of [...leftovers]) {
-      const path = join(dir, name);
-      const loaded = await loadSpoolFile(loader, path, name);
-      if (loaded > 0) {
-        counts.loaded += loaded;
-        log.info({ spool: name, records: loaded }, 'loaded the spool of an earlier receiver');
-      }
-      removeSpool(path);
-      await warehouse.execute(forgetSpoolStatements(name));
-      leftovers.delete(name);
-    }
-  };
   const loadOnce = async (): Promise<void> => {
-    findLeftovers();
-    // spools of earlier processes first: their rows came first
-    await loadLeftovers();
-    // the live spool is read back from its file up to what it acknowledged: it keeps no record in memory
-    counts.loaded += await loadSpoolFile(loader, spool.path, spool.name, spool.size);
-    // the replaced spool at once: after a full disk, its removal is what makes room for the next requests
-    if (await replaceSpoolIfDue()) await loadLeftovers();
-  };
-  /**
-   * A spool past ROTATE_BYTES, or one a write failed on (a full disk: 503 until there is room), is replaced
-   * by a new one once loaded; records it acknowledged since the take are loaded from its file as a leftover.
-   */
-  const replaceSpoolIfDue = async (): Promise<boolean> => {
-    if (closing || !(spool.size > ROTATE_BYTES || (spool.writeFailed && spool.size > 0))) return false;
-    const full = spool;
-    try {
-      // never the same name as the spool it replaces (a clock that did not move)
-      spool = await createSpool(dir, Math.max(now(), spoolStart(full.name) + 1));
-    } catch (error) {
-      log.warn({ err: error }, 'could not start a new webhook spool: the full one stays in use');
-      return false;
-    }
-    leftovers.add(full.name);
-    await full.close();
-    return true;
+    counts.loaded += await spools.load(loader);
   };
   const loader: SpoolLoader = {
     warehouse,
@@ -192,15 +139,14 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       await loading?.catch(() => undefined);
       await load();
     },
-    async close() {
-      closing = true;
-      clearInterval(timer);
-      await door.close();
-      await loading?.catch(() => undefined);
-      await load();
-      await spool.close();
-      removeSpool(spool.path);
-      await warehouse.execute(forgetSpoolStatements(spool.name));
+    close() {
+      closed ??= (async () => {
+        clearInterval(timer);
+        await door.close();
+        await loading?.catch(() => undefined);
+        await spools.close(loader);
+      })();
+      return closed;
     },
   };
 }

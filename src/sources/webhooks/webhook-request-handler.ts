@@ -9,9 +9,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatApiChannel } from '../../settings/chatapi-channels.js';
 import { parseJsonBigIntegers } from '../../text/parse-json-big-integers.js';
 import { nestsDeeperThan } from './json-nesting.js';
-import { readRequestBody } from './read-request-body.js';
+import { type RequestBody, readRequestBody } from './read-request-body.js';
 import { redactRejectReason, redactTokens } from './redact-tokens.js';
-import { MAX_KEPT_BYTES, type Spool } from './spool.js';
+import { MAX_KEPT_BYTES, type SpoolRecord } from './spool.js';
 import {
   type ChatApiPayload,
   chatApiPayload,
@@ -38,8 +38,8 @@ export interface WebhookDoorContext {
   channels: readonly ChatApiChannel[];
   counts: ReceiverCounts;
   now: () => number;
-  /** The spool in use (the receiver replaces it now and then). */
-  spool: () => Spool;
+  /** Appends to the receiver's spool; resolves once the record is on disk (receiver-spools.ts). */
+  append: (record: SpoolRecord) => Promise<void>;
 }
 
 type Route = 'chatapi' | 'prompter';
@@ -73,7 +73,7 @@ export function createWebhookRequestHandler(
     reason: string,
   ) => {
     counts.rejected++;
-    await context.spool().append({
+    await context.append({
       route: 'reject',
       receivedAt: now(),
       // a malformed Chat API body may still carry the channel token: it is kept without it, in any form
@@ -86,10 +86,10 @@ export function createWebhookRequestHandler(
   };
 
   const spoolPayload = async (route: Route, payload: unknown): Promise<void> => {
-    if (route === 'prompter') return context.spool().append({ route, receivedAt: now(), body: payload });
+    if (route === 'prompter') return context.append({ route, receivedAt: now(), body: payload });
     // the token is a secret, never on disk: the spool keeps the channel it names instead
     const objects = payload as ChatApiPayload;
-    await context.spool().append({
+    await context.append({
       route,
       receivedAt: now(),
       body: objects.map(({ token: _token, ...object }) => object),
@@ -105,7 +105,7 @@ export function createWebhookRequestHandler(
     }
     const { route } = door;
     const endpoint = `webhooks/${route}`;
-    const body = await readRequestBody(request, MAX_BODY_BYTES);
+    const body = withoutByteOrderMark(await readRequestBody(request, MAX_BODY_BYTES));
     if (body.tooLarge)
       return reject(response, 413, endpoint, body.text, `the body is larger than ${MAX_BODY_BYTES} bytes`);
     if (nestsDeeperThan(body.text, MAX_NESTING))
@@ -138,6 +138,14 @@ export function createWebhookRequestHandler(
     counts.accepted++;
     answer(response, 200, {});
   };
+}
+
+/**
+ * The body without a UTF-8 byte order mark at its start: some producers write one, and JSON readers skip it
+ * (RFC 8259 lets a parser ignore it); JSON.parse would refuse the body for it.
+ */
+function withoutByteOrderMark(body: RequestBody): RequestBody {
+  return body.text.charCodeAt(0) === 0xfeff ? { ...body, text: body.text.slice(1) } : body;
 }
 
 /** What is decided before the body: the route, the method, the key (a declared length: readRequestBody). */

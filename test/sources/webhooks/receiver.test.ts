@@ -238,6 +238,25 @@ describe('the webhook receiver', () => {
     expect(row?.['t']).toBe(Date.parse('2026-11-20T09:30:00Z'));
   });
 
+  it('takes a body that starts with a UTF-8 byte order mark, as JSON readers do', async () => {
+    await start();
+    const bom = '\uFEFF';
+    expect((await post('/webhooks/chatapi', `${bom}${JSON.stringify([chatObject('q-bom')])}`)).status).toBe(
+      200,
+    );
+    const prompter = { clientInfo: { id: 'c' }, chatId: 'chat', questionId: 'p-bom', answerOptions: [] };
+    expect((await post('/webhooks/prompter', `${bom}${JSON.stringify(prompter)}`)).status).toBe(200);
+    // only at the start: anywhere else it is a character of the text, and a stray one is no JSON
+    expect((await post('/webhooks/chatapi', `[${bom}]`)).status).toBe(400);
+    await receiver!.loadNow();
+    expect(await warehouse.query('select question_id, answer from chatapi_webhook_events')).toEqual([
+      { question_id: 'q-bom', answer: 'Ваш заказ в пути' },
+    ]);
+    expect(await warehouse.query('select question_id from prompter_answers')).toEqual([
+      { question_id: 'p-bom' },
+    ]);
+  });
+
   it('close() loads everything acknowledged and removes its spool', async () => {
     const r = await start();
     for (let i = 0; i < 50; i++)

@@ -2,9 +2,10 @@
 // rejected body (a malformed Chat API payload still carries it), whatever the token (configured or not,
 // cut off by a body that is not whole); and a spool left by a receiver that is gone is loaded at the next
 // start, also when the dead receiver had this process's pid (a container restarts its process with the
-// same pid) or when its pid now belongs to an unrelated process; a fresh spool of a live neighbour is left
-// alone. Resends within one batch keep the first delivery.
+// same pid) or when its pid now belongs to an unrelated process; a live neighbour's spool is left alone,
+// however long untouched. Resends within one batch keep the first delivery.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   mkdirSync,
   mkdtempSync,
@@ -18,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log.js';
+import { readProcessStat } from '../../../src/process/process-identity.js';
 import {
   startWebhookReceiver,
   type WebhookReceiver,
@@ -81,6 +83,7 @@ const chatObject = (questionId: string, token: string, answer = 'yes') => ({
 function spoolText(): string {
   const spools = join(dir, 'webhooks');
   return readdirSync(spools)
+    .filter((name) => name.endsWith('.jsonl'))
     .map((name) => readFileSync(join(spools, name), 'utf8'))
     .join('\n');
 }
@@ -91,11 +94,16 @@ function spoolLine(questionId: string, receivedAt: number): string {
   return `${JSON.stringify({ route: 'chatapi', receivedAt, body: [object] })}\n`;
 }
 
-/** Writes a spool file of another (dead or live) receiver, last modified `ageMs` ago. */
-function writeForeignSpool(pid: number, questionIds: readonly string[], ageMs: number): string {
+/** Writes a spool file of another (dead or live) older receiver (no socket), last modified `ageMs` ago. */
+function writeForeignSpool(
+  pid: number,
+  questionIds: readonly string[],
+  ageMs: number,
+  startTicks?: number,
+): string {
   const spools = join(dir, 'webhooks');
   mkdirSync(spools, { recursive: true });
-  const name = `spool-${Date.now() - ageMs}-${pid}.jsonl`;
+  const name = `spool-${Date.now() - ageMs}-${pid}${startTicks === undefined ? '' : `-${startTicks}`}.jsonl`;
   const path = join(spools, name);
   writeFileSync(path, questionIds.map((q, i) => spoolLine(q, Date.now() - ageMs + i)).join(''));
   const seconds = (Date.now() - ageMs) / 1000;
@@ -164,11 +172,13 @@ describe('spools left behind', () => {
     expect(readdirSync(join(dir, 'webhooks'))).not.toContain(name);
   });
 
-  it('loads a stale spool whose pid belongs to another process now, and leaves a live neighbour’s alone', async () => {
+  it('loads a spool whose pid belongs to another process now, and leaves a live neighbour’s alone, however old', async () => {
     const other = spawn('sleep', ['60'], { stdio: 'ignore' });
     children.push(other);
-    const stale = writeForeignSpool(other.pid!, ['q-stale'], 10 * 60_000);
-    const fresh = writeForeignSpool(other.pid!, ['q-fresh'], 0);
+    await once(other, 'spawn');
+    const ticks = readProcessStat(other.pid!)!.startTicks;
+    const stale = writeForeignSpool(other.pid!, ['q-stale'], 0, ticks - 1);
+    const fresh = writeForeignSpool(other.pid!, ['q-fresh'], 10 * 60_000, ticks);
     await start();
     await receiver!.loadNow();
     expect(await storedIds()).toEqual(['q-stale']);
