@@ -8,7 +8,13 @@ import { type Clustering, clusterQuestions, type QuestionCount } from './cluster
 import { readPreviousRun } from './read-previous-run.js';
 import { type RunRow, storeUnhandledRun } from './store-unhandled-run.js';
 import type { TextEmbedder } from './text-embedder.js';
-import { SELECT_CLUSTERS, SELECT_QUESTION_COUNTS, SELECT_RUN } from './unhandled-sql.js';
+import {
+  RESET_FLUSH_THRESHOLD,
+  SELECT_CLUSTERS,
+  SELECT_QUESTION_COUNTS,
+  SELECT_RUN,
+  SET_FLUSH_THRESHOLD,
+} from './unhandled-sql.js';
 
 export interface UnhandledQuery {
   /** undefined: every project. */
@@ -67,6 +73,9 @@ export interface UnhandledRun {
   clusters: UnhandledCluster[];
 }
 
+/** DuckDB's memory_limit while a run is computed (docs/unhandled.md#memory-and-time). */
+export const UNHANDLED_DUCKDB_MEMORY_LIMIT = '128MB';
+
 /** The run id of a selection and period: computing the same again replaces it. */
 export function unhandledRunId(query: UnhandledQuery): string {
   const key = [query.project ?? '', query.channel ?? '', query.catchAllClass, query.from, query.to];
@@ -80,14 +89,28 @@ export async function computeUnhandled(
   now: Date,
   options: { embedder?: TextEmbedder } = {},
 ): Promise<UnhandledRun> {
+  // the texts, their vectors and the graph are in this process's memory while DuckDB reads and stores: its
+  // buffer pool kept small, and what it freed handed back to the system after each query rather than kept
+  // for the next (1M messages: peak RSS 539 MB against 865 MB: docs/unhandled.md#memory-and-time)
+  await warehouse.setMemoryLimit(UNHANDLED_DUCKDB_MEMORY_LIMIT);
+  await warehouse.query(SET_FLUSH_THRESHOLD);
+  try {
+    return await clusterAndStore(warehouse, query, now, options);
+  } finally {
+    await warehouse.query(RESET_FLUSH_THRESHOLD);
+    await warehouse.setMemoryLimit(undefined);
+  }
+}
+
+async function clusterAndStore(
+  warehouse: Warehouse,
+  query: UnhandledQuery,
+  now: Date,
+  options: { embedder?: TextEmbedder },
+): Promise<UnhandledRun> {
   const params = selectionParams(query);
   const { run_id: _, ...countParams } = params;
-  const counts = await warehouse.query(SELECT_QUESTION_COUNTS, countParams);
-  const questions: QuestionCount[] = counts.map((r) => ({
-    question: String(r['question']),
-    current: Number(r['current']),
-    previous: Number(r['previous']),
-  }));
+  const questions = await readQuestionCounts(warehouse, countParams);
   const { previous_from: _p, ...selection } = params;
   const previous = await readPreviousRun(warehouse, selection);
   const clustering = await clusterQuestions(questions, {
@@ -98,6 +121,23 @@ export async function computeUnhandled(
   const run = runRow(query, params, questions, clustering, previous?.runId ?? null);
   await storeUnhandledRun(warehouse, run, selection, questions, clustering, now);
   return readUnhandledRun(warehouse, run.run_id);
+}
+
+/**
+ * The period's distinct texts with their counts, streamed chunk by chunk: no materialised result nor a row
+ * object per text beside the questions (at 1M messages, about half a million texts).
+ */
+async function readQuestionCounts(
+  warehouse: Warehouse,
+  params: Omit<ReturnType<typeof selectionParams>, 'run_id'>,
+): Promise<QuestionCount[]> {
+  const questions: QuestionCount[] = [];
+  for await (const chunk of warehouse.streamRows(SELECT_QUESTION_COUNTS, params)) {
+    const [q, c, p] = ['question', 'current', 'previous'].map((name) => chunk.columns.indexOf(name));
+    for (const row of chunk.rows)
+      questions.push({ question: String(row[q!]), current: Number(row[c!]), previous: Number(row[p!]) });
+  }
+  return questions;
 }
 
 function selectionParams(query: UnhandledQuery) {

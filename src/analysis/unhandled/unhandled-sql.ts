@@ -8,6 +8,13 @@
 const selection = (m: string) => `${m}nlp_class = $class AND ${m}question IS NOT NULL
   AND ($project = '' OR ${m}project = $project) AND ($channel = '' OR ${m}channel_type = $channel)`;
 
+/**
+ * While a run is computed: memory a finished query freed beyond 8 MB goes back to the system at once, not
+ * kept by DuckDB's allocator for the next query (the texts and their vectors need it meanwhile).
+ */
+export const SET_FLUSH_THRESHOLD = "SET allocator_flush_threshold = '8MB'";
+export const RESET_FLUSH_THRESHOLD = 'RESET allocator_flush_threshold';
+
 /** Distinct question texts with their messages in [from, to) and in [previous_from, from). */
 export const SELECT_QUESTION_COUNTS = `
 SELECT question,
