@@ -94,7 +94,7 @@ describe('clusters of unhandled questions against the emulator truth', () => {
   });
 
   it('clusters are pure: at least 90 % of the clustered messages share their cluster’s majority topic', () => {
-    const clustered = month.messages.flatMap((m, i) => (month.clusterOf[i] === undefined ? [] : [i]));
+    const clustered = month.messages.flatMap((_m, i) => (month.clusterOf[i] === undefined ? [] : [i]));
     const scores = scoreAgainstTruth(
       clustered.map((i) => month.messages[i]!.topic ?? '(noise)'),
       clustered.map((i) => month.clusterOf[i]),

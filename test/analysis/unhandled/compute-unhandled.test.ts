@@ -125,6 +125,8 @@ describe('computeUnhandled against the emulator truth', () => {
       runId: run.runId,
       unrecognised: run.unrecognised,
       clustered: run.clustered,
+      // "other" said plainly: the messages of the period in no cluster
+      other: JSON.parse(toCleanJson(run.other)),
       // as --json writes every figure: 12 significant digits, no binary noise
       clusters: JSON.parse(toCleanJson(run.clusters.slice(0, 5))),
     });
