@@ -14,6 +14,7 @@ import { statsQueriesStep } from './steps/stats-queries.js';
 import { syncLeversStep } from './steps/sync-levers.js';
 import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-floor.js';
 import { unhandledStep } from './steps/unhandled.js';
+import { unhandledRealStep } from './steps/unhandled-real.js';
 import { webhooksStep } from './steps/webhooks.js';
 import { webhooksLargeStep } from './steps/webhooks-large.js';
 import { windowCommitsStep } from './steps/window-commits.js';
@@ -33,6 +34,7 @@ export const STEPS: readonly BenchStep[] = [
   statsQueriesStep,
   windowCommitsStep,
   unhandledStep,
+  unhandledRealStep,
   xlsxExportStep,
   exportsStep,
   webhooksStep,

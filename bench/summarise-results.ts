@@ -43,7 +43,7 @@ function atMost(name: string, v: number, max: number, unit: Figure['unit'], extr
     name,
     value: v,
     unit,
-    target: `≤ ${max}${unit === 'ratio' ? '' : ` ${unit}`}`,
+    target: `≤ ${max}${unit === 'ratio' || unit === 'count' ? '' : ` ${unit}`}`,
     met: v <= max,
     ...extra,
   };
@@ -472,7 +472,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   const floorRss = value(all, 'xlsx-export', 'floorPeakRssMb');
   if (floorRss !== undefined)
     rows.push({ group: 'rss', name: 'peak RSS, bare exceljs floor', value: floorRss, unit: 'MB' });
-  return [...rows, ...unhandledRows(all)];
+  return [...rows, ...unhandledRows(all), ...unhandledRealRows(all)];
 }
 
 function cpuRow(cpu: number | undefined, note: string): ResultRow[] {
@@ -509,8 +509,41 @@ function unhandledRows(all: AllFigures): ResultRow[] {
       ...atMost('unhandled clusters of the period (computeUnhandled)', seconds, 60, 's', { note }),
     },
     ...cpuRow(value(all, 'unhandled', 'cpuSeconds'), note),
-    { group: 'rss', ...atMost('peak RSS, unhandled clusters', rss, 1000, 'MB', { note }) },
+    { group: 'rss', ...atMost('peak RSS, unhandled clusters', rss, 600, 'MB', { note }) },
   ];
+}
+
+function atLeast(name: string, v: number, min: number, extra: Partial<ResultRow>): ResultRow {
+  return { group: 'absolute', name, value: v, unit: 'ratio', target: `≥ ${min}`, met: v >= min, ...extra };
+}
+
+/** The unhandled-real step's rows per corpus: the product's scores with the issue's targets, the baseline's. */
+function unhandledRealRows(all: AllFigures): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const get = (name: string) => value(all, 'unhandled-real', name);
+  for (const corpus of ['banking77', 'clinc150']) {
+    const nmi = get(`${corpus}ProductNmi`);
+    const baseline = get(`${corpus}BaselineNmi`);
+    const purity = get(`${corpus}ProductPurity`);
+    const largest = get(`${corpus}ProductLargestShare`);
+    const perIntent = get(`${corpus}ProductMaxClustersPerIntent`);
+    if (nmi === undefined || baseline === undefined || purity === undefined) continue;
+    if (largest === undefined || perIntent === undefined) continue;
+    const note = `${get(`${corpus}ProductClusters`) ?? 0} clusters for ${get(`${corpus}Intents`) ?? 0} intents, "other" one cluster`;
+    rows.push(
+      atLeast(`${corpus}: NMI of the unhandled clusters`, nmi, 0.6, { note }),
+      atLeast(`${corpus}: NMI ÷ the TF-IDF + k-means baseline's (true k)`, nmi / baseline, 1, {
+        note: `baseline NMI ${baseline.toFixed(3)}`,
+      }),
+      atLeast(`${corpus}: purity of the unhandled clusters`, purity, 0.5, { note }),
+      { group: 'absolute', ...atMost(`${corpus}: largest cluster's share`, largest, 0.05, 'ratio', {}) },
+      {
+        group: 'absolute',
+        ...atMost(`${corpus}: most clusters one intent is the majority of`, perIntent, 3, 'count', {}),
+      },
+    );
+  }
+  return rows;
 }
 
 export function formatFigure(v: number, unit: Figure['unit']): string {

@@ -14,6 +14,7 @@ import {
 } from './settings/alert-rules.js';
 import { type ChatApiChannel, chatApiChannelsSetting } from './settings/chatapi-channels.js';
 import { CONFIG_DEFAULTS } from './settings/config-defaults.js';
+import { type EmbeddingsEndpoint, embeddingsUrlSetting } from './settings/embeddings-url.js';
 import { type PushgateTarget, pushgateUrlSetting } from './settings/pushgate-url.js';
 import { parseJsonText } from './text/parse-json-text.js';
 import { suggestKey } from './text/suggest-near.js';
@@ -279,6 +280,8 @@ export const ENV_KEYS = {
   REPORTER_KB_BASE_URL: urlSetting.default(D.REPORTER_KB_BASE_URL),
   REPORTER_KB_KEY: secretSetting().optional(),
   REPORTER_KB_ADMIN_KEY: secretSetting().optional(),
+  REPORTER_EMBEDDINGS_URL: embeddingsUrlSetting.optional(),
+  REPORTER_EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
 } as const;
@@ -350,6 +353,8 @@ export interface Config {
   /** Alert rules evaluated after each sync (REPORTER_ALERTS, else "alerts" of the REPORTER_CONFIG file). */
   alerts: readonly AlertRule[];
   kb: KbConfig;
+  /** The embeddings endpoint `unhandled` clusters with (REPORTER_EMBEDDINGS_*); undefined: its own LSA. */
+  embeddings: EmbeddingsConfig | undefined;
   /** The REPORTER_CONFIG file the projects came from (absolute); undefined: REPORTER_BASE_URL and REPORTER_TOKEN. */
   projectsFile?: string | undefined;
 }
@@ -362,6 +367,12 @@ export interface KbConfig {
   key: string | undefined;
   /** REPORTER_KB_ADMIN_KEY: the account key for API keys, access groups and projects; undefined: skipped. */
   adminKey: string | undefined;
+}
+
+/** An OpenAI-compatible embeddings endpoint (docs/unhandled.md#embeddings). Its key is a secret. */
+export interface EmbeddingsConfig extends EmbeddingsEndpoint {
+  /** REPORTER_EMBEDDINGS_MODEL: the `model` each request names; undefined: none sent. */
+  model: string | undefined;
 }
 
 /** Pushgate (docs/pushgate.md). */
@@ -742,6 +753,10 @@ export function loadConfig(
       key: e.REPORTER_KB_KEY,
       adminKey: e.REPORTER_KB_ADMIN_KEY,
     }),
+    embeddings:
+      e.REPORTER_EMBEDDINGS_URL === undefined
+        ? undefined
+        : Object.freeze({ ...e.REPORTER_EMBEDDINGS_URL, model: e.REPORTER_EMBEDDINGS_MODEL }),
     projectsFile: fileName,
   });
 }

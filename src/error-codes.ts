@@ -121,6 +121,44 @@ export const ERROR_CODES = {
     meaning:
       'kb eval: the questions file (CSV or JSONL) or --sql result is not a list of questions (the line and column are named).',
   },
+  'embeddings.auth': {
+    kinds: ['terminal'],
+    meaning:
+      'The embeddings endpoint refused the key in REPORTER_EMBEDDINGS_URL, or asked for one (401/403).',
+  },
+  'embeddings.not_found': {
+    kinds: ['terminal'],
+    meaning:
+      'The embeddings endpoint answered 404: check the path of REPORTER_EMBEDDINGS_URL (…/v1/embeddings).',
+  },
+  'embeddings.bad_request': {
+    kinds: ['terminal'],
+    meaning:
+      'The embeddings endpoint answered another 4xx status (often: REPORTER_EMBEDDINGS_MODEL missing or not served).',
+  },
+  'embeddings.unavailable': {
+    kinds: ['transient'],
+    meaning: 'The embeddings endpoint kept failing (5xx, 429, network) through every retry: try again later.',
+  },
+  'embeddings.request_failed': {
+    kinds: ['terminal'],
+    meaning:
+      'An embeddings request could not be sent at all (the host of REPORTER_EMBEDDINGS_URL does not resolve, ...).',
+  },
+  'embeddings.unreachable': {
+    kinds: ['transient'],
+    meaning:
+      'The first embeddings request could not connect (nothing answers, https to plain HTTP, TLS): check REPORTER_EMBEDDINGS_URL.',
+  },
+  'embeddings.retry_after_too_long': {
+    kinds: ['transient'],
+    meaning: 'The embeddings endpoint asks to wait (Retry-After) longer than a request waits.',
+  },
+  'embeddings.bad_answer': {
+    kinds: ['terminal'],
+    meaning:
+      'The embeddings endpoint answered with no vector, a vector of another length, or not one vector per text.',
+  },
   'prompter.bad_answer': {
     kinds: ['terminal'],
     meaning: 'The Prompter API answered a question without a questionId.',

@@ -2,7 +2,7 @@
 // messages in the period (and 250,000 in the previous one; texts from the emulator's generator: topics with
 // paraphrases and typos, one-off noise; bench/children/cluster-unhandled.ts). One computeUnhandled run as a
 // process (read, cluster, store), against its floor: the same period's distinct texts and counts read into
-// memory, nothing else. Targets: ≤ 60 s and ≤ 1 GB peak RSS for 1,000,000 messages.
+// memory, nothing else. Targets: ≤ 60 s and ≤ 600 MB peak RSS for 1,000,000 messages (issue 48).
 import { join } from 'node:path';
 import type { BenchContext } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';

@@ -2,7 +2,8 @@
 // it for exactly the report's period (docs/unhandled.md): its clusters (rank, id, label, messages, the
 // previous period's, trend, share, clients, sessions sent to an agent, channels, examples), the coverage of
 // the top clusters (the knowledge base's best source, score, answerable, the Prompter's suggestions),
-// the run's figures and a chart of the top 10 clusters this period against the previous one. It reads the stored run, never
+// the run's figures and a chart of the top 10 clusters this period against the previous one. The messages that
+// joined no topic are "other": the last row of the clusters and a figure of the run. It reads the stored run, never
 // computes one (a report only reads): with none for the period it is empty and says which command makes it.
 // Small: written in memory with its chart, or (--format html) as one self-contained page.
 
@@ -55,27 +56,43 @@ const COVERAGE_COLUMNS: ColumnSpec[] = [
   col('intent', 'Prompter top intent', 'text', 30),
 ];
 
-function clustersSheet(rows: PlainRow[]): SheetSource {
+/** The label of the last row of the Clusters sheet: what joined no topic, said plainly. */
+export const OTHER_LABEL = '(other: questions that joined no topic)';
+
+function clustersSheet(rows: PlainRow[], run: PlainRow | undefined): SheetSource {
+  const other = run === undefined || rows.length === 0 ? [] : [otherRow(run)];
   return {
     name: 'Clusters',
     columns: CLUSTER_COLUMNS,
     rows: [
-      rows.map((r) => [
-        r['rank'],
-        r['cluster_id'],
-        r['label'],
-        r['messages'],
-        r['previous_messages'],
-        r['trend'],
-        r['share'],
-        r['clients'],
-        r['agent_sessions'],
-        r['channels'],
-        r['examples'],
-      ]),
+      [
+        ...rows.map((r) => [
+          r['rank'],
+          r['cluster_id'],
+          r['label'],
+          r['messages'],
+          r['previous_messages'],
+          r['trend'],
+          r['share'],
+          r['clients'],
+          r['agent_sessions'],
+          r['channels'],
+          r['examples'],
+        ]),
+        ...other,
+      ],
     ],
     emptyNote: 'No cluster: no group of unrecognised messages reached the run’s minimum size',
   };
+}
+
+/** The row of "other": its messages and share; no id, no trend (it is no topic). */
+function otherRow(run: PlainRow): PlainValue[] {
+  const messages = num(run['other_messages']);
+  const unrecognised = num(run['unrecognised']);
+  const share =
+    messages === null || unrecognised === null || unrecognised === 0 ? null : messages / unrecognised;
+  return [null, 'other', OTHER_LABEL, messages, null, null, share, null, null, null, null];
 }
 
 /** The clusters whose coverage was computed (the command's top clusters), biggest first. */
@@ -125,6 +142,13 @@ function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource 
       unrecognised === null || clustered === null || unrecognised === 0 ? null : clustered / unrecognised,
       'percent',
     ],
+    ['Other: messages that joined no topic', num(run['other_messages']), 'integer'],
+    [
+      'Other: share',
+      unrecognised === null || unrecognised === 0 ? null : (num(run['other_messages']) ?? 0) / unrecognised,
+      'percent',
+    ],
+    ['Vectors', text(run['vectors']) ?? 'signatures (before issue 48)', 'text'],
     ['Clusters', num(run['clusters']), 'integer'],
     ['Top clusters asked to the knowledge base', asked.length, 'integer'],
     ['Of them answerable', asked.filter((c) => c['answerable'] === true).length, 'integer'],
@@ -175,7 +199,7 @@ export const unhandledReport: ReportDefinition = {
     const clusters = run ? await context.querySql('clusters', { run_id: String(run['run_id']) }) : [];
     return {
       sheets: [
-        clustersSheet(clusters),
+        clustersSheet(clusters, run),
         coverageSheet(clusters),
         ...(run ? [runSheet(run, clusters, context.tz)] : []),
       ],

@@ -1,8 +1,9 @@
 // The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
 // the clock, faults, the Chat API's truth and webhooks, what Pushgate received, the knowledge base's truth
 // (`kb/truth?at=`), the remote behaviour (`remote`: latency, rate limit; remote.ts), how report files are
-// written (`report-shape`: header names, CSV or XLSX only, column order; reports/report-shape.ts). Tests in
-// other processes and the demo drive the emulator through them.
+// written (`report-shape`: header names, CSV or XLSX only, column order; reports/report-shape.ts), the
+// catch-all questions' truth (`unhandled/truth`: each message's topic or corpus intent). Tests in other
+// processes and the demo drive the emulator through them.
 import { badParameter } from './api-error.js';
 import { chatChannelTruth } from './chatapi/chat-truth.js';
 import { FAULT_TYPES, type FaultRule, type FaultType } from './faults.js';
@@ -13,10 +14,12 @@ import { listRemoteRoutes } from './remote.js';
 import { readReportShape } from './reports/report-shape.js';
 import type { Route } from './route.js';
 import { groundTruth } from './truth.js';
+import { unhandledTruth } from './unhandled-truth.js';
 
 export function controlRoutes(): Route[] {
   return [
     ...listWorldRoutes(),
+    ...listUnhandledControlRoutes(),
     ...listChatApiControlRoutes(),
     ...listPushgateControlRoutes(),
     ...listKbControlRoutes(),
@@ -97,6 +100,34 @@ function listWorldRoutes(): Route[] {
             ...(from === undefined ? {} : { from }),
             ...(to === undefined ? {} : { to }),
           }),
+        };
+      },
+    },
+  ];
+}
+
+// the catch-all questions' truth: what the clusters of unhandled questions are judged by, from outside
+function listUnhandledControlRoutes(): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: 'unhandled/truth',
+      op: 'unhandledTruth',
+      handler(ctx) {
+        const name = queryString(ctx.query, 'project') ?? ctx.emulator.options.projects[0]!;
+        const project = ctx.emulator.project(name);
+        const truth = unhandledTruth(project, {
+          from: queryDateTime(ctx.query, 'from') ?? 0,
+          to: queryDateTime(ctx.query, 'to') ?? ctx.now + 1,
+          now: ctx.now,
+        });
+        return {
+          body: {
+            corpus: project.catchAll.corpus?.name ?? null,
+            topics: truth.topics,
+            noise: truth.noise.length,
+            topicOf: Object.fromEntries(truth.topicOf),
+          },
         };
       },
     },

@@ -15,6 +15,7 @@ import { DEFAULT_PUSHBACK_ID, Pushgate } from './pushgate/pushgate.js';
 import { type RateLimitOptions, ServerRateLimit } from './rate-limit.js';
 import { DEFAULT_REPORT_SHAPE, type ReportShape } from './reports/report-shape.js';
 import { ReportTasks } from './reports/report-tasks.js';
+import type { CatchAllOptions } from './unhandled-corpus.js';
 
 export interface V1Token {
   token: string;
@@ -81,6 +82,10 @@ export interface EmulatorOptions {
   pushbacks: { pushbackId: string; project?: string }[];
   /** The knowledge base service at `/kb` (sources, keys, generation pace; see kb/kb-options.ts). */
   kb: Partial<KbOptions>;
+  /** The catch-all questions: the hidden topics (default) or a labelled corpus, and their share. */
+  catchAll?: CatchAllOptions;
+  /** The key the embeddings test double asks for (`Authorization: Bearer`); none by default. */
+  embeddingsKey?: string;
   /**
    * How report files are written where the seeds are silent (header names and language, CSV or XLSX only,
    * column order, extra columns, a CSV's BOM and delimiter; reports/report-shape.ts); default the API's names.
@@ -135,6 +140,8 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
     ...(partial.rateLimit === undefined ? {} : { rateLimit: partial.rateLimit }),
     ...(partial.newStatus === undefined ? {} : { newStatus: partial.newStatus }),
+    ...(partial.catchAll === undefined ? {} : { catchAll: partial.catchAll }),
+    ...(partial.embeddingsKey === undefined ? {} : { embeddingsKey: partial.embeddingsKey }),
     ...(partial.reportShape === undefined ? {} : { reportShape: partial.reportShape }),
   };
 }
@@ -154,6 +161,8 @@ export class Emulator {
   readonly ApiError = ApiError;
   /** Requests received on the API (control endpoints excluded). */
   requestCount = 0;
+  /** Requests received by the embeddings test double. */
+  embeddingRequests = 0;
   /** The server-side rate limit (options.rateLimit, or set by remote.ts), with when it answered 429. */
   rateLimit: ServerRateLimit | undefined;
   /** Real ms every API request waits (options.latencyMs, or set by remote.ts). */
@@ -189,6 +198,7 @@ export class Emulator {
           texts: o.texts,
           pushbackShare: o.pushbackShare,
           ...(o.newStatus === undefined ? {} : { newStatus: o.newStatus }),
+          ...(o.catchAll === undefined ? {} : { catchAll: o.catchAll }),
         }),
       );
     });

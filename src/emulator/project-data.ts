@@ -12,7 +12,8 @@ import {
   SEEDED_MESSAGE_LABEL_IDS,
   SEEDED_SESSION_LABEL_IDS,
 } from './state.js';
-import { unhandledQuestion } from './unhandled-topics.js';
+import { type CatchAllOptions, corpusQuestion } from './unhandled-corpus.js';
+import { type UnhandledQuestion, unhandledQuestion } from './unhandled-topics.js';
 import {
   AGENT_ANSWERS,
   AGENTS,
@@ -43,6 +44,8 @@ export interface ProjectOptions extends SkeletonOptions {
   pushbackShare?: number;
   /** A delivery status the platform added later (none by default): see EmulatorOptions.newStatus. */
   newStatus?: NewStatus;
+  /** Where the catch-all questions come from and how many there are (the hidden topics, 12 % by default). */
+  catchAll?: CatchAllOptions;
 }
 
 /** A delivery status beyond the documented five, and the share of status-channel answers that end in it. */
@@ -93,6 +96,7 @@ export interface StatusStep {
 const INTENT_WEIGHTS = INTENTS.map((intent) => intent.weight);
 const SESSION_LABEL_WEIGHTS = SESSION_LABELS.map((label) => label.weight);
 const OPERATOR_INTENT = INTENTS.find((intent) => intent.nlpClass === '/Operator')!;
+/** The share of the bot's answered messages that are catch-all, unless `catchAll.share` says otherwise. */
 const UNRECOGNISED_SHARE = 0.12;
 /**
  * People label and comment within 36 hours of a message (or of a session's end), and a message is read
@@ -122,6 +126,7 @@ export class ProjectData {
   readonly texts: TextLengths;
   readonly pushbackShare: number;
   readonly newStatus: NewStatus | undefined;
+  readonly catchAll: CatchAllOptions;
   /** Sessions that came from outside (Chat API dialogues), with their messages as they were said. */
   readonly live = new LiveSessions();
   private clientIndexById = new Map<string, number>();
@@ -132,6 +137,7 @@ export class ProjectData {
     this.texts = options.texts ?? { length: 0, longEvery: 0, longLength: 0 };
     this.pushbackShare = options.pushbackShare ?? 0;
     this.newStatus = options.newStatus;
+    this.catchAll = options.catchAll ?? {};
     this.accountId = options.accountId;
     this.seed = options.seed;
     this.skeleton = new Skeleton(options);
@@ -140,6 +146,12 @@ export class ProjectData {
       `${options.accountId}-${options.name}-${options.accountId}-chat`,
       `${options.accountId}-${options.name}-${options.accountId}-voice`,
     ];
+  }
+
+  /** The catch-all question of message (i, k) and where it came from (a topic, a corpus intent, or noise). */
+  catchAllQuestion(i: number, k: number): UnhandledQuestion {
+    const corpus = this.catchAll.corpus;
+    return corpus ? corpusQuestion(corpus, this.seed, i, k) : unhandledQuestion(this.seed, i, k);
   }
 
   // ----- identity ---------------------------------------------------------------------------------
@@ -257,8 +269,8 @@ export class ProjectData {
       return facts;
     }
     if (unit(s, i, k, 37) < 0.01) facts.event = pick(EVENTS, s, i, k, 38);
-    if (unit(s, i, k, 39) < UNRECOGNISED_SHARE) {
-      facts.question = unhandledQuestion(s, i, k).text;
+    if (unit(s, i, k, 39) < (this.catchAll.share ?? UNRECOGNISED_SHARE)) {
+      facts.question = this.catchAllQuestion(i, k).text;
       facts.nlpClass = FALLBACK_CLASS;
       facts.confidence = round3(0.05 + unit(s, i, k, 41) * 0.25);
       facts.answer = FALLBACK_ANSWER;

@@ -1,6 +1,7 @@
 // The emulator over HTTP: routes both generations (v1 with a bearer token, legacy with the token in the
 // path), the seed documents' short aliases, the async operations and the /__emulator control endpoints;
-// hands `/kb` to the knowledge base service (kb/kb-http.ts); applies auth, scripted faults, the optional
+// hands `/kb` to the knowledge base service (kb/kb-http.ts) and `/embeddings` to the embeddings test double
+// (embeddings-double.ts); applies auth, scripted faults, the optional
 // server-side rate limit (429 with Retry-After) and ErrorDto answers. startEmulator() is the one entry point.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +9,7 @@ import { ApiError } from './api-error.js';
 import { prompterRoutes } from './chatapi/prompter-routes.js';
 import { chatApiRoutes } from './chatapi/routes.js';
 import { controlRoutes } from './control.js';
+import { EMBEDDINGS_PATH, serveEmbeddings } from './embeddings-double.js';
 import { Emulator, type EmulatorOptions, type V1Token } from './emulator.js';
 import { type FaultState, REQUEST_FAULTS } from './faults.js';
 import { KbHttp } from './kb/kb-http.js';
@@ -21,6 +23,8 @@ export interface RunningEmulator {
   url: string;
   /** The knowledge base service's base URL (`{url}/kb`; operations under `{kbUrl}/api/knowledge-hub`). */
   kbUrl: string;
+  /** The embeddings test double's endpoint (`{url}/embeddings/v1/embeddings`; embeddings-double.ts). */
+  embeddingsUrl: string;
   port: number;
   emulator: Emulator;
   server: Server;
@@ -240,6 +244,8 @@ class EmulatorServer {
     // the knowledge base is a separate service with its own keys and error bodies
     if (url.pathname === KB_BASE_PATH || url.pathname.startsWith(`${KB_BASE_PATH}/`))
       return this.kb.serve(req, res, url);
+    if (url.pathname === EMBEDDINGS_PATH)
+      return serveEmbeddings(this.emulator, req, res, await readBody(req));
     const where = locate(url.pathname);
     if (!where) throw new ApiError(404, 'reporter.not_found.path', `no operation at ${url.pathname}`);
     const table = {
@@ -555,6 +561,7 @@ export async function startEmulator(
   return {
     url,
     kbUrl: `${url}${KB_BASE_PATH}`,
+    embeddingsUrl: `${url}${EMBEDDINGS_PATH}`,
     port: address.port,
     emulator,
     server,

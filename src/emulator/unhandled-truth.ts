@@ -1,13 +1,13 @@
 // Ground truth of the unhandled questions: for every catch-all message of a time window, the hidden topic it
-// came from (none: one-off noise, or a live Chat API message), straight from the generator, never from the
-// code under test. What the clustering of the unhandled questions is measured against.
+// came from (or its corpus intent when the emulator serves a corpus; none: one-off noise, or a live Chat API
+// message), straight from the generator, never from the code under test. What the clustering of the
+// unhandled questions is measured against.
 import { KB_COVERED_TOPICS } from './kb/kb-topic-answers.js';
 import type { ProjectData } from './project-data.js';
-import { unhandledQuestion } from './unhandled-topics.js';
 import { FALLBACK_CLASS } from './vocabulary.js';
 
 export interface UnhandledTruth {
-  /** question_id → topic id, for each catch-all message of the window that came from a topic. */
+  /** question_id → topic id (or corpus intent), for each catch-all message of the window that came from one. */
   topicOf: Map<string, string>;
   /** Catch-all messages of the window that came from no topic (noise). */
   noise: string[];
@@ -40,7 +40,7 @@ export function unhandledTruth(
       const facts = p.messageFacts(i, k);
       if (facts.nlpClass !== FALLBACK_CLASS) continue;
       const id = p.questionId(i, k);
-      const topic = p.live.sessions.has(i) ? undefined : unhandledQuestion(p.seed, i, k).topic;
+      const topic = p.live.sessions.has(i) ? undefined : p.catchAllQuestion(i, k).topic;
       if (topic === undefined) truth.noise.push(id);
       else {
         truth.topicOf.set(id, topic);

@@ -28,6 +28,10 @@ const SAMPLES: Record<string, { env: string; secret: string }> = {
     env: 'https://bot.example/pushgate/push_pushback-id-0123456789',
     secret: 'pushback-id-0123456789',
   },
+  REPORTER_EMBEDDINGS_URL: {
+    env: 'http://:embeddings-key-0123456789@127.0.0.1:8080/v1/embeddings',
+    secret: 'embeddings-key-0123456789',
+  },
 };
 
 function settingsByName() {

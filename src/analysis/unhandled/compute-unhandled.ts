@@ -1,15 +1,20 @@
 // One run of the unhandled questions: the catch-all messages of a period and of the previous period of the
-// same length read as distinct texts with counts, clustered in memory (clusterQuestions), then written in ONE
-// commitBatch: the run, each clustered message's membership and each cluster's figures (computed in SQL from
-// the membership), replacing the earlier run of the same period and selection. Raw texts are only staged
-// (TEMP, gone with the transaction): the tables hold masked phrasings.
+// same length read as distinct texts with counts, the previous stored run of the selection read (its topics'
+// ids carry over), the texts clustered in memory (clusterQuestions; an embeddings endpoint asked when one is
+// given, while the warehouse is not held) and the run stored (store-unhandled-run.ts), then read back.
 import { createHash } from 'node:crypto';
-import { defineBatchTable } from '../../warehouse/commit-batch.js';
-import { defineStagedTable } from '../../warehouse/stage-rows.js';
 import type { PlainRow, Warehouse } from '../../warehouse/warehouse.js';
 import { type Clustering, clusterQuestions, type QuestionCount } from './cluster-questions.js';
-import { UNHANDLED_CLUSTERS_TABLE, UNHANDLED_MEMBERS_TABLE, UNHANDLED_RUNS_TABLE } from './tables.js';
-import { INSERT_CLUSTERS, INSERT_MEMBERS, SELECT_CLUSTERS, SELECT_QUESTION_COUNTS } from './unhandled-sql.js';
+import { readPreviousRun } from './read-previous-run.js';
+import { type RunRow, storeUnhandledRun } from './store-unhandled-run.js';
+import type { TextEmbedder } from './text-embedder.js';
+import {
+  RESET_FLUSH_THRESHOLD,
+  SELECT_CLUSTERS,
+  SELECT_QUESTION_COUNTS,
+  SELECT_RUN,
+  SET_FLUSH_THRESHOLD,
+} from './unhandled-sql.js';
 
 export interface UnhandledQuery {
   /** undefined: every project. */
@@ -21,7 +26,7 @@ export interface UnhandledQuery {
   from: number;
   /** Epoch ms, exclusive. */
   to: number;
-  /** Clusters with fewer messages are left out (default: 1 in 10,000 of the period's messages, at least 3). */
+  /** The smallest topic in messages (default: 0.05 % of the period's catch-all messages, at least 3). */
   minMessages?: number;
 }
 
@@ -40,6 +45,15 @@ export interface UnhandledCluster {
   examples: string[];
 }
 
+/** The period's catch-all messages that joined no topic: counted, never hidden. */
+export interface UnhandledOther {
+  messages: number;
+  /** Their distinct (masked) texts. */
+  texts: number;
+  /** messages / the period's unrecognised (0 when there were none). */
+  share: number;
+}
+
 export interface UnhandledRun {
   runId: string;
   project: string | null;
@@ -51,61 +65,16 @@ export interface UnhandledRun {
   unrecognised: number;
   previousUnrecognised: number;
   clustered: number;
+  other: UnhandledOther;
+  /** Where the texts' vectors came from: `lsa`, or `embeddings:<model>`. */
+  vectors: string;
+  /** The stored run whose ids carried over; null: none. */
+  previousRunId: string | null;
   clusters: UnhandledCluster[];
 }
 
-interface RunRow {
-  run_id: string;
-  project: string;
-  channel_type: string;
-  catch_all_class: string;
-  /** Epoch ms. */
-  period_from: number;
-  period_to: number;
-  previous_from: number;
-  unrecognised: number;
-  previous_unrecognised: number;
-  clustered: number;
-  clusters: number;
-}
-interface TextRow {
-  question: string;
-  cluster_id: string;
-}
-interface ClusterRow {
-  cluster_id: string;
-  rank: number;
-  label: string;
-  previous_messages: number;
-  examples: string[];
-  terms: string[];
-}
-
-const RUN_STAGE = defineStagedTable<RunRow>('stage_unhandled_runs', [
-  ['run_id', 'varchar'],
-  ['project', 'varchar'],
-  ['channel_type', 'varchar'],
-  ['catch_all_class', 'varchar'],
-  ['period_from', 'timestamptz'],
-  ['period_to', 'timestamptz'],
-  ['previous_from', 'timestamptz'],
-  ['unrecognised', 'bigint'],
-  ['previous_unrecognised', 'bigint'],
-  ['clustered', 'bigint'],
-  ['clusters', 'integer'],
-]);
-const TEXT_STAGE = defineStagedTable<TextRow>('stage_unhandled_texts', [
-  ['question', 'varchar'],
-  ['cluster_id', 'varchar'],
-]);
-const CLUSTER_STAGE = defineStagedTable<ClusterRow>('stage_unhandled_clusters', [
-  ['cluster_id', 'varchar'],
-  ['rank', 'integer'],
-  ['label', 'varchar'],
-  ['previous_messages', 'bigint'],
-  ['examples', 'varchar[]'],
-  ['terms', 'varchar[]'],
-]);
+/** DuckDB's memory_limit while a run is computed (docs/unhandled.md#memory-and-time). */
+export const UNHANDLED_DUCKDB_MEMORY_LIMIT = '128MB';
 
 /** The run id of a selection and period: computing the same again replaces it. */
 export function unhandledRunId(query: UnhandledQuery): string {
@@ -118,48 +87,57 @@ export async function computeUnhandled(
   warehouse: Warehouse,
   query: UnhandledQuery,
   now: Date,
+  options: { embedder?: TextEmbedder } = {},
+): Promise<UnhandledRun> {
+  // the texts, their vectors and the graph are in this process's memory while DuckDB reads and stores: its
+  // buffer pool kept small, and what it freed handed back to the system after each query rather than kept
+  // for the next (1M messages: peak RSS 539 MB against 865 MB: docs/unhandled.md#memory-and-time)
+  await warehouse.setMemoryLimit(UNHANDLED_DUCKDB_MEMORY_LIMIT);
+  await warehouse.query(SET_FLUSH_THRESHOLD);
+  try {
+    return await clusterAndStore(warehouse, query, now, options);
+  } finally {
+    await warehouse.query(RESET_FLUSH_THRESHOLD);
+    await warehouse.setMemoryLimit(undefined);
+  }
+}
+
+async function clusterAndStore(
+  warehouse: Warehouse,
+  query: UnhandledQuery,
+  now: Date,
+  options: { embedder?: TextEmbedder },
 ): Promise<UnhandledRun> {
   const params = selectionParams(query);
   const { run_id: _, ...countParams } = params;
-  const counts = await warehouse.query(SELECT_QUESTION_COUNTS, countParams);
-  const questions: QuestionCount[] = counts.map((r) => ({
-    question: String(r['question']),
-    current: Number(r['current']),
-    previous: Number(r['previous']),
-  }));
-  const clustering = clusterQuestions(
-    questions,
-    query.minMessages === undefined ? {} : { minMessages: query.minMessages },
-  );
-  const run = runRow(query, params, questions, clustering);
-  await warehouse.commitBatch({
-    tables: [
-      defineBatchTable({
-        spec: UNHANDLED_RUNS_TABLE,
-        stage: RUN_STAGE,
-        rows: [run],
-        constants: { computed_at: now },
-      }),
-      defineBatchTable({
-        spec: UNHANDLED_MEMBERS_TABLE,
-        stage: TEXT_STAGE,
-        rows: textRows(questions, clustering),
-        replaceScope: { run_id: run.run_id },
-        insert: INSERT_MEMBERS,
-        constants: membersParams(params),
-      }),
-      defineBatchTable({
-        spec: UNHANDLED_CLUSTERS_TABLE,
-        stage: CLUSTER_STAGE,
-        rows: clusterRows(clustering),
-        replaceScope: { run_id: run.run_id },
-        insert: INSERT_CLUSTERS,
-        constants: { run_id: run.run_id, unrecognised: run.unrecognised },
-      }),
-    ],
-    at: now,
+  const questions = await readQuestionCounts(warehouse, countParams);
+  const { previous_from: _p, ...selection } = params;
+  const previous = await readPreviousRun(warehouse, selection);
+  const clustering = await clusterQuestions(questions, {
+    ...(query.minMessages === undefined ? {} : { minMessages: query.minMessages }),
+    ...(previous === undefined ? {} : { previous: previous.run }),
+    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
   });
-  return readRun(warehouse, run);
+  const run = runRow(query, params, questions, clustering, previous?.runId ?? null);
+  await storeUnhandledRun(warehouse, run, selection, questions, clustering, now);
+  return readUnhandledRun(warehouse, run.run_id);
+}
+
+/**
+ * The period's distinct texts with their counts, streamed chunk by chunk: no materialised result nor a row
+ * object per text beside the questions (at 1M messages, about half a million texts).
+ */
+async function readQuestionCounts(
+  warehouse: Warehouse,
+  params: Omit<ReturnType<typeof selectionParams>, 'run_id'>,
+): Promise<QuestionCount[]> {
+  const questions: QuestionCount[] = [];
+  for await (const chunk of warehouse.streamRows(SELECT_QUESTION_COUNTS, params)) {
+    const [q, c, p] = ['question', 'current', 'previous'].map((name) => chunk.columns.indexOf(name));
+    for (const row of chunk.rows)
+      questions.push({ question: String(row[q!]), current: Number(row[c!]), previous: Number(row[p!]) });
+  }
+  return questions;
 }
 
 function selectionParams(query: UnhandledQuery) {
@@ -174,17 +152,12 @@ function selectionParams(query: UnhandledQuery) {
   };
 }
 
-/** The parameters INSERT_MEMBERS binds (every one it names, no other). */
-function membersParams(params: ReturnType<typeof selectionParams>) {
-  const { previous_from: _, ...rest } = params;
-  return rest;
-}
-
 function runRow(
   query: UnhandledQuery,
   params: ReturnType<typeof selectionParams>,
   questions: readonly QuestionCount[],
   clustering: Clustering,
+  previousRunId: string | null,
 ): RunRow {
   return {
     run_id: params.run_id,
@@ -198,43 +171,45 @@ function runRow(
     previous_unrecognised: questions.reduce((n, q) => n + q.previous, 0),
     clustered: clustering.clusters.reduce((n, c) => n + c.current, 0),
     clusters: clustering.clusters.length,
+    other_messages: clustering.other.current,
+    other_texts: clustering.other.texts,
+    vectors: clustering.vectors,
+    previous_run_id: previousRunId,
   };
 }
 
-function textRows(questions: readonly QuestionCount[], clustering: Clustering): TextRow[] {
-  const rows: TextRow[] = [];
-  for (const [n, q] of questions.entries()) {
-    const cluster = clustering.clusterOf[n];
-    if (cluster !== undefined && q.current > 0) rows.push({ question: q.question, cluster_id: cluster });
-  }
-  return rows;
+/** A stored run with every cluster, biggest first (undefined when no run has that id). */
+export async function readUnhandledRun(warehouse: Warehouse, runId: string): Promise<UnhandledRun> {
+  const run = (await warehouse.query(SELECT_RUN, { run_id: runId }))[0];
+  if (run === undefined) throw new RangeError(`no unhandled run ${runId}`);
+  const rows = await warehouse.query(SELECT_CLUSTERS, { run_id: runId });
+  return { ...toRunFigures(run), clusters: rows.map(toCluster) };
 }
 
-function clusterRows(clustering: Clustering): ClusterRow[] {
-  return clustering.clusters.map((c, n) => ({
-    cluster_id: c.id,
-    rank: n + 1,
-    label: c.label,
-    previous_messages: c.previous,
-    examples: c.examples,
-    terms: c.terms,
-  }));
-}
-
-async function readRun(warehouse: Warehouse, run: RunRow): Promise<UnhandledRun> {
-  const rows = await warehouse.query(SELECT_CLUSTERS, { run_id: run.run_id });
+/** A row of SELECT_RUN as the run's figures (clusters apart). */
+export function toRunFigures(r: PlainRow): Omit<UnhandledRun, 'clusters'> {
+  const unrecognised = Number(r['unrecognised']);
+  const clustered = Number(r['clustered']);
+  // a run stored before migration 025 has no other_*: what was not clustered is other
+  const otherMessages = r['other_messages'] === null ? unrecognised - clustered : Number(r['other_messages']);
   return {
-    runId: run.run_id,
-    project: run.project === '' ? null : run.project,
-    channel: run.channel_type === '' ? null : run.channel_type,
-    catchAllClass: run.catch_all_class,
-    from: new Date(run.period_from).toISOString(),
-    to: new Date(run.period_to).toISOString(),
-    previousFrom: new Date(run.previous_from).toISOString(),
-    unrecognised: run.unrecognised,
-    previousUnrecognised: run.previous_unrecognised,
-    clustered: run.clustered,
-    clusters: rows.map(toCluster),
+    runId: String(r['run_id']),
+    project: r['project'] === '' ? null : String(r['project']),
+    channel: r['channel_type'] === '' ? null : String(r['channel_type']),
+    catchAllClass: String(r['catch_all_class']),
+    from: new Date(Number(r['period_from'])).toISOString(),
+    to: new Date(Number(r['period_to'])).toISOString(),
+    previousFrom: new Date(Number(r['previous_from'])).toISOString(),
+    unrecognised,
+    previousUnrecognised: Number(r['previous_unrecognised']),
+    clustered,
+    other: {
+      messages: otherMessages,
+      texts: r['other_texts'] === null ? 0 : Number(r['other_texts']),
+      share: unrecognised === 0 ? 0 : otherMessages / unrecognised,
+    },
+    vectors: r['vectors'] === null ? 'signatures' : String(r['vectors']),
+    previousRunId: r['previous_run_id'] === null ? null : String(r['previous_run_id']),
   };
 }
 

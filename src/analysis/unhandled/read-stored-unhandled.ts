@@ -1,13 +1,16 @@
 // The stored run of `reporter-etl unhandled` for exactly a selection and period, as `stats --json` shows it
-// (key `unhandled`): the run's counts and its top clusters, or null when that period was not computed.
+// (key `unhandled`): the run's counts, "other" (the messages that joined no topic) and its top clusters, or
+// null when that period was not computed.
 import type { Warehouse } from '../../warehouse/warehouse.js';
 import {
   toCluster,
+  toRunFigures,
   type UnhandledCluster,
+  type UnhandledOther,
   type UnhandledQuery,
   unhandledRunId,
 } from './compute-unhandled.js';
-import { SELECT_CLUSTERS } from './unhandled-sql.js';
+import { SELECT_CLUSTERS, SELECT_RUN } from './unhandled-sql.js';
 
 export interface StoredUnhandled {
   runId: string;
@@ -17,6 +20,7 @@ export interface StoredUnhandled {
   unrecognised: number;
   previousUnrecognised: number;
   clustered: number;
+  other: UnhandledOther;
   /** The top clusters, biggest first. */
   clusters: UnhandledCluster[];
 }
@@ -28,23 +32,21 @@ export async function readStoredUnhandled(
   top: number,
 ): Promise<StoredUnhandled | null> {
   const runId = unhandledRunId(query);
-  const runs = await warehouse.query(
-    `SELECT unrecognised, previous_unrecognised, clustered, epoch_ms(computed_at) AS computed_ms FROM unhandled_runs WHERE run_id = $run_id`,
-    { run_id: runId },
-  );
-  const run = runs[0];
+  const run = (await warehouse.query(SELECT_RUN, { run_id: runId }))[0];
   if (run === undefined) return null;
   const clusters = await warehouse.query(`${SELECT_CLUSTERS} LIMIT ${Math.max(0, Math.floor(top))}`, {
     run_id: runId,
   });
+  const figures = toRunFigures(run);
   return {
     runId,
-    from: new Date(query.from).toISOString(),
-    to: new Date(query.to).toISOString(),
+    from: figures.from,
+    to: figures.to,
     computedAt: new Date(Number(run['computed_ms'])).toISOString(),
-    unrecognised: Number(run['unrecognised']),
-    previousUnrecognised: Number(run['previous_unrecognised']),
-    clustered: Number(run['clustered']),
+    unrecognised: figures.unrecognised,
+    previousUnrecognised: figures.previousUnrecognised,
+    clustered: figures.clustered,
+    other: figures.other,
     clusters: clusters.map(toCluster),
   };
 }

@@ -6,7 +6,8 @@ import { defineBatchTable } from '../../warehouse/commit-batch.js';
 import { defineStagedTable } from '../../warehouse/stage-rows.js';
 import type { PlainRow, Warehouse } from '../../warehouse/warehouse.js';
 import { INSERT_COVERAGE, SELECT_COVERAGE } from './coverage-sql.js';
-import { maskQuestion, signatureTerms } from './normalise-question.js';
+import { maskQuestion } from './normalise-question.js';
+import { questionTerms } from './question-terms.js';
 import { UNHANDLED_COVERAGE_TABLE } from './tables.js';
 
 /**
@@ -107,13 +108,13 @@ export async function storeCoverage(
 }
 
 /**
- * The share of the question's terms (its signature: stop words and placeholders out, words cut to 5 letters)
+ * The share of the question's terms (stop words and placeholders out, Snowball stems: question-terms.ts)
  * found in the chunk, a term matching a chunk's term it begins or that begins it (`wrap` / `wrapping`).
  */
 export function termsFound(question: string, chunk: string | null): number {
-  const asked = signatureTerms(question);
+  const asked = questionTerms(question);
   if (asked.length === 0 || chunk === null) return 0;
-  const held = signatureTerms(maskQuestion(chunk));
+  const held = questionTerms(maskQuestion(chunk));
   const found = asked.filter((t) => held.some((h) => h.startsWith(t) || t.startsWith(h)));
   return found.length / asked.length;
 }

@@ -1,11 +1,19 @@
-// The SQL of the unhandled questions (migration 020): the distinct catch-all texts of a period and of the
-// previous one with their counts, and the statements of a run's batch, which join the clustered texts back
-// to their messages (membership) and count each cluster's clients, sessions sent to an agent and channels.
-// Bound parameters: $project and $channel ('' = all), $class, $previous_from, $from, $to, $run_id.
+// The SQL of the unhandled questions (migrations 020 and 025): the distinct catch-all texts of a period and of
+// the previous one with their counts, the statements of a run's batch, which join the clustered texts back to
+// their messages (membership) and count each cluster's clients, sessions sent to an agent and channels, and
+// the previous stored run whose ids carry over. Bound parameters: $project and $channel ('' = all), $class,
+// $previous_from, $from, $to, $run_id.
 
 /** The catch-all messages of the selection; `m` the alias of messages ('' for none). */
 const selection = (m: string) => `${m}nlp_class = $class AND ${m}question IS NOT NULL
   AND ($project = '' OR ${m}project = $project) AND ($channel = '' OR ${m}channel_type = $channel)`;
+
+/**
+ * While a run is computed: memory a finished query freed beyond 8 MB goes back to the system at once, not
+ * kept by DuckDB's allocator for the next query (the texts and their vectors need it meanwhile).
+ */
+export const SET_FLUSH_THRESHOLD = "SET allocator_flush_threshold = '8MB'";
+export const RESET_FLUSH_THRESHOLD = 'RESET allocator_flush_threshold';
 
 /** Distinct question texts with their messages in [from, to) and in [previous_from, from). */
 export const SELECT_QUESTION_COUNTS = `
@@ -26,7 +34,8 @@ WHERE ${selection('m.')}
 
 /** Each staged cluster with what its members say: clients, sessions sent to an agent after it, channels. */
 export const INSERT_CLUSTERS = `
-INSERT INTO unhandled_clusters
+INSERT INTO unhandled_clusters (run_id, cluster_id, rank, label, messages, previous_messages, clients, share,
+  trend, agent_sessions, channels, examples, terms, profile)
 WITH members AS (
   SELECT u.cluster_id, m.project, m.session_id, m."timestamp", m.channel_type, s.client_id
   FROM unhandled_members u
@@ -47,7 +56,7 @@ SELECT $run_id, c.cluster_id, c.rank, c.label, n.messages, c.previous_messages, 
   n.messages / $unrecognised::DOUBLE,
   CASE WHEN c.previous_messages = 0 THEN NULL ELSE n.messages / c.previous_messages::DOUBLE - 1 END,
   (SELECT count(*) FROM agent a WHERE a.cluster_id = c.cluster_id)::BIGINT,
-  n.channels, c.examples, c.terms
+  n.channels, c.examples, c.terms, c.profile
 FROM stage_unhandled_clusters c JOIN counted n USING (cluster_id)`;
 
 /** The clusters of a run, biggest first. */
@@ -55,6 +64,37 @@ export const SELECT_CLUSTERS = `
 SELECT cluster_id, rank, label, messages, previous_messages, clients, share, trend, agent_sessions, channels,
   examples
 FROM unhandled_clusters WHERE run_id = $run_id ORDER BY rank`;
+
+/** The run's own figures as stored (the run row). */
+export const SELECT_RUN = `
+SELECT run_id, project, channel_type, catch_all_class, epoch_ms(period_from) AS period_from,
+  epoch_ms(period_to) AS period_to, epoch_ms(previous_from) AS previous_from, unrecognised, previous_unrecognised,
+  clustered, clusters, other_messages, other_texts, vectors, previous_run_id, epoch_ms(computed_at) AS computed_ms
+FROM unhandled_runs WHERE run_id = $run_id`;
+
+/**
+ * The run whose ids carry over to a run of this selection: ending at or before $to, not the run itself, made
+ * by this method (its clusters have profiles), the latest first.
+ */
+export const SELECT_PREVIOUS_RUN = `
+SELECT r.run_id FROM unhandled_runs r
+WHERE r.project = $project AND r.channel_type = $channel AND r.catch_all_class = $class
+  AND r.run_id <> $run_id AND r.period_to <= $to
+  AND EXISTS (SELECT 1 FROM unhandled_clusters c WHERE c.run_id = r.run_id AND c.profile IS NOT NULL)
+ORDER BY r.period_to DESC, r.computed_at DESC, r.run_id
+LIMIT 1`;
+
+/** The previous run's topics: id, the terms of the id, profile. */
+export const SELECT_PREVIOUS_TOPICS = `
+SELECT cluster_id, terms, profile FROM unhandled_clusters
+WHERE run_id = $run_id AND profile IS NOT NULL ORDER BY rank`;
+
+/** The previous run's distinct texts (raw: masked by the caller) and their topic. */
+export const SELECT_PREVIOUS_TEXTS = `
+SELECT m.question, u.cluster_id FROM unhandled_members u
+JOIN messages m ON m.project = u.project AND m.question_id = u.question_id
+WHERE u.run_id = $run_id AND m.question IS NOT NULL
+GROUP BY m.question, u.cluster_id`;
 
 /** A cluster id as `computeUnhandled` makes them: the only text `clusterMessagesQuery` puts into SQL. */
 export const CLUSTER_ID = /^u-[0-9a-f]{12}$/;

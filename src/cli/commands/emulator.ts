@@ -18,6 +18,7 @@ import {
   type ReportShape,
 } from '../../emulator/reports/report-shape.js';
 import { startEmulator } from '../../emulator/server.js';
+import { type CatchAllOptions, readUnhandledCorpus } from '../../emulator/unhandled-corpus.js';
 import { UsageError } from '../../errors.js';
 import { formatCount } from '../../text/format-figures.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
@@ -62,6 +63,11 @@ Options:
                              pushbackId (0..1, default 0)
   --kb-sources N             sources of the knowledge base's generated project (40..200, default 80)
   --kb-query-ms N            real ms a knowledge base generation takes (default 300)
+  --catch-all-corpus FILE    the catch-all questions come from a labelled corpus (intent<TAB>text lines,
+                             plain or gzip, e.g. test/fixtures/unhandled/banking77.tsv.gz) instead of the
+                             emulator's hidden topics; each message's intent is in /__emulator/unhandled/truth
+  --catch-all-share X        share of the bot's answered messages that are catch-all (0..1, default 0.12)
+  --embeddings-key K         the key the embeddings test double (/embeddings/v1/embeddings) asks for
   --report-header H          report files' header names: api (the API's field names, default),
                              display (Question ID, Status, ...) or ru (ID вопроса, Статус, ...)
   --report-csv M             CSV report files: yes (default), refused (a create asking CSV answers
@@ -81,6 +87,8 @@ GET|POST /__emulator/report-shape {header, csv, columnOrder, extraColumns, csvBo
 GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
 GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?},
 GET /__emulator/kb/truth?at (the knowledge base's sources, keys, questions; advance the clock to move indexing).
+GET /__emulator/unhandled/truth?from&to&project (each catch-all message's topic or corpus intent).
+POST /embeddings/v1/embeddings: an OpenAI-compatible embeddings test double (hashed n-grams, not a model).
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is taken).
 
@@ -120,6 +128,30 @@ function shareOption(value: string | undefined): number {
   const share = numberOption(value, 'pushback-share', 0);
   if (share < 0 || share > 1) throw new UsageError('--pushback-share: expected a share from 0 to 1');
   return share;
+}
+
+/** --catch-all-corpus FILE and --catch-all-share X: where the catch-all questions come from, how many. */
+function catchAllOptions(
+  file: string | undefined,
+  share: string | undefined,
+): { catchAll?: CatchAllOptions } {
+  if (file === undefined && share === undefined) return {};
+  const catchAll: CatchAllOptions = {};
+  if (share !== undefined) {
+    catchAll.share = numberOption(share, 'catch-all-share', 0.12);
+    if (catchAll.share < 0 || catchAll.share > 1)
+      throw new UsageError('--catch-all-share: expected a share from 0 to 1');
+  }
+  if (file !== undefined) {
+    try {
+      catchAll.corpus = readUnhandledCorpus(file);
+    } catch (error) {
+      throw new UsageError(
+        `--catch-all-corpus ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return { catchAll };
 }
 
 /** --max-page-size N, or its older name --page-size-cap N (not both). */
@@ -270,6 +302,9 @@ function parseEmulatorArgs(argv: string[]) {
     'pushback-share': { type: 'string' },
     'kb-sources': { type: 'string' },
     'kb-query-ms': { type: 'string' },
+    'catch-all-corpus': { type: 'string' },
+    'catch-all-share': { type: 'string' },
+    'embeddings-key': { type: 'string' },
     'report-header': { type: 'string' },
     'report-csv': { type: 'string' },
     'report-columns': { type: 'string' },
@@ -319,6 +354,8 @@ async function startFromOptions(values: EmulatorValues): Promise<RunningEmulator
     chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
     pushbackShare: shareOption(values['pushback-share']),
     kb: kbOptions(values['kb-sources'], values['kb-query-ms']),
+    ...catchAllOptions(values['catch-all-corpus'], values['catch-all-share']),
+    ...(values['embeddings-key'] === undefined ? {} : { embeddingsKey: values['embeddings-key'] }),
     ...reportShape(values),
     ...(projects && projects.length > 0 ? { projects } : {}),
     ...(now === undefined ? {} : { now }),

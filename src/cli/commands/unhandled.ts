@@ -2,16 +2,20 @@
 // grouped into topics (docs/unhandled.md), stored as one run of the period (unhandled_* tables) and printed:
 // a table of the top clusters on a terminal, the whole run as one JSON object with --json; the coverage of the
 // top clusters by the knowledge base and the Prompter computed and stored after it (unhandled-coverage.ts).
+// The messages that joined no topic are "other", counted in both. With REPORTER_EMBEDDINGS_URL set, the texts'
+// vectors come from that endpoint (only masked texts are sent).
 
 import {
   computeUnhandled,
   type UnhandledQuery,
   type UnhandledRun,
 } from '../../analysis/unhandled/compute-unhandled.js';
-import { loadConfig } from '../../config.js';
+import { type Config, loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import type { Logger } from '../../log.js';
 import { formatTable } from '../../manage/format-table.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
+import { createEmbeddingsClient } from '../../platform/embeddings/embeddings-client.js';
 import { normaliseChannel } from '../../platform/reporter/normalise-channel.js';
 import { toCleanJson } from '../../text/format-figures.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
@@ -35,13 +39,18 @@ const HELP = `reporter-etl unhandled [--from T] [--to T] [--project NAME] [--cha
                        [--catch-all CLASS] [--min-messages N] [--top N] [--json]
 
 Groups the questions the bot could not handle (messages of the catch-all NLP class, as the unrecognised
-share of \`stats\` counts them) of a period into topics: the texts masked (e-mails, phone numbers, numbers),
-normalised (case, Unicode, punctuation, word order, stop words, endings) and clustered by similarity, the
-same input giving the same clusters (docs/unhandled.md). Each cluster: an id that stays the same for the
-same topic in another period, its most central phrasing, messages, distinct clients, share of the period's
-unrecognised messages, trend against the previous period of the same length, sessions that went to an agent
-after it, channels and up to 5 phrasings. The run is stored (tables unhandled_runs, unhandled_clusters,
-unhandled_members), replacing an earlier run of the same period and selection.
+share of \`stats\` counts them) of a period into topics. The texts are masked (e-mails, phone numbers,
+numbers) and normalised, turned into vectors (word stems and character n-grams, TF-IDF, LSA; or an
+embeddings endpoint's, REPORTER_EMBEDDINGS_URL), and grouped as the communities of each text's nearest
+neighbours: the data choose how many topics there are. A question close to no topic is "other", counted
+and shown, never hidden. The same input gives the same topics (docs/unhandled.md).
+
+Each topic: an id that stays the same when the same topic comes back in a later period (carried over from
+the previous run of the same selection), its most central short phrasing (at most 80 characters), messages,
+distinct clients, share of the period's unrecognised messages, trend against the previous period of the
+same length, sessions that went to an agent after it, channels and up to 5 phrasings. The run is stored
+(tables unhandled_runs, unhandled_clusters, unhandled_members), replacing an earlier run of the same period
+and selection.
 
 Coverage of the top --top clusters (table unhandled_coverage): when REPORTER_KB_KEY is set, each cluster's
 label is asked to the knowledge base's retrieval (REPORTER_KB_BASE_URL): its best source and score, and
@@ -58,14 +67,15 @@ ${relativePeriodHelp(23)}
   --channel NAME       one channel type, case-insensitive (default: every channel)
 ${tzHelp('local --from/--to and of today', 21)}
   --catch-all CLASS    the NLP class of unrecognised requests (default /CatchAll)
-  --min-messages N     a cluster needs at least N messages in the period (default 1 in 10,000 of the
-                       period's unrecognised messages, at least 3); smaller groups stay unclustered
+  --min-messages N     a topic needs at least N messages in the period (default 5 in 10,000 of the
+                       period's unrecognised messages, at least 3); smaller groups are "other"
   --top N              clusters shown in the table and whose coverage is computed (20); --json gives
                        every cluster (coverage null beyond the top)
   --json               print the run as one JSON object
 
-Exit codes: 0 ok; 1 failed; 2 usage or configuration (bad --tz, --from not before --to, no warehouse yet);
-75 try again later (another process holds the warehouse).
+Exit codes: 0 ok; 1 failed (the embeddings endpoint refused or answered nonsense); 2 usage or configuration
+(bad --tz, --from not before --to, no warehouse yet); 75 try again later (another process holds the
+warehouse, or the embeddings endpoint is unavailable).
 
 Examples:
   reporter-etl unhandled --from 2026-11-16 --to 2026-11-23
@@ -94,13 +104,36 @@ export async function runUnhandled(argv: string[], io: CommandIo, deps: Unhandle
   const top = intOption(values.top, 'top', 20, 1);
   const log = createCommandLogger(config);
   requireWarehouse(config, 'unhandled');
-  const run = await withConfiguredWarehouse(config, 'write', log, (warehouse) =>
-    computeUnhandled(warehouse, query, new Date(deps.now())),
-  );
+  const run = await computeRun(config, log, query, new Date(deps.now()));
   const clusters = await coverTopClusters(config, log, run, top, new Date(deps.now()));
   if (values.json) io.out(toCleanJson({ ...run, clusters }));
   else for (const line of renderUnhandled(run, clusters, top)) io.out(line);
   return EXIT.ok;
+}
+
+/** The run computed and stored, with the embeddings endpoint's vectors when one is configured. */
+async function computeRun(
+  config: Config,
+  log: Logger,
+  query: UnhandledQuery,
+  now: Date,
+): Promise<UnhandledRun> {
+  const embedder =
+    config.embeddings === undefined
+      ? undefined
+      : createEmbeddingsClient({
+          config: config.embeddings,
+          timeoutMs: config.timeoutMs,
+          retries: config.retries,
+          log,
+        });
+  try {
+    return await withConfiguredWarehouse(config, 'write', log, (warehouse) =>
+      computeUnhandled(warehouse, query, now, embedder === undefined ? {} : { embedder }),
+    );
+  } finally {
+    await embedder?.close();
+  }
 }
 
 function unhandledQuery(
@@ -147,9 +180,10 @@ export function renderUnhandled(
   const percent = (x: number | null) => (x === null ? 'new' : `${x >= 0 ? '+' : ''}${Math.round(x * 100)}%`);
   const share = run.unrecognised === 0 ? 0 : run.clustered / run.unrecognised;
   const lines = [
-    `Unhandled questions ${run.from} to ${run.to}: ${run.unrecognised} unrecognised (${run.previousUnrecognised} in the previous period), ${run.clustered} in ${run.clusters.length} clusters (${Math.round(share * 100)}%)`,
+    `Unhandled questions ${run.from} to ${run.to}: ${run.unrecognised} unrecognised (${run.previousUnrecognised} in the previous period), ${run.clustered} in ${run.clusters.length} clusters (${Math.round(share * 100)}%), ${run.other.messages} other (${Math.round(run.other.share * 100)}%)`,
   ];
-  if (run.clusters.length === 0) return lines;
+  const other = `other: ${run.other.messages} messages (${(run.other.share * 100).toFixed(1)}%, ${run.other.texts} distinct texts) joined no topic: one-off questions, typing, noise`;
+  if (run.clusters.length === 0) return [...lines, other];
   const rows = clusters.slice(0, top).map((c) => ({
     rank: c.rank,
     id: c.id,
@@ -166,6 +200,7 @@ export function renderUnhandled(
   return [
     ...lines,
     ...formatTable(rows, { counts: ['messages', 'clients', 'agent', 'prompter'], maxLineWidth: 160 }),
+    other,
   ];
 }
 
