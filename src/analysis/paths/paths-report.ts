@@ -189,6 +189,11 @@ export interface PlatformRoutes {
   routesDiffering: number;
   platformSessions: number;
   ourSessions: number;
+  /** Of ours: sessions whose path is the platform's route (the definitions agree on them). */
+  sameSessions: number;
+  /** Of ours: sessions with more than five states, and with the agent's messages (a session may be both). */
+  cutSessions: number;
+  agentSessions: number;
   /** The top routes by the platform's sessions, those that differ first. */
   rows: PlatformRouteRow[];
 }

@@ -26,6 +26,9 @@ function emptyRoutes(days: { from: number; to: number } | null): PlatformRoutes 
     routesDiffering: 0,
     platformSessions: 0,
     ourSessions: 0,
+    sameSessions: 0,
+    cutSessions: 0,
+    agentSessions: 0,
     rows: [],
   };
 }
@@ -70,6 +73,9 @@ export async function reconcileRoutes(
     out.routesDiffering = n(r, 'routes_differing');
     out.platformSessions = n(r, 'platform_sessions');
     out.ourSessions = n(r, 'our_sessions');
+    out.sameSessions = n(r, 'same_sessions');
+    out.cutSessions = n(r, 'cut_sessions');
+    out.agentSessions = n(r, 'agent_sessions');
     out.rows.push(routeRow(r));
   }
   return out;

@@ -89,7 +89,10 @@ function stateOf(r: PlainRow): StateFigures {
 }
 
 /** Most drop-off first, then most reached, then by name: the order every state list is kept in. */
-export function byDropOff(a: StateFigures, b: StateFigures): number {
+export function byDropOff<T extends Pick<StateFigures, 'state' | 'droppedOff' | 'reached'>>(
+  a: T,
+  b: T,
+): number {
   return b.droppedOff - a.droppedOff || b.reached - a.reached || (a.state < b.state ? -1 : 1);
 }
 

@@ -5,7 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computePaths } from '../../../src/analysis/paths/compute-paths.js';
 import type { ChannelPaths, PathsReport } from '../../../src/analysis/paths/paths-report.js';
+import { computeUnhandled } from '../../../src/analysis/unhandled/compute-unhandled.js';
+import { runPaths } from '../../../src/cli/commands/paths.js';
+import { runStats } from '../../../src/cli/commands/stats.js';
 import { type PathCounts, type PathTruth, pathTruth } from '../../../src/emulator/path-truth.js';
+import { silentLogger } from '../../../src/log.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
 
 const DAY = 86_400_000;
@@ -51,6 +55,24 @@ describe('computePaths against the emulator truth, over a month', () => {
   let truth: PathTruth;
   const to = Date.parse('2026-10-31T00:00:00Z');
   const from = to - 30 * DAY;
+  const iso = (t: number) => new Date(t).toISOString();
+  /** Runs a command in-process; its stdout lines and exit code. */
+  const run = async (command: typeof runPaths, ...args: string[]) => {
+    const out: string[] = [];
+    const io = { out: (line: string) => out.push(line), err: () => {}, isTty: false };
+    const deps = { env: h.env, now: () => h.running.emulator.now(), log: silentLogger() };
+    const code = await command(args, io, deps);
+    return { code, out };
+  };
+  /** The truth's states ranked by drop-off, then by sessions reached, then by name. */
+  const truthByDropOff = (counts: PathCounts) =>
+    Object.entries(counts.states)
+      .map(([state, s]) => ({
+        state,
+        reached: s.reached,
+        droppedOff: s.endedAfterAnswer + s.endedAfterCatchAll,
+      }))
+      .sort((a, b) => b.droppedOff - a.droppedOff || b.reached - a.reached || (a.state < b.state ? -1 : 1));
   beforeAll(async () => {
     h = await createHarness({
       emulator: { sessions: 3000, days: 32 },
@@ -107,5 +129,83 @@ describe('computePaths against the emulator truth, over a month', () => {
       expect(s.droppedOff).toBe(
         truth.all.states[s.state]!.endedAfterAnswer + truth.all.states[s.state]!.endedAfterCatchAll,
       );
+  });
+
+  it('paths --json prints the same figures; --channel keeps one channel, exact against its truth', async () => {
+    const all = await run(runPaths, '--json', '--from', iso(from), '--to', iso(to));
+    expect(all.code).toBe(0);
+    const json = JSON.parse(all.out.join('\n')) as PathsReport;
+    expect(json.totals).toEqual(report.totals);
+    expect(json.states.map((s) => s.state)).toEqual(report.states.map((s) => s.state));
+    const telegram = await run(
+      runPaths,
+      '--json',
+      '--from',
+      iso(from),
+      '--to',
+      iso(to),
+      '--channel',
+      'TELEGRAM',
+    );
+    const one = JSON.parse(telegram.out.join('\n')) as PathsReport;
+    expect(one.filters.channels).toEqual(['telegram']);
+    const t = truth.byChannel['telegram']!;
+    expect({ sessions: one.totals.sessions, withPath: one.totals.withPath }).toEqual({
+      sessions: t.sessions,
+      withPath: t.withPath,
+    });
+    for (const s of one.states)
+      expect([s.state, s.reached, s.agentAfter]).toEqual([
+        s.state,
+        t.states[s.state]!.reached,
+        t.states[s.state]!.agentAfter,
+      ]);
+  });
+
+  it('paths prints the states ranked by drop-off, by transfers after them, by catch-all answers after them', async () => {
+    const firstState = async (...args: string[]) => {
+      const { code, out } = await run(runPaths, '--from', iso(from), '--to', iso(to), ...args);
+      expect(code).toBe(0);
+      const header = out.findIndex((l) => l.trim().startsWith('state '));
+      return out[header + 1]!.trim().split(/\s{2,}/)[0];
+    };
+    const top = (key: 'agentAfter' | 'catchAllAfter') =>
+      Object.entries(truth.all.states).sort(
+        (a, b) => b[1][key] - a[1][key] || b[1].reached - a[1].reached,
+      )[0]![0];
+    expect(await firstState()).toBe(truthByDropOff(truth.all)[0]!.state);
+    expect(await firstState('--rank', 'agent')).toBe(top('agentAfter'));
+    expect(await firstState('--rank', 'catch-all')).toBe(top('catchAllAfter'));
+    await expect(run(runPaths, '--channel', 'fax')).rejects.toThrow(
+      /--channel: the warehouse holds no session of channel "fax"/,
+    );
+    await expect(run(runPaths, '--rank', 'loud')).rejects.toThrow(
+      /--rank expects one of drop-off, agent, catch-all/,
+    );
+  });
+
+  it("stats --json's key paths holds the top drop-off states of its window, as the truth ranks them", async () => {
+    const { code, out } = await run(runStats, '--json', '--from', iso(from), '--to', iso(to), '--top', '5');
+    expect(code).toBe(0);
+    const json = JSON.parse(out.join('\n')) as {
+      paths: { withPath: number; states: { state: string; reached: number; droppedOff: number }[] };
+    };
+    expect(json.paths.withPath).toBe(truth.all.withPath);
+    expect(
+      json.paths.states.map((s) => ({ state: s.state, reached: s.reached, droppedOff: s.droppedOff })),
+    ).toEqual(truthByDropOff(truth.all).slice(0, 5));
+  });
+
+  it('puts the catch-all questions after each state in the clusters of the stored unhandled run of the period', async () => {
+    const query = { catchAllClass: '/CatchAll', from, to };
+    await h.withWarehouse((w) => computeUnhandled(w, query, new Date(h.running.emulator.now())));
+    const withRun = await h.withWarehouse((w) =>
+      computePaths(w, { ...query, timeZone: 'UTC', top: 10 }, { now: () => h.running.emulator.now() }),
+    );
+    expect(withRun.unhandledRun?.inClusters).toBeGreaterThan(0);
+    for (const s of withRun.states) {
+      const questions = (s.clusters ?? []).reduce((n, c) => n + c.questions, 0);
+      expect([s.state, questions]).toEqual([s.state, truth.all.states[s.state]!.catchAllQuestionsAfter]);
+    }
   });
 });

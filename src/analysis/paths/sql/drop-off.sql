@@ -2,10 +2,10 @@
 -- reached it and those whose path ended there, by how its last step ended (docs/paths.md): the lighter part of
 -- flows.sql that `stats --json` shows (key `paths`), with the same definitions and no window over the steps.
 -- A step is a message the bot answered (not the agent's live chat), ordered by "timestamp", then question_id.
--- Rows: channel (NULL with every_channel true: every channel together), state, sessions (reached), times
--- (its steps), ended_end, ended_catch_all ($catch_all answer), ended_agent (handed to an agent).
+-- Rows (every selected channel together): state, sessions (reached), times (its steps), ended_end,
+-- ended_catch_all (a $catch_all answer), ended_agent (handed to an agent).
 WITH picked AS (
-  SELECT project, session_id, channel_type, row_number() OVER () AS sid
+  SELECT project, session_id, row_number() OVER () AS sid
   FROM sessions
   WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
     AND ($all_channels OR list_contains($channels, channel_type))
@@ -22,10 +22,9 @@ WITH picked AS (
   SELECT sid, arg_max(state, last_at) AS state, arg_max(ending, last_at) AS ending
   FROM per_state GROUP BY sid
 )
-SELECT p.channel_type AS channel, grouping(p.channel_type) = 1 AS every_channel, s.state,
-  count(*) AS sessions, sum(s.times) AS times,
+SELECT s.state, count(*) AS sessions, sum(s.times) AS times,
   count(*) FILTER (WHERE l.ending = 'end') AS ended_end,
   count(*) FILTER (WHERE l.ending = 'catch-all') AS ended_catch_all,
   count(*) FILTER (WHERE l.ending = 'agent') AS ended_agent
-FROM per_state s JOIN picked p USING (sid) LEFT JOIN last_steps l ON l.sid = s.sid AND l.state = s.state
-GROUP BY GROUPING SETS ((p.channel_type, s.state), (s.state))
+FROM per_state s LEFT JOIN last_steps l ON l.sid = s.sid AND l.state = s.state
+GROUP BY s.state

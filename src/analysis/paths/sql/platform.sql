@@ -9,7 +9,8 @@
 --   cut        of ours, sessions with more than five states (the route shows their first five)
 --   agent      of ours, sessions with the agent's live-chat messages (their state '/' in the route)
 --   same       of ours, sessions whose path (docs/paths.md) is the route itself
--- Each row also has the totals over every route (routes, routes_differing, platform_sessions, our_sessions);
+-- Each row also has the totals over every route (routes, routes_differing, platform_sessions, our_sessions,
+-- same_sessions, cut_sessions, agent_sessions);
 -- only the top $top by the platform's sessions are returned, those that differ first. Kind 'days' is one row:
 -- the days compared, those holding sessions of ours but no row of the platform (days_not_synced) and their
 -- sessions.
@@ -68,11 +69,12 @@ WITH picked AS (
 SELECT 'route' AS kind, channel_type AS channel, route, result, platform, ours, differing, cut, agent, same,
   count(*) OVER () AS routes, count(*) FILTER (WHERE differing > 0) OVER () AS routes_differing,
   sum(platform) OVER () AS platform_sessions, sum(ours) OVER () AS our_sessions,
+  sum(same) OVER () AS same_sessions, sum(cut) OVER () AS cut_sessions, sum(agent) OVER () AS agent_sessions,
   NULL::BIGINT AS days_compared, NULL::BIGINT AS days_not_synced, NULL::BIGINT AS sessions_not_synced
 FROM routes
 QUALIFY row_number() OVER (ORDER BY differing > 0 DESC, platform DESC, ours DESC, channel, route, result) <= $top
 UNION ALL
-SELECT 'days', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+SELECT 'days', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
   count(DISTINCT (project, day)) FILTER (WHERE compared),
   count(DISTINCT (project, day)) FILTER (WHERE NOT compared),
   coalesce(sum(ours) FILTER (WHERE NOT compared), 0)
