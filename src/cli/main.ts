@@ -42,7 +42,7 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
     name: 'report',
     // the ids of reports/index.ts (not imported here: it loads every report); test/cli/help-*.test.ts checks them
     summary:
-      'write a report (XLSX or HTML): summary, sessions, messages, labels, prompter, kb-health, kb-eval, unhandled',
+      'write a report (XLSX or HTML): summary, sessions, messages, labels, prompter, kb-health, kb-eval, unhandled, paths',
     load: async () => (await import('./commands/report.js')).reportCommand,
   },
   {
