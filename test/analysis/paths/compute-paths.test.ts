@@ -208,4 +208,30 @@ describe('computePaths against the emulator truth, over a month', () => {
       expect([s.state, questions]).toEqual([s.state, truth.all.states[s.state]!.catchAllQuestionsAfter]);
     }
   });
+
+  it("gives the routes the previous period's figures only where the synced data covers it", async () => {
+    // the month's previous month is before the synced history: no change, the note says how much is held
+    const first = h.running.emulator.project('shop-bot').skeleton.start.get(0);
+    const held = Math.floor(((from - first) / (30 * DAY)) * 100);
+    expect(report.previous).toMatchObject({ covered: false, withPath: null });
+    expect(report.previous.note).toBe(`n/a: the previous period is ${held} % covered`);
+    expect(report.routes.every((r) => r.previous.sessions === null && r.previous.change === null)).toBe(true);
+    // its last week: the week before is covered, each top route's sessions there as the truth counts them
+    const weekFrom = to - 7 * DAY;
+    const week = await h.withWarehouse((w) =>
+      computePaths(w, { from: weekFrom, to, timeZone: 'UTC', top: 15, catchAllClass: '/CatchAll' }),
+    );
+    const now = h.running.emulator.now();
+    const before = pathTruth(h.running.emulator.project('shop-bot'), {
+      from: weekFrom - 7 * DAY,
+      to: weekFrom,
+      now,
+    });
+    expect(week.previous).toMatchObject({ covered: true, note: null, withPath: before.all.withPath });
+    for (const r of week.routes) {
+      const sessions = before.all.routes[r.route] ?? 0;
+      expect({ route: r.route, sessions: r.previous.sessions }).toEqual({ route: r.route, sessions });
+      expect(r.previous.change).toBe(sessions === 0 ? null : r.sessions / sessions - 1);
+    }
+  });
 });
