@@ -375,6 +375,13 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
     ['remote', 'nearSeconds', 'the same sync against the emulator near (no latency, no limit)'],
     ['remote', 'adaptiveCpuSeconds', 'CPU of the remote sync process (user + system)'],
     ['remote', 'nearCpuSeconds', 'CPU of the near sync process (user + system)'],
+    [
+      'remote',
+      'variedSeconds',
+      "full sync against a remote platform whose report files are not the emulator's",
+    ],
+    ['remote', 'variedCpuSeconds', 'CPU of that sync process (user + system)'],
+    ['remote', 'variedPerClientRequests', 'its statuses requests per client (by-client, by-session)'],
     ['side-by-side', 'carefulSeconds', 'a careful client through the remote proxy (wall)'],
     ['side-by-side', 'carefulRequests', 'requests of the careful client'],
     ['side-by-side', 'syncSeconds', 'reporter-etl sync through the remote proxy (wall)'],
@@ -385,6 +392,8 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
       'perClientRequests',
       'requests of the sync with the reports refused (statuses per client)',
     ],
+    ['side-by-side', 'variedSeconds', "the sync there against report files not the emulator's (wall)"],
+    ['side-by-side', 'variedPerClientRequests', 'its statuses requests per client (by-client, by-session)'],
   ];
   for (const [step, figure, name] of absolute) {
     const v = value(all, step, figure);
@@ -444,6 +453,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   for (const [figure, name] of [
     ['adaptivePeakRssMb', 'peak RSS, full sync against a remote platform (reads ahead)'],
     ['nearPeakRssMb', 'peak RSS, the same sync near'],
+    ['variedPeakRssMb', "peak RSS, the remote sync against report files not the emulator's"],
   ] as const) {
     const v = value(all, 'remote', figure);
     if (v !== undefined) rows.push({ group: 'rss', name, value: v, unit: 'MB' });

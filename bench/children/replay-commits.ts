@@ -2,21 +2,24 @@
 // of message and session times) and each window committed, as the sync commits it (commitWindow's batch, DuckDB
 // on one thread with the sync's 64MB), into two fresh warehouses: one keeping the statistics' rollups, one
 // without them (the same batch with no statements after its tables). The two take turns, first one then the
-// other, so that the machine's load falls on both alike. Prints the CPU and wall time of each as JSON.
-// Usage: replay-commits.js SOURCE.duckdb OUT_DIR WINDOW_HOURS
+// other, so that the machine's load falls on both alike; each ends with the CHECKPOINT the sync runs before it
+// closes the file (counted: without it the side that wrote less would leave more of its WAL unwritten). Prints
+// the CPU and wall time of each as JSON; with --profile also each statement's wall time, summed over the windows.
+// Usage: replay-commits.js SOURCE.duckdb OUT_DIR WINDOW_HOURS [--profile]
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { SYNC_DUCKDB_MEMORY_LIMIT } from '../../src/config.js';
 import { type Batch, commitBatch } from '../../src/warehouse/commit-batch.js';
+import { ROLLUP_SQL } from '../../src/warehouse/commit-rollups-sql.js';
 import { describeWindowBatch } from '../../src/warehouse/commit-window.js';
 import type { WindowBatch } from '../../src/warehouse/rows.js';
 import { runMigrations } from '../../src/warehouse/run-migrations.js';
 import { STAGING_TABLES } from '../../src/warehouse/staging-tables.js';
 
-const [source, outDir, hoursText] = process.argv.slice(2);
-if (!source || !outDir || !hoursText) {
-  process.stderr.write('usage: replay-commits.js SOURCE.duckdb OUT_DIR WINDOW_HOURS\n');
+const [source, outDir, hoursText, profileFlag] = process.argv.slice(2);
+if (!source || !outDir || !hoursText || (profileFlag !== undefined && profileFlag !== '--profile')) {
+  process.stderr.write('usage: replay-commits.js SOURCE.duckdb OUT_DIR WINDOW_HOURS [--profile]\n');
   process.exit(2);
 }
 const windowMs = Number(hoursText) * 3_600_000;
@@ -82,6 +85,32 @@ async function readWindow(project: string, from: number, to: number): Promise<Wi
   };
 }
 
+/** Each rollup statement by its name in ROLLUP_SQL; the tables' statements as one. */
+const STATEMENT_NAMES = new Map<string, string>(Object.entries(ROLLUP_SQL).map(([name, sql]) => [sql, name]));
+const statementName = (sql: string) =>
+  STATEMENT_NAMES.get(sql) ?? /^(COMMIT|CHECKPOINT|BEGIN)/.exec(sql)?.[1] ?? "the tables' statements";
+
+/** With --profile, the connection's statements timed (wall ms, summed by name). */
+function timed(connection: DuckDBConnection, times: Map<string, number>): DuckDBConnection {
+  if (profileFlag === undefined) return connection;
+  return new Proxy(connection, {
+    get(on, property) {
+      const value = Reflect.get(on, property, on);
+      if (typeof value !== 'function') return value;
+      if (property !== 'run') return value.bind(on);
+      return async (sql: string, ...rest: unknown[]) => {
+        const started = performance.now();
+        try {
+          return await value.call(on, sql, ...rest);
+        } finally {
+          const name = statementName(sql);
+          times.set(name, (times.get(name) ?? 0) + performance.now() - started);
+        }
+      };
+    },
+  });
+}
+
 async function target(name: string) {
   const path = join(out, `${name}.duckdb`);
   rmSync(path, { force: true });
@@ -89,17 +118,22 @@ async function target(name: string) {
   const connection = await (await DuckDBInstance.create(path)).connect();
   await runMigrations(connection, { now: () => 0 });
   await connection.run(`SET threads = 1; SET memory_limit = '${SYNC_DUCKDB_MEMORY_LIMIT}'`);
-  return { connection, cpuMs: 0, wallMs: 0 };
+  const times = new Map<string, number>();
+  return { connection: timed(connection, times), times, cpuMs: 0, wallMs: 0 };
 }
 
-async function commit(t: Awaited<ReturnType<typeof target>>, batch: Batch): Promise<void> {
+/** The work timed into the target's CPU and wall time. */
+async function measure(t: Awaited<ReturnType<typeof target>>, work: () => Promise<unknown>): Promise<void> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await commitBatch(t.connection, batch, (cause) => cause as Error);
+  await work();
   t.wallMs += performance.now() - started;
   const used = process.cpuUsage(cpu);
   t.cpuMs += (used.user + used.system) / 1000;
 }
+
+const commit = (t: Awaited<ReturnType<typeof target>>, batch: Batch) =>
+  measure(t, () => commitBatch(t.connection, batch, (cause) => cause as Error));
 
 mkdirSync(outDir, { recursive: true });
 const [bounds] = await rows(
@@ -122,7 +156,20 @@ for (let from = Math.floor(first / windowMs) * windowMs; from <= last; from += w
   windows++;
   messages += batch.messages.length;
 }
-const figures = (t: typeof withRollups) => ({ cpuMs: t.cpuMs, wallMs: t.wallMs });
+// the checkpoint the sync runs before it closes the file: what is still in each WAL written out
+for (const t of windows % 2 === 1 ? [without, withRollups] : [withRollups, without])
+  await measure(t, () => t.connection.run('CHECKPOINT'));
+const figures = (t: typeof withRollups) => ({
+  cpuMs: t.cpuMs,
+  wallMs: t.wallMs,
+  ...(profileFlag === undefined
+    ? {}
+    : {
+        statementsWallMs: Object.fromEntries(
+          [...t.times].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v)]),
+        ),
+      }),
+});
 process.stdout.write(
   `${JSON.stringify({ windows, messages, withRollups: figures(withRollups), without: figures(without) })}\n`,
 );

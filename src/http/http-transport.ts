@@ -60,6 +60,11 @@ export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
    * none retried (nor warned about), and each fails with `http.stopped`.
    */
   stop?: AbortSignal | undefined;
+  /**
+   * `bytes`: a 2xx answer's value is its body as it came (a Buffer, never decoded: a report file that may be a
+   * zip or text in any encoding); other answers are read as text, as always. Default `json`.
+   */
+  bodyAs?: 'json' | 'bytes';
 }
 
 /**
@@ -196,6 +201,9 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   private readonly stopped: Promise<void> | undefined;
   /** That listener, removed by close(): a stop signal outlives its transports (the scheduler's, every run). */
   private readonly onStop: (() => void) | undefined;
+  private readonly bytes: boolean;
+  /** The last Date header an answer carried, and when (performance.now(): this machine's wall clock is not trusted). */
+  private serverDate: { at: number; receivedAt: number } | undefined;
 
   constructor(options: HttpTransportOptions<R>) {
     const { profile } = options;
@@ -249,6 +257,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
     this.parseJson = options.parseJson ?? JSON.parse;
+    this.bytes = options.bodyAs === 'bytes';
   }
 
   /** Requests allowed in flight now, and the most it reached (REPORTER_CONCURRENCY up to maxConcurrency). */
@@ -314,8 +323,12 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     const status = response.statusCode;
     const done = status >= 200 && status < 300;
     let text: string;
+    let bytes: Buffer | undefined;
     try {
-      text = await response.body.text();
+      if (this.bytes) {
+        bytes = Buffer.from(await response.body.arrayBuffer());
+        text = done ? '' : bytes.toString('utf8');
+      } else text = await response.body.text();
     } catch (error) {
       if (!(done && isWrite(req))) throw this.classifyNetworkError(req, error);
       // a write's 2xx answer cut short: the server did it all the same
@@ -325,6 +338,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     }
     if (!done) throw this.classifyStatus(req, status, response.headers, text);
     this.limiter.recordSuccess();
+    if (bytes !== undefined) return { status, headers: response.headers, value: bytes };
     return this.settle(req, status, response.headers, text);
   }
 
@@ -430,7 +444,23 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
       throw this.classifyNetworkError(req, error);
     }
     if (response.statusCode < 400) this.inFlight.recordLatency(performance.now() - sentAt);
+    this.noteServerDate(response.headers['date']);
     return this.receive(req, response);
+  }
+
+  private noteServerDate(header: string | string[] | undefined): void {
+    const at = Date.parse(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
+    if (Number.isFinite(at)) this.serverDate = { at, receivedAt: performance.now() };
+  }
+
+  /**
+   * The server's time now, from the Date header of its last answer and the monotonic time since (never this
+   * machine's wall clock, which may have jumped); undefined before an answer with one. The header counts whole
+   * seconds: up to a second early.
+   */
+  serverTime(): number | undefined {
+    const date = this.serverDate;
+    return date === undefined ? undefined : date.at + (performance.now() - date.receivedAt);
   }
 
   /**

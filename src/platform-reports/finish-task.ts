@@ -9,6 +9,7 @@ import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EtlError } from '../errors.js';
 import { makeDirectory } from '../files/make-directory.js';
+import { TRUSTED_FOLDER_MODE } from '../files/trusted-folder.js';
 import { type Heartbeat, startHeartbeat } from '../warehouse/lease.js';
 import { createTask, sendCreate, specOf } from './create-task.js';
 import { downloadReportFile, URL_EXPIRED } from './download-report-file.js';
@@ -112,8 +113,9 @@ async function downloadVerified(
     );
   const fileType = fileTypeOf(current, record);
   const planned = record.filePath ?? join(outDir, `${record.kind}_${record.id}.xlsx`);
-  const path = planned.replace(/\.(csv|xlsx)$/i, fileType === 'CSV' ? '.csv' : '.xlsx');
-  makeDirectory(dirname(path));
+  const named = (type: FileType) => planned.replace(/\.(csv|xlsx)$/i, type === 'CSV' ? '.csv' : '.xlsx');
+  let path = named(fileType);
+  makeDirectory(dirname(path), TRUSTED_FOLDER_MODE);
   const temp = join(dirname(path), `.${basename(path)}.${(current.taskId ?? record.id).slice(0, 8)}.part`);
   const { config } = session.ctx;
   try {
@@ -140,6 +142,8 @@ async function downloadVerified(
         'platform_report.bad_file',
         `the ${record.kind} report file of task ${current.taskId} holds ${summary.rows} rows where the platform reported ${current.totalCount}`,
       );
+    // named for what it is by its content: a server may serve XLSX for CSV
+    path = named(summary.fileType);
     await rename(temp, path);
     return { path, rows: summary.rows, state: current };
   } catch (error) {

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { FORMAT_DIGITS, formatCount, formatDecimal, formatShare } from '../text/format-figures.js';
 import { createZoneClock, yesNo } from './cell-values.js';
-import { escapeHtml, type HtmlCell, renderHtmlTable } from './html-table.js';
+import { escapeHtml, type HtmlCell, renderHtmlTable, replaceNonText } from './html-table.js';
 import { renderChartSvg } from './render-chart-svg.js';
 import type { CellFormat, CellInput, ChartSpec, SheetSource } from './report-definition.js';
 
@@ -135,7 +135,8 @@ export async function renderHtmlReport(
     '</html>',
     '',
   ].join('\n');
-  return { html, written };
+  // the charts' SVG holds the categories' text too (ECharts escapes markup, not controls)
+  return { html: replaceNonText(html), written };
 }
 
 /** A sheet's table: its rows read and formatted as the workbook shows them, laid out by html-table.ts. */

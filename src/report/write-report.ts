@@ -10,6 +10,7 @@ import { paramsFor } from '../analysis/stats/load-stats-sql.js';
 import type { PeriodUnit, StatsReport } from '../analysis/stats/stats-report.js';
 import { EtlError, UsageError } from '../errors.js';
 import { makeDirectory } from '../files/make-directory.js';
+import { TRUSTED_FOLDER_MODE } from '../files/trusted-folder.js';
 import type { Logger } from '../log.js';
 import { collectGarbage } from '../process/collect-garbage.js';
 import { assertFromBeforeTo } from '../time/check-period.js';
@@ -146,7 +147,7 @@ export async function writeReport(
       );
   }
   try {
-    makeDirectory(req.outDir);
+    makeDirectory(req.outDir, TRUSTED_FOLDER_MODE);
   } catch (cause) {
     const where = req.outDirIsDefault
       ? `cannot create the report folder ${req.outDir} (the default, under REPORTER_DATA_DIR)`

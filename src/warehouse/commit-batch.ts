@@ -119,7 +119,8 @@ export async function writeBatch(connection: DuckDBConnection, batch: Batch): Pr
   for (const table of batch.tables) {
     await run(table.before ?? []);
     const [remove, insert] = describeTableWrite(table);
-    if (remove !== undefined) await runStatement(connection, remove, table.replaceScope);
+    if (remove !== undefined)
+      counts[replacedCountOf(table.spec.name)] = await runStatement(connection, remove, table.replaceScope);
     counts[table.spec.name] = await runStatement(connection, insert, table.constants);
   }
   await run(batch.after ?? []);
@@ -140,6 +141,11 @@ export async function writeBatch(connection: DuckDBConnection, batch: Batch): Pr
     });
   }
   return counts;
+}
+
+/** The name in a batch's counts of the stored rows a replace-by-key table's DELETE removed (rows read again). */
+export function replacedCountOf(table: string): string {
+  return `${table}.replaced`;
 }
 
 /** The DELETE (replace-by-key only) and the INSERT that write one table from its stage. */

@@ -134,8 +134,12 @@ export const ROLLUP_SQL = {
     LEFT JOIN stat_sessions AS s ON s.project = l.project AND s.session_id = l.session_id
     WHERE l.seq IN (SELECT max(seq) FROM stage_session_labels GROUP BY project, session_id, label_id)`,
 
-  // --- sessionData: a staged session's pairs take its new start, channel and messages; pairs replaced for
-  //     the sessions whose data was read
+  // --- sessionData: pairs replaced for the sessions whose data was read; the pairs a staged session keeps (its
+  //     data not read) take its new start, channel and messages
+  deleteSessionData: `DELETE FROM stat_session_data AS t WHERE EXISTS (
+      SELECT 1 FROM (SELECT project, session_id FROM stage_session_data_for UNION ALL
+        SELECT project, session_id FROM stage_session_data) AS s
+      WHERE s.project = t.project AND s.session_id = t.session_id)`,
   updateSessionData: `UPDATE stat_session_data AS t
     SET start_time = s.start_time, channel_type = s.channel_type, message_count = s.message_count
     FROM stat_sessions AS s
@@ -143,10 +147,6 @@ export const ROLLUP_SQL = {
       AND s.start_time >= (SELECT min(start_time) FROM stage_sessions)
       AND s.start_time <= (SELECT max(start_time) FROM stage_sessions)
       AND EXISTS (SELECT 1 FROM stage_sessions AS k WHERE k.project = s.project AND k.session_id = s.session_id)`,
-  deleteSessionData: `DELETE FROM stat_session_data AS t WHERE EXISTS (
-      SELECT 1 FROM (SELECT project, session_id FROM stage_session_data_for UNION ALL
-        SELECT project, session_id FROM stage_session_data) AS s
-      WHERE s.project = t.project AND s.session_id = t.session_id)`,
   insertSessionData: `INSERT INTO stat_session_data
     SELECT d.project, d.session_id, d.key, d.value, s.start_time, s.channel_type, s.message_count
     FROM stage_session_data AS d
@@ -187,7 +187,7 @@ export const ROLLUP_SQL = {
       sum(t.message_count)
     FROM stat_session_data AS t
     JOIN stat_sessions AS s ON s.project = t.project AND s.session_id = t.session_id
-    WHERE ${inSessionQuarters('t')} AND ${inSessionQuarters('s')}
+    WHERE ${inSessionQuarters('t')} AND ${quartersBetween('s.start_time', SESSIONS_TOUCHED)}
     GROUP BY t.project, q, t.channel_type, t.key, t.value, s.transferred`,
 } as const;
 
@@ -195,12 +195,15 @@ export const ROLLUP_SQL = {
 const ORPHANS: Partial<Record<keyof typeof ROLLUP_SQL, keyof WindowOrphans>> = {
   touchedLabelQuartersOfOrphans: 'messageLabels',
   touchedSessionQuartersOfOrphans: 'sessionRows',
+  updateSessionData: 'sessionsKeepingData',
 };
 
 /** Whether a window holds labels of messages, or labels or sessionData of sessions, that it does not hold. */
 export interface WindowOrphans {
   messageLabels: boolean;
   sessionRows: boolean;
+  /** Staged sessions whose sessionData was not read: their stored pairs stay and follow the session. */
+  sessionsKeepingData: boolean;
 }
 
 /**

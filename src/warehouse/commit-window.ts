@@ -4,8 +4,15 @@
 // of DuckDB's memory is told apart (warehouse.commit_out_of_memory, then a CHECKPOINT) so that the sync can halve the window.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
-import { type Batch, commitBatch, defineBatchTable, defineStagedRows } from './commit-batch.js';
+import {
+  type Batch,
+  commitBatch,
+  defineBatchTable,
+  defineStagedRows,
+  replacedCountOf,
+} from './commit-batch.js';
 import { rollupStatements, type WindowOrphans } from './commit-rollups-sql.js';
+import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
 import type { WindowBatch } from './rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
 import {
@@ -38,9 +45,13 @@ export async function commitWindow(
       await connection.run('CHECKPOINT').catch(() => undefined);
     throw error;
   });
+  const written = (table: string) => counts[table] ?? 0;
   return {
-    sessions: counts[SESSIONS_TABLE.name] ?? 0,
-    messages: counts[MESSAGES_TABLE.name] ?? 0,
+    sessions: written(SESSIONS_TABLE.name),
+    messages: written(MESSAGES_TABLE.name),
+    // rows whose key was not stored before: written less those the DELETE removed (read again)
+    newSessions: written(SESSIONS_TABLE.name) - written(replacedCountOf(SESSIONS_TABLE.name)),
+    newMessages: written(MESSAGES_TABLE.name) - written(replacedCountOf(MESSAGES_TABLE.name)),
     rejects: counts[ETL_REJECTS_TABLE.name] ?? 0,
     newStatuses: counts[NEW_STATUSES] ?? 0,
     durationMs: Math.round(performance.now() - started),
@@ -135,12 +146,20 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
   };
 }
 
-/** Labels of messages, or labels and sessionData of sessions, that the window does not hold itself. */
+/**
+ * Labels of messages, or labels and sessionData of sessions, that the window does not hold itself; sessions
+ * whose sessionData it does not replace.
+ */
 function findOrphans(batch: WindowBatch): WindowOrphans {
   const messages = new Set(batch.messages.map((m) => `${m.project}\u0000${m.question_id}`));
   const sessions = new Set(batch.sessions.map((s) => `${s.project}\u0000${s.session_id}`));
   const key = (project: string, id: string) => `${project}\u0000${id}`;
+  const dataRead = new Set([
+    ...batch.sessionDataFor.map((id) => key(batch.project, id)),
+    ...batch.sessionData.map((d) => key(d.project, d.session_id)),
+  ]);
   return {
+    sessionsKeepingData: batch.sessions.some((s) => !dataRead.has(key(s.project, s.session_id))),
     messageLabels: batch.messageLabels.some((l) => !messages.has(key(l.project, l.question_id))),
     sessionRows:
       batch.sessionLabels.some((l) => !sessions.has(key(l.project, l.session_id))) ||
@@ -155,6 +174,7 @@ function describeWindowFailure(batch: WindowBatch, cause: unknown): EtlError {
     `the window ${new Date(batch.from).toISOString()} – ${new Date(batch.to).toISOString()} ` +
     `of project ${batch.project} (run ${batch.runId})`;
   // DuckDB's advice (SET threads, SET memory_limit) is not this tool's: the caller halves the window
+  if (isOutOfSpace(cause)) return outOfSpaceError(`Could not commit ${what}`, cause);
   if (isOutOfMemory(cause))
     return new EtlError(
       'warehouse.commit_out_of_memory',

@@ -98,8 +98,12 @@ export interface ListRunsOptions {
 
 /** What one committed window changed (distinct keys after the batch's own duplicates were folded). */
 export interface WindowCommitSummary {
+  /** Sessions and messages written (distinct keys), new or read again. */
   sessions: number;
   messages: number;
+  /** Of those, the ones whose key the warehouse did not hold before this window (the rest were read again). */
+  newSessions: number;
+  newMessages: number;
   rejects: number;
   /** Status history rows added: (message, status) pairs seen for the first time. */
   newStatuses: number;

@@ -296,3 +296,40 @@ describe("HttpTransport: the caller's stop (Ctrl-C)", () => {
     expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('HttpTransport: bodies as bytes', () => {
+  it("bodyAs 'bytes': a 2xx body as it came (no decoding, a BOM and invalid UTF-8 kept); an error still classified", async () => {
+    const t = new HttpTransport({
+      baseUrl,
+      secret: SECRET,
+      profile: profile({ kind: 'bearer' }),
+      retries: 0,
+      bodyAs: 'bytes',
+    });
+    // latin1 carries the bytes 0xef 0xbb 0xbf (a UTF-8 BOM) and 0xff (never UTF-8) through the test server
+    script = [
+      { status: 200, body: '\u00ef\u00bb\u00bfPK\u00ff' },
+      { status: 404, body: '{"message":"no such file"}' },
+    ];
+    const sent = server.listeners('request')[0] as (...args: unknown[]) => void;
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: import('node:http').ServerResponse) => {
+      const next = script[0];
+      if (next?.status !== 200) return sent(req, res);
+      script.shift();
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.from(next.body, 'latin1'));
+    });
+    try {
+      const answer = await t.raw({ method: 'GET', op: 'file' });
+      expect([...(answer.value as Uint8Array)]).toEqual([0xef, 0xbb, 0xbf, 0x50, 0x4b, 0xff]);
+      const error = await failure(t.raw({ method: 'GET', op: 'file' }));
+      expect(error.code).toBe('reporter.not_found');
+      expect(error.message).toContain('no such file');
+    } finally {
+      server.removeAllListeners('request');
+      server.on('request', sent);
+      await t.close();
+    }
+  });
+});

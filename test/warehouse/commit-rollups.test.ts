@@ -2,8 +2,9 @@
 // makes: a client's earlier session committed after its later ones, in another channel; two sessions of a
 // client at one instant; clients without an id in two projects; a join date before the first session; a
 // transfer that arrives in a later window; a message re-committed with another status, class and confidence;
-// labels staged for a message and a session that are not in the batch; sessionData replaced. After each
-// commit the rollups equal a rebuild from the raw rows, and every figure equals the raw computation.
+// labels staged for a message and a session that are not in the batch; sessionData replaced, and kept while
+// its session changes (its data not read). After each commit the rollups equal a rebuild from the raw rows,
+// and every figure equals the raw computation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { WindowBatch } from '../../src/warehouse/rows.js';
@@ -135,6 +136,23 @@ describe('the rollups kept by the window commits', () => {
         sessionDataFor: ['s3'],
       }),
     );
+    // s3 again, its sessionData not read: its stored pair follows its new channel and messages
+    await commitAndCompare(
+      makeBatch({
+        sessions: [
+          makeSession('s3', {
+            client_id: 'c1',
+            start_time: T0 + 3 * HOUR,
+            channel_type: 'vk',
+            question_count: 4,
+          }),
+        ],
+      }),
+    );
+    const [pair] = await warehouse.query(
+      `SELECT channel_type, message_count FROM stat_session_data WHERE session_id = 's3'`,
+    );
+    expect(pair).toEqual({ channel_type: 'vk', message_count: 4 });
     const [row] = await warehouse.query(
       `SELECT count(*) FILTER (WHERE client_id IS NOT NULL AND prev_start_any IS NOT NULL) AS pointed, count(*) AS sessions FROM stat_sessions`,
     );

@@ -220,6 +220,11 @@ function syncRequested(ctx: SyncContext & { signal: AbortSignal }, request: Sync
   });
 }
 
+/** `952 sessions (3 new)`: the records committed, and how many of them the warehouse did not hold before. */
+export function withNew(count: number, fresh: number, noun: string): string {
+  return fresh === count ? plural(count, noun) : `${plural(count, noun)} (${formatCount(fresh)} new)`;
+}
+
 /**
  * The human output: a line per project run and per channel (stdout), their errors, rejects and unknown values
  * (stderr). `firstSyncHistoryMs` is set when the warehouse did not exist: an incremental run read that history.
@@ -234,7 +239,7 @@ function printRuns(
 ): void {
   for (const s of summaries) {
     io.out(
-      `${s.project}: ${s.status} (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${formatCount(s.rejects)} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+      `${s.project}: ${s.status} (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${withNew(s.sessions, s.newSessions, 'session')} · ${withNew(s.messages, s.newMessages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${formatCount(s.rejects)} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
     );
     if (s.error && printErrors) io.err(`  error: ${s.error}`);
     if (s.rejects > 0)

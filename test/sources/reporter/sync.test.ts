@@ -90,12 +90,28 @@ describe('sync', () => {
 
   it('incremental sync brings new sessions, status changes and new labels, without duplicates', async () => {
     h = await createHarness({ emulator: SMALL });
-    expect((await h.sync()).status).toBe('success');
+    const first = await h.sync();
+    expect(first.status).toBe('success');
+    // an empty warehouse: every committed record is new
+    expect([first.newSessions, first.newMessages]).toEqual([first.sessions, first.messages]);
+    const stored = async () =>
+      (
+        await h!.withWarehouse((w) =>
+          w.query('select (select count(*) from sessions) as s, (select count(*) from messages) as m'),
+        )
+      )[0]!;
+    const before = await stored();
     h.running.emulator.clock.advance(6 * HOUR);
     const second = await h.sync();
     expect(second.status).toBe('success');
     expect(second.mode).toBe('incremental');
     await expectWarehouseEqualsTruth({ sessionData: true });
+    // the summary tells the new records from those the look-back read again: new = what the warehouse gained
+    const after = await stored();
+    expect(second.newSessions).toBe(Number(after['s']) - Number(before['s']));
+    expect(second.newMessages).toBe(Number(after['m']) - Number(before['m']));
+    expect(second.newSessions).toBeGreaterThan(0);
+    expect(second.sessions).toBeGreaterThan(second.newSessions);
     const history = await h.withWarehouse((w) =>
       w.query("select count(*) as n from message_status_history where status = 'READ'"),
     );
