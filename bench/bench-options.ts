@@ -57,6 +57,8 @@ Steps (--only full-sync,incremental; prerequisites run too):
   window-commits  the full sync's windows committed again, by turns with and without the statistics'
                   rollups: what keeping them costs a commit (CPU ratio, target <= 1.1)
   unhandled       the clusters of 1,000,000 unhandled (catch-all) questions vs reading their texts
+  paths           the dialog paths of 1,000,000 messages (250,000 sessions, every figure and the platform's
+                  routes beside ours) vs scanning the same messages per state
   xlsx-export     the messages XLSX export of the synced warehouse vs a bare exceljs streaming writer
   exports         the Parquet lake of the synced warehouse (full, then incremental after a sync) and, where
                   clickhouse-server is installed, the replication into ClickHouse

@@ -8,6 +8,7 @@ import { incrementalSyncStep } from './steps/incremental-sync.js';
 import { loadFloorStep } from './steps/load-floor.js';
 import { nativeFloorStep } from './steps/native-floor.js';
 import { parseFloorStep } from './steps/parse-floor.js';
+import { pathsStep } from './steps/paths.js';
 import { remoteStep } from './steps/remote.js';
 import { sideBySideStep } from './steps/side-by-side.js';
 import { statsQueriesStep } from './steps/stats-queries.js';
@@ -35,6 +36,7 @@ export const STEPS: readonly BenchStep[] = [
   windowCommitsStep,
   unhandledStep,
   unhandledRealStep,
+  pathsStep,
   xlsxExportStep,
   exportsStep,
   webhooksStep,

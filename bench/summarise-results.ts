@@ -472,7 +472,7 @@ export function summariseResults(all: AllFigures, messages: number | undefined):
   const floorRss = value(all, 'xlsx-export', 'floorPeakRssMb');
   if (floorRss !== undefined)
     rows.push({ group: 'rss', name: 'peak RSS, bare exceljs floor', value: floorRss, unit: 'MB' });
-  return [...rows, ...unhandledRows(all), ...unhandledRealRows(all)];
+  return [...rows, ...unhandledRows(all), ...unhandledRealRows(all), ...pathsRows(all)];
 }
 
 function cpuRow(cpu: number | undefined, note: string): ResultRow[] {
@@ -544,6 +544,27 @@ function unhandledRealRows(all: AllFigures): ResultRow[] {
     );
   }
   return rows;
+}
+
+/** The paths step's rows: against its scan floor, its time and its peak RSS with the issue's targets. */
+function pathsRows(all: AllFigures): ResultRow[] {
+  const seconds = value(all, 'paths', 'seconds');
+  const floor = value(all, 'paths', 'floorSeconds');
+  const rss = value(all, 'paths', 'peakRssMb');
+  const messages = value(all, 'paths', 'messages');
+  if (seconds === undefined || floor === undefined || rss === undefined || messages === undefined) return [];
+  const note = `${Math.round(messages).toLocaleString('en')} messages, ${Math.round(value(all, 'paths', 'sessions') ?? 0).toLocaleString('en')} sessions in the period`;
+  return [
+    {
+      group: 'ratio',
+      name: 'dialog paths ÷ scanning their messages',
+      value: seconds / floor,
+      unit: 'ratio',
+      note,
+    },
+    { group: 'absolute', ...atMost('dialog paths of the period (computePaths)', seconds, 5, 's', { note }) },
+    { group: 'rss', ...atMost('peak RSS, dialog paths', rss, 500, 'MB', { note }) },
+  ];
 }
 
 export function formatFigure(v: number, unit: Figure['unit']): string {

@@ -9,6 +9,7 @@ import { kbEvalReport } from './kb-eval/report.js';
 import { kbHealthReport } from './kb-health/report.js';
 import { labelsReport } from './labels/report.js';
 import { messagesReport } from './messages/report.js';
+import { pathsReport } from './paths/report.js';
 import { prompterReport } from './prompter/report.js';
 import { sessionsReport } from './sessions/report.js';
 import { summaryReport } from './summary/report.js';
@@ -23,6 +24,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   kbHealthReport,
   kbEvalReport,
   unhandledReport,
+  pathsReport,
 ];
 
 export function listReports(): { id: string; title: string; description: string }[] {

@@ -42,6 +42,10 @@ export const ERROR_CODES = {
     kinds: ['usage'],
     meaning: 'unhandled: there is no warehouse yet (run sync first).',
   },
+  'paths.no_warehouse': {
+    kinds: ['usage'],
+    meaning: 'paths: there is no warehouse yet (run sync first).',
+  },
   'sql.query_failed': {
     kinds: ['usage'],
     meaning: 'sql: DuckDB refused the query (syntax, a missing table or column, a write, a file or URL).',
@@ -396,6 +400,14 @@ export const ERROR_CODES = {
   'stats.sql_missing': {
     kinds: ['terminal'],
     meaning: 'The statistics SQL files were not found or not read.',
+  },
+  'paths.param_missing': {
+    kinds: ['terminal'],
+    meaning: 'A query of the dialog paths needs a parameter it was not given.',
+  },
+  'paths.sql_missing': {
+    kinds: ['terminal'],
+    meaning: 'The SQL files of the dialog paths were not found or not read.',
   },
 
   'report.aborted': { kinds: ['terminal'], meaning: 'The report was stopped before it was complete.' },

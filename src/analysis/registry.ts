@@ -3,6 +3,7 @@
 import { alertsAnalysis } from './alerts/analysis.js';
 import type { AnalysisUnit } from './analysis-unit.js';
 import { kbEvalAnalysis } from './kb-eval/analysis.js';
+import { pathsAnalysis } from './paths/analysis.js';
 import { statsAnalysis } from './stats/analysis.js';
 import { unhandledAnalysis } from './unhandled/analysis.js';
 
@@ -11,4 +12,5 @@ export const ANALYSES: readonly AnalysisUnit[] = [
   unhandledAnalysis,
   kbEvalAnalysis,
   alertsAnalysis,
+  pathsAnalysis,
 ];

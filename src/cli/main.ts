@@ -34,10 +34,15 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/unhandled.js')).unhandledCommand,
   },
   {
+    name: 'paths',
+    summary: "where conversations go through the bot's states, where they get lost, against the platform",
+    load: async () => (await import('./commands/paths.js')).pathsCommand,
+  },
+  {
     name: 'report',
     // the ids of reports/index.ts (not imported here: it loads every report); test/cli/help-*.test.ts checks them
     summary:
-      'write a report (XLSX or HTML): summary, sessions, messages, labels, prompter, kb-health, kb-eval, unhandled',
+      'write a report (XLSX or HTML): summary, sessions, messages, labels, prompter, kb-health, kb-eval, unhandled, paths',
     load: async () => (await import('./commands/report.js')).reportCommand,
   },
   {

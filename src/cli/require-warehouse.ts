@@ -41,6 +41,7 @@ const NO_WAREHOUSE = {
   report: 'report.no_warehouse',
   sql: 'sql.no_warehouse',
   unhandled: 'unhandled.no_warehouse',
+  paths: 'paths.no_warehouse',
   'label-sessions': 'label-sessions.no_warehouse',
   'label-messages': 'label-messages.no_warehouse',
   export: 'export.no_warehouse',

@@ -6,6 +6,7 @@
 import type { EChartsOption } from 'echarts';
 import type { MeasureText } from './font-text-width.js';
 import type { ChartSeries, ChartSpec, ChartValueAxis, ChartValueFormat } from './report-definition.js';
+import { sankeyOption } from './sankey-option.js';
 
 export const CHART_WIDTH = 800;
 export const CHART_HEIGHT = 400;
@@ -34,6 +35,7 @@ export function formatValue(v: number, format: ChartValueFormat = 'integer'): st
 }
 
 export function chartOption(chart: ChartSpec, measure: MeasureText): EChartsOption {
+  if (chart.kind === 'sankey') return sankeyOption(chart);
   const horizontal = chart.kind === 'hbar';
   const several = chart.series.length > 1;
   const categories = horizontal

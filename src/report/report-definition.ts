@@ -63,7 +63,18 @@ export interface SheetSource {
   autoFilter?: boolean;
 }
 
-export type ChartKind = 'line' | 'bar' | 'hbar';
+/** `sankey`: a flow chart drawn from the spec's `flow` (its categories and series are left empty). */
+export type ChartKind = 'line' | 'bar' | 'hbar' | 'sankey';
+
+/**
+ * A flow chart's nodes and links (a Sankey diagram, left to right by column): every link joins two listed
+ * nodes of consecutive columns, so the flow has no cycle even where the states it shows do.
+ */
+export interface ChartFlow {
+  /** `id` unique; `label` what the node shows, with `value` (default: the larger of its links' in and out). */
+  nodes: { id: string; label: string; column: number; value?: number }[];
+  links: { from: string; to: string; value: number }[];
+}
 
 /**
  * How a value axis and its values are printed. `integer`: counts (8,000; the axis from 0 to a round number
@@ -99,6 +110,8 @@ export interface ChartSpec {
   /** A second value axis, on the right, for the series marked `onSecondAxis` (e.g. MRR beside hit rates). */
   secondValueAxis?: ChartValueAxis;
   series: ChartSeries[];
+  /** The nodes and links of a `sankey` chart. */
+  flow?: ChartFlow;
 }
 
 /** What a report builds its sheets from; the period and the selection are already checked. */

@@ -56,6 +56,8 @@ td.note { color: #777; font-style: italic; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; flex: 1 1 560px; max-width: 800px; box-sizing: border-box; border: 1px solid #E1E4E8; }
 figure.chart svg { display: block; width: 100%; height: auto; }
+figure.chart.flow { flex-basis: 100%; min-width: 640px; }
+.charts:has(figure.flow) { overflow-x: auto; }
 table.wide { font-size: 0.7em; }
 table.wide th, table.wide td { padding: 2px 3px; }
 section.sheet { overflow-x: auto; }
@@ -63,6 +65,7 @@ section.sheet { overflow-x: auto; }
   body { margin: 0; max-width: none; font-size: 10pt; }
   section.sheet { overflow: visible; break-inside: avoid-page; }
   figure.chart { break-inside: avoid; flex-basis: 45%; }
+  figure.chart.flow { flex-basis: 100%; min-width: 0; }
   h2 { break-after: avoid; }
   thead { display: table-header-group; }
   tr { break-inside: avoid; }
@@ -105,8 +108,11 @@ export async function renderHtmlReport(
     heading.projects === null ? null : heading.projects.length > 0 ? heading.projects.join(', ') : '(none)';
   const title = `${heading.title}${projects === null ? '' : ` · ${projects}`} · ${period} (${heading.tz})`;
   const figures: string[] = [];
+  // a flow chart keeps its labels readable: full width, and on a phone scrolled sideways, never shrunk
   for (const chart of charts)
-    figures.push(`<figure class="chart">\n${await renderChartSvg(chart)}\n</figure>`);
+    figures.push(
+      `<figure class="chart${chart.kind === 'sankey' ? ' flow' : ''}">\n${await renderChartSvg(chart)}\n</figure>`,
+    );
   const html = [
     '<!DOCTYPE html>',
     '<html lang="en">',

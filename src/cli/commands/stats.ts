@@ -2,6 +2,7 @@
 // one documented JSON object with --json), and `--reconcile`: the same window side by side with the
 // platform's own statistics, exiting 1 when a difference exceeds the tolerance.
 
+import { readTopDropOff, type TopDropOff } from '../../analysis/paths/top-drop-off.js';
 import { computeStats } from '../../analysis/stats/compute-stats.js';
 import {
   collectLocalFigures,
@@ -189,7 +190,11 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
       if (values.json) {
         const report = await warehouse.hold(async () => {
           const stats = await computeStats(warehouse, query, { now: deps.now });
-          return { ...stats, unhandled: await storedUnhandled(warehouse, stats, values, query.top) };
+          return {
+            ...stats,
+            unhandled: await storedUnhandled(warehouse, stats, values, query.top),
+            paths: await topDropOff(warehouse, stats, query.top),
+          };
         });
         io.out(toCleanJson(report));
         return;
@@ -269,6 +274,23 @@ function storedUnhandled(
     },
     top,
   );
+}
+
+/**
+ * `stats --json`'s key `paths`: the top --top states by drop-off of the window's sessions (docs/paths.md), every
+ * selected channel together; null when the window is empty and unbounded.
+ */
+function topDropOff(warehouse: Warehouse, report: StatsReport, top: number): Promise<TopDropOff | null> {
+  const { from, to } = report.window;
+  if (from === null || to === null) return Promise.resolve(null);
+  return readTopDropOff(warehouse, {
+    projects: report.filters.projects,
+    channels: report.filters.channels,
+    from: Date.parse(from),
+    to: Date.parse(to),
+    catchAllClass: report.intents.catchAllClass,
+    top,
+  });
 }
 
 function createHttp(config: Config, project: ProjectConfig, log: Logger, deps: StatsDeps): ReporterHttp {

@@ -1,0 +1,94 @@
+-- flows: the paths of the sessions started in [$from, $to) (the selection: $projects, $channels), computed
+-- from their messages in one pass (docs/paths.md). A step is a message the bot answered (not the agent's live
+-- chat), in message order ("timestamp", then question_id); its state is nlp_state ('/' when none); a
+-- session's path is its steps' states with consecutive repeats once. One row per figure, `kind` saying which:
+--   state       (channel, state): sessions with a step in it (sessions) and its steps (times); sessions whose
+--               step in it was followed by a $catch_all answer (catch_all_after) or by a transfer to an agent
+--               (agent_after); sessions whose last step is in it, by how that step ended: ended_end (a
+--               regular answer), ended_catch_all (a catch-all answer), ended_agent (handed to an agent)
+--   transition  (channel, state -> next): sessions that went from the state straight to the next; times
+--   cluster     (state, next = cluster id, NULL when none): the catch-all questions right after the state, in
+--               the stored unhandled run $run_id ('' for none): sessions, times = questions
+--   sessions    (channel): sessions; times: those with at least one step
+--   node        (step, state): the paths' states at their first $steps positions, the top $flow_nodes of each
+--               position: sessions, times = those whose path ends there, extra = the position's sessions
+--   link        (step, state -> next): the top $flow_links moves from one position to the next: sessions
+--   route       (channel, next = the path's states joined with ' > ', step = their number): the top $top
+--               paths of each channel and of all: sessions, extra = the channel's distinct paths
+-- channel is NULL on the rows of every channel together (every_channel true).
+WITH picked AS (
+  SELECT project, session_id, channel_type, row_number() OVER () AS sid
+  FROM sessions
+  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
+    AND ($all_channels OR list_contains($channels, channel_type))
+), steps AS (
+  SELECT p.sid, m.question_id, m."timestamp" AS ts, coalesce(m.nlp_state, '/') AS state,
+    coalesce(m.nlp_class = $catch_all, false) AS catch_all, coalesce(m.is_transfer, false) AS transfer
+  FROM picked p JOIN messages m ON m.project = p.project AND m.session_id = p.session_id
+  WHERE NOT coalesce(m.is_livechat, false)
+), ordered AS MATERIALIZED (
+  SELECT sid, state, row_number() OVER w AS pos, lag(state) OVER w AS prev,
+    coalesce(lead(catch_all) OVER w, false) AS next_catch_all,
+    coalesce(lead(transfer) OVER w, false) AS next_transfer,
+    CASE WHEN lead(catch_all) OVER w THEN lead(question_id) OVER w END AS next_question,
+    CASE WHEN lead(sid) OVER w IS NOT NULL THEN NULL WHEN transfer THEN 'agent'
+      WHEN catch_all THEN 'catch-all' ELSE 'end' END AS ending
+  FROM steps
+  WINDOW w AS (PARTITION BY sid ORDER BY ts, question_id)
+), per_state AS (
+  SELECT sid, state, count(*) AS times, bool_or(next_catch_all) AS catch_all_after,
+    bool_or(next_transfer) AS agent_after, max(ending) AS ending
+  FROM ordered GROUP BY sid, state
+), per_transition AS (
+  SELECT sid, prev, state, count(*) AS times FROM ordered WHERE prev <> state GROUP BY sid, prev, state
+), paths AS MATERIALIZED (
+  SELECT sid, list_transform(list_sort(list({'p': pos, 's': state})), x -> x.s) AS path
+  FROM ordered WHERE prev IS DISTINCT FROM state GROUP BY sid
+), path_counts AS (
+  SELECT path, count(*) AS sessions FROM paths GROUP BY path
+), positions AS (
+  SELECT path, sessions, unnest(generate_series(1, least(len(path), $steps))) AS step FROM path_counts
+), routes AS (
+  SELECT p.channel_type, grouping(p.channel_type) = 1 AS every_channel, t.path, count(*) AS sessions
+  FROM paths t JOIN picked p USING (sid) GROUP BY GROUPING SETS ((p.channel_type, t.path), (t.path))
+)
+SELECT 'state' AS kind, p.channel_type AS channel, grouping(p.channel_type) = 1 AS every_channel,
+  NULL::BIGINT AS step, s.state, NULL AS next, count(*) AS sessions, sum(s.times) AS times,
+  count(*) FILTER (WHERE s.catch_all_after) AS catch_all_after,
+  count(*) FILTER (WHERE s.agent_after) AS agent_after,
+  count(*) FILTER (WHERE s.ending = 'end') AS ended_end,
+  count(*) FILTER (WHERE s.ending = 'catch-all') AS ended_catch_all,
+  count(*) FILTER (WHERE s.ending = 'agent') AS ended_agent, NULL::BIGINT AS extra
+FROM per_state s JOIN picked p USING (sid) GROUP BY GROUPING SETS ((p.channel_type, s.state), (s.state))
+UNION ALL
+SELECT 'transition', p.channel_type, grouping(p.channel_type) = 1, NULL, t.prev, t.state, count(*),
+  sum(t.times), NULL, NULL, NULL, NULL, NULL, NULL
+FROM per_transition t JOIN picked p USING (sid)
+GROUP BY GROUPING SETS ((p.channel_type, t.prev, t.state), (t.prev, t.state))
+UNION ALL
+SELECT 'cluster', NULL, true, NULL, o.state, u.cluster_id, count(DISTINCT o.sid), count(*),
+  NULL, NULL, NULL, NULL, NULL, NULL
+FROM ordered o JOIN picked p USING (sid)
+  LEFT JOIN unhandled_members u
+  ON u.run_id = $run_id AND u.project = p.project AND u.question_id = o.next_question
+WHERE o.next_catch_all GROUP BY o.state, u.cluster_id
+UNION ALL
+SELECT 'sessions', p.channel_type, grouping(p.channel_type) = 1, NULL, NULL, NULL, count(*), count(t.sid),
+  NULL, NULL, NULL, NULL, NULL, NULL
+FROM picked p LEFT JOIN paths t USING (sid) GROUP BY GROUPING SETS ((p.channel_type), ())
+UNION ALL
+SELECT 'node', NULL, true, step, path[step], NULL, sum(sessions),
+  coalesce(sum(sessions) FILTER (WHERE len(path) = step), 0), NULL, NULL, NULL, NULL, NULL,
+  sum(sum(sessions)) OVER (PARTITION BY step)
+FROM positions GROUP BY step, path[step]
+QUALIFY row_number() OVER (PARTITION BY step ORDER BY sum(sessions) DESC, path[step]) <= $flow_nodes
+UNION ALL
+SELECT 'link', NULL, true, step, path[step], path[step + 1], sum(sessions), sum(sessions),
+  NULL, NULL, NULL, NULL, NULL, NULL
+FROM positions WHERE step < len(path) AND step < $steps GROUP BY step, path[step], path[step + 1]
+QUALIFY row_number() OVER (ORDER BY sum(sessions) DESC, step, path[step], path[step + 1]) <= $flow_links
+UNION ALL
+SELECT 'route', channel_type, every_channel, len(path), NULL, array_to_string(path, ' > '), sessions,
+  NULL, NULL, NULL, NULL, NULL, NULL, count(*) OVER (PARTITION BY every_channel, channel_type)
+FROM routes
+QUALIFY row_number() OVER (PARTITION BY every_channel, channel_type ORDER BY sessions DESC, path) <= $top
