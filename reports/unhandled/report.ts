@@ -4,13 +4,17 @@
 // the top clusters (the knowledge base's best source, score, answerable, the Prompter's suggestions),
 // the run's figures and a chart of the top 10 clusters this period against the previous one. It reads the stored run, never
 // computes one (a report only reads): with none for the period it is empty and says which command makes it.
+// A trend is shown only where the run's previous period is covered by synced data.
 // Small: written in memory with its chart, or (--format html) as one self-contained page.
 
 import { readWarehouseNames } from '../../src/analysis/stats/compute-stats.js';
+import { coverageNote, isCovered } from '../../src/report/data-basis.js';
+import { describePeriod } from '../../src/report/describe-period.js';
 import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type {
   ChartSpec,
   ColumnSpec,
+  ReportContext,
   ReportDefinition,
   SheetSource,
 } from '../../src/report/report-definition.js';
@@ -33,7 +37,7 @@ const CLUSTER_COLUMNS: ColumnSpec[] = [
   { ...col('label', 'Label (most central phrasing)', 'text', 40), wrap: true },
   col('messages', 'Messages', 'integer'),
   col('previous', 'Previous period', 'integer'),
-  col('trend', 'Trend', 'percent'),
+  col('trend', 'Trend', 'percentChange'),
   col('share', 'Share of unrecognised', 'percent'),
   col('clients', 'Clients', 'integer'),
   col('agent', 'Sessions sent to an agent', 'integer'),
@@ -55,7 +59,11 @@ const COVERAGE_COLUMNS: ColumnSpec[] = [
   col('intent', 'Prompter top intent', 'text', 30),
 ];
 
-function clustersSheet(rows: PlainRow[]): SheetSource {
+/**
+ * The clusters; the previous period's messages and the trend only where that period is covered by synced
+ * data (`n/a` and a footnote saying how much of it is otherwise: a trend against days never synced is none).
+ */
+function clustersSheet(rows: PlainRow[], previous: PreviousBasis): SheetSource {
   return {
     name: 'Clusters',
     columns: CLUSTER_COLUMNS,
@@ -65,8 +73,8 @@ function clustersSheet(rows: PlainRow[]): SheetSource {
         r['cluster_id'],
         r['label'],
         r['messages'],
-        r['previous_messages'],
-        r['trend'],
+        previous.covered ? r['previous_messages'] : 'n/a',
+        !previous.covered ? 'n/a' : r['trend'] === null ? 'new' : r['trend'],
         r['share'],
         r['clients'],
         r['agent_sessions'],
@@ -75,7 +83,23 @@ function clustersSheet(rows: PlainRow[]): SheetSource {
       ]),
     ],
     emptyNote: 'No cluster: no group of unrecognised messages reached the run’s minimum size',
+    footnotes: previous.covered
+      ? ['Trend: messages against the previous period (new: none then).']
+      : [`Previous period and trend n/a: ${previous.note}.`],
   };
+}
+
+/** Whether the run's previous period is covered by synced data, and how much of it is when not. */
+interface PreviousBasis {
+  covered: boolean;
+  note: string;
+}
+
+async function previousBasis(context: ReportContext, run: PlainRow | undefined): Promise<PreviousBasis> {
+  if (run === undefined) return { covered: false, note: '' };
+  const basis = await context.basis();
+  const [from, to] = [Number(run['previous_from']), Number(run['period_from'])];
+  return { covered: isCovered(basis, from, to), note: coverageNote(basis, 'the previous period', from, to) };
 }
 
 /** The clusters whose coverage was computed (the command's top clusters), biggest first. */
@@ -113,9 +137,8 @@ function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource 
     ['Project', run['project'] === '' ? 'every project' : text(run['project']), 'text'],
     ['Channel', 'every channel', 'text'],
     ['Catch-all class', text(run['catch_all_class']), 'text'],
-    [`Period from (${tz})`, num(run['period_from']), 'datetime'],
-    [`Period to (${tz})`, num(run['period_to']), 'datetime'],
-    [`Previous period from (${tz})`, num(run['previous_from']), 'datetime'],
+    ['Period', describePeriod(Number(run['period_from']), Number(run['period_to']), tz), 'text'],
+    ['Previous period', describePeriod(Number(run['previous_from']), Number(run['period_from']), tz), 'text'],
     [`Computed (${tz})`, num(run['computed_at']), 'datetime'],
     ['Unrecognised messages', unrecognised, 'integer'],
     ['Unrecognised messages, previous period', num(run['previous_unrecognised']), 'integer'],
@@ -132,8 +155,11 @@ function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource 
   return figureSheet('Run', rows);
 }
 
-/** The top clusters' messages this period beside the previous period's: their size and their trend. */
-export function unhandledChart(clusters: PlainRow[]): ChartSpec[] {
+/**
+ * The top clusters' messages this period beside the previous period's (their size and their trend); the
+ * previous period's only when it is covered by synced data.
+ */
+export function unhandledChart(clusters: PlainRow[], previousCovered = true): ChartSpec[] {
   const top = clusters.slice(0, CHART_CLUSTERS);
   if (top.length === 0) return [];
   const label = (r: PlainRow) => {
@@ -142,23 +168,27 @@ export function unhandledChart(clusters: PlainRow[]): ChartSpec[] {
   };
   return [
     {
-      title: `Top ${top.length} clusters: messages this period and the previous one`,
+      title: previousCovered
+        ? `Top ${top.length} clusters: messages this period and the previous one`
+        : `Top ${top.length} clusters: messages this period (the previous period is not synced)`,
       kind: 'hbar',
       categories: top.map(label),
       categoryAxis: 'Cluster (rank. label)',
       valueAxis: { title: 'Messages', format: 'integer' },
       series: [
         { name: 'This period', values: top.map((r) => num(r['messages']) ?? 0) },
-        { name: 'Previous period', values: top.map((r) => num(r['previous_messages']) ?? 0) },
+        ...(previousCovered
+          ? [{ name: 'Previous period', values: top.map((r) => num(r['previous_messages']) ?? 0) }]
+          : []),
       ],
     },
   ];
 }
 
-/** The command that stores the run this report reads, for the note of an empty report. */
-function commandFor(from: number, to: number, projects: readonly string[], every: boolean): string {
-  const project = every ? '' : ` --project ${projects[0] ?? ''}`;
-  return `reporter-etl unhandled --from ${new Date(from).toISOString()} --to ${new Date(to).toISOString()}${project}`;
+/** The command that stores the run this report reads, for the note of an empty report (local dates). */
+function commandFor(context: ReportContext, every: boolean): string {
+  const project = every ? '' : ` --project ${context.projects[0] ?? ''}`;
+  return `reporter-etl unhandled ${context.periodOptions}${project}`;
 }
 
 export const unhandledReport: ReportDefinition = {
@@ -173,15 +203,17 @@ export const unhandledReport: ReportDefinition = {
     const every = all.length > 0 && all.every((p) => context.projects.includes(p));
     const run = (await context.querySql('run', { every }))[0];
     const clusters = run ? await context.querySql('clusters', { run_id: String(run['run_id']) }) : [];
+    const previous = await previousBasis(context, run);
     return {
       sheets: [
-        clustersSheet(clusters),
+        clustersSheet(clusters, previous),
         coverageSheet(clusters),
         ...(run ? [runSheet(run, clusters, context.tz)] : []),
       ],
-      charts: unhandledChart(clusters),
+      charts: unhandledChart(clusters, previous.covered),
       empty: run === undefined,
-      noDataReason: `no unhandled run of this period and selection is stored (run ${commandFor(context.from, context.to, context.projects, every)})`,
+      noDataReason: 'no unhandled run of this period and selection is stored',
+      noDataCommand: commandFor(context, every),
     };
   },
 };

@@ -151,9 +151,12 @@ function seriesOption(chart: ChartSpec, series: ChartSeries, s: number) {
       data: series.values.map((v, i) => (notApplicable(i) ? null : v)),
       symbol: SYMBOLS[s % SYMBOLS.length],
       // each later series thinner, with a smaller marker, drawn on top: lines that coincide all stay visible
-      symbolSize: Math.max(5, 11 - 2 * s),
-      showSymbol: chart.categories.length <= 62,
-      lineStyle: { width: Math.max(1.5, 4.5 - s), type: DASHES[s % DASHES.length] },
+      symbolSize: series.apart ? 11 : Math.max(5, 11 - 2 * s),
+      showSymbol: series.apart === true || chart.categories.length <= 62,
+      // a series drawn apart (partial periods): markers only, never joined into the whole periods' line
+      lineStyle: series.apart
+        ? { width: 0, opacity: 0 }
+        : { width: Math.max(1.5, 4.5 - s), type: DASHES[s % DASHES.length] },
       z: 2 + s,
     };
   }
