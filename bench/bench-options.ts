@@ -50,7 +50,12 @@ Steps (--only full-sync,incremental; prerequisites run too):
                   windows of 24 hours), beside one with the defaults: what each lever saves (with
                   --large only when named in --only)
   incremental     incremental sync right after, nothing changed (cost must follow the look-back)
-  stats           each statistics query on a synthetic 10,000,000-message warehouse, best of 3
+  stats           each statistics query on a synthetic warehouse of --stats-messages messages (built from
+                  range() with its rollups, kept between runs under the OS temp folder, BENCH_SYNTHETIC_CACHE
+                  to move it, =off to build afresh), best of 3; the whole report; stats --json and report
+                  summary of the month as processes; peak RSS
+  window-commits  the full sync's windows committed again, by turns with and without the statistics'
+                  rollups: what keeping them costs a commit (CPU ratio, target <= 1.1)
   unhandled       the clusters of 1,000,000 unhandled (catch-all) questions vs reading their texts
   xlsx-export     the messages XLSX export of the synced warehouse vs a bare exceljs streaming writer
   exports         the Parquet lake of the synced warehouse (full, then incremental after a sync) and, where

@@ -16,6 +16,7 @@ import { cappedTransferFloorStep, transferFloorStep } from './steps/transfer-flo
 import { unhandledStep } from './steps/unhandled.js';
 import { webhooksStep } from './steps/webhooks.js';
 import { webhooksLargeStep } from './steps/webhooks-large.js';
+import { windowCommitsStep } from './steps/window-commits.js';
 import { xlsxExportStep } from './steps/xlsx-export.js';
 
 /** Every step, in the order they run. */
@@ -30,6 +31,7 @@ export const STEPS: readonly BenchStep[] = [
   syncLeversStep,
   incrementalSyncStep,
   statsQueriesStep,
+  windowCommitsStep,
   unhandledStep,
   xlsxExportStep,
   exportsStep,

@@ -48,6 +48,8 @@ const SOURCES = 'src/sources/*/';
 const ANALYSES = 'src/analysis/*/';
 const DESTINATIONS = 'src/destinations/*/';
 const SOURCE_REGISTRY = 'src/sources/registry.ts';
+/** The units' commands, listed without loading the units (the CLI's start-up). */
+const SOURCE_COMMANDS = 'src/sources/source-commands.ts';
 const ANALYSIS_REGISTRY = 'src/analysis/registry.ts';
 const TABLE_REGISTRY = 'src/sources/tables.ts';
 const DESTINATION_REGISTRY = 'src/destinations/registry.ts';
@@ -60,7 +62,7 @@ const MANAGE = 'src/manage/';
 /** What every unit may import: the ground, the transport, the warehouse, the contracts. */
 const BASE = [...CORE, HTTP, WAREHOUSE, SOURCE_UNIT, DESTINATION_UNIT, ANALYSIS_UNIT];
 /** What the layers above the registries may import besides their own list. */
-const UPPER_BASE = [...BASE, PLATFORM, SOURCE_REGISTRY, ANALYSIS_REGISTRY, TABLE_REGISTRY];
+const UPPER_BASE = [...BASE, PLATFORM, SOURCE_REGISTRY, SOURCE_COMMANDS, ANALYSIS_REGISTRY, TABLE_REGISTRY];
 
 const SIBLING_WHY = 'Never a sibling folder of its kind nor a registry.';
 
@@ -112,6 +114,12 @@ const BELOW_ENTRY_POINTS: readonly LayerUnit[] = [
     why: `A source: reads an interface through its client into the warehouse. ${SIBLING_WHY}`,
   },
   { path: SOURCE_REGISTRY, layer: 6, mayImport: [...BASE, SOURCES], why: "Imports every source's unit." },
+  {
+    path: SOURCE_COMMANDS,
+    layer: 6,
+    mayImport: [...BASE, SOURCES],
+    why: "Lists the units' commands from their light files, without loading the units.",
+  },
 
   {
     path: ANALYSES,

@@ -1,8 +1,10 @@
 // The reports `reporter-etl report` knows, one folder each under reports/ (its report.ts and .sql files).
 // Adding a report is adding a folder and its line here; `report --list` lists them in this order. The command
 // and the jobs look a report up here and hand its definition to writeReport (src/report/ never imports this).
+
 import { UsageError } from '../src/errors.js';
 import type { ReportDefinition, ReportFormat } from '../src/report/report-definition.js';
+import { didYouMean } from '../src/text/suggest-near.js';
 import { kbEvalReport } from './kb-eval/report.js';
 import { kbHealthReport } from './kb-health/report.js';
 import { labelsReport } from './labels/report.js';
@@ -31,7 +33,10 @@ export function findReport(reportId: string): ReportDefinition {
   const report = REPORTS.find((r) => r.id === reportId);
   if (!report)
     throw new UsageError(
-      `unknown report "${reportId}"; the reports are ${REPORTS.map((r) => r.id).join(', ')} (reporter-etl report --list)`,
+      `unknown report "${reportId}"${didYouMean(
+        reportId,
+        REPORTS.map((r) => r.id),
+      )}; the reports are ${REPORTS.map((r) => r.id).join(', ')} (reporter-etl report --list)`,
     );
   return report;
 }

@@ -13,45 +13,13 @@ import {
   alertRulesSetting,
 } from './settings/alert-rules.js';
 import { type ChatApiChannel, chatApiChannelsSetting } from './settings/chatapi-channels.js';
+import { CONFIG_DEFAULTS } from './settings/config-defaults.js';
 import { type PushgateTarget, pushgateUrlSetting } from './settings/pushgate-url.js';
+import { locateJsonError } from './text/locate-json-error.js';
+import { suggestKey } from './text/suggest-near.js';
 import { isTimeZone } from './time/time-zone.js';
 
-/**
- * The defaults of the settings, by name: loadConfig applies them and the commands' --help texts show them
- * from here, so a help text cannot state a default the code does not use.
- */
-export const CONFIG_DEFAULTS = {
-  REPORTER_BASE_URL: 'https://app.jaicp.com',
-  REPORTER_DATA_DIR: './data',
-  REPORTER_CONCURRENCY: 4,
-  REPORTER_MAX_CONCURRENCY: 32,
-  REPORTER_SYNC_DUCKDB_THREADS: 1,
-  REPORTER_TIMEOUT_MS: 30_000,
-  REPORTER_RETRIES: 6,
-  REPORTER_PAGE_SIZE: 500,
-  REPORTER_LOOKBACK_HOURS: 48,
-  REPORTER_LOOKBACK_READ: 'changes',
-  REPORTER_STATUS_READ: 'report',
-  REPORTER_STATUS_REPORT_WAIT_SECONDS: 300,
-  REPORTER_SAFETY_LAG_MINUTES: 5,
-  REPORTER_WINDOW_HOURS: 48,
-  REPORTER_WINDOW_MAX_SESSIONS: 1500,
-  REPORTER_HISTORY_DAYS: 30,
-  REPORTER_MAX_REJECT_SHARE: 0.01,
-  REPORTER_LOCK_WAIT_SECONDS: 30,
-  REPORTER_SQL_TIMEOUT_SECONDS: 60,
-  REPORTER_TZ: 'UTC',
-  REPORTER_RETENTION_DAYS: 30,
-  REPORTER_SHUTDOWN_GRACE_SECONDS: 30,
-  REPORTER_CHATAPI_PATH: '/chatapi',
-  REPORTER_CHATAPI_TIMEZONE: 'UTC',
-  REPORTER_WEBHOOKS_HOST: '127.0.0.1',
-  REPORTER_WEBHOOKS_PORT: 8080,
-  REPORTER_WEBHOOKS_LOAD_SECONDS: 1,
-  REPORTER_CLICKHOUSE_USER: 'default',
-  REPORTER_CLICKHOUSE_DATABASE: 'reporter_etl',
-  REPORTER_KB_BASE_URL: 'https://khub.just-ai.com',
-} as const;
+export { CONFIG_DEFAULTS, suggestKey };
 
 const D = CONFIG_DEFAULTS;
 
@@ -523,33 +491,6 @@ function keysAllowedAt(path: readonly PropertyKey[]): readonly string[] {
   return [];
 }
 
-/** Edit distance of two short strings (insertions, deletions, substitutions; a swap of neighbours is one). */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  return d[a.length]![b.length]!;
-}
-
-/** The allowed key a misspelled one was probably meant to be: at most 2 edits away (1 for short keys). */
-export function suggestKey(key: string, allowed: readonly string[]): string | undefined {
-  let best: { key: string; distance: number } | undefined;
-  for (const candidate of allowed) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance <= (candidate.length <= 4 ? 1 : 2) && (!best || distance < best.distance))
-      best = { key: candidate, distance };
-  }
-  return best?.key;
-}
-
 /** `projects[0].baseUrl` for a path of the config file. */
 function filePath(path: readonly PropertyKey[]): string {
   return path
@@ -611,11 +552,13 @@ function readConfigFile(setting: string): ProjectSettings {
   const file = resolve(setting);
   assertConfigFileReadable(file);
   let raw: unknown;
+  const text = readFileSync(file, 'utf8');
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
+    const place = locateJsonError(text);
     throw new UsageError(
-      `REPORTER_CONFIG: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)})`,
+      `REPORTER_CONFIG: cannot read ${file} as JSON (${place ? `line ${place.line}, column ${place.column}: ` : ''}${error instanceof Error ? error.message : String(error)})`,
       'config.invalid',
     );
   }

@@ -29,6 +29,10 @@ export const ERROR_CODES = {
   'stats.no_warehouse': { kinds: ['usage'], meaning: 'stats: there is no warehouse yet (run sync first).' },
   'report.no_warehouse': { kinds: ['usage'], meaning: 'report: there is no warehouse yet (run sync first).' },
   'sql.no_warehouse': { kinds: ['usage'], meaning: 'sql: there is no warehouse yet (run sync first).' },
+  'rollups.no_warehouse': {
+    kinds: ['usage'],
+    meaning: 'rollups rebuild: there is no warehouse yet (run sync first).',
+  },
   'unhandled.no_warehouse': {
     kinds: ['usage'],
     meaning: 'unhandled: there is no warehouse yet (run sync first).',
@@ -200,6 +204,11 @@ export const ERROR_CODES = {
     kinds: ['transient'],
     meaning: 'The server asks to wait (Retry-After) longer than a request waits: try again later.',
   },
+  'http.stopped': {
+    kinds: ['transient'],
+    meaning:
+      'A request was cancelled because the command was asked to stop (Ctrl-C, SIGTERM): never retried, the run says it was interrupted.',
+  },
   'reporter.unavailable': {
     kinds: ['transient'],
     meaning: 'The Reporter API kept failing (5xx, 429, network) through every retry: try again later.',
@@ -222,7 +231,8 @@ export const ERROR_CODES = {
   'sync.empty_range': { kinds: ['usage'], meaning: 'sync --from/--to give an empty period.' },
   'sync.interrupted': {
     kinds: ['transient'],
-    meaning: 'A signal stopped the sync between windows; the next run resumes.',
+    meaning:
+      'A signal stopped the sync: the requests in flight were cancelled and the window being read was not committed; the next run resumes from the last committed window.',
   },
   'sync.too_many_rejects': {
     kinds: ['terminal'],

@@ -176,6 +176,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('names the line and column of a JSON mistake in the REPORTER_CONFIG file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'trailing-comma.json');
+    // a trailing comma after the last key of the second project: line 4, column 46 is the closing brace
+    writeFileSync(
+      file,
+      '{\n  "projects": [\n    {"token": "test-token-1", "project": "a"},\n    {"token": "test-token-2", "project": "b",}\n  ]\n}\n',
+    );
+    expect(() => loadConfig({ REPORTER_CONFIG: file })).toThrow(
+      /REPORTER_CONFIG: cannot read .*trailing-comma\.json as JSON \(line 4, column 46: /,
+    );
+  });
+
   it('refuses a REPORTER_CONFIG that is no regular file, or too large to be one, before reading it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     expect(() => loadConfig({ REPORTER_CONFIG: dir })).toThrow(

@@ -1,42 +1,44 @@
-// The statistics step's child: builds the synthetic warehouse (bench/synthetic-warehouse.ts) of N messages,
-// then times each statement of src/analysis/stats/sql/ separately over the whole window (best of 3, through the
-// warehouse as `stats` opens it, default memory limit) and the whole `computeStats` report.
-// Usage: time-stats.js WAREHOUSE.duckdb MESSAGES; prints {build, queries, report} as JSON.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { computeStats, run } from '../../src/analysis/stats/compute-stats.js';
+// The statistics step's timing child: each statement of src/analysis/stats/sql/ separately over the whole
+// window (best of 3, through the warehouse as `stats` opens it: read-only, the default memory limit), then the
+// whole `computeStats` report (best of 3). Its peak RSS is the statistics' own (the warehouse is built by
+// children/build-synthetic.ts in another process).
+// Usage: time-stats.js WAREHOUSE.duckdb PROJECT FROM_MS TO_MS; prints {queries, report} as JSON.
+import { computeStats, quarterParams, run } from '../../src/analysis/stats/compute-stats.js';
 import { STATS_QUERIES } from '../../src/analysis/stats/load-stats-sql.js';
 import { silentLogger } from '../../src/log.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
 import type { SqlParam } from '../../src/warehouse/warehouse.js';
-import { buildSyntheticWarehouse } from '../synthetic-warehouse.js';
 
-const [path, messagesText] = process.argv.slice(2);
-if (!path || !messagesText) {
-  process.stderr.write('usage: time-stats.js WAREHOUSE.duckdb MESSAGES\n');
+const [path, project, fromText, toText] = process.argv.slice(2);
+if (!path || !project || !fromText || !toText) {
+  process.stderr.write('usage: time-stats.js WAREHOUSE.duckdb PROJECT FROM_MS TO_MS\n');
   process.exit(2);
 }
 const ROUNDS = 3;
+const from = Number(fromText);
+const to = Number(toText);
 
-mkdirSync(dirname(path), { recursive: true });
-const buildStarted = performance.now();
-const synthetic = await buildSyntheticWarehouse({ path, messages: Number(messagesText) });
-const buildSeconds = (performance.now() - buildStarted) / 1000;
-
-const warehouse = await openWarehouse({ path, log: silentLogger() });
+const warehouse = await openWarehouse({ path, access: 'read', log: silentLogger() });
 const params: Record<string, SqlParam> = {
-  project: synthetic.project,
-  projects: [synthetic.project],
-  from: new Date(synthetic.from),
-  to: new Date(synthetic.to),
+  project,
+  projects: [project],
+  from: new Date(from),
+  to: new Date(to),
   all_channels: true,
   channels: [],
+  several_channels: false,
   tz: 'Europe/Moscow',
   unit: 'day',
   top: 10,
   // the Prompter's questions are bounded by their own sending time (src/analysis/stats/prompter-stats.ts)
-  prompter_from: synthetic.from,
-  prompter_to: synthetic.to,
+  prompter_from: from,
+  prompter_to: to,
+  ...quarterParams(from, to),
+  // message-bounds: the first and last quarter hour of the data
+  first_q_from: new Date(from),
+  first_q_to: new Date(from + 900_000),
+  last_q_from: new Date(to - 900_000),
+  last_q_to: new Date(to),
 };
 
 async function bestOf<T>(fn: () => Promise<T>): Promise<number> {
@@ -54,18 +56,16 @@ try {
   for (const name of STATS_QUERIES) queries[name] = await bestOf(() => run(warehouse, name, params));
   const report = await bestOf(() =>
     computeStats(warehouse, {
-      projects: [synthetic.project],
-      from: synthetic.from,
-      to: synthetic.to,
+      projects: [project],
+      from,
+      to,
       timeZone: 'Europe/Moscow',
       period: 'day',
       top: 10,
       catchAllClass: '/CatchAll',
     }),
   );
-  process.stdout.write(
-    `${JSON.stringify({ build: { seconds: buildSeconds, counts: synthetic.counts }, queries, report })}\n`,
-  );
+  process.stdout.write(`${JSON.stringify({ queries, report })}\n`);
 } finally {
   await warehouse.close();
 }

@@ -4,10 +4,15 @@
 // Then the same sync with 1 % of the answers a random 429 (Retry-After: 1), against the one without; and with
 // a fixed 4 in flight (REPORTER_MAX_CONCURRENCY=4, the client before issue 34), to show what adapting saves;
 // and against the emulator near (no latency, no limit): what the sync's own work and its steps that wait on
-// each other take on this machine, which no pacing of requests can shed.
+// each other take on this machine, which no pacing of requests can shed; and against a varied server, whose
+// report files are not the emulator's own guess (VARIED_REPORT_SHAPE: Russian header names, XLSX only,
+// columns shuffled, extra columns), with the statuses requests it made per client (0: every window's
+// statuses came from its report).
 // Times are the sync's own (its summary's durationMs: no process start-up, which the floor has none of either).
 import { join } from 'node:path';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
+import type { RecordedRequest } from '../../src/emulator/emulator.js';
+import type { ReportShape } from '../../src/emulator/reports/report-shape.js';
 import { startEmulator } from '../../src/emulator/server.js';
 import { type BenchContext, type SyncRunFigures, syncEnvironment } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
@@ -18,10 +23,28 @@ export const REMOTE_LATENCY_MS = 60;
 export const REMOTE_RATE_PER_SECOND = 120;
 const RANDOM_429_SHARE = 0.01;
 
+/**
+ * The report files of a server that is not the emulator's own guess, the hardest of the shapes to read: Russian
+ * header names, XLSX only (a create asking CSV answered 400), the columns shuffled, two extra columns (a
+ * numeric `ID сообщения` and a status-like `Статус обращения`).
+ */
+export const VARIED_REPORT_SHAPE: Partial<ReportShape> = {
+  header: 'ru',
+  csv: 'refused',
+  columnOrder: 'shuffled',
+  extraColumns: true,
+};
+
+/** Requests that read statuses per client (messages/by-client, by-session): 0 when every report was read. */
+export function perClientStatusRequests(log: readonly RecordedRequest[]): number {
+  return log.filter((r) => /\/messages\/by-(client|session)(\?|$)/.test(r.url)).length;
+}
+
 interface RemoteRun extends SyncRunFigures {
   /** 429s the emulator answered: at random, and by its rate limit. */
   random429: number;
   limited429: number;
+  perClientRequests: number;
 }
 
 /**
@@ -34,6 +57,7 @@ async function syncRemote(
   random429: number,
   env: Record<string, string> = {},
   near = false,
+  reportShape?: Partial<ReportShape>,
 ): Promise<RemoteRun> {
   const running = await startEmulator({
     sessions: ctx.options.sessions,
@@ -43,7 +67,10 @@ async function syncRemote(
     ...(near
       ? {}
       : { latencyMs: REMOTE_LATENCY_MS, rateLimit: { requests: REMOTE_RATE_PER_SECOND, perMs: 1000 } }),
+    ...(reportShape === undefined ? {} : { reportShape }),
   });
+  const log: RecordedRequest[] = [];
+  running.emulator.requestLog = log;
   try {
     if (random429 > 0) running.emulator.faults.setRates({ status429: random429 });
     const dataDir = join(ctx.dir, `remote-${label}`);
@@ -52,6 +79,7 @@ async function syncRemote(
       ...sync,
       random429: running.emulator.faults.firedByRate.status429 ?? 0,
       limited429: running.emulator.rateLimit?.rejectedAt.length ?? 0,
+      perClientRequests: perClientStatusRequests(log),
     };
   } finally {
     await running.close();
@@ -99,6 +127,10 @@ export const remoteStep: BenchStep = {
       REPORTER_MAX_CONCURRENCY: '4',
       REPORTER_CONCURRENCY: '4',
     });
+    const varied = await syncRemote(ctx, 'varied', 0, {}, false, VARIED_REPORT_SHAPE);
+    ctx.say(
+      `bench: remote: varied report files: ${varied.requests} requests in ${(varied.durationMs / 1000).toFixed(1)} s, ${varied.perClientRequests} statuses read per client`,
+    );
     return {
       ...runFigures('adaptive', adaptive),
       floorSeconds: {
@@ -110,6 +142,13 @@ export const remoteStep: BenchStep = {
       ...runFigures('fixed4', fixed),
       ...runFigures('near', near),
       fixed4FloorSeconds: { value: floorSeconds(fixed, 4), unit: 's', note: 'its floor with 4 in flight' },
+      ...runFigures('varied', varied),
+      variedPerClientRequests: {
+        value: varied.perClientRequests,
+        unit: 'count',
+        note: 'messages/by-client and by-session requests: 0 when every window took its statuses from its report',
+      },
+      adaptivePerClientRequests: { value: adaptive.perClientRequests, unit: 'count' },
     };
   },
 };
@@ -152,6 +191,17 @@ export function remoteRows(value: (figure: string) => number | undefined): Resul
       target: '≤ 1.3',
       met: adaptive / Math.max(floor, near) <= 1.3,
       note: "near: no latency, no limit — the sync's own work and its steps that wait on each other, which no pacing of requests can shed, on this machine at this load",
+    });
+  const varied = value('variedSeconds');
+  if (varied !== undefined && adaptive !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: "the same against report files not the emulator's (Russian header, XLSX only, shuffled, extra columns) ÷ the emulator's",
+      value: varied / adaptive,
+      unit: 'ratio',
+      target: '≤ 1.3',
+      met: varied / adaptive <= 1.3,
+      note: `${value('variedPerClientRequests') ?? '?'} statuses requests per client (0: every window's from its report), ${value('variedRequests') ?? '?'} requests against ${value('adaptiveRequests') ?? '?'}`,
     });
   if (fixed !== undefined && adaptive !== undefined)
     rows.push({

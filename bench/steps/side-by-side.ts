@@ -4,14 +4,24 @@
 // written from the API contract: 6 in flight, sessions per window, messages and statuses per session) and
 // `reporter-etl sync` (the CLI) each fill their own empty store; their wall times, start to exit, are
 // compared, and their sessions and messages must be the same counts. Then the sync again with the proxy
-// refusing the `messages` report tasks (403), so that it reads its statuses per client.
+// refusing the `messages` report tasks (403), so that it reads its statuses per client; and against the same
+// emulator writing its report files as a server that is not its own guess might (remote.ts's
+// VARIED_REPORT_SHAPE: Russian header names, XLSX only, columns shuffled, extra columns), the statuses
+// requests it made per client counted from the emulator's request log (0: every window's from its report).
 import { join } from 'node:path';
+import type { RecordedRequest } from '../../src/emulator/emulator.js';
+import { DEFAULT_REPORT_SHAPE } from '../../src/emulator/reports/report-shape.js';
 import { startEmulator } from '../../src/emulator/server.js';
 import { type BenchContext, type SyncRunFigures, syncEnvironment } from '../bench-context.js';
 import type { BenchStep, StepFigures } from '../bench-step.js';
 import { childScript, runChild } from '../run-child.js';
 import type { ResultRow } from '../summarise-results.js';
-import { REMOTE_LATENCY_MS, REMOTE_RATE_PER_SECOND } from './remote.js';
+import {
+  perClientStatusRequests,
+  REMOTE_LATENCY_MS,
+  REMOTE_RATE_PER_SECOND,
+  VARIED_REPORT_SHAPE,
+} from './remote.js';
 import { runSyncChild } from './run-sync-child.js';
 import { startServer, stop } from './webhooks.js';
 
@@ -92,8 +102,18 @@ export const sideBySideStep: BenchStep = {
       );
       const sync = await withProxy(running.url, false, (url) => runSync(ctx, url, 'reports'));
       const perClient = await withProxy(running.url, true, (url) => runSync(ctx, url, 'per-client'));
+      running.emulator.reportShape = { ...DEFAULT_REPORT_SHAPE, ...VARIED_REPORT_SHAPE };
+      const log: RecordedRequest[] = [];
+      running.emulator.requestLog = log;
+      const varied = await withProxy(running.url, false, (url) => runSync(ctx, url, 'varied'));
+      running.emulator.requestLog = undefined;
+      const variedPerClient = perClientStatusRequests(log);
+      ctx.say(
+        `bench: side-by-side: varied report files: ${(varied.wallMs / 1000).toFixed(1)} s, ${variedPerClient} statuses read per client`,
+      );
       checkSameCounts(careful, sync, 'reports');
       checkSameCounts(careful, perClient, 'per-client');
+      checkSameCounts(careful, varied, 'varied');
       return {
         carefulSeconds: { value: careful.wallMs / 1000, unit: 's', note: 'the process, start to exit' },
         carefulRequests: {
@@ -109,6 +129,17 @@ export const sideBySideStep: BenchStep = {
           note: 'the same with the messages reports refused (403): statuses per client',
         },
         perClientRequests: { value: perClient.requests, unit: 'count' },
+        variedSeconds: {
+          value: varied.wallMs / 1000,
+          unit: 's',
+          note: "the sync against report files not the emulator's (Russian header, XLSX only, shuffled, extra columns)",
+        },
+        variedRequests: { value: varied.requests, unit: 'count' },
+        variedPerClientRequests: {
+          value: variedPerClient,
+          unit: 'count',
+          note: 'its messages/by-client and by-session requests: 0 when every window took its statuses from its report',
+        },
         sessions: { value: sync.sessions, unit: 'count', note: 'the same in both stores (checked)' },
         messages: { value: sync.messages, unit: 'count', note: 'the same in both stores (checked)' },
       };
@@ -135,6 +166,17 @@ export function sideBySideRows(value: (figure: string) => number | undefined): R
       target: '≤ 0.35',
       met: sync / careful <= 0.35,
       note: `${requests('syncRequests')} requests against ${requests('carefulRequests')}`,
+    });
+  const varied = value('variedSeconds');
+  if (varied !== undefined)
+    rows.push({
+      group: 'ratio',
+      name: "the same against report files not the emulator's (Russian header, XLSX only, shuffled, extra columns) ÷ the careful client",
+      value: varied / careful,
+      unit: 'ratio',
+      target: '≤ 0.2',
+      met: varied / careful <= 0.2,
+      note: `${requests('variedRequests')} requests against ${requests('carefulRequests')}; ${requests('variedPerClientRequests')} statuses requests per client`,
     });
   if (perClient !== undefined)
     rows.push({

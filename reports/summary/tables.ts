@@ -202,7 +202,10 @@ export function summaryCharts(s: StatsReport): ChartSpec[] {
     {
       title: 'Top session labels',
       kind: 'hbar',
-      categories: topLabels.map((r) => r.label ?? `#${r.labelId}`),
+      // several projects: each bar names its project (two projects' "Успешно" are two labels, not one twice)
+      categories: topLabels.map(
+        (r) => `${r.label ?? `#${r.labelId}`}${s.filters.projects.length > 1 ? ` (${r.project})` : ''}`,
+      ),
       categoryAxis: 'Session label',
       valueAxis: { title: 'Sessions' },
       series: [{ name: 'Sessions', values: topLabels.map((r) => r.count) }],

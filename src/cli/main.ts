@@ -1,9 +1,11 @@
 // The reporter-etl CLI entry: dispatches to a command, maps errors to exit codes (0 ok, 1 failed,
 // 2 usage or configuration, 75 try again later); bin.ts sets the process exit code from it.
 import { readFileSync } from 'node:fs';
-import { CONFIG_DEFAULTS as D, suggestKey } from '../config.js';
 import { EtlError, EXIT } from '../errors.js';
-import { SOURCES } from '../sources/registry.js';
+import { CONFIG_DEFAULTS as D } from '../settings/config-defaults.js';
+import { SOURCE_COMMANDS } from '../sources/source-commands.js';
+import { suggestKey } from '../text/suggest-near.js';
+import { wrapHelp } from '../text/wrap-help.js';
 import type { CommandEntry, CommandIo } from './command.js';
 
 /**
@@ -18,7 +20,7 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'sync',
-    summary: "sync the Reporter API (and the Chat API channels' history) into the DuckDB warehouse",
+    summary: "sync the Reporter API (and the Chat API channels' history) into the warehouse",
     load: async () => (await import('./commands/sync.js')).syncCommand,
   },
   {
@@ -28,15 +30,14 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'unhandled',
-    summary:
-      'what people ask that the bot cannot handle: the catch-all questions grouped into topics, the top ones checked against the knowledge base and the Prompter',
+    summary: 'the questions the bot cannot handle, grouped into topics, checked against the KB',
     load: async () => (await import('./commands/unhandled.js')).unhandledCommand,
   },
   {
     name: 'report',
     // the ids of reports/index.ts (not imported here: it loads every report); test/cli/help-*.test.ts checks them
     summary:
-      'write an XLSX report for analysts (summary, sessions, messages, labels, prompter, kb-health, kb-eval, unhandled); --list lists them',
+      'write a report (XLSX or HTML): summary, sessions, messages, labels, prompter, kb-health, kb-eval, unhandled',
     load: async () => (await import('./commands/report.js')).reportCommand,
   },
   {
@@ -45,45 +46,49 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/runs.js')).runsCommand,
   },
   {
+    name: 'rollups',
+    summary:
+      "rebuild the statistics' rollups from the raw rows (rollups rebuild), should they ever be in doubt",
+    load: async () => (await import('./commands/rollups.js')).rollupsCommand,
+  },
+  {
     name: 'sql',
     summary: 'run one read-only SQL query over the warehouse (table, CSV or JSON)',
     load: async () => (await import('./commands/sql.js')).sqlCommand,
   },
   {
     name: 'chatapi-events',
-    summary: 'store the events of the Chat API channels (agent replies, ...) once, or --follow them',
+    summary: 'store the events of the Chat API channels (agent replies, ...), or --follow them',
     load: async () => (await import('./commands/chatapi-events.js')).chatApiEventsCommand,
   },
   {
     name: 'webhooks',
-    summary: "receive the platform's pushes (Chat API answers, Prompter options) into the warehouse",
+    summary: "receive the platform's pushes (Chat API answers, Prompter options)",
     load: async () => (await import('./commands/webhooks.js')).webhooksCommand,
   },
   {
     name: 'export',
-    summary: 'export parquet | clickhouse: the warehouse as a Parquet lake, or into ClickHouse, incremental',
+    summary: 'export parquet | clickhouse: the warehouse into a Parquet lake or ClickHouse',
     load: async () => (await import('./commands/export.js')).exportCommand,
   },
   {
     name: 'prompter',
-    summary: 'prompter ask: send questions to the Prompter API and record them, to measure its suggestions',
+    summary: 'prompter ask: send questions to the Prompter API, to measure its suggestions',
     load: async () => (await import('./commands/prompter.js')).prompterCommand,
   },
   {
     name: 'kb',
-    summary:
-      'the knowledge base service: kb sync (a dated snapshot of its project), kb eval (retrieval and answer quality)',
+    summary: 'the knowledge base: kb sync (a dated snapshot), kb eval (retrieval and answers)',
     load: async () => (await import('./commands/kb.js')).kbCommand,
   },
   {
     name: 'schedule',
-    summary:
-      'run the jobs on their schedules (sync, exports, daily reports, retention; webhooks) until stopped',
+    summary: 'run the jobs on their schedules (sync, exports, daily reports, ...) until stopped',
     load: async () => (await import('./commands/schedule.js')).scheduleCommand,
   },
   {
     name: 'run',
-    summary: 'run one scheduled job once, now (sync, daily-report, ...; run --help names them all)',
+    summary: 'run one job once, now (sync, daily-report, ...; run --help names them all)',
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   {
@@ -108,7 +113,7 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'pushgate',
-    summary: 'fire Pushgate pushbacks of the dialogs a SQL query picks from the warehouse (pushgate send)',
+    summary: 'pushgate send: fire the pushbacks of the dialogs a SQL query picks',
     load: async () => (await import('./commands/pushgate.js')).pushgateCommand,
   },
   {
@@ -128,13 +133,16 @@ const BUILT_IN_COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** The built-in commands, then the commands the source units offer (each loaded only when it runs). */
-const COMMANDS: readonly CommandEntry[] = [...BUILT_IN_COMMANDS, ...SOURCES.flatMap((s) => s.commands)];
+/**
+ * The built-in commands, then the commands the source units offer (each loaded only when it runs), from their
+ * light list: main.ts imports nothing heavy, so `--help` and `--version` answer in a tenth of a second.
+ */
+const COMMANDS: readonly CommandEntry[] = [...BUILT_IN_COMMANDS, ...SOURCE_COMMANDS];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'reporter-etl: sync the platform (Reporter and Chat API) into DuckDB, compute statistics, write reports, export.',
+    'reporter-etl: sync the platform (Reporter and Chat API) into DuckDB; statistics, reports, exports.',
     '',
     'Usage: reporter-etl <command> [options]',
     '       reporter-etl help <command>    (or: reporter-etl <command> --help) every option of a command',
@@ -149,7 +157,7 @@ function usage(): string {
     `  REPORTER_DATA_DIR   the folder of warehouse.duckdb and the reports (default ${D.REPORTER_DATA_DIR})`,
     '  REPORTER_CONFIG     a JSON file with several projects instead of the token and address',
     '  REPORTER_CHATAPI_CHANNELS  the Chat API channels to read too (name=token, comma-separated)',
-    '  REPORTER_LAKE_DIR, REPORTER_CLICKHOUSE_URL  where the export jobs write (a Parquet lake, ClickHouse)',
+    '  REPORTER_LAKE_DIR, REPORTER_CLICKHOUSE_URL  where the exports write (a Parquet lake, ClickHouse)',
     '',
     'Exit codes: 0 ok, 1 failed, 2 usage or configuration error, 3 partial (some records rejected),',
     '75 try again later (the platform was unavailable, or the warehouse was busy).',
@@ -187,7 +195,7 @@ function unknownCommand(name: string): string {
   );
   return (
     `reporter-etl: unknown command "${name}"${near ? ` (did you mean "${near}"?)` : ''}\n` +
-    `The commands: ${COMMANDS.map((c) => c.name).join(', ')}. See: reporter-etl --help`
+    wrapHelp(`The commands: ${COMMANDS.map((c) => c.name).join(', ')}. See: reporter-etl --help`)
   );
 }
 
@@ -219,7 +227,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   const helpFor = first === 'help' && afterFirst[0] !== undefined ? afterFirst[0] : undefined;
   const [name, ...rest] = helpFor === undefined ? argv : [...afterFirst, '--help'];
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.out(usage());
+    io.out(wrapHelp(usage()));
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
@@ -229,7 +237,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.helpFor?.(rest) ?? command.help);
+    io.out(wrapHelp(command.helpFor?.(rest) ?? command.help));
     return EXIT.ok;
   }
   try {

@@ -1,6 +1,8 @@
 // The emulator's control endpoints under /__emulator/ (no auth, loopback only): health, ground truth,
 // the clock, faults, the Chat API's truth and webhooks, what Pushgate received, the knowledge base's truth
-// (`kb/truth?at=`), the remote behaviour (`remote`: latency, rate limit; remote.ts). Tests in other processes and the demo drive the emulator through them.
+// (`kb/truth?at=`), the remote behaviour (`remote`: latency, rate limit; remote.ts), how report files are
+// written (`report-shape`: header names, CSV or XLSX only, column order; reports/report-shape.ts). Tests in
+// other processes and the demo drive the emulator through them.
 import { badParameter } from './api-error.js';
 import { chatChannelTruth } from './chatapi/chat-truth.js';
 import { FAULT_TYPES, type FaultRule, type FaultType } from './faults.js';
@@ -8,6 +10,7 @@ import { parseDateTime } from './filters.js';
 import { kbTruth } from './kb/kb-truth.js';
 import { queryDateTime, queryString, requireObject } from './params.js';
 import { listRemoteRoutes } from './remote.js';
+import { readReportShape } from './reports/report-shape.js';
 import type { Route } from './route.js';
 import { groundTruth } from './truth.js';
 
@@ -20,6 +23,29 @@ export function controlRoutes(): Route[] {
     ...listClockRoutes(),
     ...listFaultRoutes(),
     ...listRemoteRoutes(),
+    ...listReportShapeRoutes(),
+  ];
+}
+
+/** GET and POST /__emulator/report-shape: how report files are written, read and changed (for tasks created after). */
+function listReportShapeRoutes(): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: 'report-shape',
+      op: 'reportShape',
+      handler: (ctx) => ({ body: ctx.emulator.reportShape }),
+    },
+    {
+      method: 'POST',
+      path: 'report-shape',
+      op: 'setReportShape',
+      handler(ctx) {
+        const changes = readReportShape(ctx.body ?? {});
+        ctx.emulator.reportShape = { ...ctx.emulator.reportShape, ...changes };
+        return { body: ctx.emulator.reportShape };
+      },
+    },
   ];
 }
 

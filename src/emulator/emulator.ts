@@ -13,6 +13,7 @@ import { hashString } from './prng.js';
 import { type NewStatus, ProjectData, type TextLengths } from './project-data.js';
 import { DEFAULT_PUSHBACK_ID, Pushgate } from './pushgate/pushgate.js';
 import { type RateLimitOptions, ServerRateLimit } from './rate-limit.js';
+import { DEFAULT_REPORT_SHAPE, type ReportShape } from './reports/report-shape.js';
 import { ReportTasks } from './reports/report-tasks.js';
 
 export interface V1Token {
@@ -80,6 +81,11 @@ export interface EmulatorOptions {
   pushbacks: { pushbackId: string; project?: string }[];
   /** The knowledge base service at `/kb` (sources, keys, generation pace; see kb/kb-options.ts). */
   kb: Partial<KbOptions>;
+  /**
+   * How report files are written where the seeds are silent (header names and language, CSV or XLSX only,
+   * column order, extra columns, a CSV's BOM and delimiter; reports/report-shape.ts); default the API's names.
+   */
+  reportShape?: Partial<ReportShape>;
 }
 
 /** One API request as received: method, path with query string, raw body (undefined when empty). */
@@ -129,6 +135,7 @@ export function resolveOptions(partial: Partial<EmulatorOptions> = {}): Emulator
     ...(partial.filesDir === undefined ? {} : { filesDir: partial.filesDir }),
     ...(partial.rateLimit === undefined ? {} : { rateLimit: partial.rateLimit }),
     ...(partial.newStatus === undefined ? {} : { newStatus: partial.newStatus }),
+    ...(partial.reportShape === undefined ? {} : { reportShape: partial.reportShape }),
   };
 }
 
@@ -151,6 +158,8 @@ export class Emulator {
   rateLimit: ServerRateLimit | undefined;
   /** Real ms every API request waits (options.latencyMs, or set by remote.ts). */
   latencyMs: number;
+  /** How report files are written now (options.reportShape, or set by POST /__emulator/report-shape). */
+  reportShape: ReportShape;
   /**
    * When set, every API request (control endpoints excluded) is appended here as it arrives: the
    * benchmark replays exactly the requests of a sync against a fresh emulator (its transfer floor).
@@ -164,6 +173,7 @@ export class Emulator {
     this.faults = new Faults(o.seed);
     this.rateLimit = o.rateLimit ? new ServerRateLimit(o.rateLimit) : undefined;
     this.latencyMs = o.latencyMs;
+    this.reportShape = { ...DEFAULT_REPORT_SHAPE, ...o.reportShape };
     const perProject = Math.max(1, Math.round(o.sessions / o.projects.length));
     o.projects.forEach((name) => {
       this.projects.set(

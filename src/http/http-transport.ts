@@ -55,6 +55,16 @@ export interface HttpTransportOptions<R extends HttpRequest = HttpRequest> {
    * beyond 2^53 exact with src/text/parse-json-big-integers.ts). It throws on a body that is not JSON.
    */
   parseJson?: (text: string) => unknown;
+  /**
+   * The caller's stop (Ctrl-C, SIGTERM): once it fires, the requests in flight are cancelled, none is sent and
+   * none retried (nor warned about), and each fails with `http.stopped`.
+   */
+  stop?: AbortSignal | undefined;
+  /**
+   * `bytes`: a 2xx answer's value is its body as it came (a Buffer, never decoded: a report file that may be a
+   * zip or text in any encoding); other answers are read as text, as always. Default `json`.
+   */
+  bodyAs?: 'json' | 'bytes';
 }
 
 /**
@@ -186,9 +196,27 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly parseJson: (text: string) => unknown;
+  private readonly stop: AbortSignal | undefined;
+  /** Settles when `stop` fires: one listener for the transport, however many requests wait on it. */
+  private readonly stopped: Promise<void> | undefined;
+  /** That listener, removed by close(): a stop signal outlives its transports (the scheduler's, every run). */
+  private readonly onStop: (() => void) | undefined;
+  private readonly bytes: boolean;
 
   constructor(options: HttpTransportOptions<R>) {
     const { profile } = options;
+    const stop = options.stop;
+    this.stop = stop;
+    let onStop: (() => void) | undefined;
+    this.stopped =
+      stop === undefined
+        ? undefined
+        : new Promise<void>((resolve) => {
+            onStop = resolve;
+            if (stop.aborted) resolve();
+            else stop.addEventListener('abort', onStop, { once: true });
+          });
+    this.onStop = onStop;
     this.profile = profile;
     this.codes = { ...PLATFORM_ERROR_CODES, ...profile.codes };
     this.baseUrlSetting = profile.baseUrlSetting;
@@ -227,6 +255,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     this.backoffCapMs = options.backoffCapMs ?? 30_000;
     this.random = options.random ?? Math.random;
     this.parseJson = options.parseJson ?? JSON.parse;
+    this.bytes = options.bodyAs === 'bytes';
   }
 
   /** Requests allowed in flight now, and the most it reached (REPORTER_CONCURRENCY up to maxConcurrency). */
@@ -292,8 +321,12 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     const status = response.statusCode;
     const done = status >= 200 && status < 300;
     let text: string;
+    let bytes: Buffer | undefined;
     try {
-      text = await response.body.text();
+      if (this.bytes) {
+        bytes = Buffer.from(await response.body.arrayBuffer());
+        text = done ? '' : bytes.toString('utf8');
+      } else text = await response.body.text();
     } catch (error) {
       if (!(done && isWrite(req))) throw this.classifyNetworkError(req, error);
       // a write's 2xx answer cut short: the server did it all the same
@@ -303,6 +336,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     }
     if (!done) throw this.classifyStatus(req, status, response.headers, text);
     this.limiter.recordSuccess();
+    if (bytes !== undefined) return { status, headers: response.headers, value: bytes };
     return this.settle(req, status, response.headers, text);
   }
 
@@ -342,13 +376,17 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     /** The limiters' numbers of the current attempt (a 429 lowers them only for one sent at the rate it drew). */
     const numbers = { sent: 0, started: 0 };
     for (let attempt = 0; attempt <= this.retries; attempt++) {
+      this.throwIfStopped(req);
       try {
         return await this.inFlight.run(async (started) => {
           numbers.started = started;
           numbers.sent = await this.limiter.acquire();
+          this.throwIfStopped(req);
           return this.attempt(req, url, body);
         });
       } catch (error) {
+        // cancelled by the caller's stop: not a failure of the server, so neither retried nor warned about
+        this.throwIfStopped(req);
         if (!(error instanceof Retryable)) throw error;
         if (
           error.firstContact &&
@@ -368,6 +406,20 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
     );
   }
 
+  /** `http.stopped` once the caller's stop has fired. */
+  private throwIfStopped(req: R): void {
+    if (this.stop?.aborted)
+      throw new EtlError('http.stopped', `${this.describe(req)} cancelled: the command was asked to stop`, {
+        kind: 'transient',
+      });
+  }
+
+  /** Waits `ms`, or less when the caller's stop fires meanwhile. */
+  private async sleepUnlessStopped(ms: number): Promise<void> {
+    if (this.stopped === undefined) return this.sleep(ms);
+    await Promise.race([this.sleep(ms), this.stopped]);
+  }
+
   /** One try of a request, in its slot: sent, its round trip (to the answer's headers) told to the in-flight limit. */
   private async attempt(req: R, url: string, body: string | undefined): Promise<HttpAnswer> {
     this.requests++;
@@ -381,7 +433,10 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
         dispatcher: this.agent,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
-        signal: AbortSignal.timeout(this.timeoutMs * 2),
+        signal:
+          this.stop === undefined
+            ? AbortSignal.timeout(this.timeoutMs * 2)
+            : AbortSignal.any([AbortSignal.timeout(this.timeoutMs * 2), this.stop]),
       });
     } catch (error) {
       throw this.classifyNetworkError(req, error);
@@ -441,7 +496,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
       },
       `retrying ${this.profile.name} request`,
     );
-    if (!shared) await this.sleep(wait);
+    if (!shared) await this.sleepUnlessStopped(wait);
   }
 
   /** The first request of this transport could not connect, twice: the address (or the server) is wrong. */
@@ -500,6 +555,7 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   }
 
   async close(): Promise<void> {
+    if (this.onStop !== undefined) this.stop?.removeEventListener('abort', this.onStop);
     await this.agent.close();
   }
 }

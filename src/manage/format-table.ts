@@ -19,6 +19,8 @@ export interface TableOptions {
   counts?: readonly string[];
   /** Longest cell, in columns (default 40). */
   maxWidth?: number;
+  /** Columns never cut (`runs --wide`'s error: the whole reason). */
+  uncut?: readonly string[];
   /**
    * Longest line, in columns: the last column is cut to fit (to no fewer than 10 columns). Default: no limit.
    */
@@ -61,7 +63,12 @@ export function formatTable(rows: readonly Record<string, unknown>[], options: T
   const maxWidth = options.maxWidth ?? 40;
   const indent = options.indent ?? '  ';
   const timeZone = options.timeZone ?? 'UTC';
-  const cells = rows.map((row) => columns.map((c, n) => cell(row[c], kinds[n]!, maxWidth, timeZone)));
+  const uncut = new Set(options.uncut ?? []);
+  const cells = rows.map((row) =>
+    columns.map((c, n) =>
+      cell(row[c], kinds[n]!, uncut.has(c) ? Number.POSITIVE_INFINITY : maxWidth, timeZone),
+    ),
+  );
   const headers = columns.map((c, n) => options.headers?.[n] ?? c);
   const widths = headers.map((h, n) =>
     Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[n] ?? ''))),

@@ -112,7 +112,8 @@ async function downloadVerified(
     );
   const fileType = fileTypeOf(current, record);
   const planned = record.filePath ?? join(outDir, `${record.kind}_${record.id}.xlsx`);
-  const path = planned.replace(/\.(csv|xlsx)$/i, fileType === 'CSV' ? '.csv' : '.xlsx');
+  const named = (type: FileType) => planned.replace(/\.(csv|xlsx)$/i, type === 'CSV' ? '.csv' : '.xlsx');
+  let path = named(fileType);
   makeDirectory(dirname(path));
   const temp = join(dirname(path), `.${basename(path)}.${(current.taskId ?? record.id).slice(0, 8)}.part`);
   const { config } = session.ctx;
@@ -140,6 +141,8 @@ async function downloadVerified(
         'platform_report.bad_file',
         `the ${record.kind} report file of task ${current.taskId} holds ${summary.rows} rows where the platform reported ${current.totalCount}`,
       );
+    // named for what it is by its content: a server may serve XLSX for CSV
+    path = named(summary.fileType);
     await rename(temp, path);
     return { path, rows: summary.rows, state: current };
   } catch (error) {

@@ -1,11 +1,20 @@
-// Reads a downloaded report file row by row without holding it whole: XLSX through exceljs's streaming
-// reader, CSV through parse-csv-stream. Reading it to the end is the check that it opens. Invariants: a file
+// Reads a downloaded report file row by row without holding it whole: its type told by its content, never by
+// its name or the type asked (a zip is an XLSX workbook, read through exceljs's streaming reader; text is CSV,
+// through parse-csv-stream, its encoding and delimiter sniffed from its first 64 KB: a server may serve XLSX for
+// CSV, or write `;` whatever was asked). Reading it to the end is the check that it opens. Invariants: a file
 // that does not open, has no header row when one was asked for, or has rows of different widths (CSV) is an
 // EtlError naming the file and the line; cells reach the caller as text.
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import ExcelJS from 'exceljs';
 import { EtlError } from '../errors.js';
+import { readXlsxRows, rowTexts } from '../platform/reporter/read-xlsx-rows.js';
+import {
+  type DecodedText,
+  decodeReportText,
+  sniffDelimiter,
+  sniffFileType,
+} from '../platform/reporter/report-file-form.js';
 import { CsvSyntaxError, parseCsvStream } from './parse-csv-stream.js';
 import type { FileType } from './report-kinds.js';
 
@@ -20,19 +29,55 @@ export interface ReportFileSummary {
   rows: number;
   header: string[] | undefined;
   sheet?: string;
+  /** The type the file is, by its content (whatever was asked); a CSV's delimiter and encoding as read. */
+  fileType: FileType;
+  delimiter?: string;
+  encoding?: DecodedText['encoding'];
 }
 
-/** The text of an exceljs cell value (rich text, hyperlinks and formula results included). */
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value !== 'object') return String(value);
-  const v = value as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: unknown };
-  if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
-  if (v.text !== undefined) return cellText(v.text);
-  if (v.result !== undefined) return cellText(v.result);
-  if (v.error !== undefined) return String(v.error);
-  return JSON.stringify(value);
+/** What the file's first bytes say: its type, and a CSV's encoding and delimiter (the asked one when unclear). */
+interface FileForm {
+  fileType: FileType;
+  delimiter: string;
+  encoding: DecodedText['encoding'];
+}
+
+const HEAD_BYTES = 64 * 1024;
+
+async function sniffFile(path: string, askedDelimiter: string): Promise<FileForm> {
+  const handle = await open(path, 'r');
+  let head: Uint8Array;
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    head = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  const type = sniffFileType(head);
+  if (type === 'XLS') throw badFile(path, 'is a legacy XLS workbook (an OLE file), which is not read');
+  if (type === 'XLSX') return { fileType: 'XLSX', delimiter: askedDelimiter, encoding: 'utf-8' };
+  // a multi-byte character cut at the head's end must not make the head look like another encoding
+  const whole = head.length < HEAD_BYTES;
+  const decoded = decodeReportText(whole ? head : head.subarray(0, lastLineEnd(head)));
+  return {
+    fileType: 'CSV',
+    delimiter: sniffDelimiter(decoded.text, askedDelimiter),
+    encoding: decoded.encoding,
+  };
+}
+
+/** The bytes up to the last line feed of the head (a whole number of characters in any of the encodings). */
+function lastLineEnd(head: Uint8Array): number {
+  const at = head.lastIndexOf(0x0a);
+  return at < 0 ? head.length : at + 1;
+}
+
+/** The file's text, decoded chunk by chunk in its encoding (its byte order mark left out). */
+async function* decodedChunks(path: string, encoding: DecodedText['encoding']): AsyncGenerator<string> {
+  const decoder = new TextDecoder(encoding);
+  for await (const chunk of createReadStream(path)) yield decoder.decode(chunk as Buffer, { stream: true });
+  yield decoder.decode();
 }
 
 function badFile(path: string, reason: string, cause?: unknown): EtlError {
@@ -43,51 +88,33 @@ async function readXlsx(
   path: string,
   onRow: (cells: string[], line: number) => void,
 ): Promise<{ rows: number; sheet: string | undefined }> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-  });
-  let rows = 0;
-  let sheet: string | undefined;
-  let index = 0;
-  for await (const worksheet of reader) {
-    const first = index++ === 0;
-    for await (const row of worksheet) {
-      if (!first) continue;
-      const values = row.values as unknown[];
-      const cells: string[] = [];
-      for (let c = 1; c < values.length; c++) cells.push(cellText(values[c]));
-      onRow(cells, row.number);
-      rows++;
-    }
-    if (first) sheet = (worksheet as unknown as { name?: string }).name;
-  }
-  if (index === 0) throw new Error('the workbook has no worksheet');
-  return { rows, sheet };
+  return readXlsxRows(path, (values, line) => onRow(rowTexts(values), line));
 }
 
 /**
- * Reads the whole file, calling onRow for every data row (1-based line of the file). Throws when the file
- * does not open or is malformed.
+ * Reads the whole file, calling onHeader with the header row and onRow for every data row (1-based line of the
+ * file). The type is the file's by its content, `shape.fileType` only what was asked; `shape.delimiter` is
+ * taken when the first records do not tell another. Throws when the file does not open or is malformed.
  */
 export async function readReportFile(
   path: string,
   shape: ReportFileShape,
   onRow?: (cells: string[], line: number) => void,
+  onHeader?: (cells: string[]) => void,
 ): Promise<ReportFileSummary> {
+  const form = await sniffFile(path, shape.delimiter);
   let header: string[] | undefined;
   let width: number | undefined;
   let data = 0;
   const take = (cells: string[], line: number) => {
-    if (shape.fileType === 'CSV') {
+    if (form.fileType === 'CSV') {
       if (width === undefined) width = cells.length;
       else if (cells.length !== width)
         throw badFile(path, `has ${cells.length} fields on line ${line} where the first line has ${width}`);
     }
     if (shape.withHeader && header === undefined) {
       header = cells;
+      onHeader?.(cells);
       return;
     }
     data++;
@@ -95,17 +122,18 @@ export async function readReportFile(
   };
   let sheet: string | undefined;
   try {
-    if (shape.fileType === 'CSV') {
-      await parseCsvStream(createReadStream(path, { encoding: 'utf8' }), shape.delimiter, take);
+    if (form.fileType === 'CSV') {
+      await parseCsvStream(decodedChunks(path, form.encoding), form.delimiter, take);
     } else {
       sheet = (await readXlsx(path, take)).sheet;
     }
   } catch (error) {
     if (error instanceof EtlError) throw error;
-    const what = shape.fileType === 'CSV' ? 'CSV' : 'XLSX workbook (exceljs)';
+    const what = form.fileType === 'CSV' ? 'CSV' : 'XLSX workbook (exceljs)';
     const reason = error instanceof CsvSyntaxError ? error.message : (error as Error).message;
     throw badFile(path, `does not read as a ${what}: ${reason}`, error);
   }
   if (shape.withHeader && header === undefined) throw badFile(path, 'is empty: it has no header row');
-  return { rows: data, header, ...(sheet === undefined ? {} : { sheet }) };
+  const csv = form.fileType === 'CSV' ? { delimiter: form.delimiter, encoding: form.encoding } : {};
+  return { rows: data, header, fileType: form.fileType, ...csv, ...(sheet === undefined ? {} : { sheet }) };
 }

@@ -1,8 +1,18 @@
-// --reconcile: compares a downloaded messages or sessions report with the warehouse. The file's first column
-// is the questionId / sessionId (after the header row); the warehouse side selects the same period
-// ([from, to) on messages.timestamp / sessions.start_time) and the same filters, translated to SQL.
-// Invariant: a filter that cannot be translated is refused before the report is requested, never ignored.
+// --reconcile: compares a downloaded messages or sessions report with the warehouse. The file's id column is
+// found by its values, whatever the header says or where it stands (the seeds show no column of a report file):
+// of the id-like columns of its first rows (src/platform/reporter/report-columns.ts), the one holding the most
+// of the warehouse's ids for the same period ([from, to) on messages.timestamp / sessions.start_time) and the
+// same filters, translated to SQL; a tie, or no column holding any, goes to the header saying question /
+// session, then to the leftmost. Invariant: a filter that cannot be translated is refused before the report is
+// requested, never ignored.
 import { UsageError } from '../errors.js';
+import {
+  chooseIdColumn,
+  idLikeColumns,
+  MESSAGE_ID_HINTS,
+  SAMPLE_ROWS,
+  SESSION_ID_HINTS,
+} from '../platform/reporter/report-columns.js';
 import type { SqlParam } from '../warehouse/warehouse.js';
 import type { ReportSpec } from './build-create-request.js';
 import { RECONCILE_FILTER_COLUMNS, RECONCILE_SQL } from './platform-report-sql.js';
@@ -20,6 +30,8 @@ export interface ReconcileResult {
   file: string;
   /** Data rows of the file. */
   fileRows: number;
+  /** The header of the column compared (found by its values), null when the file has no data row. */
+  idColumn: string | null;
   /** Distinct ids in the file. */
   fileIds: number;
   warehouseIds: number;
@@ -87,6 +99,49 @@ function warehouseQuery(
   return { sql, params };
 }
 
+interface IdColumn {
+  name: string;
+  values: string[];
+}
+
+/**
+ * The file's id-like columns (judged on its first SAMPLE_ROWS rows), likeliest by `hints` first, with every
+ * row's value (trimmed); with no such column, the first column.
+ */
+async function readIdColumns(
+  file: string,
+  hints: readonly RegExp[],
+): Promise<{ columns: IdColumn[]; rows: number }> {
+  const sample: string[][] = [];
+  let header: string[] = [];
+  let positions: number[] | undefined;
+  let columns: IdColumn[] = [];
+  const choose = () => {
+    const found = idLikeColumns(header, sample, hints);
+    positions = found.length > 0 ? found : [0];
+    columns = positions.map((p) => ({ name: header[p] ?? `column ${p + 1}`, values: [] }));
+    for (const row of sample.splice(0)) keep(row);
+  };
+  const keep = (cells: string[]) =>
+    positions!.forEach((p, n) => {
+      columns[n]!.values.push((cells[p] ?? '').trim());
+    });
+  const summary = await readReportFile(
+    file,
+    { fileType: 'CSV', delimiter: ',', withHeader: true },
+    (cells) => {
+      if (positions !== undefined) return keep(cells);
+      sample.push(cells.map((cell) => cell.trim()));
+      if (sample.length >= SAMPLE_ROWS) choose();
+    },
+    (cells) => {
+      header = cells.map((cell) => cell.trim());
+    },
+  );
+  if (positions === undefined) choose();
+  return { columns, rows: summary.rows };
+}
+
 export async function reconcileReport(
   withWarehouse: WithWarehouse,
   spec: ReportSpec,
@@ -95,25 +150,26 @@ export async function reconcileReport(
   watermark: number | undefined,
 ): Promise<ReconcileResult> {
   const target = checkReconcilable(spec);
-  const fileType = file.toLowerCase().endsWith('.csv') ? 'CSV' : 'XLSX';
-  const seen = new Set<string>();
-  const duplicates = new Set<string>();
-  const summary = await readReportFile(file, { fileType, delimiter: ',', withHeader: true }, (cells) => {
-    const id = (cells[0] ?? '').trim();
-    if (seen.has(id)) duplicates.add(id);
-    else seen.add(id);
-  });
   const { sql, params } = warehouseQuery(target, spec, project);
   const rows = await withWarehouse((w) => w.query(sql, params));
   const warehouse = new Set(rows.map((r) => String(r['id'])));
+  const hints = target === 'messages' ? MESSAGE_ID_HINTS : SESSION_ID_HINTS;
+  const file_ = await readIdColumns(file, hints);
+  const chosen =
+    chooseIdColumn(file_.columns, (c) => c.values.filter((id) => warehouse.has(id)).length) ??
+    file_.columns[0];
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const id of chosen?.values ?? []) {
+    if (seen.has(id)) duplicates.add(id);
+    else seen.add(id);
+  }
   const missingInWarehouse = [...seen].filter((id) => !warehouse.has(id)).sort();
   const missingInFile = [...warehouse].filter((id) => !seen.has(id)).sort();
   const notes: string[] = [];
-  const expected = target === 'messages' ? 'questionid' : 'sessionid';
-  const first = summary.header?.[0]?.trim().toLowerCase();
-  if (first !== undefined && first !== expected)
+  if (file_.rows > 0 && warehouse.size > 0 && missingInWarehouse.length === seen.size)
     notes.push(
-      `the file's first column is "${summary.header?.[0]}", expected ${expected}: the comparison may be meaningless`,
+      `no column of the file holds an id the warehouse has for the period: its column ${JSON.stringify(chosen?.name ?? '')} was compared, and the comparison may be meaningless`,
     );
   if (watermark !== undefined && watermark < spec.period.to && missingInWarehouse.length > 0)
     notes.push(
@@ -123,7 +179,8 @@ export async function reconcileReport(
     target,
     period: describePeriod(spec.period),
     file,
-    fileRows: summary.rows,
+    fileRows: file_.rows,
+    idColumn: chosen?.name ?? null,
     fileIds: seen.size,
     warehouseIds: warehouse.size,
     missingInWarehouse: missingInWarehouse.slice(0, LISTED_IDS),

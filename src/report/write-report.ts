@@ -61,6 +61,8 @@ export interface WriteReportResult {
   rows: number;
   /** The period holds none of the report's data: each sheet says "No data for <period>". */
   empty: boolean;
+  /** Why, when the report knows (and what to run: `report unhandled` with no stored run), as its sheets say. */
+  noDataReason?: string;
   /** Every file written, one per format asked, in that order. */
   files: { format: ReportFormat; path: string; bytes: number }[];
 }
@@ -243,6 +245,7 @@ export async function writeReport(
     sheets,
     rows,
     empty: built.empty ?? rows === 0,
+    ...(built.empty && built.noDataReason !== undefined ? { noDataReason: built.noDataReason } : {}),
     files,
   };
   req.log?.debug({ ...result }, 'report written');
@@ -270,6 +273,7 @@ function withNoDataNotes(
       sheets: built.sheets.map((s) => ({ ...s, rows: [], emptyNote: said, footnotes: [] })),
       charts: [],
       empty: true,
+      ...(built.noDataReason === undefined ? {} : { noDataReason: built.noDataReason }),
     };
   }
   // a sheet with no row in a period not synced at all says so, and what to run

@@ -2,8 +2,10 @@
 // REPORTER_JOBS enables them. Errors name the setting: an unknown job id in REPORTER_JOBS or in a schedule
 // override is refused at start, never ignored. A job lacking a setting it needs (Job.missingSetting) is off
 // everywhere: listed as such, never scheduled, and refused by `run <job>` naming the setting.
+
 import type { Config } from '../config.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../text/suggest-near.js';
 import type { Job } from './job.js';
 import type { ScheduledJob } from './scheduler.js';
 
@@ -13,12 +15,15 @@ export function resolveScheduledJobs(config: Config, registry: readonly Job[]): 
   for (const id of config.jobs ?? [])
     if (!known.includes(id))
       throw new UsageError(
-        `REPORTER_JOBS (or schedule.jobs in REPORTER_CONFIG): no job "${id}"; the jobs are ${list}, or "all"`,
+        `REPORTER_JOBS (or schedule.jobs in REPORTER_CONFIG): no job "${id}"${didYouMean(id, known)}; the jobs are ${list}, or "all"`,
         'config.invalid',
       );
   for (const [id, { setting }] of Object.entries(config.schedules))
     if (!known.includes(id))
-      throw new UsageError(`${setting}: no job "${id}" to schedule; the jobs are ${list}`, 'config.invalid');
+      throw new UsageError(
+        `${setting}: no job "${id}"${didYouMean(id, known)} to schedule; the jobs are ${list}`,
+        'config.invalid',
+      );
   return registry.map((job) => {
     const override = config.schedules[job.id];
     const needs = job.missingSetting?.(config)?.setting ?? null;

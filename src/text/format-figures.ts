@@ -2,6 +2,7 @@
 // summary's KPIs), each kind of figure with one number of decimals, rounded half up on the figure's decimal
 // value (0.7695 is 0.770 everywhere, as Excel shows it, never 0.77 here and 0.769 there); and for JSON, full
 // precision without binary noise (20.7, not 20.69999999999999: 12 significant digits).
+// The house rule of text output: every count has thousands separators (1,234), in tables and sentences alike.
 // Invariant: integers, and anything not a finite number, pass through cleaning unchanged.
 
 /** Significant digits JSON keeps: more than any figure means, fewer than a double's noise (15-17). */

@@ -31,10 +31,18 @@ function dayHint(given: GivenPeriod | undefined): string {
   return `: for the whole day ${from}, give --to ${nextDay(from)}`;
 }
 
+/** ": they are the wrong way round: --from X --to Y" when --to comes before --from (not the same day). */
+function swapHint(from: number, to: number, given: GivenPeriod | undefined): string {
+  if (!(to < from) || given?.from === undefined || given.to === undefined) return '';
+  if (DATE.test(given.from.trim()) && given.from.trim() === given.to.trim()) return '';
+  return `: they are the wrong way round, give --from ${given.to.trim()} --to ${given.from.trim()}`;
+}
+
 /** Throws a usage error unless `from` < `to` (both finite epoch ms). */
 export function assertFromBeforeTo(from: number, to: number, given?: GivenPeriod): void {
   if (Number.isFinite(from) && Number.isFinite(to) && from < to) return;
+  const hint = swapHint(from, to, given) || dayHint(given);
   throw new UsageError(
-    `--from (${iso(from)}) must be before --to (${iso(to)}); --from is inclusive, --to exclusive${dayHint(given)}`,
+    `--from (${iso(from)}) must be before --to (${iso(to)}); --from is inclusive, --to exclusive${hint}`,
   );
 }

@@ -1,10 +1,11 @@
 // Commits one window of one project in ONE transaction, a use of commitBatch: rows replaced by key (sessions,
 // messages, their labels, sessionData, clients), rejects appended, first-seen statuses before the messages,
-// the watermark and the run's counters. A failure rolls all of it back; running out of DuckDB's memory is
-// told apart (warehouse.commit_out_of_memory, then a CHECKPOINT) so that the sync can halve the window.
+// the statistics' rollups, the watermark and the run's counters. A failure rolls all of it back; running out
+// of DuckDB's memory is told apart (warehouse.commit_out_of_memory, then a CHECKPOINT) so that the sync can halve the window.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import { type Batch, commitBatch, defineBatchTable, defineStagedRows } from './commit-batch.js';
+import { rollupStatements, type WindowOrphans } from './commit-rollups-sql.js';
 import type { WindowBatch } from './rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
 import {
@@ -112,6 +113,8 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
         rows: batch.sessionDataFor.map((session_id) => ({ project: batch.project, session_id })),
       }),
     ],
+    // the statistics' rollups of what the tables now hold (migration 024), in the same transaction
+    after: rollupStatements(findOrphans(batch)),
     state:
       batch.watermark === undefined
         ? []
@@ -129,6 +132,20 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
       beatAt: seenAt,
     },
     at: seenAt,
+  };
+}
+
+/** Labels of messages, or labels and sessionData of sessions, that the window does not hold itself. */
+function findOrphans(batch: WindowBatch): WindowOrphans {
+  const messages = new Set(batch.messages.map((m) => `${m.project}\u0000${m.question_id}`));
+  const sessions = new Set(batch.sessions.map((s) => `${s.project}\u0000${s.session_id}`));
+  const key = (project: string, id: string) => `${project}\u0000${id}`;
+  return {
+    messageLabels: batch.messageLabels.some((l) => !messages.has(key(l.project, l.question_id))),
+    sessionRows:
+      batch.sessionLabels.some((l) => !sessions.has(key(l.project, l.session_id))) ||
+      batch.sessionData.some((d) => !sessions.has(key(d.project, d.session_id))) ||
+      batch.sessionDataFor.some((id) => !sessions.has(key(batch.project, id))),
   };
 }
 

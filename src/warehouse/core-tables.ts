@@ -1,6 +1,8 @@
 // The warehouse's own tables, written by no source: its runs, state and rejects, and the write-backs and tasks
 // of the commands (labels, Pushgate pushes, platform reports). Operational: none is exported (one
 // machine's work, not the data). src/sources/tables.ts puts them before the sources' tables.
+
+import { ROLLUP_TABLE_SPECS } from './rollup-tables.js';
 import type { TableSpec } from './table-spec.js';
 import { ETL_REJECTS_TABLE } from './tables.js';
 
@@ -20,4 +22,6 @@ export const CORE_TABLES: readonly TableSpec[] = [
     exported: false,
     secretColumns: ['pushback_id'],
   },
+  // the statistics' rollups, kept by every window commit (derived: recomputed from the raw rows)
+  ...ROLLUP_TABLE_SPECS,
 ];

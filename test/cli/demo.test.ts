@@ -23,12 +23,14 @@ describe('reporter-etl demo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'demo-'));
     try {
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('REPORTER_')));
-      const { stdout } = await promisify(execFile)(
+      const { stdout, stderr } = await promisify(execFile)(
         process.execPath,
         ['bin/reporter-etl.js', 'demo', '--sessions', '500', '--data-dir', join(dir, 'demo')],
         { env },
       );
       expect(stdout).toMatch(/shop-bot: success/);
+      // piped, as here: no raw JSON log line, no Node warning
+      expect(`${stdout}\n${stderr}`).not.toMatch(/^\s*\{"level"|Warning:/m);
       // the Chat API: the app's dialogues, the channel's history in the sync, its events, its funnel row
       expect(stdout).toMatch(/demo-app-client-1: Привет → \S/);
       expect(stdout).toMatch(/Chat API site: success · [\d,]+ clients · [\d,]+ messages/);

@@ -1,6 +1,7 @@
 // `reporter-etl emulator` on a port another server holds: a clean usage error that names the port and
 // suggests --port, exit 2, instead of an EADDRINUSE stack; `--json` prints the knowledge base's base URL
-// and keys, and they work; the remote behaviour (--latency-ms, --rate-limit-rps) is checked and reported.
+// and keys, and they work; the remote behaviour (--latency-ms, --rate-limit-rps) and the report files' shape
+// (--report-header, --report-csv, ...) are checked and reported.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
@@ -54,6 +55,12 @@ describe('reporter-etl emulator', () => {
         '30',
         '--rate-limit-rps',
         '50',
+        '--report-header',
+        'ru',
+        '--report-csv',
+        'refused',
+        '--report-csv-delimiter',
+        ';',
       ],
       {
         env: { ...process.env, LOG_LEVEL: 'warn' },
@@ -90,6 +97,16 @@ describe('reporter-etl emulator', () => {
       expect(summary).toMatchObject({ latencyMs: 30, rateLimitPerSecond: 50 });
       const remote = await (await fetch(`${summary.url}/__emulator/remote`)).json();
       expect(remote).toEqual({ latencyMs: 30, rateLimitRps: 50 });
+      // the report files' shape: Russian header names, XLSX only
+      const shape = {
+        header: 'ru',
+        csv: 'refused',
+        csvDelimiter: ';',
+        columnOrder: 'api',
+        extraColumns: false,
+      };
+      expect(summary.reportShape).toMatchObject(shape);
+      expect(await (await fetch(`${summary.url}/__emulator/report-shape`)).json()).toMatchObject(shape);
     } finally {
       child.kill('SIGTERM');
     }
@@ -102,6 +119,9 @@ describe('reporter-etl emulator', () => {
     const twice = await runCli(['emulator', '--port', '0', '--rate-limit', '5', '--rate-limit-rps', '5'], {});
     expect(twice.code, twice.stderr).toBe(2);
     expect(twice.stderr).toContain('--rate-limit-rps and --rate-limit are the same option');
+    const header = await runCli(['emulator', '--port', '0', '--report-header', 'fr'], {});
+    expect(header.code, header.stderr).toBe(2);
+    expect(header.stderr).toContain('--report-header expects one of api, display, ru, got "fr"');
   }, 90_000);
 
   it('refuses --kb-sources outside 40..200, exit 2', async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { JOBS } from '../../jobs/registry.js';
 import { REPORTS } from '../../reports/index.js';
+import { displayWidth } from '../../src/text/display-width.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const env = { REPORTER_TOKEN: '' };
@@ -44,6 +45,22 @@ describe('the top-level CLI', () => {
       expect(r.stderr).not.toMatch(/place it at the end/);
       expect(r.stderr).toContain(`See: reporter-etl ${args[0]} --help`);
     }
+    // a mistyped report, job or platform report kind: the nearest one named
+    const names: [string[], Record<string, string>, RegExp][] = [
+      [['report', 'sumary'], {}, /unknown report "sumary" \(did you mean "summary"\?\)/],
+      [['run', 'synk'], {}, /no job "synk" \(did you mean "sync"\?\)/],
+      [['platform-report', 'mesages'], {}, /unknown report kind "mesages" \(did you mean "messages"\?\)/],
+      [
+        ['schedule', '--list'],
+        { REPORTER_JOBS: 'dayly-report' },
+        /no job "dayly-report" \(did you mean "daily-report"\?\)/,
+      ],
+    ];
+    for (const [args, extra, message] of names) {
+      const r = await runCli(args, { ...env, ...extra });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
   });
 });
 
@@ -58,7 +75,10 @@ describe("every command's help", () => {
       expect(help, name).toMatch(/^ {2}--[a-z]/m);
       expect(help, name).toMatch(/^Exit codes:/m);
       expect(help, name).toMatch(/^Examples?\b.*:$/m);
+      for (const line of help.split('\n'))
+        expect(displayWidth(line), `${name}: ${line}`).toBeLessThanOrEqual(100);
     }
+    for (const line of top.stdout.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(100);
   }, 120_000);
 });
 
@@ -77,6 +97,8 @@ describe('help texts that follow the registries', () => {
     expect(all.stdout).toMatch(/^reporter-etl kb <subcommand>/);
     expect(all.stdout).toContain('reporter-etl kb sync');
     expect(all.stdout).toContain('reporter-etl kb eval');
+    for (const help of [sync.stdout, evaluation.stdout, all.stdout])
+      for (const line of help.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(100);
   });
 
   it('`run --help` names every job of the registry (the top-level help points there, listing none by hand)', async () => {
@@ -88,12 +110,13 @@ describe('help texts that follow the registries', () => {
 
   it('the top-level help names every report; `report --help` names every report --format html writes', async () => {
     const top = await runCli(['--help'], env);
-    const line = top.stdout.split('\n').find((l) => /^ {2}report /.test(l))!;
+    // the entry with the lines that continue it (the help is fitted to 100 columns)
+    const line = /^ {2}report .*(?:\n {4,}.*)*/m.exec(top.stdout)![0];
     for (const report of REPORTS) expect(line, report.id).toContain(report.id);
     const help = (await runCli(['report', 'kb-eval', '--help'], env)).stdout;
     const html = REPORTS.filter((r) => r.formats?.includes('html')).map((r) => r.id);
     expect(html).toContain('kb-eval');
-    const formatLine = help.split('\n').find((l) => l.includes('--format F'))!;
+    const formatLine = /^ {2}--format F.*(?:\n {4,}.*)*/m.exec(help)![0];
     for (const id of html) expect(formatLine, id).toContain(id);
   });
 });

@@ -78,8 +78,8 @@ describe('human output', () => {
       'Messages',
       'Requests',
       'Rejected',
-      'Error',
       'Notification',
+      'Error',
     ]);
     expect(wideRow).toContain(run.runId);
     expect(wideRow).toContain(` ${run.requests.toLocaleString('en-US')} `);
@@ -87,4 +87,14 @@ describe('human output', () => {
     const again = await runCli(['sync'], h.env);
     expect(again.stdout).toContain(': success (incremental) · ');
   }, 240_000);
+
+  it('a run after a failed first sync is still a first sync (it reads the history), not "incremental"', async () => {
+    h = await createHarness({ realClock: true, emulator: { sessions: 50 } });
+    const refused = await runCli(['sync'], { ...h.env, REPORTER_TOKEN: 'not-the-emulator-token' });
+    expect(refused.code, refused.stderr).not.toBe(0);
+    const sync = await runCli(['sync'], h.env);
+    expect(sync.code, sync.stderr).toBe(0);
+    const days = h.config.historyMs / 86_400_000;
+    expect(sync.stdout).toContain(`: success (first sync of the project: the last ${days} days) · `);
+  }, 120_000);
 });

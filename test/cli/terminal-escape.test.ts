@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTable } from '../../src/analysis/stats/render-stats-text.js';
 import { formatTable } from '../../src/manage/format-table.js';
 import { escapeForTerminal } from '../../src/text/escape-terminal-text.js';
+import { describeRollupRebuild } from '../../src/warehouse/rebuild-rollups.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
@@ -66,6 +67,8 @@ describe('the CLI prints platform text escaped', () => {
     await h.withWarehouse(async (w) => {
       await w.query('UPDATE sessions SET first_question = $1', [HOSTILE]);
       await w.query('UPDATE session_data SET value = $1', [HOSTILE]);
+      // rows changed outside a sync: the statistics' rollups are rebuilt (reporter-etl rollups rebuild)
+      await w.commitBatch(describeRollupRebuild(new Date()));
     });
   }, 60_000);
   afterAll(async () => {

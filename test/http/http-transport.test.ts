@@ -1,8 +1,12 @@
 // The transport alone (src/http/), against a node:http server on port 0: each profile's auth is applied (bearer,
 // a header of its own, the path, none), a Retry-After is honoured, an error body is read by the profile's
 // shapes and mapped to its codes, and the secret is never in an error's text, even when the server quotes it.
+
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/errors.js';
 import {
@@ -223,5 +227,109 @@ describe('HttpTransport: the secret never in an error', () => {
     expect(error.message).toContain('the key holds a control character');
     expect(error.message).not.toContain(SECRET);
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe("HttpTransport: the caller's stop (Ctrl-C)", () => {
+  it('cancels the requests in flight at once: none retried nor warned about, none sent after it', async () => {
+    let received = 0;
+    // a server that never answers: the requests stay in flight until cancelled
+    const silent = createServer(() => {
+      received++;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const log = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const stop = new AbortController();
+    const http = new HttpTransport({
+      baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      secret: SECRET,
+      profile: {
+        ...profile({ kind: 'bearer' }),
+        urlPrefix: () => `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api`,
+      },
+      retries: 5,
+      backoffBaseMs: 1,
+      timeoutMs: 30_000,
+      log,
+      stop: stop.signal,
+    });
+    try {
+      const requests = [1, 2, 3].map((n) => failure(http.json({ method: 'GET', op: `page${n}` })));
+      while (received < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+      const stoppedAt = performance.now();
+      stop.abort();
+      for (const error of await Promise.all(requests)) {
+        expect(error.code).toBe('http.stopped');
+        expect(error.kind).toBe('transient');
+      }
+      expect(performance.now() - stoppedAt).toBeLessThan(1000);
+      expect((await failure(http.json({ method: 'GET', op: 'after' }))).code).toBe('http.stopped');
+      expect(received).toBe(3);
+      expect(lines.join('')).not.toMatch(/retrying/);
+    } finally {
+      await http.close();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('a transport closed gives its listener back: one stop signal outlives many (the scheduler runs)', async () => {
+    const stop = new AbortController();
+    for (let n = 0; n < 20; n++) {
+      const http = new HttpTransport({
+        baseUrl,
+        secret: SECRET,
+        profile: profile({ kind: 'bearer' }),
+        stop: stop.signal,
+      });
+      await http.close();
+    }
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('HttpTransport: bodies as bytes', () => {
+  it("bodyAs 'bytes': a 2xx body as it came (no decoding, a BOM and invalid UTF-8 kept); an error still classified", async () => {
+    const t = new HttpTransport({
+      baseUrl,
+      secret: SECRET,
+      profile: profile({ kind: 'bearer' }),
+      retries: 0,
+      bodyAs: 'bytes',
+    });
+    // latin1 carries the bytes 0xef 0xbb 0xbf (a UTF-8 BOM) and 0xff (never UTF-8) through the test server
+    script = [
+      { status: 200, body: '\u00ef\u00bb\u00bfPK\u00ff' },
+      { status: 404, body: '{"message":"no such file"}' },
+    ];
+    const sent = server.listeners('request')[0] as (...args: unknown[]) => void;
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: import('node:http').ServerResponse) => {
+      const next = script[0];
+      if (next?.status !== 200) return sent(req, res);
+      script.shift();
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.from(next.body, 'latin1'));
+    });
+    try {
+      const answer = await t.raw({ method: 'GET', op: 'file' });
+      expect([...(answer.value as Uint8Array)]).toEqual([0xef, 0xbb, 0xbf, 0x50, 0x4b, 0xff]);
+      const error = await failure(t.raw({ method: 'GET', op: 'file' }));
+      expect(error.code).toBe('reporter.not_found');
+      expect(error.message).toContain('no such file');
+    } finally {
+      server.removeAllListeners('request');
+      server.on('request', sent);
+      await t.close();
+    }
   });
 });

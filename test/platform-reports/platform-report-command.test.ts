@@ -50,7 +50,7 @@ describe('platform-report command', () => {
       [['messages', '--date', '2026-10-31', '--from', '2026-10-30'], /--date is one whole day in --tz/],
       [
         ['messages', '--from', '2026-10-31', '--to', '2026-10-30'],
-        /must be before --to .*give --to 2026-11-01$/,
+        /must be before --to .*wrong way round, give --from 2026-10-30 --to 2026-10-31$/,
       ],
       [['clients', '--reconcile'], /clients reports cannot be reconciled/],
       [['messages', '--reconcile', '--filter', 'MESSAGE_TEXT~hi'], /cannot compare the filter MESSAGE_TEXT/],

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCreateRequest } from '../../src/platform-reports/build-create-request.js';
 import { downloadReportFile } from '../../src/platform-reports/download-report-file.js';
@@ -287,8 +288,60 @@ describe('the file check', () => {
     writeFileSync(path, 'questionId,x\r\nq1,1\r\nq2,2\r\n');
     const ids: string[] = [];
     const summary = await readReportFile(path, shape, (cells) => ids.push(cells[0]!));
-    expect(summary).toEqual({ rows: 2, header: ['questionId', 'x'] });
+    expect(summary).toEqual({
+      rows: 2,
+      header: ['questionId', 'x'],
+      fileType: 'CSV',
+      delimiter: ',',
+      encoding: 'utf-8',
+    });
     expect(ids).toEqual(['q1', 'q2']);
+  });
+
+  it('reads a file by its content, whatever was asked: XLSX for CSV, `;` with a BOM, Windows-1251, UTF-16', async () => {
+    const xlsx = join(dir, 'served.csv');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Отчёт');
+    sheet.addRow(['ID вопроса', 'Статус']);
+    sheet.addRow(['q1', 'READ']);
+    writeFileSync(xlsx, Buffer.from(await workbook.xlsx.writeBuffer()));
+    const rows: string[][] = [];
+    const asXlsx = await readReportFile(xlsx, shape, (cells) => rows.push(cells));
+    expect(asXlsx).toMatchObject({ fileType: 'XLSX', rows: 1, header: ['ID вопроса', 'Статус'] });
+    expect(rows).toEqual([['q1', 'READ']]);
+    const texts: [string, Buffer, string, string][] = [
+      ['semicolon.csv', Buffer.from('\ufeffID вопроса;Статус\r\nq1;READ\r\n'), ';', 'utf-8'],
+      // the Cyrillic code page: А..я are 0xC0..0xFF
+      [
+        'cp1251.csv',
+        Buffer.from([
+          ...Buffer.from('ID '),
+          0xe2,
+          0xee,
+          0xef,
+          0xf0,
+          0xee,
+          0xf1,
+          0xe0,
+          ...Buffer.from('\tS\nq1\tREAD\n'),
+        ]),
+        '\t',
+        'windows-1251',
+      ],
+      ['utf16.csv', Buffer.from('\ufeffID вопроса|Статус\nq1|READ\n', 'utf16le'), '|', 'utf-16le'],
+    ];
+    for (const [name, bytes, delimiter, encoding] of texts) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const cells: string[][] = [];
+      const summary = await readReportFile(path, shape, (row) => cells.push(row));
+      expect(summary, name).toMatchObject({ fileType: 'CSV', delimiter, encoding, rows: 1 });
+      expect(summary.header![0], name).toBe('ID вопроса');
+      expect(cells, name).toEqual([['q1', 'READ']]);
+    }
+    const xls = join(dir, 'legacy.xls');
+    writeFileSync(xls, Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
+    await expect(readReportFile(xls, shape)).rejects.toThrow(/legacy\.xls is a legacy XLS workbook/);
   });
 
   it('refuses ragged CSV, an empty file and a broken XLSX, naming the file', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { kbEvalCharts } from '../../reports/kb-eval/report.js';
 import { CHART_WIDTH } from '../../src/report/chart-option.js';
 import { dejaVuMeasure } from '../../src/report/font-text-width.js';
+import { renderChartPng } from '../../src/report/render-chart-png.js';
 import { renderChartSvg } from '../../src/report/render-chart-svg.js';
 import type { ChartSpec } from '../../src/report/report-definition.js';
 
@@ -130,6 +131,24 @@ describe('report charts (ECharts, server-side SVG)', () => {
       expect(text).toContain(chart.categoryAxis);
       expect(text).toContain(chart.valueAxis.title);
     }
+  });
+
+  it('an emoji in a label is drawn (Symbola), not the box of a missing glyph', async () => {
+    const chart = (label: string): ChartSpec => ({
+      title: 'Labels',
+      kind: 'hbar',
+      categories: [label],
+      categoryAxis: 'Label',
+      valueAxis: { title: 'Sessions' },
+      series: [{ name: 'Sessions', values: [3] }],
+    });
+    const png = async (label: string) => renderChartPng(await renderChartSvg(chart(label)));
+    // U+E000 is a private-use character no font has: what a missing glyph looks like
+    const missing = await png('Жалоба \uE000');
+    for (const emoji of ['🤖', '🚀', '👍'])
+      expect((await png(`Жалоба ${emoji}`)).equals(missing), emoji).toBe(false);
+    // and two emoji are drawn differently: neither is the box
+    expect((await png('Жалоба 🤖')).equals(await png('Жалоба 🚀'))).toBe(false);
   });
 
   it('a horizontal bar chart draws every series, labels every category and shows n/a, not a bar of 0', async () => {

@@ -107,12 +107,18 @@ describe('reporter-etl report', () => {
     expect(code).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ rows: 0, empty: true });
     expect(err).toBe(
-      'warning: summary: No data for 2025-01-01 (UTC); the report says so (check --from/--to, --tz, --project)',
+      'warning: summary: No data for 2025-01-01 (UTC): no session and no message; the report says so (check --from/--to, --tz, --project)',
     );
     const kb = await cli(['kb-eval', '--from', '2025-01-01', '--to', '2025-01-02']);
     expect(kb.code).toBe(0);
     expect(kb.err).toBe(
-      'warning: kb-eval: No data for 2025-01-01 (UTC); the report says so (check --from/--to, --tz)',
+      'warning: kb-eval: No data for 2025-01-01 (UTC): no kb eval run started in it (run reporter-etl kb eval, or widen --from / --to); the report says so (check --from/--to, --tz)',
+    );
+    // no stored unhandled run: the command that stores one, on the terminal (not only inside the file)
+    const unhandled = await cli(['unhandled', '--from', '2026-10-30', '--to', '2026-10-31']);
+    expect(unhandled.code).toBe(0);
+    expect(unhandled.err).toMatch(
+      /^warning: unhandled: No data for 2026-10-30 \(UTC\): no unhandled run of this period and selection is stored \(run reporter-etl unhandled --from 2026-10-30T00:00:00.000Z --to 2026-10-31T00:00:00.000Z\); the report says so \(check --from\/--to, --tz, --project\)$/,
     );
     // a report with rows: no warning, its total in --json
     const full = await cli(['sessions', '--from', '2026-10-30', '--to', '2026-10-31', '--json']);

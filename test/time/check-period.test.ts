@@ -1,5 +1,6 @@
 // The one check of a period's order: an empty period is refused in the same words everywhere, and a day given as
-// `--from D --to D` is told which --to takes that whole day (the expected texts are written by hand).
+// `--from D --to D` is told which --to takes that whole day, a reversed one to swap them (the expected texts are
+// written by hand).
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { assertFromBeforeTo } from '../../src/time/check-period.js';
@@ -13,9 +14,14 @@ describe('assertFromBeforeTo', () => {
 
   it.each([
     ['2026-11-25', '2026-11-25', ': for the whole day 2026-11-25, give --to 2026-11-26'],
-    ['2026-12-31', '2026-12-30', ': for the whole day 2026-12-31, give --to 2027-01-01'],
+    ['2026-12-31', '2026-12-30', ': they are the wrong way round, give --from 2026-12-30 --to 2026-12-31'],
     ['2028-02-28', '2028-02-28', ': for the whole day 2028-02-28, give --to 2028-02-29'],
-    ['2026-11-25T10:00', '2026-11-25T09:00', ''],
+    [
+      '2026-11-25T10:00',
+      '2026-11-25T09:00',
+      ': they are the wrong way round, give --from 2026-11-25T09:00 --to 2026-11-25T10:00',
+    ],
+    ['2026-11-25T10:00', '2026-11-25T10:00', ''],
   ])('--from %s --to %s: the hint is "%s"', (from, to, hint) => {
     let error: unknown;
     try {

@@ -67,8 +67,11 @@ export interface WarehouseNames {
   channels: string[];
 }
 
-export async function readWarehouseNames(warehouse: Warehouse): Promise<WarehouseNames> {
-  const rows = await run(warehouse, 'catalogue-names', {});
+export async function readWarehouseNames(
+  warehouse: Warehouse,
+  sql: StatsSql = loadStatsSql(),
+): Promise<WarehouseNames> {
+  const rows = await runWith(warehouse, sql['catalogue-names'], {});
   const pick = (kind: string) => rows.filter((r) => r['kind'] === kind).map((r) => String(r['name']));
   return { projects: pick('project'), channels: pick('channel') };
 }
@@ -101,14 +104,23 @@ export async function checkTimeZone(warehouse: Warehouse, timeZone: string): Pro
   }
 }
 
+/** A quarter hour in ms: the grain of the rollups (every zone's offset is whole quarter hours). */
+const QUARTER_MS = 900_000;
+
+/** The statements by name: the statistics' own (src/analysis/stats/sql/), or others of the same shape. */
+export type StatsSql = Readonly<Record<StatsQueryName, string>>;
+
 export async function computeStats(
   warehouse: Warehouse,
   query: StatsQuery,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; sql?: StatsSql } = {},
 ): Promise<StatsReport> {
   const now = options.now ?? Date.now;
+  const sql = options.sql ?? loadStatsSql();
+  const run = (name: StatsQueryName, params: Readonly<Record<string, SqlParam>>) =>
+    runWith(warehouse, sql[name], params);
   if (query.from !== undefined && query.to !== undefined) assertFromBeforeTo(query.from, query.to);
-  const names = await readWarehouseNames(warehouse);
+  const names = await readWarehouseNames(warehouse, sql);
   const projects = query.projects === undefined ? names.projects : [...query.projects];
   for (const project of projects) {
     if (!names.projects.includes(project))
@@ -120,9 +132,7 @@ export async function computeStats(
     query.channels === undefined ? undefined : normaliseChannels(query.channels, names.channels);
   await checkTimeZone(warehouse, query.timeZone);
 
-  const bounds = await run(warehouse, 'window-bounds', { projects });
-  const firstAt = num(bounds[0]?.['first_at']);
-  const lastAt = num(bounds[0]?.['last_at']);
+  const { firstAt, lastAt } = await readWindowBounds(warehouse, projects, sql);
   let from = query.from ?? firstAt;
   let to = query.to ?? (lastAt === null ? null : lastAt + 1);
   if (from === null && to !== null) from = to;
@@ -148,45 +158,52 @@ export async function computeStats(
     to: new Date(to),
     all_channels: channels === undefined,
     channels: channels ?? [],
+    several_channels: channels !== undefined && channels.length > 1,
     tz: query.timeZone,
     unit: query.period,
     top: query.top,
+    ...quarterParams(from, to),
   };
-  report.totals = readTotals((await run(warehouse, 'totals', params))[0]);
+  report.totals = readTotals((await run('totals', params))[0]);
   const t = report.totals;
-  report.byChannel = (await run(warehouse, 'by-channel', params)).map(readChannelRow);
+  report.byChannel = (await run('by-channel', params)).map(readChannelRow);
   t.messages = report.byChannel.reduce((sum, row) => sum + row.messages, 0);
   report.empty = t.sessions === 0 && t.messages === 0;
-  const periods = await run(warehouse, 'by-period', params);
+  const periods = await run('by-period', params);
   report.byPeriod = periods.filter((r) => r['is_total'] === true).map((r) => readPeriodRow(r, query.period));
   report.byPeriodChannel = periods
     .filter((r) => r['is_total'] !== true)
     .map((r) => ({ ...readPeriodRow(r, query.period), channel: str(r['channel']) }));
 
-  const sessionLabels = await run(warehouse, 'session-labels', params);
+  // a label belongs to one project: its share is of its own project's sessions (messages), not of every project's
+  const own = await projectTotals(warehouse, params, projects, t);
+  const sessionLabels = await run('session-labels', params);
   report.sessionLabels = sessionLabels
     .filter((r) => r['is_total'] === true)
-    .map((r) => ({ ...labelRow(r), share: ratio(count(r['count']), t.sessions) }));
+    .map((r) => ({
+      ...labelRow(r),
+      share: ratio(count(r['count']), own.get(String(r['project']))?.sessions ?? 0),
+    }));
   report.sessionLabelsByPeriod = sessionLabels
     .filter((r) => r['is_total'] !== true)
     .map((r) => ({ ...periodOf(r, query.period), ...labelRow(r) }));
-  const messageLabels = await run(warehouse, 'message-labels', params);
+  const messageLabels = await run('message-labels', params);
   report.messageLabels = messageLabels
     .filter((r) => r['is_total'] === true)
     .map((r) => ({
       ...labelRow(r),
       group: str(r['group_name']),
-      share: ratio(count(r['count']), t.messages),
+      share: ratio(count(r['count']), own.get(String(r['project']))?.messages ?? 0),
     }));
   report.messageLabelsByPeriod = messageLabels
     .filter((r) => r['is_total'] !== true)
     .map((r) => ({ ...periodOf(r, query.period), ...labelRow(r), group: str(r['group_name']) }));
 
-  report.deliveryFunnel = (await run(warehouse, 'delivery-funnel', params)).map(readFunnelRow);
-  report.intents = readIntents(await run(warehouse, 'intents', params), query);
-  report.sessionData = readSessionData(await run(warehouse, 'session-data', params), t.sessions);
-  report.experiments = (await run(warehouse, 'experiments', params)).map(readExperimentRow);
-  report.firstQuestions = (await run(warehouse, 'first-questions', params)).map(
+  report.deliveryFunnel = (await run('delivery-funnel', params)).map(readFunnelRow);
+  report.intents = readIntents(await run('intents', params), query);
+  report.sessionData = readSessionData(await run('session-data', params), t.sessions);
+  report.experiments = (await run('experiments', params)).map(readExperimentRow);
+  report.firstQuestions = (await run('first-questions', params)).map(
     (r): FirstQuestionRow => ({
       question: String(r['question']),
       sessions: count(r['sessions']),
@@ -196,14 +213,104 @@ export async function computeStats(
   return report;
 }
 
+/**
+ * Each selected project's sessions and messages of the window: the totals' and the channels' statements run for
+ * the project alone (the same figures, so a project's label shares add up as in a report of that project alone).
+ * One project: the report's own totals, no query.
+ */
+async function projectTotals(
+  warehouse: Warehouse,
+  params: Readonly<Record<string, SqlParam>>,
+  projects: readonly string[],
+  totals: StatsTotals,
+): Promise<Map<string, { sessions: number; messages: number }>> {
+  const own = new Map<string, { sessions: number; messages: number }>();
+  if (projects.length === 1) {
+    own.set(projects[0]!, { sessions: totals.sessions, messages: totals.messages });
+    return own;
+  }
+  for (const project of projects) {
+    const alone = { ...params, projects: [project] };
+    const sessions = count((await run(warehouse, 'totals', alone))[0]?.['sessions']);
+    const messages = (await run(warehouse, 'by-channel', alone)).reduce(
+      (sum, r) => sum + count(r['messages']),
+      0,
+    );
+    own.set(project, { sessions, messages });
+  }
+  return own;
+}
+
 /** Runs one statistics statement with the parameters it names. */
 export async function run(
   warehouse: Warehouse,
   name: StatsQueryName,
   all: Readonly<Record<string, SqlParam>>,
 ): Promise<PlainRow[]> {
-  const sql = loadStatsSql()[name];
+  return runWith(warehouse, loadStatsSql()[name], all);
+}
+
+function runWith(
+  warehouse: Warehouse,
+  sql: string,
+  all: Readonly<Record<string, SqlParam>>,
+): Promise<PlainRow[]> {
   return warehouse.query(sql, paramsFor(sql, all));
+}
+
+/**
+ * How the window [from, to) splits for the rollups: its whole quarter hours [q_lo, q_hi) read from the
+ * rollups, the partial quarters at its edges, [from, head_to) and [tail_from, to), from the raw rows (a
+ * window inside one quarter is all head); q_from, the quarter of `from`, bounds the transfers read.
+ */
+export function quarterParams(from: number, to: number): Record<string, SqlParam> {
+  const qLo = Math.ceil(from / QUARTER_MS);
+  const qHi = Math.floor(to / QUARTER_MS);
+  const whole = qLo < qHi;
+  return {
+    q_from: Math.floor(from / QUARTER_MS),
+    q_lo: whole ? qLo : 0,
+    q_hi: whole ? qHi : 0,
+    head_to: new Date(whole ? qLo * QUARTER_MS : to),
+    tail_from: new Date(whole ? qHi * QUARTER_MS : to),
+  };
+}
+
+/**
+ * The first and last instant of the projects' sessions and messages: the sessions' from window-bounds, the
+ * messages' from their first and last quarter hour (message-bounds reads only those two quarters).
+ */
+export async function readWindowBounds(
+  warehouse: Warehouse,
+  projects: readonly string[],
+  sql: StatsSql = loadStatsSql(),
+): Promise<{ firstAt: number | null; lastAt: number | null }> {
+  const bounds = (await runWith(warehouse, sql['window-bounds'], { projects: [...projects] }))[0];
+  const firstQ = num(bounds?.['first_q']);
+  const lastQ = num(bounds?.['last_q']);
+  let firstMessage: number | null = null;
+  let lastMessage: number | null = null;
+  if (firstQ !== null && lastQ !== null) {
+    const row = (
+      await runWith(warehouse, sql['message-bounds'], {
+        projects: [...projects],
+        first_q_from: new Date(firstQ * QUARTER_MS),
+        first_q_to: new Date((firstQ + 1) * QUARTER_MS),
+        last_q_from: new Date(lastQ * QUARTER_MS),
+        last_q_to: new Date((lastQ + 1) * QUARTER_MS),
+      })
+    )[0];
+    firstMessage = num(row?.['first_message']);
+    lastMessage = num(row?.['last_message']);
+  }
+  const pick = (values: (number | null)[], choose: (...v: number[]) => number) => {
+    const present = values.filter((v): v is number => v !== null);
+    return present.length === 0 ? null : choose(...present);
+  };
+  return {
+    firstAt: pick([num(bounds?.['first_session']), firstMessage], Math.min),
+    lastAt: pick([num(bounds?.['last_session']), lastMessage], Math.max),
+  };
 }
 
 function emptyReport(

@@ -15,6 +15,7 @@ export const STATS_QUERIES = [
   'experiments',
   'first-questions',
   'intents',
+  'message-bounds',
   'message-labels',
   'prompter',
   'prompter-intents',

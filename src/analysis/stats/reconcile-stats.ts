@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import type { ReporterFilter } from '../../platform/reporter/filters.js';
 import type { ReporterHttp } from '../../platform/reporter/reporter-http.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
-import { computeStats, readWarehouseNames, run } from './compute-stats.js';
+import { computeStats, quarterParams, readWarehouseNames, readWindowBounds, run } from './compute-stats.js';
 import {
   channelFilter,
   fetchAdvancedCount,
@@ -87,9 +87,9 @@ export async function collectLocalFigures(
   let from = query.from;
   let to = query.to;
   if (from === undefined || to === undefined) {
-    const bounds = (await run(warehouse, 'window-bounds', { projects: [project] }))[0];
-    const first = typeof bounds?.['first_at'] === 'number' ? bounds['first_at'] : undefined;
-    const last = typeof bounds?.['last_at'] === 'number' ? bounds['last_at'] + 1 : undefined;
+    const bounds = await readWindowBounds(warehouse, [project]);
+    const first = bounds.firstAt ?? undefined;
+    const last = bounds.lastAt === null ? undefined : bounds.lastAt + 1;
     const watermark = await warehouse.getWatermark(project);
     to ??= watermark ?? last ?? from ?? 0;
     from ??= Math.min(first ?? to, to);
@@ -107,6 +107,7 @@ export async function collectLocalFigures(
       project,
       from: new Date(dayFrom),
       to: new Date(dayTo),
+      ...quarterParams(dayFrom, dayTo),
     });
     switchedDays = { from: dayFrom, to: dayTo, local: Number(rows[0]?.['transferred_sessions'] ?? 0) };
   }

@@ -1,10 +1,12 @@
 // Human-readable output of `stats` (the TTY form; --json prints the report itself): aligned plain-text
 // tables per section, and the reconciliation side by side. Only formats: every figure comes from the report;
 // every text from the data (cells, names, values) is shown with its control characters escaped; every number
-// is rounded by src/text/format-figures.ts, as the reports round it.
+// is rounded by src/text/format-figures.ts, as the reports round it. Where rows of several projects meet (labels,
+// experiments) each names its project; times are shown in the report's zone.
 import { displayWidth, padToWidth } from '../../text/display-width.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
 import { FIGURE_DIGITS, formatCount, formatDecimal, formatShare } from '../../text/format-figures.js';
+import { formatLocalTime } from '../../time/format-local-time.js';
 import type { ReconcileReport } from './reconcile-stats.js';
 import type { Distribution, StatsReport } from './stats-report.js';
 
@@ -68,8 +70,11 @@ function distribution(d: Distribution | null, format: (x: number) => string): st
 
 export function renderStatsText(report: StatsReport): string {
   const out: string[] = [];
+  const local = (t: string | null) => (t === null ? '' : formatLocalTime(Date.parse(t), report.timeZone));
   const window =
-    report.window.from === null ? 'no data' : `${report.window.from} – ${report.window.to} (to exclusive)`;
+    report.window.from === null
+      ? 'no data'
+      : `${local(report.window.from)} – ${local(report.window.to)} (to exclusive)`;
   out.push(
     escapeForTerminal(
       `Statistics of ${report.filters.projects.join(', ') || 'no project'} · ${window} · periods by ${report.period} in ${report.timeZone}` +
@@ -165,18 +170,25 @@ function renderByPeriod(report: StatsReport): string[] {
   ];
 }
 
-/** A row per session label. */
+/** Several projects: their rows meet in one table, and each row names its project. */
+function projectColumn(report: StatsReport): readonly [string, Align][] {
+  return report.filters.projects.length > 1 ? [['project', 'left']] : [];
+}
+
+/** The project cell of a row, when the table has the column. */
+function projectCell(report: StatsReport, project: string): string[] {
+  return report.filters.projects.length > 1 ? [project] : [];
+}
+
+/** A row per session label (of its project; the share is of its project's sessions). */
 function renderSessionLabels(report: StatsReport): string[] {
   return [
     '',
-    'Session labels (by period in --json)',
+    `Session labels (${report.filters.projects.length > 1 ? "share of the project's sessions; " : ''}by period in --json)`,
     ...renderTable(
-      [
-        ['label', 'left'],
-        ['sessions', 'right'],
-        ['share', 'right'],
-      ],
+      [...projectColumn(report), ['label', 'left'], ['sessions', 'right'], ['share', 'right']],
       report.sessionLabels.map((l) => [
+        ...projectCell(report, l.project),
         l.label ?? `#${l.labelId}`,
         formatCount(l.count),
         formatShare(l.share),
@@ -189,15 +201,17 @@ function renderSessionLabels(report: StatsReport): string[] {
 function renderMessageLabels(report: StatsReport): string[] {
   return [
     '',
-    'Message labels (by period in --json)',
+    `Message labels (${report.filters.projects.length > 1 ? "share of the project's messages; " : ''}by period in --json)`,
     ...renderTable(
       [
+        ...projectColumn(report),
         ['group', 'left'],
         ['label', 'left'],
         ['messages', 'right'],
         ['share', 'right'],
       ],
       report.messageLabels.map((l) => [
+        ...projectCell(report, l.project),
         l.group ?? '',
         l.label ?? `#${l.labelId}`,
         formatCount(l.count),
@@ -273,6 +287,7 @@ function renderExperiments(report: StatsReport): string[] {
     'Experiments',
     ...renderTable(
       [
+        ...projectColumn(report),
         ['experiment', 'left'],
         ['status', 'left'],
         ['branch', 'left'],
@@ -281,6 +296,7 @@ function renderExperiments(report: StatsReport): string[] {
         ['transfer rate', 'right'],
       ],
       report.experiments.map((e) => [
+        ...projectCell(report, e.project),
         e.experiment,
         e.status ?? '',
         e.branch,

@@ -1,5 +1,6 @@
 // `reporter-etl chatapi-events`: stores the new events of the Chat API channels in chatapi_events, once
 // (what the chatapi-events job does) or, with --follow, as they come until Ctrl-C.
+
 import { randomUUID } from 'node:crypto';
 import { CONFIG_DEFAULTS as D, loadConfig } from '../../config.js';
 import { EXIT } from '../../errors.js';
@@ -7,6 +8,7 @@ import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { channelEventsAsJson, readChannelEvents } from '../../sources/chatapi/read-channel-events.js';
 import { selectChannels } from '../../sources/chatapi/select-channels.js';
+import { formatCount } from '../../text/format-figures.js';
 import { plural } from '../../text/plural.js';
 import { makeRunId } from '../../warehouse/run-history.js';
 import { parseCommandArgs } from '../args.js';
@@ -39,9 +41,9 @@ Exit codes: 0 ok, 1 failed (a channel's token refused), 2 configuration, 3 some 
 etl_rejects), 75 try again later (the Chat API unavailable, the warehouse locked).
 
 Examples (against the emulator):
-  REPORTER_CHATAPI_CHANNELS=site=<token> npx reporter-etl chatapi-events
-  npx reporter-etl chatapi-events --channel site --follow
-  npx reporter-etl sql "select type, count(*) from chatapi_events group by type"
+  REPORTER_CHATAPI_CHANNELS=site=<token> reporter-etl chatapi-events
+  reporter-etl chatapi-events --channel site --follow
+  reporter-etl sql "select type, count(*) from chatapi_events group by type"
 `;
 
 export const chatApiEventsCommand: Command = {
@@ -95,7 +97,7 @@ export const chatApiEventsCommand: Command = {
       else {
         for (const r of result.channels)
           io.out(
-            `${r.channel}: ${plural(r.stored, 'new event')} · ${plural(r.read, 'event')} read · ${r.rejects} rejected · cursor ${new Date(r.cursor).toISOString()}`,
+            `${r.channel}: ${plural(r.stored, 'new event')} · ${plural(r.read, 'event')} read · ${formatCount(r.rejects)} rejected · cursor ${new Date(r.cursor).toISOString()}`,
           );
         for (const f of result.failures) io.err(`${f.channel}: ${f.message}`);
       }

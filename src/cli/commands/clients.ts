@@ -51,9 +51,9 @@ Exit codes: 0 done, 1 the platform refused, 2 bad input (unknown client, wrong b
 configuration), 75 try again later.
 
 Examples:
-  npx reporter-etl clients show --client 7f3a1c
-  npx reporter-etl clients block --client 7f3a1c --bot shop-bot-main --reason 'spam'
-  npx reporter-etl clients unblock --client 7f3a1c --bot shop-bot-main --json
+  reporter-etl clients show --client 7f3a1c
+  reporter-etl clients block --client 7f3a1c --bot shop-bot-main --reason 'spam'
+  reporter-etl clients unblock --client 7f3a1c --bot shop-bot-main --json
 `;
 
 function clientView(c: ClientExtendedInfo): Record<string, unknown> {

@@ -3,6 +3,7 @@
 // builds a platform report and reconciles it, then says where everything was written. It writes only into a
 // folder of its own (new, empty, or marked by an earlier demo) and never removes anything it did not make: the
 // marker lists what it wrote, and a folder holding anything else is refused. A signal stops it between steps.
+
 import { readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../config.js';
@@ -12,6 +13,7 @@ import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { makeDirectory } from '../../files/make-directory.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
+import { formatCount } from '../../text/format-figures.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -84,9 +86,9 @@ Exit codes: 0 ok; a step's own code when one did not succeed (1 failed, 3 partia
 2 DIR is refused (not the demo's, or a file); 75 stopped by SIGTERM or Ctrl-C.
 
 Examples:
-  npx reporter-etl demo
-  npx reporter-etl demo --sessions 20000 --data-dir /tmp/demo
-  REPORTER_DATA_DIR=/tmp/demo npx reporter-etl stats --tz Europe/Moscow     # then look around by hand
+  reporter-etl demo
+  reporter-etl demo --sessions 20000 --data-dir /tmp/demo
+  REPORTER_DATA_DIR=/tmp/demo reporter-etl stats --tz Europe/Moscow     # then look around by hand
 `;
 
 const DEMO_ZONE = 'Europe/Moscow';
@@ -371,7 +373,7 @@ async function runDemo(
   const running = await startEmulator({ sessions, days: 7, chatApiEventsWaitMs: 1_000 });
   const chatToken = defaultChatApiToken('shop-bot');
   io.out(
-    `Emulator: ${running.url} · ${running.emulator.options.sessions} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
+    `Emulator: ${running.url} · ${formatCount(running.emulator.options.sessions)} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,
   );
   setDemoEnvironment(running, dataDir, chatToken);
   const kbQuestionsFile = join(dataDir, 'kb-questions.csv');
@@ -408,6 +410,8 @@ function setDemoEnvironment(running: DemoWorld['running'], dataDir: string, chat
     REPORTER_CHATAPI_CHANNELS: `site=${chatToken}`,
     ...demoKbEnv(running),
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+    // the demo is read by people, piped too (`npm run demo | tee`): its steps' log lines are human lines
+    LOG_FORMAT: process.env['LOG_FORMAT'] ?? 'pretty',
   });
 }
 
@@ -443,7 +447,7 @@ function printWritten(io: CommandIo, dataDir: string, kbQuestionsFile: string, s
   io.out(`  kb questions      ${kbQuestionsFile}`);
   io.out(
     `Done in ${((Date.now() - started) / 1000).toFixed(1)} s. Next, with REPORTER_DATA_DIR=${dataDir}: ` +
-      'npx reporter-etl stats --json · npx reporter-etl report --list · npx reporter-etl runs',
+      'reporter-etl stats --json · reporter-etl report --list · reporter-etl runs',
   );
   const page = readdirSync(resolve(dataDir, 'reports')).find((f) => /^summary_.*\.html$/.test(f));
   if (page !== undefined) io.out(`Open in a browser: ${resolve(dataDir, 'reports', page)}`);

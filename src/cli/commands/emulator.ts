@@ -1,4 +1,5 @@
 // `reporter-etl emulator`: serves the local Reporter API emulator until stopped (Ctrl-C).
+
 import {
   CHATAPI_TOKEN_FORM,
   type ChatApiChannelOptions,
@@ -9,8 +10,16 @@ import { DEFAULT_KB_PROJECT_KEY } from '../../emulator/kb/kb-options.js';
 import { kbKeys } from '../../emulator/kb/kb-truth.js';
 import { DEFAULT_PUSHBACK_ID } from '../../emulator/pushgate/pushgate.js';
 import { remoteSettings } from '../../emulator/remote.js';
+import { HEADER_LANGUAGES } from '../../emulator/reports/header-names.js';
+import {
+  COLUMN_ORDERS,
+  CSV_MODES,
+  isDelimiter,
+  type ReportShape,
+} from '../../emulator/reports/report-shape.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../../errors.js';
+import { formatCount } from '../../text/format-figures.js';
 import { dateTimeOption, enumOption, intOption, numberOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 
@@ -53,11 +62,22 @@ Options:
                              pushbackId (0..1, default 0)
   --kb-sources N             sources of the knowledge base's generated project (40..200, default 80)
   --kb-query-ms N            real ms a knowledge base generation takes (default 300)
+  --report-header H          report files' header names: api (the API's field names, default),
+                             display (Question ID, Status, ...) or ru (ID вопроса, Статус, ...)
+  --report-csv M             CSV report files: yes (default), refused (a create asking CSV answers
+                             400) or ignored (XLSX is written whatever was asked)
+  --report-columns O         report files' column order: api (default), reversed or shuffled
+  --report-extra-columns     two more columns in every report file: the server's own numeric id
+                             (Message ID) and a status that is not a delivery status
+  --report-csv-bom           CSV report files start with a UTF-8 byte order mark
+  --report-csv-delimiter C   CSV report files separate their fields with C, whatever was asked
   --json                     print the address and tokens as one JSON line
 
 Control endpoints (no auth): GET /__emulator/health, GET /__emulator/truth?from&to&project,
 POST /__emulator/clock {advanceMs|set|speed}, POST /__emulator/faults {rules, rates},
 GET|POST /__emulator/remote {latencyMs, rateLimitRps (null: none)} (the latency and rate limit, while running),
+GET|POST /__emulator/report-shape {header, csv, columnOrder, extraColumns, csvBom, csvDelimiter}
+(as the --report-* options, for the report tasks created after),
 GET /__emulator/chatapi/truth?token&from&to, POST /__emulator/chatapi/webhook {token, url?, prompterUrl?}.
 GET /__emulator/pushgate/received?pushbackId, POST /__emulator/pushgate/pushbacks {pushbackId, project?, delete?},
 GET /__emulator/kb/truth?at (the knowledge base's sources, keys, questions; advance the clock to move indexing).
@@ -67,6 +87,7 @@ Exit codes: 0 stopped by Ctrl-C or SIGTERM, 2 usage (a bad option, the port is t
 Examples:
   reporter-etl emulator --sessions 100000 --port 4010
   reporter-etl emulator --latency-ms 60 --rate-limit-rps 120   # a remote platform: 60 ms away, 120 requests/s
+  reporter-etl emulator --report-header ru --report-csv refused  # Russian headers, XLSX only
   curl -s -X POST -H 'Authorization: Bearer ${DEFAULT_V1_TOKEN}' -H 'content-type: application/json' \\
     'http://127.0.0.1:4010/api/v1/reporter/sessions/filter?size=2' -d '{"filters":[]}'
   curl -s -H 'Authorization: Bearer ${DEFAULT_KB_PROJECT_KEY}' 'http://127.0.0.1:4010/kb/api/knowledge-hub/sources'
@@ -129,6 +150,25 @@ function rateLimit(values: { 'rate-limit-rps'?: string | undefined; 'rate-limit'
 
 /** --latency-ms N: a whole number of ms, up to a minute. */
 const latencyMs = (value: string | undefined): number => intOption(value, 'latency-ms', 0, 0, 60_000);
+
+/** The --report-* options: how report files are written where the seeds are silent (report-shape.ts). */
+function reportShape(values: EmulatorValues): { reportShape: Partial<ReportShape> } {
+  const delimiter = values['report-csv-delimiter'];
+  if (delimiter !== undefined && !isDelimiter(delimiter))
+    throw new UsageError(
+      `--report-csv-delimiter expects one character (not a quote or a line break), got "${delimiter}"`,
+    );
+  return {
+    reportShape: {
+      header: enumOption(values['report-header'], 'report-header', HEADER_LANGUAGES, 'api'),
+      csv: enumOption(values['report-csv'], 'report-csv', CSV_MODES, 'yes'),
+      columnOrder: enumOption(values['report-columns'], 'report-columns', COLUMN_ORDERS, 'api'),
+      extraColumns: values['report-extra-columns'] ?? false,
+      csvBom: values['report-csv-bom'] ?? false,
+      csvDelimiter: delimiter ?? null,
+    },
+  };
+}
 
 /** --kb-sources N (40..200) and --kb-query-ms N: the knowledge base's world and generation pace. */
 function kbOptions(sources: string | undefined, queryMs: string | undefined) {
@@ -230,6 +270,12 @@ function parseEmulatorArgs(argv: string[]) {
     'pushback-share': { type: 'string' },
     'kb-sources': { type: 'string' },
     'kb-query-ms': { type: 'string' },
+    'report-header': { type: 'string' },
+    'report-csv': { type: 'string' },
+    'report-columns': { type: 'string' },
+    'report-extra-columns': { type: 'boolean' },
+    'report-csv-bom': { type: 'boolean' },
+    'report-csv-delimiter': { type: 'string' },
     json: { type: 'boolean' },
   });
 }
@@ -273,6 +319,7 @@ async function startFromOptions(values: EmulatorValues): Promise<RunningEmulator
     chatApiEventsWaitMs: numberOption(values['chatapi-events-wait'], 'chatapi-events-wait', 30) * 1000,
     pushbackShare: shareOption(values['pushback-share']),
     kb: kbOptions(values['kb-sources'], values['kb-query-ms']),
+    ...reportShape(values),
     ...(projects && projects.length > 0 ? { projects } : {}),
     ...(now === undefined ? {} : { now }),
   }).catch((error: unknown) => {
@@ -312,6 +359,7 @@ function describeRunning(running: RunningEmulator, started: number) {
     maxPageSize: e.options.maxPageSize,
     rateLimitPerSecond: remoteSettings(e).rateLimitRps,
     latencyMs: e.latencyMs,
+    reportShape: e.reportShape,
     startedInMs: Date.now() - started,
   };
 }
@@ -320,10 +368,14 @@ function describeRunning(running: RunningEmulator, started: number) {
 function printSummary(io: CommandIo, summary: ReturnType<typeof describeRunning>): void {
   io.out(`Reporter API emulator listening on ${summary.url} (ready in ${summary.startedInMs} ms)`);
   for (const p of summary.projects)
-    io.out(`  project ${p.name}: ${p.sessions} sessions, ${p.messages} messages`);
+    io.out(`  project ${p.name}: ${formatCount(p.sessions)} sessions, ${formatCount(p.messages)} messages`);
   io.out(`  clock: ${summary.now}${summary.live ? ' (live)' : ' (fixed)'}`);
   io.out(
     `  pages: at most ${summary.maxPageSize} rows; rate limit: ${summary.rateLimitPerSecond === null ? 'none' : `${summary.rateLimitPerSecond} requests/s (429 with Retry-After beyond)`}; latency: ${summary.latencyMs} ms`,
+  );
+  const shape = summary.reportShape;
+  io.out(
+    `  report files: header ${shape.header}, CSV ${shape.csv}, columns ${shape.columnOrder}${shape.extraColumns ? ' + extra' : ''}`,
   );
   io.out(`  v1 token:     Authorization: Bearer ${summary.v1Token}   (read-only: ${summary.readOnlyToken})`);
   for (const [p, t] of Object.entries(summary.legacyTokens))

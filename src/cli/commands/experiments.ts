@@ -1,6 +1,7 @@
 // `reporter-etl experiments list|create|stop|delete|counts`: the platform's scenario experiments (A/B tests
 // of a bot script). Input is checked against the platform's list before any write: a taken key on create,
 // an unknown key on stop/delete/counts are refused (exit 2); stopping a stopped one sends nothing.
+
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { connectProject, type ProjectConnection } from '../../manage/connect-project.js';
@@ -14,6 +15,7 @@ import {
   readExperiments,
   stopExperiment,
 } from '../../platform/reporter/experiments.js';
+import { formatCount } from '../../text/format-figures.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -54,11 +56,11 @@ shows the change after the next sync.
 Exit codes: 0 done, 1 the platform refused, 2 bad input or configuration, 75 try again later.
 
 Examples:
-  npx reporter-etl experiments list
-  npx reporter-etl experiments create --key checkout-copy --description 'Short vs long checkout text' \\
+  reporter-etl experiments list
+  reporter-etl experiments create --key checkout-copy --description 'Short vs long checkout text' \\
       --branch short='One line' --branch long='Three paragraphs'
-  npx reporter-etl experiments counts --key checkout-copy --json
-  npx reporter-etl experiments stop --key checkout-copy
+  reporter-etl experiments counts --key checkout-copy --json
+  reporter-etl experiments stop --key checkout-copy
 `;
 
 interface Values {
@@ -145,7 +147,7 @@ async function counts(c: ProjectConnection, v: Values, io: CommandIo): Promise<v
   const branches = await countExperimentSessions(c.http, key);
   const total = branches.reduce((sum, b) => sum + b.count, 0);
   out(io, v.json === true, { project: c.project, experiment: key, total, branches }, () => [
-    `Joined sessions of ${key} per branch (${total} in all)`,
+    `Joined sessions of ${key} per branch (${formatCount(total)} in all)`,
     ...formatTable(
       branches.map((b) => ({
         branch: b.key,

@@ -46,7 +46,7 @@ Exit codes: 0 ok, 1 a file could not be written, 2 usage (no --out, no warehouse
 locked too long.
 
 Examples:
-  npx reporter-etl export parquet --out /data/lake
+  reporter-etl export parquet --out /data/lake
   duckdb -c "select project, date, count(*) from read_parquet('/data/lake/messages/**/*.parquet', hive_partitioning = true) group by all"
 `;
 

@@ -1,6 +1,7 @@
 // `reporter-etl kb eval`: asks the knowledge base a set of questions (a CSV/JSONL file, or --sql over the
 // warehouse), measures retrieval against the expected sources and the answers against the expected texts, and
 // records the run beside the earlier ones (kb_eval_runs, kb_eval_questions, kb_eval_chunks; docs/kb-eval.md).
+
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { KbEvalMetrics } from '../../analysis/kb-eval/kb-eval-metrics.js';
@@ -21,7 +22,7 @@ import { configuredWarehouse, withConfiguredWarehouse } from '../../manage/use-w
 import { createKbClient } from '../../platform/kb/kb-client.js';
 import { createKbStreamer } from '../../platform/kb/kb-stream.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
-import { FORMAT_DIGITS, formatDecimal, toCleanJson } from '../../text/format-figures.js';
+import { FORMAT_DIGITS, formatCount, formatDecimal, toCleanJson } from '../../text/format-figures.js';
 import { plural } from '../../text/plural.js';
 import { clearStatusLine, showStatusLine } from '../../text/status-line.js';
 import { makeRunId } from '../../warehouse/run-history.js';
@@ -94,14 +95,14 @@ ran, or stopped by Ctrl-C / SIGTERM: the
 questions asked so far are kept, the rest recorded as not asked, the run's status stopped). A run left
 running by a process killed outright is closed as abandoned by the next run.
 
-Examples (against the emulator: npx reporter-etl emulator):
+Examples (against the emulator: reporter-etl emulator):
   export REPORTER_KB_BASE_URL=http://127.0.0.1:4010/kb REPORTER_KB_KEY=emulator-kb-project-key
-  npx reporter-etl kb eval --questions questions.csv
-  npx reporter-etl kb eval --questions questions.jsonl --stream --concurrency 8 --json
-  npx reporter-etl kb eval --limit 20 --sql "select first_question as question, count(*) as n from sessions
+  reporter-etl kb eval --questions questions.csv
+  reporter-etl kb eval --questions questions.jsonl --stream --concurrency 8 --json
+  reporter-etl kb eval --limit 20 --sql "select first_question as question, count(*) as n from sessions
     where start_time >= now() - interval 7 day and first_question <> '' group by 1 order by n desc"
-  npx reporter-etl report kb-eval --from 2026-11-01
-  npx reporter-etl sql "select run_id, hit_at_5, previous_hit_at_5, hit_at_5_change from kb_eval_run_changes"
+  reporter-etl report kb-eval --from 2026-11-01
+  reporter-etl sql "select run_id, hit_at_5, previous_hit_at_5, hit_at_5_change from kb_eval_run_changes"
 `;
 
 function percent(value: number | null): string {
@@ -316,7 +317,7 @@ function showQuestionProgress(
   io: CommandIo,
   { done, total, failed, row }: { done: number; total: number; failed: number; row: KbEvalQuestionRow },
 ): void {
-  const line = `kb eval: ${done}/${total} questions${failed > 0 ? ` (${failed} failed)` : ''}`;
+  const line = `kb eval: ${formatCount(done)}/${formatCount(total)} questions${failed > 0 ? ` (${formatCount(failed)} failed)` : ''}`;
   if (io.isTty) showStatusLine(line);
   else if (row.status !== 'answered' || row.retrievalStatus !== 'ok')
     io.err(

@@ -37,12 +37,12 @@ The job kb-sync (reporter-etl schedule) does the same every hour.
 Exit codes: 0 ok, 1 failed (a key refused), 2 configuration (no REPORTER_KB_KEY), 3 some records
 quarantined, 75 try again later (the service unavailable, Retry-After too long, the warehouse locked).
 
-Examples (against the emulator: npx reporter-etl emulator):
+Examples (against the emulator: reporter-etl emulator):
   REPORTER_KB_BASE_URL=http://127.0.0.1:4010/kb REPORTER_KB_KEY=emulator-kb-project-key \\
-    REPORTER_KB_ADMIN_KEY=emulator-kb-admin-key npx reporter-etl kb sync
-  npx reporter-etl sql "select status, count(*) from kb_sources where snapshot_id =
+    REPORTER_KB_ADMIN_KEY=emulator-kb-admin-key reporter-etl kb sync
+  reporter-etl sql "select status, count(*) from kb_sources where snapshot_id =
     (select max(snapshot_id) from kb_snapshots) group by 1"
-  npx reporter-etl report kb-health
+  reporter-etl report kb-health
 `;
 
 async function run(argv: string[], io: CommandIo): Promise<number> {

@@ -107,9 +107,9 @@ later (API unavailable, the warehouse is locked by another process, or a writer 
 ran).
 
 Examples:
-  npx reporter-etl ${t.name} --label '${t.label}' \\
+  reporter-etl ${t.name} --label '${t.label}' \\
       --sql "${t.example}"
-  npx reporter-etl ${t.name} --label '${t.label}' --sql-file picked.sql --apply
+  reporter-etl ${t.name} --label '${t.label}' --sql-file picked.sql --apply
   duckdb data/warehouse.duckdb "select * from label_writes order by started_at desc"
 `;
 }

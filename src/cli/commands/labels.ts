@@ -62,11 +62,11 @@ exist), a new name already taken, a missing option. The warehouse's catalogue ta
 Exit codes: 0 done, 1 the platform refused, 2 bad input or configuration, 75 try again later.
 
 Examples:
-  npx reporter-etl labels list
-  npx reporter-etl labels create --kind session --name 'Вернуться позже'
-  npx reporter-etl labels create --kind message --group 'Тематика' --name 'Скидки'
-  npx reporter-etl labels rename --kind message --group 'Тематика' --name 'Скидки' --to 'Акции'
-  npx reporter-etl labels delete --kind session --name 'Вернуться позже' --yes
+  reporter-etl labels list
+  reporter-etl labels create --kind session --name 'Вернуться позже'
+  reporter-etl labels create --kind message --group 'Тематика' --name 'Скидки'
+  reporter-etl labels rename --kind message --group 'Тематика' --name 'Скидки' --to 'Акции'
+  reporter-etl labels delete --kind session --name 'Вернуться позже' --yes
 `;
 
 interface Values {

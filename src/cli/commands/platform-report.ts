@@ -1,6 +1,7 @@
 // `reporter-etl platform-report`: the platform's own report tasks (create, long-poll, download, verify,
 // resume, reconcile), `platform-report list` and `platform-report delete`. Output: text on stdout (progress
 // on stderr when it is a TTY) or JSON with --json; the warehouse is opened only for each bookkeeping write.
+
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
@@ -24,7 +25,9 @@ import { displayWidth, padToWidth } from '../../text/display-width.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
 import { plural } from '../../text/plural.js';
 import { clearStatusLine, showStatusLine } from '../../text/status-line.js';
+import { didYouMean } from '../../text/suggest-near.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
+import { expandPeriod, PERIOD_OPTIONS, relativePeriodHelp } from '../../time/relative-period.js';
 import { LEASE } from '../../warehouse/lease.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -47,6 +50,7 @@ Period (half-open [from, to); local dates and times in --tz):
   --from ISO [--to ISO]   e.g. --from 2026-10-30 --to 2026-11-01 (--to defaults to now)
   --date YYYY-MM-DD       one local day (daily reports need it)
   (neither)               yesterday, the last whole local day
+${relativePeriodHelp(26)}
 ${tzHelp('the dates and times above', 24)}
   sessions: SESSION_START_TIME; messages: MESSAGE_TIME; clients and client-list: CLIENT_LAST_ACTIVITY_TIME;
   telephony: startTime/endTime; message-reaction: messageTimeFrom/messageTimeTo.
@@ -80,9 +84,9 @@ still pending, --resume left a task to the process holding it, the API unavailab
 
 Examples (against the emulator):
   REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token \\
-    npx reporter-etl platform-report messages --date 2026-10-31 --format csv --reconcile
-  npx reporter-etl platform-report sessions --from 2026-10-30 --to 2026-11-01 --filter CHANNEL_TYPE=telegram,vk
-  npx reporter-etl platform-report --resume
+    reporter-etl platform-report messages --date 2026-10-31 --format csv --reconcile
+  reporter-etl platform-report sessions --from 2026-10-30 --to 2026-11-01 --filter CHANNEL_TYPE=telegram,vk
+  reporter-etl platform-report --resume
 `;
 
 const DEFAULT_DEADLINE_SECONDS = 900;
@@ -257,8 +261,7 @@ function parsePlatformReportArgs(argv: string[]) {
   return parseCommandArgs(
     argv,
     {
-      from: { type: 'string' },
-      to: { type: 'string' },
+      ...PERIOD_OPTIONS,
       date: { type: 'string' },
       tz: { type: 'string' },
       format: { type: 'string' },
@@ -296,13 +299,24 @@ function checkAction(
       );
     if (!isPlatformReportKind(first))
       throw new UsageError(
-        `unknown report kind "${first}": expected one of ${PLATFORM_REPORT_KINDS.join(', ')}`,
+        `unknown report kind "${first}"${didYouMean(first, PLATFORM_REPORT_KINDS)}: expected one of ${PLATFORM_REPORT_KINDS.join(', ')}`,
       );
   }
   if (action !== 'delete' && (values.completed || values.all))
     throw new UsageError('--completed and --all belong to `platform-report delete`');
   if (action !== 'report') {
-    for (const option of ['from', 'to', 'date', 'tz', 'format', 'filter', 'reconcile'] as const)
+    for (const option of [
+      'from',
+      'to',
+      'last',
+      'week',
+      'month',
+      'date',
+      'tz',
+      'format',
+      'filter',
+      'reconcile',
+    ] as const)
       if (values[option] !== undefined)
         throw new UsageError(`--${option} belongs to a report request (platform-report <kind> ...)`);
   }
@@ -322,7 +336,7 @@ function checkAction(
 function reportSpec(values: PlatformReportValues, kind: string, now: number, timeZone: string) {
   return {
     kind: kind as (typeof PLATFORM_REPORT_KINDS)[number],
-    period: resolveReportPeriod({ from: values.from, to: values.to, date: values.date }, now, timeZone),
+    period: resolveReportPeriod({ ...expandPeriod(values, timeZone, now), date: values.date }, now, timeZone),
     filters: (values.filter ?? []).map(parseReportFilter),
     fileType:
       enumOption(values.format?.toLowerCase(), 'format', ['xlsx', 'csv'] as const, 'xlsx') === 'csv'

@@ -63,10 +63,10 @@ or got no answer within --wait), 75 try again later (also: a writer needed the w
 ran).
 
 Examples:
-  npx reporter-etl prompter ask --file questions.csv --channel site --receive --wait 20
-  npx reporter-etl prompter ask --channel site \\
+  reporter-etl prompter ask --file questions.csv --channel site --receive --wait 20
+  reporter-etl prompter ask --channel site \\
     --sql "select distinct question as text from messages where nlp_class = '/CatchAll'" --limit 200
-  npx reporter-etl report prompter
+  reporter-etl report prompter
 `;
 
 export const prompterCommand: Command = {

@@ -55,11 +55,11 @@ Exit codes: 0 done (or dry run), 1 some pushes failed (recorded; run again to re
 75 the warehouse is locked by another process, or a writer needed it while the query ran.
 
 Examples:
-  npx reporter-etl pushgate send --sql "select d.value as pushback_id, 'survey' as event, s.client_id
+  reporter-etl pushgate send --sql "select d.value as pushback_id, 'survey' as event, s.client_id
       from session_data d join sessions s using (project, session_id)
       where d.key = 'pushbackId' and s.start_time > now() - interval 1 day"
-  npx reporter-etl pushgate send --sql-file survey.sql --apply
-  npx reporter-etl sql "select status, count(*) from pushgate_sends group by all"
+  reporter-etl pushgate send --sql-file survey.sql --apply
+  reporter-etl sql "select status, count(*) from pushgate_sends group by all"
 `;
 
 function printSummary(s: SendPushbacksSummary, io: CommandIo): void {

@@ -19,6 +19,12 @@ import { clearStatusLine, showStatusLine } from '../../text/status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { localToInstant, parseZonedTime } from '../../time/parse-zoned-time.js';
+import {
+  expandPeriod,
+  PERIOD_OPTIONS,
+  type PeriodValues,
+  relativePeriodHelp,
+} from '../../time/relative-period.js';
 import { enumOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -61,6 +67,7 @@ Options:
                      default: yesterday in --tz, today for kb-health, the latest run's day for
                      kb-eval (--from alone: up to the end of today;
                      --to alone: the day before)
+${relativePeriodHelp(21)}
   --project NAME     only this projectShortName (repeat it for several; default: every project)
 ${tzHelp('the days and of the date-time cells')}
   --out DIR          where the file goes (default REPORTER_DATA_DIR/reports)
@@ -83,11 +90,11 @@ Exit codes: 0 written; 1 failed; 2 usage (unknown report, bad --from/--to/--tz/-
 yet); 75 the warehouse is locked by another process (waited REPORTER_LOCK_WAIT_SECONDS).
 
 Examples:
-  npx reporter-etl report --list
-  npx reporter-etl report summary --tz Europe/Moscow                  # yesterday in Moscow
-  npx reporter-etl report summary --tz Europe/Moscow --format html    # the same as one HTML page
-  npx reporter-etl report messages --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
-  npx reporter-etl report sessions --from 2026-11-20T09:00 --to 2026-11-20T18:00 --json
+  reporter-etl report --list
+  reporter-etl report summary --tz Europe/Moscow                  # yesterday in Moscow
+  reporter-etl report summary --tz Europe/Moscow --format html    # the same as one HTML page
+  reporter-etl report messages --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
+  reporter-etl report sessions --from 2026-11-20T09:00 --to 2026-11-20T18:00 --json
 `;
 
 const DAY_MS = 86_400_000;
@@ -103,15 +110,16 @@ export interface ReportDeps {
 
 /** The period: --from/--to as `stats` reads them; without them, yesterday in the zone (or today, for a report that asks). */
 export function resolvePeriod(
-  values: { from?: string | undefined; to?: string | undefined },
+  values: PeriodValues,
   timeZone: string,
   now: number,
   defaultPeriod: 'yesterday' | 'today' | 'latest' = 'yesterday',
 ): { from: number; to: number } {
   const local = createZoneClock(timeZone);
   const todayStart = localToInstant(Math.floor(local(now) / DAY_MS) * DAY_MS, timeZone);
-  const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
-  const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
+  const given = expandPeriod(values, timeZone, now);
+  const from = given.from === undefined ? undefined : parseZonedTime(given.from, 'from', timeZone);
+  const to = given.to === undefined ? undefined : parseZonedTime(given.to, 'to', timeZone);
   const period =
     from !== undefined && to !== undefined
       ? { from, to }
@@ -136,8 +144,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   const { values, positionals } = parseCommandArgs(
     argv,
     {
-      from: { type: 'string' },
-      to: { type: 'string' },
+      ...PERIOD_OPTIONS,
       project: { type: 'string', multiple: true },
       tz: { type: 'string' },
       out: { type: 'string' },
@@ -223,7 +230,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   // the file says so too; a script or a person running it by hand learns it here, not by opening it
   if (result.empty)
     io.err(
-      `warning: ${report.id}: ${noDataNote(period!.from, period!.to, timeZone)}; the report says so (check --from/--to, --tz${report.reads === 'kb' ? '' : ', --project'})`,
+      `warning: ${report.id}: ${noDataNote(period!.from, period!.to, timeZone)}${result.noDataReason === undefined ? '' : `: ${result.noDataReason}`}; the report says so (check --from/--to, --tz${report.reads === 'kb' ? '' : ', --project'})`,
     );
   if (values.json) io.out(toCleanJson(result));
   else {

@@ -9,6 +9,7 @@ import { JobRunner, type RunOutcome } from '../../schedule/job-runner.js';
 import { checkApiConfigured, checkJobSettings } from '../../schedule/resolve-scheduled-jobs.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { toCleanJson } from '../../text/format-figures.js';
+import { didYouMean } from '../../text/suggest-near.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -43,7 +44,7 @@ Exit codes: 0 ok (or stopped by a signal), 1 failed, 2 usage or configuration, 3
 75 try again later (API unavailable, warehouse locked, report still pending on the platform).
 
 Example:
-  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token npx reporter-etl run sync
+  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token reporter-etl run sync
 `;
 
 function formatDuration(ms: number): string {
@@ -63,7 +64,13 @@ export const runCommand: Command = {
           : `run takes one job, got ${positionals.join(' ')}`,
       );
     const job = findJob(positionals[0]!);
-    if (!job) throw new UsageError(`no job "${positionals[0]}": the jobs are ${ids}`);
+    if (!job)
+      throw new UsageError(
+        `no job "${positionals[0]}"${didYouMean(
+          positionals[0]!,
+          JOBS.map((j) => j.id),
+        )}: the jobs are ${ids}`,
+      );
     const config = loadConfig(process.env, { requireToken: false });
     checkApiConfigured(config, [job]);
     checkJobSettings(config, job);

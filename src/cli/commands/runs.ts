@@ -27,7 +27,7 @@ Options:
   --project NAME   only this projectShortName
   --limit N        at most N runs (default 20)
 ${tzHelp('the times in the tables (2026-11-20T12:00:00+03:00)', 17)}
-  --wide           every column (run id, windows, sessions, requests, notification); by default the table
+  --wide           every column (run id, windows, sessions, requests, notification, the whole error); by default the table
                    fits 100 columns: started, job, project, status, duration, messages, rejected, and the
                    outcome (the error, or "notified"), cut to fit
   --json           the runs as JSON on stdout (every field; times in ISO 8601 UTC)
@@ -38,9 +38,9 @@ Reads REPORTER_DATA_DIR (default ${D.REPORTER_DATA_DIR}); no token is needed. It
 Exit codes: 0 ok, 2 usage (a bad --limit, no warehouse yet), 75 a writer held the warehouse too long.
 
 Examples:
-  npx reporter-etl runs
-  npx reporter-etl runs --job sync --limit 5
-  npx reporter-etl runs --json | jq '.runs[] | select(.status == "failed") | .error'
+  reporter-etl runs
+  reporter-etl runs --job sync --limit 5
+  reporter-etl runs --json | jq '.runs[] | select(.status == "failed") | .error'
 `;
 
 export const runsCommand: Command = {
@@ -127,13 +127,16 @@ const RUN_COLUMNS: readonly { column: string; header: string; wide?: true }[] = 
   { column: 'messages', header: 'Messages' },
   { column: 'requests', header: 'Requests', wide: true },
   { column: 'rejects', header: 'Rejected' },
-  { column: 'error', header: 'Error', wide: true },
   { column: 'notification', header: 'Notification', wide: true },
+  { column: 'error', header: 'Error', wide: true },
   { column: 'outcome', header: 'Outcome' },
 ];
 
-/** The runs as table lines: every column with `wide`, else the narrow columns cut to NARROW_LINE. */
-function formatRuns(runs: readonly RunRecord[], wide: boolean, timeZone: string): string[] {
+/**
+ * The runs as table lines: every column with `wide` (the error last and whole), else the narrow columns cut to
+ * NARROW_LINE, with a line saying where a cut outcome is whole.
+ */
+export function formatRuns(runs: readonly RunRecord[], wide: boolean, timeZone: string): string[] {
   const columns = RUN_COLUMNS.filter((c) => (wide ? c.column !== 'outcome' : !c.wide));
   const rows = runs.map((run) => ({
     ...run,
@@ -145,15 +148,17 @@ function formatRuns(runs: readonly RunRecord[], wide: boolean, timeZone: string)
       .filter(Boolean)
       .join('; '),
   }));
-  return formatTable(rows as unknown as Record<string, unknown>[], {
+  const lines = formatTable(rows as unknown as Record<string, unknown>[], {
     columns: columns.map((c) => c.column),
     headers: columns.map((c) => c.header),
     times: ['startedAt'],
     timeZone,
     counts: ['windows', 'sessions', 'messages', 'requests', 'rejects'],
     indent: '',
-    ...(wide ? {} : { maxLineWidth: NARROW_LINE }),
+    ...(wide ? { uncut: ['error'] } : { maxLineWidth: NARROW_LINE }),
   });
+  const cut = !wide && lines.slice(1).some((line) => line.endsWith('…'));
+  return cut ? [...lines, '(an outcome ending in … is cut: runs --wide or --json shows it whole)'] : lines;
 }
 
 interface AlertRow {

@@ -67,8 +67,8 @@ Configuration (environment, or "schedule" in the REPORTER_CONFIG file; the envir
 Exit codes: 0 stopped by a signal, 2 configuration (each message names the setting).
 
 Examples:
-  REPORTER_TOKEN=... REPORTER_TZ=Europe/Moscow npx reporter-etl schedule
-  REPORTER_JOBS=sync,retention npx reporter-etl schedule --list
+  REPORTER_TOKEN=... REPORTER_TZ=Europe/Moscow reporter-etl schedule
+  REPORTER_JOBS=sync,retention reporter-etl schedule --list
 `;
 
 /** node-cron's own messages go to our JSON log on stderr (its default is the console). */

@@ -30,6 +30,7 @@ import { toCleanJson } from '../../text/format-figures.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
+import { expandPeriod, PERIOD_OPTIONS, relativePeriodHelp } from '../../time/relative-period.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
@@ -54,6 +55,7 @@ Window and filters:
   --from T, --to T   an instant with its offset (2026-11-20T00:00:00Z, 2026-11-20T00:00+03:00) or a local
                      date or date-time (2026-11-20, 2026-11-20T09:30) read in --tz; default: from the first
                      to just after the last session or message of the selection
+${relativePeriodHelp(21)}
   --project NAME     one projectShortName (default: every project in the warehouse)
   --channel NAME     only this channel type (repeat it, or separate with commas); case-insensitive,
                      CHAT_WIDGET = chatwidget; an unknown channel is refused
@@ -78,9 +80,9 @@ configuration (bad --tz, --from not before --to, unknown --channel or --project,
 75 try again later (the warehouse is locked by another process, or the API is unavailable).
 
 Examples:
-  npx reporter-etl stats --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
-  npx reporter-etl stats --channel telegram --channel vk --period week --json
-  REPORTER_TOKEN=... npx reporter-etl stats --reconcile --from 2026-11-20T00:00:00Z --to 2026-11-21T00:00:00Z
+  reporter-etl stats --from 2026-11-16 --to 2026-11-23 --tz Europe/Moscow
+  reporter-etl stats --channel telegram --channel vk --period week --json
+  REPORTER_TOKEN=... reporter-etl stats --reconcile --from 2026-11-20T00:00:00Z --to 2026-11-21T00:00:00Z
 `;
 
 /** What the command needs from the world; tests pass their own. */
@@ -143,8 +145,7 @@ export async function computeReadableStats(
 
 export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): Promise<number> {
   const { values } = parseCommandArgs(argv, {
-    from: { type: 'string' },
-    to: { type: 'string' },
+    ...PERIOD_OPTIONS,
     project: { type: 'string' },
     channel: { type: 'string', multiple: true },
     tz: { type: 'string' },
@@ -157,8 +158,9 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   });
   const config = loadConfig(deps.env, { requireToken: values.reconcile === true });
   const timeZone = commandTimeZone(values.tz, config.timeZone);
-  const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
-  const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
+  const period = expandPeriod(values, timeZone, deps.now());
+  const from = period.from === undefined ? undefined : parseZonedTime(period.from, 'from', timeZone);
+  const to = period.to === undefined ? undefined : parseZonedTime(period.to, 'to', timeZone);
   if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
   const channels = values.channel
     ?.flatMap((c) => c.split(','))

@@ -1,4 +1,5 @@
 // `reporter-etl sync`: incremental, exactly-once sync of every configured project into the warehouse.
+
 import { existsSync } from 'node:fs';
 import {
   CONFIG_DEFAULTS as D,
@@ -10,7 +11,6 @@ import {
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { stoppingMessage } from '../../schedule/shutdown-signals.js';
 import {
   type ChatApiHistorySummary,
   syncChatApiHistory,
@@ -18,11 +18,13 @@ import {
 import type { SyncContext, SyncProgress, SyncSummary } from '../../sources/reporter/run-sync.js';
 import { syncProjects } from '../../sources/reporter/sync-projects.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
+import { formatCount } from '../../text/format-figures.js';
 import { plural } from '../../text/plural.js';
 import { clearStatusLine, showStatusLine, writeAboveStatusLine } from '../../text/status-line.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
+import { expandPeriod, PERIOD_OPTIONS, relativePeriodHelp } from '../../time/relative-period.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -49,6 +51,7 @@ and its window reads per client; REPORTER_STATUS_READ=by-client (default ${D.REP
   --full           re-read the whole history and move the watermark
   --from/--to ISO  backfill [from, to) without moving the watermark: an instant (2026-11-20T00:00:00Z,
                    2026-11-20T00:00+03:00) or a date or date-time without offset, read in --tz (2026-11-20)
+${relativePeriodHelp(19)}
 ${tzHelp('a --from/--to without offset', 17)}
 
 Options:
@@ -75,9 +78,9 @@ Exit codes: 0 ok, 1 failed, 2 configuration, 3 partial (some records rejected: s
 another sync of the same project is running).
 
 Examples (against the emulator):
-  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token npx reporter-etl sync
-  npx reporter-etl sync --full --json                       # re-read the whole history, summary as JSON
-  npx reporter-etl sync --from 2026-09-01 --to 2026-10-01   # backfill September (REPORTER_TZ), watermark unchanged
+  REPORTER_BASE_URL=http://127.0.0.1:4010 REPORTER_TOKEN=emulator-v1-token reporter-etl sync
+  reporter-etl sync --full --json                       # re-read the whole history, summary as JSON
+  reporter-etl sync --from 2026-09-01 --to 2026-10-01   # backfill September (REPORTER_TZ), watermark unchanged
 `;
 
 function formatDuration(ms: number): string {
@@ -88,7 +91,7 @@ function progressLine(p: SyncProgress): string {
   const rate = p.elapsedMs > 0 ? (p.requests / p.elapsedMs) * 1000 : 0;
   const left = p.windowsPlanned - p.windowsDone;
   const eta = p.windowsDone > 0 ? (p.elapsedMs / p.windowsDone) * left : 0;
-  return `${p.project}: window ${p.windowsDone}/${p.windowsPlanned} (${new Date(p.window.from).toISOString().slice(0, 16)}) · ${p.sessions} sessions · ${p.messages} messages · ${rate.toFixed(0)} req/s · ETA ${formatDuration(Math.round(eta))}`;
+  return `${p.project}: window ${p.windowsDone}/${p.windowsPlanned} (${new Date(p.window.from).toISOString().slice(0, 16)}) · ${formatCount(p.sessions)} sessions · ${formatCount(p.messages)} messages · ${formatCount(rate)} req/s · ETA ${formatDuration(Math.round(eta))}`;
 }
 
 export const syncCommand: Command = {
@@ -96,22 +99,27 @@ export const syncCommand: Command = {
   help: HELP,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, {
-      from: { type: 'string' },
-      to: { type: 'string' },
+      ...PERIOD_OPTIONS,
       full: { type: 'boolean' },
       project: { type: 'string' },
       tz: { type: 'string' },
       json: { type: 'boolean' },
     });
-    if (values.full && (values.from !== undefined || values.to !== undefined))
-      throw new UsageError('--full re-reads everything: use it without --from/--to');
-    if (values.tz !== undefined && values.from === undefined && values.to === undefined)
+    const periodGiven = [values.from, values.to, values.last, values.week, values.month].some(
+      (v) => v !== undefined,
+    );
+    if (values.full && periodGiven)
+      throw new UsageError(
+        '--full re-reads everything: use it without --from/--to (--last, --week, --month)',
+      );
+    if (values.tz !== undefined && !periodGiven)
       throw new UsageError('--tz reads a local --from/--to: use it with them');
     const config = loadConfig();
     // refused here, before the warehouse or any request
     const timeZone = commandTimeZone(values.tz, config.timeZone);
-    const from = values.from === undefined ? undefined : parseZonedTime(values.from, 'from', timeZone);
-    const to = values.to === undefined ? undefined : parseZonedTime(values.to, 'to', timeZone);
+    const period = expandPeriod(values, timeZone, Date.now());
+    const from = period.from === undefined ? undefined : parseZonedTime(period.from, 'from', timeZone);
+    const to = period.to === undefined ? undefined : parseZonedTime(period.to, 'to', timeZone);
     if (from !== undefined && to !== undefined) assertFromBeforeTo(from, to, values);
     const projects =
       values.project === undefined
@@ -149,7 +157,16 @@ export const syncCommand: Command = {
       io.out(
         JSON.stringify({ runs: summaries, ...(channels.length > 0 ? { chatApi: channels } : {}) }, null, 2),
       );
-    else printRuns(io, summaries, channels, firstSync ? config.historyMs : undefined);
+    // the log prints a failed run's error already (unless LOG_LEVEL hides it): said once on a terminal
+    else
+      printRuns(
+        io,
+        summaries,
+        channels,
+        firstSync ? config.historyMs : undefined,
+        !log.isLevelEnabled('error'),
+        config.historyMs,
+      );
     const failed = [...summaries, ...channels].find((s) => s.status === 'failed');
     if (failed) return failed.exitCode;
     return [...summaries, ...channels].some((s) => s.status === 'partial') ? EXIT.partial : EXIT.ok;
@@ -175,7 +192,8 @@ function syncRequested(ctx: SyncContext & { signal: AbortSignal }, request: Sync
       ...(to === undefined ? {} : { to }),
       ...(full ? { full: true } : {}),
     },
-    skipProjectsAfterSignal: false,
+    // a stop starts nothing new: the projects not begun are left for the next run
+    skipProjectsAfterSignal: true,
     afterProject: () => clearStatusLine(),
     // the Chat API channels' history follows the Reporter data it is bounded by (not for a backfill)
     ...(from === undefined && to === undefined
@@ -211,12 +229,14 @@ function printRuns(
   summaries: readonly SyncSummary[],
   channels: readonly ChatApiHistorySummary[],
   firstSyncHistoryMs: number | undefined,
+  printErrors: boolean,
+  historyMs: number,
 ): void {
   for (const s of summaries) {
     io.out(
-      `${s.project}: ${s.status} (${firstSyncHistoryMs !== undefined && s.mode === 'incremental' ? `first sync of an empty warehouse: the last ${plural(firstSyncHistoryMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${s.rejects} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+      `${s.project}: ${s.status} (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${plural(s.sessions, 'session')} · ${plural(s.messages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${formatCount(s.rejects)} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
     );
-    if (s.error) io.err(`  error: ${s.error}`);
+    if (s.error && printErrors) io.err(`  error: ${s.error}`);
     if (s.rejects > 0)
       io.err(
         `  ${plural(s.rejects, 'record was', 'records were')} rejected: select * from etl_rejects where run_id = '${s.runId}'`,
@@ -224,7 +244,7 @@ function printRuns(
     for (const line of unknownValueLines(s.unknownValues)) io.err(line);
   }
   for (const c of channels) {
-    const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${c.rejects} rejected`;
+    const line = `Chat API ${c.channel}: ${c.status} · ${plural(c.clients, 'client')} · ${plural(c.messages, 'message')} · ${plural(c.requests, 'request')} · ${formatCount(c.rejects)} rejected`;
     io.out(c.error ? `${line} · ${c.error}` : line);
     for (const unknown of unknownValueLines(c.unknownValues)) io.err(unknown);
   }
@@ -239,7 +259,11 @@ async function withStopSignal<T>(io: CommandIo, work: (signal: AbortSignal) => P
   const stop = () => controller.abort();
   const onSignal = (signal: NodeJS.Signals) => {
     if (!controller.signal.aborted && io.signal === undefined)
-      writeAboveStatusLine(() => io.err(stoppingMessage('sync', signal, 'the current window')));
+      writeAboveStatusLine(() =>
+        io.err(
+          `reporter-etl sync: ${signal}: stopping: the requests in flight are cancelled, the window being read is left for the next run… (Ctrl-C again to stop now)`,
+        ),
+      );
     stop();
   };
   process.once('SIGINT', onSignal);

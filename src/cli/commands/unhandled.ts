@@ -17,6 +17,12 @@ import { toCleanJson } from '../../text/format-figures.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
 import { parseZonedTime } from '../../time/parse-zoned-time.js';
+import {
+  expandPeriod,
+  PERIOD_OPTIONS,
+  type PeriodValues,
+  relativePeriodHelp,
+} from '../../time/relative-period.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -47,6 +53,7 @@ with the same text, from \`prompter ask\`) and their most frequent first intent.
 Options:
   --from T, --to T     the period: an instant with its offset or a local date or date-time read in --tz;
                        default --to the start of today, --from 7 days before --to
+${relativePeriodHelp(23)}
   --project NAME       one projectShortName (default: every project)
   --channel NAME       one channel type, case-insensitive (default: every channel)
 ${tzHelp('local --from/--to and of today', 21)}
@@ -61,9 +68,9 @@ Exit codes: 0 ok; 1 failed; 2 usage or configuration (bad --tz, --from not befor
 75 try again later (another process holds the warehouse).
 
 Examples:
-  npx reporter-etl unhandled --from 2026-11-16 --to 2026-11-23
-  npx reporter-etl unhandled --project shop-bot --channel telegram --json
-  npx reporter-etl sql "select label, messages, trend from unhandled_clusters order by messages desc limit 10"
+  reporter-etl unhandled --from 2026-11-16 --to 2026-11-23
+  reporter-etl unhandled --project shop-bot --channel telegram --json
+  reporter-etl sql "select label, messages, trend from unhandled_clusters order by messages desc limit 10"
 `;
 
 export interface UnhandledDeps {
@@ -73,8 +80,7 @@ export interface UnhandledDeps {
 
 export async function runUnhandled(argv: string[], io: CommandIo, deps: UnhandledDeps): Promise<number> {
   const { values } = parseCommandArgs(argv, {
-    from: { type: 'string' },
-    to: { type: 'string' },
+    ...PERIOD_OPTIONS,
     project: { type: 'string' },
     channel: { type: 'string' },
     tz: { type: 'string' },
@@ -98,17 +104,14 @@ export async function runUnhandled(argv: string[], io: CommandIo, deps: Unhandle
 }
 
 function unhandledQuery(
-  values: { from?: string; to?: string; project?: string; channel?: string; tz?: string } & Record<
-    string,
-    unknown
-  >,
+  values: PeriodValues & { project?: string; channel?: string; tz?: string } & Record<string, unknown>,
   now: number,
   configuredZone: string,
 ): UnhandledQuery {
   const timeZone = commandTimeZone(values.tz, configuredZone);
-  const to =
-    values.to === undefined ? startOfToday(now, timeZone) : parseZonedTime(values.to, 'to', timeZone);
-  const from = values.from === undefined ? to - 7 * DAY : parseZonedTime(values.from, 'from', timeZone);
+  const given = expandPeriod(values, timeZone, now);
+  const to = given.to === undefined ? startOfToday(now, timeZone) : parseZonedTime(given.to, 'to', timeZone);
+  const from = given.from === undefined ? to - 7 * DAY : parseZonedTime(given.from, 'from', timeZone);
   assertFromBeforeTo(from, to, values);
   if (values.channel !== undefined && values.channel.trim() === '')
     throw new UsageError('--channel expects a channel type such as telegram');

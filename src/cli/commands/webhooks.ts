@@ -50,8 +50,8 @@ REPORTER_WEBHOOK_KEY), 75 the warehouse stayed locked at the end, or ran out of 
 request (what was acknowledged is in the spool: the next start loads it).
 
 Examples:
-  npx reporter-etl webhooks --port 8080
-  REPORTER_WEBHOOK_KEY=$(openssl rand -hex 16) npx reporter-etl webhooks --host 0.0.0.0
+  reporter-etl webhooks --port 8080
+  REPORTER_WEBHOOK_KEY=$(openssl rand -hex 16) reporter-etl webhooks --host 0.0.0.0
   curl -X POST 'http://127.0.0.1:8080/webhooks/prompter' -H 'content-type: application/json' \\
     -d '{"clientInfo":{"id":"c1"},"chatId":"chat-1","questionId":"q1","answerOptions":[]}'
 `;

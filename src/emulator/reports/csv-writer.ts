@@ -1,5 +1,6 @@
 // CSV report files: RFC 4180 quoting (a field holding the delimiter, a quote or a line break is quoted,
-// quotes doubled), CRLF line ends, UTF-8. Invariant: writes respect the stream's back-pressure.
+// quotes doubled), CRLF line ends, UTF-8 (with a byte order mark when the emulator's report shape asks one).
+// Invariant: writes respect the stream's back-pressure.
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -26,6 +27,7 @@ export async function openCsvWriter(options: WriterOptions): Promise<ReportWrite
   const put = async (text: string): Promise<void> => {
     if (!out.write(text)) await once(out, 'drain');
   };
+  if (options.bom) await put('\ufeff');
   if (withHeader) await put(line(options.columns.map((c) => c.name)));
   return {
     async write(rows) {

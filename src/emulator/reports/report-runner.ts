@@ -53,6 +53,7 @@ export async function runReportTask(task: ReportTask, hooks: RunnerHooks): Promi
       settings: task.settings,
       sheet: table.sheet,
       timezoneOffset: task.timezoneOffset,
+      bom: task.csvBom,
     });
     signal.throwIfAborted();
     task.status = 'STARTED';

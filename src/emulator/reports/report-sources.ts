@@ -12,6 +12,7 @@ import { clientListTable, clientsTable } from './client-table.js';
 import { messagesTable } from './message-table.js';
 import { type ReactionQuery, reactionsTable, selectReactions } from './reaction-table.js';
 import { parseReportSettings } from './report-settings.js';
+import { shapeSettings, shapeTable } from './report-shape.js';
 import type { ReportTable } from './report-table.js';
 import type { ReportKind, ReportSettings } from './report-types.js';
 import { sessionsTable } from './session-table.js';
@@ -21,6 +22,8 @@ export interface ReportSource {
   project: ProjectData;
   table: ReportTable;
   settings: ReportSettings;
+  /** A CSV file starts with a UTF-8 byte order mark (the emulator's report shape). */
+  csvBom?: boolean;
 }
 
 /** The body as an object: absent is `{}` unless required. */
@@ -154,8 +157,23 @@ function messageReaction(ctx: RouteContext): ReportSource {
   return { project: p, settings, table: reactionsTable(p, selectReactions(p, query, ctx.now)) };
 }
 
-/** Validates a create request of `kind` and snapshots its rows. */
+/**
+ * Validates a create request of `kind` and snapshots its rows, written as the emulator's report shape says
+ * (report-shape.ts: header names, CSV refused or ignored, column order, extra columns).
+ */
 export function reportSource(kind: ReportKind, ctx: RouteContext): ReportSource {
+  const source = plainSource(kind, ctx);
+  const shape = ctx.emulator.reportShape;
+  return {
+    project: source.project,
+    settings: shapeSettings(source.settings, shape),
+    table: shapeTable(source.table, shape, ctx.emulator.options.seed),
+    csvBom: shape.csvBom,
+  };
+}
+
+/** The source as the API's field names and the asked settings have it. */
+function plainSource(kind: ReportKind, ctx: RouteContext): ReportSource {
   switch (kind) {
     case 'telephony':
       return telephony(ctx);

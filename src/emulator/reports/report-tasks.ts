@@ -62,6 +62,7 @@ export class ReportTasks {
       totalCount: source.table.size,
       table: source.table,
       timezoneOffset: offset,
+      csvBom: source.csvBom ?? false,
       urlBase: `${ctx.baseUrl}${reporterPrefix}`,
       failPlanned: fault !== undefined,
       abort: new AbortController(),

@@ -77,6 +77,8 @@ export interface ReportTask {
   table?: ReportTable;
   /** Timezone header at creation, minutes east of UTC. */
   timezoneOffset: number;
+  /** A CSV file starts with a UTF-8 byte order mark (the emulator's report shape at creation). */
+  csvBom: boolean;
   /** Absolute URL prefix of the reporter operations of the creating generation. */
   urlBase: string;
   /** The reportFail fault fired on creation. */

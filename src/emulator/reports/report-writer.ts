@@ -20,6 +20,8 @@ export interface WriterOptions {
   settings: ReportSettings;
   sheet: string;
   timezoneOffset: number;
+  /** CSV: the file starts with a UTF-8 byte order mark. */
+  bom?: boolean;
 }
 
 export function openReportWriter(options: WriterOptions): Promise<ReportWriter> {

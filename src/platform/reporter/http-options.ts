@@ -7,7 +7,11 @@ import type { ReporterHttpOptions } from './reporter-http.js';
 export function reporterHttpOptions(
   config: Config,
   project: ProjectConfig,
-  extra: { log?: Logger | undefined; backoffBaseMs?: number | undefined } = {},
+  extra: {
+    log?: Logger | undefined;
+    backoffBaseMs?: number | undefined;
+    stop?: AbortSignal | undefined;
+  } = {},
 ): ReporterHttpOptions {
   return {
     baseUrl: project.baseUrl,
@@ -22,6 +26,7 @@ export function reporterHttpOptions(
     timeoutMs: config.timeoutMs,
     retries: config.retries,
     ...(extra.log ? { log: extra.log } : {}),
+    ...(extra.stop ? { stop: extra.stop } : {}),
     // tests shorten the backoff; the cap keeps its ratio to the base
     ...(extra.backoffBaseMs === undefined
       ? {}

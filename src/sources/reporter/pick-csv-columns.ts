@@ -1,4 +1,4 @@
-// Reads a few named columns of a CSV text (RFC 4180: fields in double quotes may hold commas, line breaks
+// Reads a few columns of a CSV text (RFC 4180: fields in double quotes may hold the delimiter, line breaks
 // and "" for a quote; records end at LF or CRLF; a BOM and empty lines are skipped) without building the
 // other fields: the statuses report files hold twenty columns and the sync wants two, and csv-parse, which
 // builds every field character by character, was a fifth of the sync's CPU. The fields not wanted are
@@ -10,7 +10,6 @@
 
 export class CsvShapeError extends Error {}
 
-const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
@@ -23,8 +22,9 @@ export function pickCsvColumns(
   text: string,
   wanted: readonly string[],
   onRow: (values: string[]) => void,
+  delimiter = ',',
 ): number {
-  const reader = new CsvCursor(text);
+  const reader = new CsvCursor(text, delimiter);
   const header = reader.nextRecord();
   if (header === undefined) throw new CsvShapeError('the file is empty: no header');
   const positions = wanted.map((name) => header.indexOf(name));
@@ -48,19 +48,30 @@ export function pickCsvColumns(
  * kept as a window's status keys held every report file's whole text (at 1M messages, with two reports read
  * ahead, 50-60 MB of peak RSS). Adding a character and slicing it off copies the characters.
  */
-function ownCopy(value: string): string {
+export function ownCopy(value: string): string {
   return ` ${value}`.slice(1);
 }
 
+/** The slots of a record's every field (slotOf for pickRecord): the field n in the slot n. */
+export function everyField(width: number): Int32Array {
+  return Int32Array.from({ length: width }, (_, n) => n);
+}
+
 /** A position in the text, moved record by record. */
-class CsvCursor {
+export class CsvCursor {
   private at: number;
   private readonly end: number;
+  private readonly delimiter: number;
   private record = 1;
 
-  constructor(private readonly text: string) {
+  /** `delimiter`: one character, not a quote nor a line break. */
+  constructor(
+    private readonly text: string,
+    delimiter = ',',
+  ) {
     this.at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     this.end = text.length;
+    this.delimiter = delimiter.charCodeAt(0);
   }
 
   /** Moves past empty lines; false at the end of the text. */
@@ -99,10 +110,10 @@ class CsvCursor {
     }
   }
 
-  /** Past the delimiter after a field: false after a comma (another field follows), true at a record's end. */
+  /** Past the delimiter after a field: false after a delimiter (another field follows), true at a record's end. */
   private endOfField(): boolean {
     const c = this.text.charCodeAt(this.at);
-    if (c === COMMA) {
+    if (c === this.delimiter) {
       this.at++;
       return false;
     }
@@ -111,7 +122,7 @@ class CsvCursor {
     else if (c === CR && this.text.charCodeAt(this.at + 1) === LF) this.at += 2;
     else
       throw new CsvShapeError(
-        `record ${this.record}: a field is followed by text, not a comma or a line end`,
+        `record ${this.record}: a field is followed by text, not the delimiter or a line end`,
       );
     return true;
   }
@@ -119,10 +130,11 @@ class CsvCursor {
   private unquoted(keep: boolean): string | undefined {
     const text = this.text;
     const start = this.at;
+    const delimiter = this.delimiter;
     let at = start;
     for (; at < this.end; at++) {
       const c = text.charCodeAt(at);
-      if (c === COMMA || c === LF || c === CR) break;
+      if (c === delimiter || c === LF || c === CR) break;
       if (c === QUOTE) throw new CsvShapeError(`record ${this.record}: a quote inside an unquoted field`);
     }
     this.at = at;

@@ -1,17 +1,19 @@
-// The delivery statuses of a whole window from one platform report task: a `messages` report (CSV) of the
-// window's status channels, created, waited for (v1: long-polled async events; legacy: the task polled),
-// downloaded from its fileUrl and deleted (the statuses are handed over while the deletion is under way). Its
-// rows are every message of the window as of the task's creation, each with its latest status: a few
-// requests in place of one messages/by-client read per client.
+// The delivery statuses of a whole window from one platform report task: a `messages` report of the window's
+// status channels, created (CSV, or XLSX once a create asking CSV was answered 400), waited for (v1: long-polled
+// async events; legacy: the task polled), downloaded from its fileUrl and deleted (the statuses are handed over
+// while the deletion is under way). Its rows are every message of the window as of the task's creation, each
+// with its latest status: a few requests in place of one messages/by-client read per client. The file is read
+// by its content (read-status-table.ts: XLSX or CSV whatever was asked, the columns found by their values).
 // Invariants: the result is complete or it is a failure (a file whose data rows differ from the task's
-// totalCount, a header without questionId or status, a task that failed or did not finish in time); the
+// totalCount, no column of statuses or of ids, a task that failed or did not finish in time); the
 // file is fetched only from under the generation's Reporter prefix (the token never goes anywhere else);
 // the caller falls back to the per-client reads on any failure, so nothing is lost.
 import { z } from 'zod';
 import { EtlError } from '../../errors.js';
 import { channelTypeFilter, messageTimeFilter, sessionIdFilter } from '../../platform/reporter/filters.js';
 import type { ReporterHttp, ReporterRequest } from '../../platform/reporter/reporter-http.js';
-import { CsvShapeError, pickCsvColumns } from './pick-csv-columns.js';
+import { ReportFileError, readStatusTable } from './read-status-table.js';
+import type { ReportStatuses } from './report-statuses.js';
 
 export interface StatusReportOptions {
   /** The window: [from, to). */
@@ -25,18 +27,27 @@ export interface StatusReportOptions {
   /** The first interval between polls of a legacy task (grows to 1 s). */
   pollMs?: number;
   signal?: AbortSignal | undefined;
+  /** The file type asked (default CSV: the quickest to read); a create answered 400 for CSV asks XLSX. */
+  fileType?: ReportFileType;
+  /** Hears of a window whose message ids no column of the report holds (report-statuses.ts). */
+  onUnmatched?: (reason: string) => void;
 }
+
+export type ReportFileType = 'CSV' | 'XLSX';
 
 export type StatusReport =
   | {
       ok: true;
-      statuses: Map<string, string | null>;
+      statuses: ReportStatuses;
       rows: number;
       requests: number;
       /** The task's deletion, under way (its request counted): it keeps no window waiting; never rejects. */
       deleted: Promise<void>;
+      /** What the file was, by its content; and whether the create asking CSV was refused (XLSX asked). */
+      file: { fileType: ReportFileType; delimiter?: string; encoding?: string };
+      csvRefused: boolean;
     }
-  | { ok: false; reason: string; refused: boolean; requests: number };
+  | { ok: false; reason: string; refused: boolean; requests: number; csvRefused: boolean };
 
 /** The platform refused the operation itself (not this window's task): no use asking again in this run. */
 const REFUSALS = new Set([
@@ -74,10 +85,12 @@ class ReportCalls {
     private readonly fileHttp: ReporterHttp,
   ) {}
 
-  async text(req: ReporterRequest): Promise<string> {
+  /** The answer's body as it came (`fileHttp` reads bodies as bytes). */
+  async bytes(req: ReporterRequest): Promise<Uint8Array> {
     this.requests++;
     const answer = await this.fileHttp.raw(req);
-    return typeof answer.value === 'string' ? answer.value : '';
+    if (answer.value instanceof Uint8Array) return answer.value;
+    return typeof answer.value === 'string' ? Buffer.from(answer.value) : new Uint8Array();
   }
 
   async json<T>(req: ReporterRequest, schema: z.ZodType<T>, what: string): Promise<T> {
@@ -106,7 +119,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     );
   });
 
-/** `http` reads JSON answers; `fileHttp` reads every answer as text (parseJson the identity), for the CSV. */
+/** `http` reads JSON answers; `fileHttp` reads every answer's body as bytes (bodyAs `bytes`), for the file. */
 export async function readStatusReport(
   http: ReporterHttp,
   fileHttp: ReporterHttp,
@@ -115,36 +128,73 @@ export async function readStatusReport(
   const calls = new ReportCalls(http, fileHttp);
   let created: Created;
   try {
-    created = await createReport(calls, o);
+    created = await createAsking(calls, o);
   } catch (error) {
     // a create the platform refused (401/403/404/400) is the operation refused, not this window's task
     const code = error instanceof EtlError ? error.code : undefined;
-    return failure(error, calls, code !== undefined && REFUSALS.has(code), o);
+    return failure(error, calls, code !== undefined && REFUSALS.has(code), o, false);
   }
   try {
     const task = await waitForReport(calls, created, o);
-    const statuses = await downloadStatuses(calls, task);
+    const table = await downloadStatuses(calls, task, o);
     const deleted = deleteReport(calls, task.taskId);
-    return { ok: true, statuses, rows: statuses.size, requests: calls.requests, deleted };
+    const { statuses, ...file } = table;
+    const rows = statuses.rows;
+    return {
+      ok: true,
+      statuses,
+      rows,
+      requests: calls.requests,
+      deleted,
+      file,
+      csvRefused: created.csvRefused,
+    };
   } catch (error) {
     // the task is known by its id once created (legacy) or once an event named it (v1)
     if (created.taskId !== undefined) await deleteReport(calls, created.taskId);
-    return failure(error, calls, false, o);
+    return failure(error, calls, false, o, created.csvRefused);
   }
 }
 
-function failure(error: unknown, calls: ReportCalls, refused: boolean, o: StatusReportOptions): StatusReport {
+function failure(
+  error: unknown,
+  calls: ReportCalls,
+  refused: boolean,
+  o: StatusReportOptions,
+  csvRefused: boolean,
+): StatusReport {
   o.signal?.throwIfAborted();
   const reason = error instanceof Error ? error.message : String(error);
-  return { ok: false, reason, refused, requests: calls.requests };
+  return { ok: false, reason, refused, requests: calls.requests, csvRefused };
 }
 
 interface Created {
   requestId?: string;
   taskId?: string;
+  /** The create asking CSV was answered 400, the one asking XLSX was not. */
+  csvRefused: boolean;
 }
 
-async function createReport(calls: ReportCalls, o: StatusReportOptions): Promise<Created> {
+/**
+ * Creates the task asking o.fileType (CSV by default); a CSV create answered 400 is asked again for XLSX (a
+ * server that writes XLSX only; the seeds show no other type), and a 400 to that is the operation refused.
+ */
+async function createAsking(calls: ReportCalls, o: StatusReportOptions): Promise<Created> {
+  const fileType = o.fileType ?? 'CSV';
+  try {
+    return { ...(await createReport(calls, o, fileType)), csvRefused: false };
+  } catch (error) {
+    if (fileType !== 'CSV' || !(error instanceof EtlError) || error.code !== 'reporter.bad_request')
+      throw error;
+    return { ...(await createReport(calls, o, 'XLSX')), csvRefused: true };
+  }
+}
+
+async function createReport(
+  calls: ReportCalls,
+  o: StatusReportOptions,
+  fileType: ReportFileType,
+): Promise<Omit<Created, 'csvRefused'>> {
   const v1 = calls.http.api === 'v1';
   const body = {
     filters: [
@@ -152,7 +202,8 @@ async function createReport(calls: ReportCalls, o: StatusReportOptions): Promise
       channelTypeFilter(o.channels),
       ...(o.sessionIds === undefined ? [] : [sessionIdFilter(o.sessionIds)]),
     ],
-    settings: { fileType: 'CSV', withHeader: true, delimiter: ',' },
+    settings:
+      fileType === 'CSV' ? { fileType, withHeader: true, delimiter: ',' } : { fileType, withHeader: true },
   };
   const req: ReporterRequest = v1
     ? { method: 'POST', op: 'reporter/reports/messages', scope: 'async', body }
@@ -229,24 +280,21 @@ async function pollTask(calls: ReportCalls, taskId: string, deadline: number, o:
   }
 }
 
-/** The file's statuses by questionId; the file must hold the task's totalCount rows. */
-async function downloadStatuses(calls: ReportCalls, task: Task): Promise<Map<string, string | null>> {
+/** The file's statuses, read by its content; the file must hold the task's totalCount rows. */
+async function downloadStatuses(calls: ReportCalls, task: Task, o: StatusReportOptions) {
   const op = fileOperation(calls.http, task.fileUrl);
-  const text = await calls.text({ method: 'GET', op, withProject: false });
-  // only the two columns are read of each record (the header, the first record, says where they are)
-  const statuses = new Map<string, string | null>();
-  let data: number;
+  const bytes = await calls.bytes({ method: 'GET', op, withProject: false });
+  let table: Awaited<ReturnType<typeof readStatusTable>>;
   try {
-    data = pickCsvColumns(text, ['questionId', 'status'], ([id, status]) => {
-      statuses.set(id!, status === '' || status === undefined ? null : status);
-    });
+    table = await readStatusTable(bytes, o.onUnmatched ?? (() => {}));
   } catch (error) {
-    if (!(error instanceof CsvShapeError)) throw error;
-    throw new ReportFailure(`the report file does not read as CSV (${error.message})`);
+    if (!(error instanceof ReportFileError)) throw error;
+    throw new ReportFailure(`the report file of task ${task.taskId}: ${error.message}`);
   }
+  const data = table.statuses.rows;
   if (task.totalCount != null && data !== task.totalCount)
     throw new ReportFailure(`the report file holds ${data} rows, the task says ${task.totalCount}`);
-  return statuses;
+  return table;
 }
 
 /** The file URL as an operation under the Reporter prefix; anything else is refused. */

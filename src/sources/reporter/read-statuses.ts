@@ -14,6 +14,7 @@ import type { ReporterHttp } from '../../platform/reporter/reporter-http.js';
 import { messageStatus } from '../../platform/reporter/schemas.js';
 import type { RejectRow } from '../../warehouse/rows.js';
 import { parseAll } from './map-records.js';
+import type { ReportStatuses } from './report-statuses.js';
 
 /** How far past a window's start one messages/by-client read reaches (later windows take from the cache). */
 export const STATUS_LOOKAHEAD_MS = 7 * 24 * 3_600_000;
@@ -68,7 +69,7 @@ export interface ReadStatusesOptions {
   rangeTo: number;
   cache: ClientStatusCache;
   /** The window's statuses from its report task (status-reports.ts), when one was started. */
-  reported?: Promise<Map<string, string | null> | undefined> | undefined;
+  reported?: Promise<ReportStatuses | undefined> | undefined;
 }
 
 export interface StatusesRead {
@@ -173,12 +174,17 @@ export async function readStatuses(
   return out;
 }
 
-/** Sets the statuses of the sessions the report holds whole; returns the others (read per client). */
+/**
+ * Sets the statuses of the sessions the report holds whole (looked up by the window's message ids, which choose
+ * the report's id column); returns the others (read per client).
+ */
 function takeReported(
   sessions: readonly StatusSession[],
-  reported: Map<string, string | null> | undefined,
+  report: ReportStatuses | undefined,
   statuses: Map<string, string | null>,
 ): readonly StatusSession[] {
+  if (report === undefined || sessions.length === 0) return sessions;
+  const reported = report.lookup(sessions.flatMap((s) => s.ids));
   if (reported === undefined) return sessions;
   const others: StatusSession[] = [];
   for (const s of sessions) {

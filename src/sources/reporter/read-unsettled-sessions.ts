@@ -11,6 +11,7 @@ import type { Mapped } from './map-records.js';
 import { readClientMessages } from './read-client-messages.js';
 import type { LookbackWindowOptions } from './read-lookback-window.js';
 import type { WindowMessage } from './read-window.js';
+import type { ReportStatuses } from './report-statuses.js';
 import type { ReportedStatuses } from './status-reports.js';
 
 export interface UnsettledRead {
@@ -18,8 +19,8 @@ export interface UnsettledRead {
   messages: Mapped<WindowMessage>[];
   /** Sessions whose messages the caller reads whole with messages/filter (the per-client read missed some). */
   incomplete: string[];
-  /** The window's statuses from its report, for the window's status step (undefined: read per client). */
-  reported?: Map<string, string | null>;
+  /** The window's statuses report, for the window's status step (undefined: read per client). */
+  reported?: ReportStatuses;
 }
 
 export interface UnsettledReadOptions {
@@ -61,8 +62,10 @@ export async function readUnsettledSessions(
   o: LookbackWindowOptions,
   u: UnsettledReadOptions,
 ): Promise<UnsettledRead> {
-  const report = await u.reported;
-  if (report !== undefined) return await fromReport(o, u, report);
+  const reportRead = await u.reported;
+  // the report's id column is the one holding the stored messages' ids; none: read per client
+  const report = reportRead?.lookup(o.stored.unsettledMessages.keys());
+  if (reportRead !== undefined && report !== undefined) return await fromReport(o, u, report, reportRead);
   const fromClients = await readClientMessages(http, [...o.stored.unsettledSessions.values()], {
     project: o.project,
     runId: o.runId,
@@ -83,6 +86,7 @@ async function fromReport(
   o: LookbackWindowOptions,
   u: UnsettledReadOptions,
   report: Map<string, string | null>,
+  reportRead: ReportStatuses,
 ): Promise<UnsettledRead> {
   const moved = new Set<string>();
   for (const [id, stored] of o.stored.unsettledMessages)
@@ -95,7 +99,7 @@ async function fromReport(
     const id = m.ok.row.question_id;
     return !report.has(id) || writeAgain(report.get(id)!, o.stored.unsettledMessages.get(id)?.status);
   };
-  return { messages: read.filter(isWritten), incomplete: [], reported: report };
+  return { messages: read.filter(isWritten), incomplete: [], reported: reportRead };
 }
 
 /**

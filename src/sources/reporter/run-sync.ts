@@ -88,6 +88,11 @@ export interface SyncSummary {
   unknownValues: UnknownValueCounts;
   durationMs: number;
   watermark: string | null;
+  /**
+   * An incremental run of a project with no watermark yet (an empty warehouse, or one whose first sync failed
+   * before a window committed): it reads REPORTER_HISTORY_DAYS of history, so it is called a first sync.
+   */
+  firstSync: boolean;
   error: string | null;
   /** The EtlError code of a failed run (`sync.already_running`: refused by another sync's lease), else null. */
   errorCode: string | null;
@@ -121,6 +126,8 @@ export async function syncProject(
 
 /** One project's run as it goes: what its steps, its summary and the record of its failure read and move. */
 interface ProjectRun {
+  /** The project had no watermark when the run began (set once read). */
+  noWatermark?: boolean;
   ctx: SyncContext;
   config: Config;
   warehouse: Warehouse;
@@ -192,7 +199,11 @@ function createProjectRun(ctx: SyncContext, projectConfig: ProjectConfig, option
   const started = now();
   const runId = `${new Date(started).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
   const http = new ReporterHttp(
-    reporterHttpOptions(config, projectConfig, { log: ctx.log, backoffBaseMs: ctx.backoffBaseMs }),
+    reporterHttpOptions(config, projectConfig, {
+      log: ctx.log,
+      backoffBaseMs: ctx.backoffBaseMs,
+      stop: ctx.signal,
+    }),
   );
   // a job runner's logger names the job already (pino would write the key twice)
   const log = ctx.log.child({
@@ -236,6 +247,7 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
   if (http.api === 'v1') http.project = run.project;
   if (config.statusRead === 'report') run.statusReports = openStatusReports(run);
   const watermark = await warehouse.getWatermark(run.project);
+  run.noWatermark = watermark === undefined || watermark === null;
   const range = backfill ?? planRange(run, end, watermark);
   run.range = range;
   await warehouse.startRun({
@@ -289,11 +301,15 @@ async function runProject(run: ProjectRun): Promise<SyncSummary> {
   return summarize(run, status, null, status === 'partial' ? EXIT.partial : EXIT.ok);
 }
 
-/** The reports' own transports, two requests in flight each: JSON answers, and the CSV file read as text. */
+/** The reports' own transports, two requests in flight each: JSON answers, and the file read as bytes. */
 function openStatusReports(run: ProjectRun): StatusReports {
   const { config, projectConfig, ctx } = run;
   const options = {
-    ...reporterHttpOptions(config, projectConfig, { log: run.log, backoffBaseMs: ctx.backoffBaseMs }),
+    ...reporterHttpOptions(config, projectConfig, {
+      log: run.log,
+      backoffBaseMs: ctx.backoffBaseMs,
+      stop: ctx.signal,
+    }),
     project: run.project,
     concurrency: 2,
     // one server, one limit: the reports are paced with the reads
@@ -301,7 +317,7 @@ function openStatusReports(run: ProjectRun): StatusReports {
   };
   return new StatusReports({
     http: new ReporterHttp(options),
-    fileHttp: new ReporterHttp({ ...options, parseJson: (text) => text }),
+    fileHttp: new ReporterHttp({ ...options, bodyAs: 'bytes' }),
     log: run.log,
     waitMs: config.statusReportWaitMs,
     signal: ctx.signal,
@@ -312,7 +328,11 @@ function openStatusReports(run: ProjectRun): StatusReports {
 function statusReportFigures(run: ProjectRun): Record<string, number> {
   const reports = run.statusReports;
   if (!reports) return {};
-  return { statusReports: reports.completed, statusReportsFailed: reports.failed };
+  return {
+    statusReports: reports.completed,
+    statusReportsFailed: reports.failed,
+    ...(reports.unmatched > 0 ? { statusReportsUnmatched: reports.unmatched } : {}),
+  };
 }
 
 /** A backfill's [from, to): to at most now minus the safety lag; an empty one is refused before any request. */
@@ -612,8 +632,17 @@ async function settleCommit(run: ProjectRun, queue: WindowQueue, next?: TimeWind
 }
 
 /** A failed run: its record finished as failed (or written, when it failed before it had one), its summary. */
-async function recordFailure(run: ProjectRun, error: unknown): Promise<SyncSummary> {
+async function recordFailure(run: ProjectRun, failure: unknown): Promise<SyncSummary> {
   const { warehouse, http, log, options, now } = run;
+  // asked to stop: its cancelled requests (or whatever they broke) are not the run's failure, the stop is
+  const error =
+    run.ctx.signal?.aborted && !(failure instanceof EtlError && failure.code === 'sync.interrupted')
+      ? new EtlError(
+          'sync.interrupted',
+          'stopped by a signal: the requests in flight were cancelled and the window being read was not committed; the next run resumes from the last committed window',
+          { kind: 'transient' },
+        )
+      : failure;
   // a window still committing when the read of the next one failed counts (or fails) first
   await run.pendingCommit?.catch(() => undefined);
   await run.statusReports?.settle();
@@ -673,6 +702,7 @@ function summarize(
     ...requestPacing(run),
     durationMs: run.now() - run.started,
     watermark: run.finalWatermark === undefined ? null : new Date(run.finalWatermark).toISOString(),
+    firstSync: run.mode === 'incremental' && run.noWatermark === true,
     error,
     errorCode,
     exitCode,

@@ -7,10 +7,13 @@
 // a window seldom waits for its report (a report covering a window serves it and the halves it may be split
 // into: its statuses are looked up by message id). Invariant: a report that fails is logged and its window
 // falls back to the per-client reads; nothing is lost (a message newer than its report is read per client).
+// A report is asked as CSV until a create asking CSV is answered 400 (a server that writes XLSX only): then as
+// XLSX for the rest of the run. Its file is read by its content, its columns by their values (read-status-table.ts).
 import type { Logger } from '../../log.js';
 import type { ReporterHttp } from '../../platform/reporter/reporter-http.js';
 import { STATUS_CHANNELS } from './map-records.js';
-import { readStatusReport } from './read-status-report.js';
+import { type ReportFileType, readStatusReport } from './read-status-report.js';
+import type { ReportStatuses } from './report-statuses.js';
 
 /** Clients on the status channels from which a report is cheaper than reading per client. */
 export const REPORT_MIN_CLIENTS = 8;
@@ -25,8 +28,11 @@ export interface StatusReportsOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** A window's statuses from its report, or undefined when the window must read them per client. */
-export type ReportedStatuses = Promise<Map<string, string | null> | undefined>;
+/**
+ * A window's statuses from its report (looked up by the window's message ids: report-statuses.ts), or undefined
+ * when the window must read them per client.
+ */
+export type ReportedStatuses = Promise<ReportStatuses | undefined>;
 
 /**
  * Reports started ahead of their windows at most (each holds its window's statuses once done). At 1M messages
@@ -46,6 +52,10 @@ export class StatusReports {
   /** Reports that completed, and those whose window fell back. */
   completed = 0;
   failed = 0;
+  /** Lookups whose message ids no column of their report held (those windows read per client). */
+  unmatched = 0;
+  /** The file type asked: CSV until a create asking it was answered 400. */
+  fileType: ReportFileType = 'CSV';
   private refused = false;
   /** The last window was worth a report: the next ones are started ahead. */
   private worthAhead = false;
@@ -135,10 +145,14 @@ export class StatusReports {
       waitMs: this.o.waitMs,
       ...(this.o.pollMs === undefined ? {} : { pollMs: this.o.pollMs }),
       signal: this.signal,
+      fileType: this.fileType,
+      onUnmatched: (reason) => this.noteUnmatched(from, to, reason),
     });
+    if (report.csvRefused) this.noteCsvRefused();
     if (report.ok) {
       this.completed++;
       this.track(report.deleted);
+      this.noteFileForm(report.file);
       return report.statuses;
     }
     this.failed++;
@@ -158,6 +172,33 @@ export class StatusReports {
         : 'the statuses report of a window failed: its statuses are read per client',
     );
     return undefined;
+  }
+
+  /** A file not in the form asked (XLSX for CSV, another delimiter or encoding) is said once per form. */
+  private readonly formsSeen = new Set<string>();
+  private noteFileForm(file: { fileType: string; delimiter?: string; encoding?: string }): void {
+    const form = JSON.stringify(file);
+    const asked = file.fileType === this.fileType && (file.fileType === 'XLSX' || file.delimiter === ',');
+    if (this.formsSeen.has(form) || (asked && (file.encoding ?? 'utf-8') === 'utf-8')) return;
+    this.formsSeen.add(form);
+    this.o.log.info(file, 'a statuses report file is not in the form asked: read by its content');
+  }
+
+  /** The first create asking CSV answered 400: the rest of the run asks XLSX (said once). */
+  private noteCsvRefused(): void {
+    if (this.fileType === 'XLSX') return;
+    this.fileType = 'XLSX';
+    this.o.log.info(
+      'the platform refused a messages report as CSV (400): statuses reports are asked as XLSX',
+    );
+  }
+
+  private noteUnmatched(from: number, to: number, reason: string): void {
+    this.unmatched++;
+    this.o.log.warn(
+      { from: new Date(from).toISOString(), to: new Date(to).toISOString(), reason },
+      "a statuses report's ids did not match its window's messages: their statuses are read per client",
+    );
   }
 
   /**

@@ -415,6 +415,28 @@ describe('stats over the warehouse', () => {
     expect(json.window.from).toBe(iso(p.skeleton.start.get(0)));
   });
 
+  it('takes a relative period in --tz: --last 2d, --from yesterday --to today', async () => {
+    const last = JSON.parse((await cli(['--last', '2d', '--json'])).text);
+    expect([last.window.requestedFrom, last.window.requestedTo]).toEqual([iso(now - 2 * DAY), iso(now)]);
+    const day = JSON.parse(
+      (await cli(['--from', 'yesterday', '--to', 'today', '--tz', 'Europe/Moscow', '--json'])).text,
+    );
+    // Moscow's today began at the last 21:00 UTC at or before now
+    const todayStart = Math.floor((now + MSK) / DAY) * DAY - MSK;
+    expect([day.window.requestedFrom, day.window.requestedTo]).toEqual([
+      iso(todayStart - DAY),
+      iso(todayStart),
+    ]);
+    const expected = expectedStats(p, {
+      from: todayStart - DAY,
+      to: todayStart,
+      now,
+      unit: 'day',
+      offset: MSK,
+    });
+    expect(day.totals.sessions).toBe(expected.sessions);
+  });
+
   it('refuses bad input with a UsageError naming the option (exit 2)', async () => {
     const cases: [string[], RegExp][] = [
       [['--tz', 'Mars/Olympus'], /--tz/],
@@ -422,7 +444,10 @@ describe('stats over the warehouse', () => {
       [['--from', '2026-10-30T00:00:00Z', '--to', '2026-10-30T00:00:00Z'], /--from .* must be before --to/],
       // one day given as from = to: the message says which --to takes that day
       [['--from', '2026-10-30', '--to', '2026-10-30'], /for the whole day 2026-10-30, give --to 2026-10-31$/],
-      [['--from', 'yesterday'], /--from expects/],
+      [['--from', 'yesterdy'], /--from expects/],
+      [['--from', 'today', '--to', 'yesterday'], /wrong way round, give --from yesterday --to today$/],
+      [['--last', '7'], /--last expects a count and a unit/],
+      [['--week', 'last', '--from', '2026-10-30'], /give one way of saying the period/],
       [['--to', '2026-02-30'], /--to expects/],
       // impossible dates are refused in every form, never rolled over to the next month or day
       [

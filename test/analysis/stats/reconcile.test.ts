@@ -6,6 +6,7 @@ import type { ReconcileReport, ReconcileRow } from '../../../src/analysis/stats/
 import { runStats } from '../../../src/cli/commands/stats.js';
 import type { ProjectData } from '../../../src/emulator/project-data.js';
 import { silentLogger } from '../../../src/log.js';
+import { describeRollupRebuild } from '../../../src/warehouse/rebuild-rollups.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
 
 const DAY = 86_400_000;
@@ -174,6 +175,8 @@ describe('stats --reconcile', () => {
       );
       const id = rows[0]!['session_id'] as string;
       await w.query('DELETE FROM sessions WHERE session_id = $1', [id]);
+      // rows changed outside a sync: the statistics' rollups are rebuilt (reporter-etl rollups rebuild)
+      await w.commitBatch(describeRollupRebuild(new Date(now)));
       return id;
     });
     expect(p.sessionIndex(victim)).toBeDefined();

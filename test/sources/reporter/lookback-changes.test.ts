@@ -11,6 +11,13 @@ const HOUR = 3_600_000;
 const LAG = 5 * 60_000;
 let h: Harness | undefined;
 let twin: Harness | undefined;
+/**
+ * 500 sessions over the harness's 3 days, not its 1,200: every property here (exact after the look-back, fewer
+ * records than a whole re-read, only the moved statuses written again) holds at any size, and the sessions
+ * of a window still reach the statuses report's 8 clients.
+ */
+const SMALL = { sessions: 500 };
+
 afterEach(async () => {
   await h?.close();
   await twin?.close();
@@ -99,8 +106,8 @@ const messagesFilterRecords = (log: RecordedRequest[]) =>
 
 describe('the look-back read by its changes', () => {
   it('brings every change of six hours with fewer records than a whole re-read, exactly', async () => {
-    h = await createHarness();
-    twin = await createHarness({ env: { REPORTER_LOOKBACK_READ: 'whole' } });
+    h = await createHarness({ emulator: SMALL });
+    twin = await createHarness({ emulator: SMALL, env: { REPORTER_LOOKBACK_READ: 'whole' } });
     for (const harness of [h, twin]) {
       expect((await harness.sync()).error).toBeNull();
       harness.running.emulator.clock.advance(6 * HOUR);
@@ -120,7 +127,7 @@ describe('the look-back read by its changes', () => {
   });
 
   it('writes nothing again when nothing changed, and what changed on records already annotated', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     expect((await h.sync()).error).toBeNull();
     // nothing changed (the clock stands): the look-back is checked, nothing is written
     const quiet = await h.sync();
@@ -169,7 +176,7 @@ describe('the look-back read by its changes', () => {
   });
 
   it('removes labels and comments that people removed in the look-back, and adds new ones', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     expect((await h.sync()).error).toBeNull();
     const now = h.running.emulator.now();
     const p = h.running.emulator.project('shop-bot');
@@ -242,7 +249,7 @@ describe('the look-back read by its changes', () => {
   ];
   for (const { how, env, fail } of STATUS_READS)
     it(`writes again the look-back messages whose status moved, and only those (${how})`, async () => {
-      h = await createHarness({ env });
+      h = await createHarness({ emulator: SMALL, env });
       expect((await h.sync()).error).toBeNull();
       const { movedIds, unmoved } = await markStatusesUnread(h);
       const watermark = h.running.emulator.now() - LAG;
@@ -285,7 +292,7 @@ describe('the look-back read by its changes', () => {
     });
 
   it('reads a look-back window whole when the warehouse lacks records of it', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     expect((await h.sync()).error).toBeNull();
     const now = h.running.emulator.now();
     const range = { from: new Date(now - 30 * HOUR), to: new Date(now - 20 * HOUR) };

@@ -1,6 +1,7 @@
 // The statuses report against a server that refuses or misleads, which the emulator does not do: a create
-// answered 403 is the operation refused (the run stops asking for reports, with one warning), and a completed
-// task whose file URL is on another host is a failure without the token ever going there.
+// answered 403 is the operation refused (the run stops asking for reports, with one warning), a completed
+// task whose file URL is on another host is a failure without the token ever going there, and a file with no
+// column of statuses is a failure naming the task, the values looked for and the header.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ function transports(baseUrl: string) {
   const options = { baseUrl, token: TOKEN, api: 'legacy' as const, retries: 0, backoffBaseMs: 1 };
   return {
     http: new ReporterHttp(options),
-    fileHttp: new ReporterHttp({ ...options, parseJson: (text: string) => text }),
+    fileHttp: new ReporterHttp({ ...options, bodyAs: 'bytes' }),
   };
 }
 
@@ -97,5 +98,79 @@ describe('statuses report refusals', () => {
     } finally {
       await new Promise((resolve) => other.close(resolve));
     }
+  });
+
+  it('a file with no column of statuses fails naming the task, what was looked for and the header', async () => {
+    let base = '';
+    const baseUrl = await serve((req, res) => {
+      if (req.method === 'DELETE') return send(res, 200, {});
+      if (req.url?.includes('/reports/files/')) {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        return res.end('Номер;Состояние\r\nq1;Доставлено\r\nq2;Прочитано\r\n');
+      }
+      send(res, 200, {
+        taskId: 't7',
+        status: 'COMPLETED',
+        totalCount: 2,
+        fileUrl: `${base}/api/reporter/p/${TOKEN}/reports/files/t7/messages.csv`,
+      });
+    });
+    base = baseUrl;
+    const { http, fileHttp } = transports(baseUrl);
+    const report = await readStatusReport(http, fileHttp, {
+      from: 0,
+      to: 3_600_000,
+      channels: ['telegram'],
+      waitMs: 5_000,
+    });
+    expect(report).toMatchObject({ ok: false, refused: false });
+    const reason = report.ok ? '' : report.reason;
+    expect(reason).toContain('the report file of task t7');
+    expect(reason).toContain(
+      'no column holds delivery statuses (SENT, DELIVERED, READ, NOT_SENT, NOT_DELIVERED',
+    );
+    expect(reason).toContain('the header: "Номер", "Состояние"');
+    // the task is deleted all the same
+    expect(seen.at(-1)?.url).toMatch(/tasks\/t7$/);
+    await Promise.all([http.close(), fileHttp.close()]);
+  });
+
+  it('a file in another form than asked is read by its content and said once', async () => {
+    let base = '';
+    const baseUrl = await serve((req, res) => {
+      if (req.method === 'DELETE') return send(res, 200, {});
+      if (req.url?.includes('/reports/files/')) {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        return res.end('\ufeffID вопроса;Статус\r\nq1;READ\r\nq2;SENT\r\n');
+      }
+      send(res, 200, {
+        taskId: 't8',
+        status: 'COMPLETED',
+        totalCount: 2,
+        fileUrl: `${base}/api/reporter/p/${TOKEN}/reports/files/t8/messages.csv`,
+      });
+    });
+    base = baseUrl;
+    const { http, fileHttp } = transports(baseUrl);
+    const infos: unknown[][] = [];
+    const log = silentLogger();
+    log.info = ((...args: unknown[]) => infos.push(args)) as typeof log.info;
+    const reports = new StatusReports({ http, fileHttp, log, waitMs: 5_000 });
+    const first = await reports.begin(0, 3_600_000, REPORT_MIN_CLIENTS);
+    const second = await reports.begin(3_600_000, 7_200_000, REPORT_MIN_CLIENTS);
+    expect(first?.lookup(['q1', 'q2'])).toEqual(
+      new Map([
+        ['q1', 'READ'],
+        ['q2', 'SENT'],
+      ]),
+    );
+    expect(second?.lookup(['q2'])?.get('q2')).toBe('SENT');
+    expect(infos).toEqual([
+      [
+        { fileType: 'CSV', delimiter: ';', encoding: 'utf-8' },
+        'a statuses report file is not in the form asked: read by its content',
+      ],
+    ]);
+    await reports.close();
   });
 });

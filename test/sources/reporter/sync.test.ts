@@ -38,9 +38,16 @@ async function expectWarehouseEqualsTruth(options: { sessionData: boolean }) {
   ]);
 }
 
+/**
+ * 500 emulated sessions over the harness's 3 days, not its 1,200: exactness, the faults survived, rejects,
+ * retries and the token's absence hold at any size, and every window still has several pages to read (the
+ * window split keeps 1,200).
+ */
+const SMALL = { sessions: 500 };
+
 describe('sync', () => {
   it('a full sync on v1 leaves exactly the ground truth in the warehouse', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     const summary = await h.sync();
     expect(summary.error).toBeNull();
     expect(summary.status).toBe('success');
@@ -75,14 +82,14 @@ describe('sync', () => {
   });
 
   it('a full sync on the legacy generation matches too (no sessionData there)', async () => {
-    h = await createHarness({ api: 'legacy' });
+    h = await createHarness({ emulator: SMALL, api: 'legacy' });
     const summary = await h.sync();
     expect(summary.status).toBe('success');
     await expectWarehouseEqualsTruth({ sessionData: false });
   });
 
   it('incremental sync brings new sessions, status changes and new labels, without duplicates', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     expect((await h.sync()).status).toBe('success');
     h.running.emulator.clock.advance(6 * HOUR);
     const second = await h.sync();
@@ -96,7 +103,7 @@ describe('sync', () => {
   });
 
   it('survives 429, 5xx, dropped connections, truncated and non-JSON bodies, slow answers and page drift', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     const faults = h.running.emulator.faults;
     faults.script({ type: 'status429', path: 'sessions/filter', retryAfter: 0 });
     faults.script({ type: 'status503', path: 'messages/filter', times: 2 });
@@ -114,7 +121,7 @@ describe('sync', () => {
   });
 
   it('waits out a Retry-After given as an HTTP-date (~2 s) and stays exact', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     const arrivals = recordArrivals(h.running.emulator);
     // the run's first request (nothing else in flight): the next one may only come after the date
     h.running.emulator.faults.script({
@@ -138,13 +145,13 @@ describe('sync', () => {
     // long poll cut at this timeout is asked again, a report not done in time leaves its window per client)
     const reads = (log: { url: string }[]) => log.filter((r) => r.url.includes('/messages/filter')).length;
     // the same sync without the fault, for the request count
-    const baseline = await createHarness({ env: { REPORTER_TIMEOUT_MS: '400' } });
+    const baseline = await createHarness({ emulator: SMALL, env: { REPORTER_TIMEOUT_MS: '400' } });
     baseline.running.emulator.requestLog = [];
     await baseline.sync();
     const expectedRequests = reads(baseline.running.emulator.requestLog);
     await baseline.close();
 
-    h = await createHarness({ env: { REPORTER_TIMEOUT_MS: '400' } });
+    h = await createHarness({ emulator: SMALL, env: { REPORTER_TIMEOUT_MS: '400' } });
     h.running.emulator.requestLog = [];
     h.running.emulator.faults.script({ type: 'slow', path: 'messages/filter', delayMs: 1500, after: 2 });
     const summary = await h.sync();
@@ -158,7 +165,7 @@ describe('sync', () => {
   });
 
   it('quarantines invalid records in etl_rejects, loads the rest, ends partial; the next run repairs', async () => {
-    h = await createHarness({ env: { REPORTER_MAX_REJECT_SHARE: '0.5' } });
+    h = await createHarness({ emulator: SMALL, env: { REPORTER_MAX_REJECT_SHARE: '0.5' } });
     h.running.emulator.faults.script({ type: 'invalidRecord', path: 'sessions/filter', recordIndex: 1 });
     h.running.emulator.faults.script({
       type: 'invalidRecord',
@@ -189,7 +196,7 @@ describe('sync', () => {
   });
 
   it('fails when rejects pass the configured share, keeping what was committed', async () => {
-    h = await createHarness({ env: { REPORTER_MAX_REJECT_SHARE: '0' } });
+    h = await createHarness({ emulator: SMALL, env: { REPORTER_MAX_REJECT_SHARE: '0' } });
     h.running.emulator.faults.script({ type: 'invalidRecord', path: 'sessions/filter', after: 4 });
     const summary = await h.sync();
     expect(summary.status).toBe('failed');
@@ -198,7 +205,7 @@ describe('sync', () => {
   });
 
   it('fails at once on 401 with a message naming REPORTER_TOKEN and the generation', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     const summary = await h.sync({}, { REPORTER_TOKEN: 'not-a-valid-token-123' });
     expect(summary.status).toBe('failed');
     expect(summary.exitCode).toBe(1);
@@ -209,7 +216,7 @@ describe('sync', () => {
   });
 
   it('records a failed run even when it fails before the project is resolved (refused token, no server)', async () => {
-    h = await createHarness();
+    h = await createHarness({ emulator: SMALL });
     const refused = await h.sync({}, { REPORTER_TOKEN: 'not-a-valid-token-123' });
     expect(refused.exitCode).toBe(1);
     // a port nobody listens on: connections are refused
@@ -235,7 +242,7 @@ describe('sync', () => {
   });
 
   it('when retries run out the run fails as transient, keeps its windows, and the next run resumes', async () => {
-    h = await createHarness({ env: { REPORTER_RETRIES: '2' } });
+    h = await createHarness({ emulator: SMALL, env: { REPORTER_RETRIES: '2' } });
     h.running.emulator.faults.script({ type: 'status503', path: 'messages/filter', after: 5, times: 1000 });
     const failed = await h.sync();
     expect(failed.status).toBe('failed');
@@ -250,7 +257,7 @@ describe('sync', () => {
   });
 
   it('never writes the token anywhere (legacy puts it in every URL)', async () => {
-    h = await createHarness({ api: 'legacy' });
+    h = await createHarness({ emulator: SMALL, api: 'legacy' });
     h.running.emulator.faults.script({ type: 'status503', path: 'sessions/filter' });
     const summary = await h.sync();
     expect(summary.status).toBe('success');
@@ -270,6 +277,7 @@ describe('sync', () => {
   });
 
   it('splits windows that hold too many sessions and backfills without moving the watermark', async () => {
+    // the harness's 1,200 sessions: enough in a window to split it more than once
     h = await createHarness({ env: { REPORTER_WINDOW_MAX_SESSIONS: '10' } });
     const back = await h.sync({ from: TEST_NOW - 30 * HOUR, to: TEST_NOW - 20 * HOUR });
     expect(back.status).toBe('success');

@@ -5,28 +5,40 @@
 -- which the sync keeps as given).
 -- No time to READ: neither the Reporter API nor the Chat API gives the time of a status change, and the
 -- times the syncs saw a status measure the sync interval, not the reader (docs/statistics.md).
--- A message's channel is its own messages.channel_type: one scan of messages, no join.
+-- A message's channel is its own messages.channel_type: no join.
 -- chatapi: the bot and agent messages of the Chat API channels' history (chatapi_messages, by message_time),
 -- whose statuses are SENT, DELIVERED, READ and NOT_SENT; its row is there when the window has any.
 WITH rules (channel, sent_allowed, read_allowed) AS (
   VALUES ('telegram', true, false), ('viber', false, true), ('vk', true, true), ('chatapi', true, true)
 ),
+window_statuses AS (
+  -- the window's messages by channel and latest status: its whole quarter hours from stat_message_quarters,
+  -- the partial ones at its edges from messages
+  SELECT channel_type AS channel, status, messages FROM stat_message_quarters
+  WHERE list_contains($projects, project) AND q >= $q_lo AND q < $q_hi
+    AND channel_type IN ('telegram', 'viber', 'vk')
+  UNION ALL
+  SELECT channel_type, status, 1 FROM messages
+  WHERE list_contains($projects, project) AND "timestamp" >= $from AND "timestamp" < $head_to
+    AND channel_type IN ('telegram', 'viber', 'vk')
+  UNION ALL
+  SELECT channel_type, status, 1 FROM messages
+  WHERE list_contains($projects, project) AND "timestamp" >= $tail_from AND "timestamp" < $to
+    AND channel_type IN ('telegram', 'viber', 'vk')
+),
 status_counts AS (
-  -- one scan of the window's messages: counts by latest status
-  SELECT m.channel_type AS channel,
-    count(*) AS messages,
-    count(m.status) AS with_status,
-    count(*) FILTER (WHERE m.status = 'SENT') AS sent,
-    count(*) FILTER (WHERE m.status = 'DELIVERED') AS delivered,
-    count(*) FILTER (WHERE m.status = 'READ') AS read,
-    count(*) FILTER (WHERE m.status = 'NOT_SENT') AS not_sent,
-    count(*) FILTER (WHERE m.status = 'NOT_DELIVERED') AS not_delivered,
-    count(*) FILTER (WHERE m.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other
-  FROM messages AS m
-  WHERE list_contains($projects, m.project) AND m."timestamp" >= $from AND m."timestamp" < $to
-    AND m.channel_type IN ('telegram', 'viber', 'vk')
-    AND ($all_channels OR list_contains($channels, m.channel_type))
-  GROUP BY m.channel_type
+  SELECT m.channel,
+    sum(m.messages)::BIGINT AS messages,
+    coalesce(sum(m.messages) FILTER (WHERE m.status IS NOT NULL), 0)::BIGINT AS with_status,
+    coalesce(sum(m.messages) FILTER (WHERE m.status = 'SENT'), 0)::BIGINT AS sent,
+    coalesce(sum(m.messages) FILTER (WHERE m.status = 'DELIVERED'), 0)::BIGINT AS delivered,
+    coalesce(sum(m.messages) FILTER (WHERE m.status = 'READ'), 0)::BIGINT AS read,
+    coalesce(sum(m.messages) FILTER (WHERE m.status = 'NOT_SENT'), 0)::BIGINT AS not_sent,
+    coalesce(sum(m.messages) FILTER (WHERE m.status = 'NOT_DELIVERED'), 0)::BIGINT AS not_delivered,
+    coalesce(sum(m.messages) FILTER (WHERE m.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')), 0)::BIGINT AS other
+  FROM window_statuses AS m
+  WHERE $all_channels OR list_contains($channels, m.channel)
+  GROUP BY m.channel
   UNION ALL
   SELECT 'chatapi' AS channel,
     count(*) AS messages,

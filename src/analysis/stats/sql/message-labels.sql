@@ -1,29 +1,38 @@
 -- message-labels: messages of the window (by timestamp) per message label (with its group), in total
 -- (is_total; every label of the catalogue is listed, zeros included) and per local period ($unit in the
--- zone $tz). Names are the catalogue's, else those the message carried when it was synced.
+-- zone $tz). Names are the catalogue's, else those the message carried when it was synced. The window's whole
+-- quarter hours come from stat_label_quarters, the partial ones at its edges from message_labels (a label row
+-- carries its message's timestamp and channel, migration 005).
 WITH quarter_periods AS (
   -- zone offsets are whole quarter hours: the zone is applied per quarter hour of the window, not per row
   SELECT q, date_trunc($unit, timezone($tz, to_timestamp(q * 900))) AS period
   FROM range(epoch_ms($from) // 900000, epoch_ms($to - INTERVAL 1 MILLISECOND) // 900000 + 1) AS t(q)
 ),
 label_quarters AS (
-  -- counted per quarter hour first (an integer key), then summed per period; a label row carries its
-  -- message's timestamp and channel (migration 005), so the 10M-row messages table is not read at all
-  SELECT l.project, l.label_id, epoch_ms(l."timestamp") // 900000 AS q, count(*) AS messages
-  FROM message_labels AS l
-  WHERE list_contains($projects, l.project) AND l."timestamp" >= $from AND l."timestamp" < $to
+  SELECT project, label_id, q, messages FROM stat_label_quarters
+  WHERE list_contains($projects, project) AND q >= $q_lo AND q < $q_hi
+    AND ($all_channels OR list_contains($channels, channel_type))
+  UNION ALL
+  SELECT l.project, l.label_id, epoch_ms(l."timestamp") // 900000 AS q, count(*) FROM message_labels AS l
+  WHERE list_contains($projects, l.project) AND l."timestamp" >= $from AND l."timestamp" < $head_to
+    AND ($all_channels OR list_contains($channels, l.channel_type))
+  GROUP BY l.project, l.label_id, q
+  UNION ALL
+  SELECT l.project, l.label_id, epoch_ms(l."timestamp") // 900000 AS q, count(*) FROM message_labels AS l
+  WHERE list_contains($projects, l.project) AND l."timestamp" >= $tail_from AND l."timestamp" < $to
     AND ($all_channels OR list_contains($channels, l.channel_type))
   GROUP BY l.project, l.label_id, q
 ),
 counts AS (
-  SELECT lq.project, lq.label_id, qp.period, GROUPING(qp.period) = 1 AS is_total, sum(lq.messages) AS messages
+  SELECT lq.project, lq.label_id, qp.period, GROUPING(qp.period) = 1 AS is_total,
+    sum(lq.messages)::BIGINT AS messages
   FROM label_quarters AS lq
   JOIN quarter_periods AS qp ON qp.q = lq.q
   GROUP BY GROUPING SETS ((lq.project, lq.label_id), (lq.project, lq.label_id, qp.period))
 ),
 synced_names AS (
   SELECT project, label_id, any_value(label_name) AS label_name, any_value(group_name) AS group_name
-  FROM message_labels
+  FROM stat_label_quarters
   WHERE list_contains($projects, project)
   GROUP BY project, label_id
 ),

@@ -1,15 +1,22 @@
 -- session-data: per sessionData key, the window's sessions (by start_time) holding it, its number of
--- distinct values, and its $top most frequent values with their sessions.
-WITH window_sessions AS (
-  SELECT project, session_id FROM sessions
-  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
+-- distinct values, and its $top most frequent values with their sessions. The window's whole quarter hours
+-- come from stat_session_data_quarters (migration 024), the partial ones at its edges from stat_session_data,
+-- whose pairs carry their session's start and channel: no join.
+WITH pairs AS (
+  SELECT key, value, sessions FROM stat_session_data_quarters
+  WHERE list_contains($projects, project) AND q >= $q_lo AND q < $q_hi
+    AND ($all_channels OR list_contains($channels, channel_type))
+  UNION ALL
+  SELECT key, value, 1 FROM stat_session_data
+  WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $head_to
+    AND ($all_channels OR list_contains($channels, channel_type))
+  UNION ALL
+  SELECT key, value, 1 FROM stat_session_data
+  WHERE list_contains($projects, project) AND start_time >= $tail_from AND start_time < $to
     AND ($all_channels OR list_contains($channels, channel_type))
 ),
 value_counts AS (
-  SELECT d.key, d.value, count(*) AS sessions
-  FROM session_data AS d
-  JOIN window_sessions AS s ON s.project = d.project AND s.session_id = d.session_id
-  GROUP BY d.key, d.value
+  SELECT key, value, sum(sessions)::BIGINT AS sessions FROM pairs GROUP BY key, value
 )
 SELECT key, value, sessions,
   sum(sessions) OVER (PARTITION BY key) AS key_sessions,

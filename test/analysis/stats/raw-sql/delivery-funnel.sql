@@ -1,0 +1,62 @@
+-- delivery-funnel: per status channel, the window's messages (by timestamp) by their latest delivery status,
+-- obeying the channel rules (SENT only on telegram and vk, READ only on viber and vk; other channels have no
+-- status): a status the rules forbid is NULL, and messages carrying one are counted in `unexpected`.
+-- other: messages whose latest status is none of the five documented ones (a status the platform added later,
+-- which the sync keeps as given).
+-- No time to READ: neither the Reporter API nor the Chat API gives the time of a status change, and the
+-- times the syncs saw a status measure the sync interval, not the reader (docs/statistics.md).
+-- A message's channel is its own messages.channel_type: one scan of messages, no join.
+-- chatapi: the bot and agent messages of the Chat API channels' history (chatapi_messages, by message_time),
+-- whose statuses are SENT, DELIVERED, READ and NOT_SENT; its row is there when the window has any.
+WITH rules (channel, sent_allowed, read_allowed) AS (
+  VALUES ('telegram', true, false), ('viber', false, true), ('vk', true, true), ('chatapi', true, true)
+),
+status_counts AS (
+  -- one scan of the window's messages: counts by latest status
+  SELECT m.channel_type AS channel,
+    count(*) AS messages,
+    count(m.status) AS with_status,
+    count(*) FILTER (WHERE m.status = 'SENT') AS sent,
+    count(*) FILTER (WHERE m.status = 'DELIVERED') AS delivered,
+    count(*) FILTER (WHERE m.status = 'READ') AS read,
+    count(*) FILTER (WHERE m.status = 'NOT_SENT') AS not_sent,
+    count(*) FILTER (WHERE m.status = 'NOT_DELIVERED') AS not_delivered,
+    count(*) FILTER (WHERE m.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other
+  FROM messages AS m
+  WHERE list_contains($projects, m.project) AND m."timestamp" >= $from AND m."timestamp" < $to
+    AND m.channel_type IN ('telegram', 'viber', 'vk')
+    AND ($all_channels OR list_contains($channels, m.channel_type))
+  GROUP BY m.channel_type
+  UNION ALL
+  SELECT 'chatapi' AS channel,
+    count(*) AS messages,
+    count(c.status) AS with_status,
+    count(*) FILTER (WHERE c.status = 'SENT') AS sent,
+    count(*) FILTER (WHERE c.status = 'DELIVERED') AS delivered,
+    count(*) FILTER (WHERE c.status = 'READ') AS read,
+    count(*) FILTER (WHERE c.status = 'NOT_SENT') AS not_sent,
+    count(*) FILTER (WHERE c.status = 'NOT_DELIVERED') AS not_delivered,
+    count(*) FILTER (WHERE c.status NOT IN ('SENT', 'DELIVERED', 'READ', 'NOT_SENT', 'NOT_DELIVERED')) AS other
+  FROM chatapi_messages AS c
+  WHERE list_contains($projects, c.project) AND c.message_time >= $from AND c.message_time < $to
+    AND c.type IN ('bot', 'operator')
+    AND ($all_channels OR list_contains($channels, 'chatapi'))
+  HAVING count(*) > 0
+)
+SELECT
+  r.channel,
+  coalesce(c.messages, 0) AS messages,
+  coalesce(c.with_status, 0) AS with_status,
+  CASE WHEN r.sent_allowed THEN coalesce(c.sent, 0) END AS sent,
+  coalesce(c.delivered, 0) AS delivered,
+  CASE WHEN r.read_allowed THEN coalesce(c.read, 0) END AS read,
+  coalesce(c.not_sent, 0) AS not_sent,
+  coalesce(c.not_delivered, 0) AS not_delivered,
+  coalesce(c.other, 0) AS other,
+  coalesce(CASE WHEN r.sent_allowed THEN 0 ELSE c.sent END, 0)
+    + coalesce(CASE WHEN r.read_allowed THEN 0 ELSE c.read END, 0) AS unexpected
+FROM rules AS r
+LEFT JOIN status_counts AS c ON c.channel = r.channel
+WHERE ($all_channels OR list_contains($channels, r.channel))
+  AND (r.channel <> 'chatapi' OR c.messages > 0)
+ORDER BY r.channel
