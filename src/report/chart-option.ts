@@ -129,6 +129,9 @@ function categoryLabels(chart: ChartSpec, measure: MeasureText) {
   const width = (text: string) => measure(text, `${LABEL_SIZE}px ${CHART_FONT}`).width;
   const widest = Math.max(0, ...chart.categories.map(width));
   if (widest <= slot) return { ...base, interval: 0 };
+  // many short categories (the hours of a day): every second or third label, level, rather than slanted
+  const every = Math.ceil((widest + 6) / (slot + 6));
+  if (chart.categories.length > 12 && every <= 3) return { ...base, interval: every - 1 };
   const widestWord = Math.max(0, ...chart.categories.flatMap((c) => c.split(' ')).map(width));
   if (widestWord <= slot) return { ...base, interval: 0, width: slot, overflow: 'break' as const };
   return { ...base, interval: 0, rotate: 45, width: 120, overflow: 'truncate' as const };

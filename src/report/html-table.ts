@@ -50,10 +50,16 @@ export function renderHtmlTable(table: HtmlTable): string {
   const body = table.rows.map(
     (row) => `<tr>${row.map((c, i) => cell(c, table.columns[i]?.header ?? '')).join('')}</tr>`,
   );
+  const footnotes = (table.footnotes ?? []).map((note) => `<p class="footnote">${escapeHtml(note)}</p>`);
+  // no row: the note alone, one sentence across the page (a header of 25 columns over it would shrink the page)
   if (body.length === 0)
-    body.push(
-      `<tr><td class="note" colspan="${table.columns.length}">${escapeHtml(table.emptyNote)}</td></tr>`,
-    );
+    return [
+      '<section class="sheet">',
+      `<h${level}>${escapeHtml(table.name)}</h${level}>`,
+      `<p class="note">${escapeHtml(table.emptyNote)}</p>`,
+      ...footnotes,
+      '</section>',
+    ].join('\n');
   const across = table.columns.length > LANDSCAPE_TABLE_COLUMNS ? ' across' : '';
   return [
     `<section class="sheet${across}">`,
@@ -64,7 +70,7 @@ export function renderHtmlTable(table: HtmlTable): string {
     ...body,
     `</tbody>`,
     `</table>`,
-    ...(table.footnotes ?? []).map((note) => `<p class="footnote">${escapeHtml(note)}</p>`),
+    ...footnotes,
     `</section>`,
   ].join('\n');
 }
