@@ -119,11 +119,10 @@ export function describeMkdirError(cause: unknown): string {
   }
 }
 
-export async function writeReport(
+/** The request's usage checks: the period, the zone, the projects and the formats; what it selects. */
+async function checkRequest(
   req: WriteReportRequest,
-  options: WriteReportOptions = {},
-): Promise<WriteReportResult> {
-  const started = performance.now();
+): Promise<{ projects: string[]; formats: readonly ReportFormat[] }> {
   const { report } = req;
   assertFromBeforeTo(req.from, req.to);
   await checkTimeZone(req.warehouse, req.tz);
@@ -147,6 +146,11 @@ export async function writeReport(
         `--format ${format}: the ${report.id} report is written as ${formatsOf(report).join(' or ')} only`,
       );
   }
+  return { projects, formats };
+}
+
+/** Makes the report's folder, or says why it cannot be made (usage). */
+function makeOutDir(req: WriteReportRequest): void {
   try {
     makeDirectory(req.outDir);
   } catch (cause) {
@@ -165,6 +169,16 @@ export async function writeReport(
       },
     );
   }
+}
+
+export async function writeReport(
+  req: WriteReportRequest,
+  options: WriteReportOptions = {},
+): Promise<WriteReportResult> {
+  const started = performance.now();
+  const { report } = req;
+  const { projects, formats } = await checkRequest(req);
+  makeOutDir(req);
   sweepStaleTemporaryFiles(req.outDir, req.log);
   const basis = await readDataBasis(req.warehouse, report.reads ?? 'reporter', projects, req.tz);
   const context = createContext(report, req, projects, options, basis);
@@ -273,7 +287,8 @@ function withNoDataNotes(
       sheets: built.sheets.map((s) => ({ ...s, rows: [], emptyNote: said, footnotes: [] })),
       charts: [],
       empty: true,
-      ...(built.noDataReason === undefined ? {} : { noDataReason: built.noDataReason }),
+      // what the sheets say after "No data for <period>": why, and the command to run (the CLI's warning too)
+      ...(said.length > note.length ? { noDataReason: said.slice(note.length).replace(/^: /, '') } : {}),
     };
   }
   // a sheet with no row in a period not synced at all says so, and what to run
