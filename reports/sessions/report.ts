@@ -16,7 +16,7 @@ const COLUMNS: ColumnSpec[] = [
   { key: 'duration_ms', header: 'Duration', format: 'duration' },
   { key: 'transferred', header: 'Transferred to agent', format: 'boolean', width: 12 },
   { key: 'is_livechat', header: 'Live chat', format: 'boolean' },
-  { key: 'session_result', header: 'Result', format: 'text', width: 14 },
+  { key: 'session_result', header: 'Result', format: 'code', width: 14 },
   { key: 'first_question', header: 'First question', format: 'text', width: 40, wrap: true },
   { key: 'last_question', header: 'Last question', format: 'text', width: 40, wrap: true },
   { key: 'labels', header: 'Labels', format: 'text', width: 30, wrap: true },
