@@ -31,19 +31,39 @@ const col = (key: string, header: string, format: ColumnSpec['format'], width?: 
 const num = (v: PlainValue | undefined): number | null => (typeof v === 'number' ? v : null);
 const text = (v: PlainValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
 
+/** On paper a cluster shows this many of its examples, each cut at EXAMPLE_CHARACTERS (the whole ones kept). */
+const PRINTED_EXAMPLES = 3;
+const EXAMPLE_CHARACTERS = 60;
+
+/**
+ * The clusters' columns. On paper the table fits one page: the cluster id (an id no reader copies from paper)
+ * and the whole examples are the workbook's last columns, not printed and not on the HTML page; the printed
+ * Examples are the first three, each cut with "…".
+ */
 const CLUSTER_COLUMNS: ColumnSpec[] = [
   col('rank', 'Rank', 'integer'),
-  col('id', 'Cluster id', 'text'),
-  { ...col('label', 'Label (most central phrasing)', 'text', 40), wrap: true },
+  { ...col('label', 'Label (most central phrasing)', 'text', 36), wrap: true },
   col('messages', 'Messages', 'integer'),
   col('previous', 'Previous period', 'integer'),
   col('trend', 'Trend', 'percentChange'),
   col('share', 'Share of unrecognised', 'percent'),
   col('clients', 'Clients', 'integer'),
   col('agent', 'Sessions sent to an agent', 'integer'),
-  col('channels', 'Channels', 'text', 20),
-  { ...col('examples', 'Examples', 'text', 60), wrap: true },
+  { ...col('channels', 'Channels', 'text', 18), wrap: true },
+  { ...col('examples', 'Examples (three, cut)', 'text', 60), wrap: true },
+  { ...col('id', 'Cluster id', 'text'), print: false },
+  { ...col('allExamples', 'Examples, whole', 'text', 60), wrap: true, print: false },
 ];
+
+/** The first PRINTED_EXAMPLES of " | "-joined examples, each cut at EXAMPLE_CHARACTERS with "…". */
+function printedExamples(examples: PlainValue | undefined): string | null {
+  if (examples === null || examples === undefined) return null;
+  return String(examples)
+    .split(' | ')
+    .slice(0, PRINTED_EXAMPLES)
+    .map((e) => (e.length > EXAMPLE_CHARACTERS ? `${e.slice(0, EXAMPLE_CHARACTERS - 1).trimEnd()}…` : e))
+    .join(' | ');
+}
 
 /** The coverage of the top clusters: a sheet of its own, so that each fits a 1280 px page as columns. */
 const COVERAGE_COLUMNS: ColumnSpec[] = [
@@ -70,7 +90,6 @@ function clustersSheet(rows: PlainRow[], previous: PreviousBasis): SheetSource {
     rows: [
       rows.map((r) => [
         r['rank'],
-        r['cluster_id'],
         r['label'],
         r['messages'],
         previous.covered ? r['previous_messages'] : 'n/a',
@@ -79,13 +98,18 @@ function clustersSheet(rows: PlainRow[], previous: PreviousBasis): SheetSource {
         r['clients'],
         r['agent_sessions'],
         r['channels'],
+        printedExamples(r['examples']),
+        r['cluster_id'],
         r['examples'],
       ]),
     ],
     emptyNote: 'No cluster: no group of unrecognised messages reached the run’s minimum size',
-    footnotes: previous.covered
-      ? ['Trend: messages against the previous period (new: none then).']
-      : [`Previous period and trend n/a: ${previous.note}.`],
+    footnotes: [
+      previous.covered
+        ? 'Trend: messages against the previous period (new: none then).'
+        : `Previous period and trend n/a: ${previous.note}.`,
+      `Examples: the first ${PRINTED_EXAMPLES}, each cut at ${EXAMPLE_CHARACTERS} characters; the workbook's last columns hold the cluster id and every example whole.`,
+    ],
   };
 }
 

@@ -200,12 +200,15 @@ async function renderTable(
   level: 2 | 3 = 2,
 ): Promise<{ html: string; rows: number }> {
   const formats = sheet.columns.map((c) => c.format);
+  // a column for the workbook only (an id, a whole text printed cut) is not on the page either
+  const shown = sheet.columns.flatMap((c, i) => (c.print === false ? [] : [i]));
   const rows: HtmlCell[][] = [];
   for await (const chunk of sheet.rows) {
     for (const row of chunk) {
       const own = sheet.cellFormats?.[rows.length];
       rows.push(
-        row.map((value, i) => {
+        shown.map((i) => {
+          const value = row[i];
           const format = own?.[i] ?? formats[i] ?? 'text';
           const text = formatCell(value, format, localTime);
           const code = format === 'code' && typeof value === 'string' && text !== value;
@@ -216,7 +219,9 @@ async function renderTable(
   }
   const html = renderHtmlTable({
     name: sheet.name,
-    columns: sheet.columns.map((c) => ({ header: c.header, numeric: NUMERIC.has(c.format) })),
+    columns: shown
+      .map((i) => sheet.columns[i]!)
+      .map((c) => ({ header: c.header, numeric: NUMERIC.has(c.format) })),
     rows,
     emptyNote: sheet.emptyNote ?? NO_DATA_NOTE,
     footnotes: sheet.footnotes ?? [],
