@@ -98,20 +98,21 @@ export function planPrint(
   const w = widths.slice(0, printed);
   const rest = widths.slice(printed);
   const room = USABLE_WIDTH_PT;
-  const fit = (ws: number[]) => Math.floor((100 * room) / Math.max(totalPoints(ws), 1));
+  const scaleToFit = (ws: number[]) => Math.floor((100 * room) / Math.max(totalPoints(ws), 1));
   const one = (ws: number[], scale: number): PrintPlan => ({
     widths: [...ws, ...rest],
     scale: Math.min(100, scale),
     across: false,
     pages: [ws.map((_, i) => i).slice(1)],
   });
-  if (fit(w) >= MIN_PRINT_SCALE || w.length <= 1) return one(w, Math.max(MIN_PRINT_SCALE, fit(w)));
+  if (scaleToFit(w) >= MIN_PRINT_SCALE || w.length <= 1)
+    return one(w, Math.max(MIN_PRINT_SCALE, scaleToFit(w)));
   const pageRoom = (100 * room) / MIN_PRINT_SCALE;
   const floor = w.map((width, i) =>
     narrowable[i] ? Math.min(width, Math.max(NARROWEST_TEXT_COLUMN, least[i] ?? 0)) : width,
   );
   const narrowed = narrowTo(w, floor, pageRoom);
-  if (totalPoints(narrowed) <= pageRoom) return one(narrowed, fit(narrowed));
+  if (totalPoints(narrowed) <= pageRoom) return one(narrowed, scaleToFit(narrowed));
   // across pages: each page holds the first column again
   const across = pageRoom - columnPoints(w[0] ?? 0);
   let plan = w;

@@ -20,7 +20,7 @@ import { CHARTS_PER_PAGE } from '../../src/report/write-memory-workbook.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { convertToPdf, SOFFICE } from '../helpers/soffice.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
-import { column, readWorkbook, sheetNamed } from './read-workbook.js';
+import { readWorkbook, sheetNamed } from './read-workbook.js';
 
 const inCi = process.env['CI'] === 'true';
 const TZ = 'Europe/Moscow';

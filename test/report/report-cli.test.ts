@@ -119,7 +119,7 @@ describe('reporter-etl report', () => {
     const unhandled = await cli(['unhandled', '--from', '2026-10-30', '--to', '2026-10-31']);
     expect(unhandled.code).toBe(0);
     expect(unhandled.err).toMatch(
-      /^warning: unhandled: No data for 2026-10-30 \(UTC\): no unhandled run of this period and selection is stored \(run reporter-etl unhandled --from 2026-10-30T00:00:00.000Z --to 2026-10-31T00:00:00.000Z\); the report says so \(check --from\/--to, --tz, --project\)$/,
+      /^warning: unhandled: No data for 2026-10-30 \(UTC\): no unhandled run of this period and selection is stored; run reporter-etl unhandled --from 2026-10-30 --to 2026-10-31 --tz UTC; the report says so \(check --from\/--to, --tz, --project\)$/,
     );
     // a report with rows: no warning, its total in --json
     const full = await cli(['sessions', '--from', '2026-10-30', '--to', '2026-10-31', '--json']);
