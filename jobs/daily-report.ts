@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { findReport } from '../reports/index.js';
 import { EXIT } from '../src/errors.js';
+import { assertTrustedInDataDir } from '../src/files/trusted-folder.js';
 import { writeReport } from '../src/report/write-report.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { yesterdayIn } from '../src/schedule/local-day.js';
@@ -21,6 +22,7 @@ export function createDailyReportJob(write: typeof writeReport = writeReport): J
     async run(ctx): Promise<JobResult> {
       const { config } = ctx;
       const day = yesterdayIn(config.timeZone, ctx.now());
+      assertTrustedInDataDir(config.dataDir, join(config.dataDir, 'reports'));
       const result = await ctx.useWarehouse((warehouse) =>
         write({
           warehouse,

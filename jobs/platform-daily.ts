@@ -3,6 +3,7 @@
 // finished rather than created again, and tasks a stopped run left pending are resumed first.
 import { join } from 'node:path';
 import { EXIT, UsageError } from '../src/errors.js';
+import { assertTrustedInDataDir } from '../src/files/trusted-folder.js';
 import type { TaskOutcome } from '../src/platform-reports/finish-task.js';
 import type { PlatformReportResult } from '../src/platform-reports/resume-platform-reports.js';
 import { runPlatformReport } from '../src/platform-reports/run-platform-report.js';
@@ -30,6 +31,7 @@ export const platformDailyJob: Job = {
     if (config.projects.length === 0)
       throw new UsageError('REPORTER_TOKEN: is required by the platform-daily job (or REPORTER_CONFIG)');
     const day = yesterdayIn(config.timeZone, ctx.now());
+    assertTrustedInDataDir(config.dataDir, join(config.dataDir, 'platform-reports'));
     const results: PlatformReportResult[] = [];
     for (const project of config.projects) {
       if (ctx.signal.aborted) break;

@@ -5,6 +5,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXIT } from '../src/errors.js';
+import { assertTrustedInDataDir } from '../src/files/trusted-folder.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { TABLES } from '../src/sources/tables.js';
 import { formatSize, plural } from '../src/text/plural.js';
@@ -62,6 +63,8 @@ export const retentionJob: Job = {
     const cutoff = ctx.now() - config.retentionMs;
     const deleted: DeletedFile[] = [];
     for (const folder of RETENTION_FOLDERS) {
+      // a folder another user can write to (or a link to one) is refused, not emptied
+      assertTrustedInDataDir(config.dataDir, join(config.dataDir, folder));
       for (const file of await oldFiles(join(config.dataDir, folder), cutoff, ctx.signal)) {
         if (ctx.signal.aborted) break;
         await unlink(file.path);

@@ -15,7 +15,7 @@ import {
 import { type ChatApiChannel, chatApiChannelsSetting } from './settings/chatapi-channels.js';
 import { CONFIG_DEFAULTS } from './settings/config-defaults.js';
 import { type PushgateTarget, pushgateUrlSetting } from './settings/pushgate-url.js';
-import { locateJsonError } from './text/locate-json-error.js';
+import { parseJsonText } from './text/parse-json-text.js';
 import { suggestKey } from './text/suggest-near.js';
 import { isTimeZone } from './time/time-zone.js';
 
@@ -554,11 +554,12 @@ function readConfigFile(setting: string): ProjectSettings {
   let raw: unknown;
   const text = readFileSync(file, 'utf8');
   try {
-    raw = JSON.parse(text);
+    // never JSON.parse's message: it quotes the text (a token, or a line of a file a link leads to); this
+    // error says the line and column of the fault instead
+    raw = parseJsonText(text);
   } catch (error) {
-    const place = locateJsonError(text);
     throw new UsageError(
-      `REPORTER_CONFIG: cannot read ${file} as JSON (${place ? `line ${place.line}, column ${place.column}: ` : ''}${error instanceof Error ? error.message : String(error)})`,
+      `REPORTER_CONFIG: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)})`,
       'config.invalid',
     );
   }

@@ -25,6 +25,11 @@ export const ERROR_CODES = {
     meaning: 'REPORTER_PROJECT is needed: the token reads no project or several.',
   },
   'config.data_dir_not_folder': { kinds: ['usage'], meaning: 'REPORTER_DATA_DIR is (or lies under) a file.' },
+  'config.data_dir_unsafe': {
+    kinds: ['usage'],
+    meaning:
+      'REPORTER_DATA_DIR, or a folder the tool writes in it, can be written by another user (or a file there is a link out of it).',
+  },
 
   'stats.no_warehouse': { kinds: ['usage'], meaning: 'stats: there is no warehouse yet (run sync first).' },
   'report.no_warehouse': { kinds: ['usage'], meaning: 'report: there is no warehouse yet (run sync first).' },
@@ -170,6 +175,24 @@ export const ERROR_CODES = {
     kinds: ['terminal'],
     meaning: 'export parquet: a partition file of the lake could not be written (the message names it).',
   },
+  'lake.manifest_invalid': {
+    kinds: ['terminal'],
+    meaning:
+      "export parquet: a manifest of the lake names a path that is not one of its project's partitions, or is not a file: nothing removed.",
+  },
+  'lake.path_outside': {
+    kinds: ['terminal'],
+    meaning:
+      'export parquet: a link inside the lake leads a partition or manifest out of it: nothing written there.',
+  },
+  'lake.project_unknown': {
+    kinds: ['usage'],
+    meaning: 'export parquet --project: the warehouse holds no data of that project.',
+  },
+  'lake.project_unsafe': {
+    kinds: ['usage'],
+    meaning: 'export parquet --project: not a plain name (a slash, `..`, a control character).',
+  },
   'pushgate.not_found': {
     kinds: ['terminal'],
     meaning: 'Pushgate answered 404: the pushback does not exist or was deleted.',
@@ -265,6 +288,11 @@ export const ERROR_CODES = {
   },
   'warehouse.closed': { kinds: ['terminal'], meaning: 'An operation on a warehouse handle that was closed.' },
   'warehouse.commit_failed': { kinds: ['terminal'], meaning: 'A commit failed and was rolled back.' },
+  'warehouse.no_space': {
+    kinds: ['transient'],
+    meaning:
+      'The disk (or quota) of the warehouse is full: the write was rolled back; make room and run again (exit 75).',
+  },
   'warehouse.commit_out_of_memory': {
     kinds: ['terminal'],
     meaning: "A window's commit did not fit in the DuckDB memory limit and was rolled back (sync halves it).",
@@ -314,7 +342,7 @@ export const ERROR_CODES = {
       'A read sent to the writer is not one SELECT of the warehouse (a write, SET, COPY, a file, a URL).',
   },
   'warehouse.schema_newer': {
-    kinds: ['terminal'],
+    kinds: ['usage'],
     meaning:
       'The warehouse has schema migrations this version does not know (it was written by a newer one).',
   },

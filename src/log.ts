@@ -3,7 +3,7 @@
 // line (redact-secrets.ts: every escaped form), after pino's serializers (an error keeps its message, code,
 // stack and cause) and before either format is written; token and header fields are censored by pino.
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { redactJsonLine, secretsPattern } from './secrets/redact-secrets.js';
+import { redactJsonLine, secretsMatcher } from './secrets/redact-secrets.js';
 import { formatLogLine } from './text/format-log-line.js';
 import { writeAboveStatusLine } from './text/status-line.js';
 
@@ -36,10 +36,10 @@ export function defaultLogFormat(isTty: boolean = Boolean(process.stderr.isTTY))
  */
 function createDestination(fd: number, format: LogFormat, secrets: readonly string[]): DestinationStream {
   const sink = pino.destination({ fd, sync: true });
-  const pattern = secretsPattern(secrets);
+  const matcher = secretsMatcher(secrets);
   return {
     write(serialized: string) {
-      const line = pattern === undefined ? serialized : redactJsonLine(serialized, pattern);
+      const line = matcher === undefined ? serialized : redactJsonLine(serialized, matcher);
       const text = format === 'pretty' ? formatLogLine(line) : line;
       if (fd === 2) writeAboveStatusLine(() => sink.write(text));
       else sink.write(text);

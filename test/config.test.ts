@@ -185,7 +185,7 @@ describe('loadConfig', () => {
       '{\n  "projects": [\n    {"token": "test-token-1", "project": "a"},\n    {"token": "test-token-2", "project": "b",}\n  ]\n}\n',
     );
     expect(() => loadConfig({ REPORTER_CONFIG: file })).toThrow(
-      /REPORTER_CONFIG: cannot read .*trailing-comma\.json as JSON \(line 4, column 46: /,
+      /REPORTER_CONFIG: cannot read .*trailing-comma\.json as JSON \(not valid JSON at line 4, column 46: /,
     );
   });
 

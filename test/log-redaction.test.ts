@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { EtlError } from '../src/errors.js';
 import { createLogger, type LogFormat } from '../src/log.js';
 import { redactSecrets } from '../src/secrets/redact-secrets.js';
+import { echoedForms, leaksOf } from './helpers/secret-leaks.js';
 
 const SECRETS = ['quo"te-secret-1', 'back\\slash-secret-2', 'ключ-секрет-3', 'plain-secret-4 with space'];
 
@@ -134,6 +135,41 @@ describe('redactSecrets on a text', () => {
     }
     expect(redactSecrets('nothing to hide: quo"te back\\slash', SECRETS)).toBe(
       'nothing to hide: quo"te back\\slash',
+    );
+  });
+});
+
+describe('a secret encoded as a server may echo it (issue 43)', () => {
+  it('the check finds every echoed form before redaction (so it can fail)', () => {
+    for (const secret of SECRETS)
+      for (const [name, form] of Object.entries(echoedForms(secret)))
+        expect(leaksOf(`x ${form} y`, secret), `${name} of ${secret}`).not.toEqual([]);
+  });
+
+  for (const format of ['json', 'pretty'] as const)
+    it(`is in no encoding on a log line: hex, base64, base64url at 3 alignments, Basic auth, mixes (${format})`, () => {
+      const out = logLines(format, (log) => {
+        for (const secret of SECRETS)
+          for (const [name, form] of Object.entries(echoedForms(secret))) {
+            log.warn({ body: `{"echo":"${form}"}`, nested: { deep: [form] } }, `${name}: ${form}.`);
+            log.warn({ err: new Error(`answered 400: ${form}`) }, 'an error message');
+          }
+      });
+      for (const secret of SECRETS) expect(leaksOf(out, secret), secret).toEqual([]);
+      expect(out).toContain('basic auth: Basic');
+      if (format === 'json')
+        for (const line of out.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    });
+
+  it('redactSecrets masks each encoding and leaves the text around it', () => {
+    for (const secret of SECRETS)
+      for (const [name, form] of Object.entries(echoedForms(secret))) {
+        const redacted = redactSecrets(`<${form}>`, [secret]);
+        expect(leaksOf(redacted, secret), `${name} of ${secret}`).toEqual([]);
+        expect(redacted).toMatch(/^<.*\*\*\*.*>$/);
+      }
+    expect(redactSecrets('Basic ZGVmYXVsdDpub3QtYS1zZWNyZXQ=', SECRETS)).toBe(
+      'Basic ZGVmYXVsdDpub3QtYS1zZWNyZXQ=',
     );
   });
 });

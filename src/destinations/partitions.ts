@@ -66,6 +66,14 @@ export function partitionPath(table: string, project: string, date: string | und
   return date === undefined ? base : `${base}/date=${date}`;
 }
 
+/** Whether `path` is one of the project's partition paths of `table` (by date, or the table's one), and nothing else. */
+export function isPartitionPathOf(path: string, table: string, project: string): boolean {
+  const base = partitionPath(table, project, undefined);
+  if (path === base) return true;
+  const prefix = `${base}/date=`;
+  return path.startsWith(prefix) && DATE.test(path.slice(prefix.length));
+}
+
 /** The SQL condition selecting a partition's rows in the warehouse. */
 export function partitionWhere(table: LakeTable, project: string, partition: LakePartition): string {
   let where = `project = ${quote(project)}`;

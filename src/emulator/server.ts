@@ -209,6 +209,8 @@ class EmulatorServer {
   }
 
   handle = (req: IncomingMessage, res: ServerResponse): void => {
+    // the platform's clock is the emulator's (fixed in tests, or live), and its Date header says it
+    res.setHeader('date', new Date(this.emulator.now()).toUTCString());
     this.serve(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();

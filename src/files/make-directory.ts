@@ -9,8 +9,11 @@ import { dirname, resolve } from 'node:path';
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
-/** Makes `dir` and its missing parents; does nothing when it is a folder already. */
-export function makeDirectory(dir: string): void {
+/**
+ * Makes `dir` and its missing parents (with `mode`, less the umask; default 0777 less the umask); does nothing
+ * when it is a folder already.
+ */
+export function makeDirectory(dir: string, mode?: number): void {
   const missing: string[] = [];
   let current = resolve(dir);
   let existing: Stats;
@@ -27,12 +30,12 @@ export function makeDirectory(dir: string): void {
     }
   }
   if (missing.length === 0) {
-    if (!existing.isDirectory()) mkdirSync(current); // throws EEXIST, as Node's recursive mkdir does
+    if (!existing.isDirectory()) mkdirSync(current, { mode }); // throws EEXIST, as Node's recursive mkdir does
     return;
   }
   for (const folder of missing.reverse()) {
     try {
-      mkdirSync(folder);
+      mkdirSync(folder, { mode });
     } catch (error) {
       // made meanwhile by another process: fine if it is a folder (a dangling symlink or a file is not)
       if (codeOf(error) !== 'EEXIST' || !isFolder(folder)) throw error;

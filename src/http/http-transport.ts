@@ -202,6 +202,8 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
   /** That listener, removed by close(): a stop signal outlives its transports (the scheduler's, every run). */
   private readonly onStop: (() => void) | undefined;
   private readonly bytes: boolean;
+  /** The last Date header an answer carried, and when (performance.now(): this machine's wall clock is not trusted). */
+  private serverDate: { at: number; receivedAt: number } | undefined;
 
   constructor(options: HttpTransportOptions<R>) {
     const { profile } = options;
@@ -442,7 +444,23 @@ export class HttpTransport<R extends HttpRequest = HttpRequest> {
       throw this.classifyNetworkError(req, error);
     }
     if (response.statusCode < 400) this.inFlight.recordLatency(performance.now() - sentAt);
+    this.noteServerDate(response.headers['date']);
     return this.receive(req, response);
+  }
+
+  private noteServerDate(header: string | string[] | undefined): void {
+    const at = Date.parse(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
+    if (Number.isFinite(at)) this.serverDate = { at, receivedAt: performance.now() };
+  }
+
+  /**
+   * The server's time now, from the Date header of its last answer and the monotonic time since (never this
+   * machine's wall clock, which may have jumped); undefined before an answer with one. The header counts whole
+   * seconds: up to a second early.
+   */
+  serverTime(): number | undefined {
+    const date = this.serverDate;
+    return date === undefined ? undefined : date.at + (performance.now() - date.receivedAt);
   }
 
   /**

@@ -9,6 +9,7 @@ import type { DuckDBResult, Json } from '@duckdb/node-api';
 import type { Logger } from '../log.js';
 import { convertToJsonValue } from '../warehouse/convert-to-json-value.js';
 import { openDatabaseFile } from '../warehouse/open-database-file.js';
+import { assertWarehouseFolderTrusted } from '../warehouse/open-warehouse.js';
 import { queryRows } from '../warehouse/query-rows.js';
 import { askForTurn, turnMarkerOf, withdrawTurnRequest } from '../warehouse/turn-marker.js';
 import type { PlainRow, SqlParams } from '../warehouse/warehouse.js';
@@ -49,6 +50,7 @@ export function useQuerySandboxAt(options: {
   log?: Logger | undefined;
 }): UseQuerySandbox {
   return async (fn) => {
+    assertWarehouseFolderTrusted(options.path);
     // a writer holding the file lets the sandbox in when asked (turn-marker.ts), as it does any reader
     const marker = turnMarkerOf(options.path);
     let asked = false;

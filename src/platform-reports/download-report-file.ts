@@ -2,14 +2,17 @@
 // generation: v1 sends the bearer token, legacy sends nothing extra (the token is already in the URL path).
 // Invariants: the token goes only to REPORTER_BASE_URL's origin; neither the URL nor the token appears in an
 // error or a log line; 429/5xx/network faults are retried; 410 (expired link) is its own error code.
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import { EtlError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import type { Generation } from '../platform/reporter/reporter-http.js';
 import { redactSecrets } from '../secrets/redact-secrets.js';
+
+/** Write, create or empty: never through a link at the file's name (ELOOP instead). */
+const NO_FOLLOW_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 export interface DownloadOptions {
   url: string;
@@ -98,12 +101,16 @@ export async function downloadReportFile(o: DownloadOptions): Promise<{ bytes: n
     }
     let bytes = 0;
     try {
+      // a link planted at the temporary name is not written through (its name is predictable); opened
+      // before the body flows (a 'data' listener starts it: chunks before the pipe would be lost)
+      const file = await open(o.path, NO_FOLLOW_WRITE, 0o644);
       response.body.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
       });
-      await pipeline(response.body, createWriteStream(o.path));
+      await pipeline(response.body, file.createWriteStream());
       return { bytes };
     } catch (error) {
+      await response.body.dump().catch(() => {});
       await rm(o.path, { force: true }).catch(() => {});
       lastReason = `the transfer broke off (${(error as { code?: string }).code ?? (error as Error).name})`;
     }

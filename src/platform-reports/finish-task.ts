@@ -9,6 +9,7 @@ import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { EtlError } from '../errors.js';
 import { makeDirectory } from '../files/make-directory.js';
+import { TRUSTED_FOLDER_MODE } from '../files/trusted-folder.js';
 import { type Heartbeat, startHeartbeat } from '../warehouse/lease.js';
 import { createTask, sendCreate, specOf } from './create-task.js';
 import { downloadReportFile, URL_EXPIRED } from './download-report-file.js';
@@ -114,7 +115,7 @@ async function downloadVerified(
   const planned = record.filePath ?? join(outDir, `${record.kind}_${record.id}.xlsx`);
   const named = (type: FileType) => planned.replace(/\.(csv|xlsx)$/i, type === 'CSV' ? '.csv' : '.xlsx');
   let path = named(fileType);
-  makeDirectory(dirname(path));
+  makeDirectory(dirname(path), TRUSTED_FOLDER_MODE);
   const temp = join(dirname(path), `.${basename(path)}.${(current.taskId ?? record.id).slice(0, 8)}.part`);
   const { config } = session.ctx;
   try {

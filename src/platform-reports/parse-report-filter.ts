@@ -8,6 +8,7 @@ import { KNOWN_CHANNELS } from '../analysis/stats/compute-stats.js';
 import { UsageError } from '../errors.js';
 import type { ReporterFilter } from '../platform/reporter/filters.js';
 import { normaliseChannel } from '../platform/reporter/normalise-channel.js';
+import { parseJsonText } from '../text/parse-json-text.js';
 
 export type { ReporterFilter };
 
@@ -49,9 +50,9 @@ export function parseReportFilter(text: string): ReporterFilter {
   if (trimmed.startsWith('{')) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(trimmed);
+      parsed = parseJsonText(trimmed);
     } catch (error) {
-      throw new UsageError(`${option}: not valid JSON (${(error as Error).message})`);
+      throw new UsageError(`${option}: ${(error as Error).message}`);
     }
     const f = parsed as { key?: unknown; type?: unknown };
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))

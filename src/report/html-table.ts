@@ -86,6 +86,19 @@ function cellClass(c: HtmlCell): string {
   return c.text.split(/\s+/).some((word) => word.length >= LONG_WORD) ? ' class="token"' : '';
 }
 
+/**
+ * The characters a page never shows as text: C0 controls but tab, line feed and carriage return (NUL among
+ * them), DEL, C1, U+FFFE and U+FFFF. They become U+FFFD, as the workbooks' cells have them (excel-limits.ts):
+ * a NUL is a parse error a browser handles in its own way, and a C1 reference (`&#128;`) shows another character.
+ */
+const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g;
+
+/** `text` with every character a page cannot show as text replaced by U+FFFD. */
+export function replaceNonText(text: string): string {
+  return text.replace(NOT_TEXT, '\uFFFD');
+}
+
+/** Text for a page: markup characters as character references, controls as U+FFFD. */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return replaceNonText(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -8,7 +8,7 @@ import { FORMAT_DIGITS, formatCount, formatDecimal, formatShare } from '../text/
 import { createZoneClock, yesNo } from './cell-values.js';
 import { codeInWords } from './code-words.js';
 import { describePeriod } from './describe-period.js';
-import { escapeHtml, type HtmlCell, renderHtmlTable } from './html-table.js';
+import { escapeHtml, type HtmlCell, renderHtmlTable, replaceNonText } from './html-table.js';
 import { renderChartSvg } from './render-chart-svg.js';
 import type { CellFormat, CellInput, ChartSpec, CoverPage, SheetSource } from './report-definition.js';
 
@@ -173,7 +173,8 @@ export async function renderHtmlReport(
     '</html>',
     '',
   ].join('\n');
-  return { html, written };
+  // the charts' SVG holds the categories' text too (ECharts escapes markup, not controls)
+  return { html: replaceNonText(html), written };
 }
 
 async function chartFigure(chart: ChartSpec): Promise<string> {

@@ -10,6 +10,7 @@ import { paramsFor } from '../analysis/stats/load-stats-sql.js';
 import type { PeriodUnit, StatsReport } from '../analysis/stats/stats-report.js';
 import { EtlError, UsageError } from '../errors.js';
 import { makeDirectory } from '../files/make-directory.js';
+import { TRUSTED_FOLDER_MODE } from '../files/trusted-folder.js';
 import type { Logger } from '../log.js';
 import { collectGarbage } from '../process/collect-garbage.js';
 import { assertFromBeforeTo } from '../time/check-period.js';
@@ -152,7 +153,7 @@ async function checkRequest(
 /** Makes the report's folder, or says why it cannot be made (usage). */
 function makeOutDir(req: WriteReportRequest): void {
   try {
-    makeDirectory(req.outDir);
+    makeDirectory(req.outDir, TRUSTED_FOLDER_MODE);
   } catch (cause) {
     const where = req.outDirIsDefault
       ? `cannot create the report folder ${req.outDir} (the default, under REPORTER_DATA_DIR)`

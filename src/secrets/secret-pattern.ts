@@ -1,8 +1,9 @@
 // Regular expressions for every form a text can take where a secret may be written: as it is, JSON-escaped
 // (`\"`, `\\`, `\/`, `\uXXXX` in either case of hex, nested up to four times), and URL-encoded (`%XX` per
 // UTF-8 byte in either case, once or twice, `+` for a space), each character in any of its forms
-// independently, so no mix of escapes a producer may choose hides it. Runs of backslashes are matched with
-// bounded counts: a text of many backslashes costs linear time, never quadratic (a hostile body).
+// independently, so no mix of escapes a producer may choose hides it; and the base64 texts its bytes make
+// inside a longer encoded text (find-encoded-secrets.ts searches them, and its hex). Runs of backslashes are
+// matched with bounded counts: a text of many backslashes costs linear time, never quadratic (a hostile body).
 
 /** A JSON escape's backslashes, nested up to four times (1, 2, 4, 8: the bound keeps the search linear). */
 const BACKSLASHES = '\\\\{1,8}';
@@ -18,7 +19,7 @@ function anyCaseHex(hex: string): string {
     .join('');
 }
 
-function escapeForRegExp(text: string): string {
+export function escapeForRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
@@ -64,4 +65,27 @@ export function anyFormOfOneOf(characters: string): string {
 /** The source of a regular expression matching `text` with each of its characters in any form. */
 export function anyFormOf(text: string): string {
   return [...text].map(anyFormOfCharacter).join('');
+}
+
+/**
+ * The base64 characters made of `text`'s bytes alone, whatever bytes stand before and after it in the encoded
+ * text: its bytes start at offset 0, 1 or 2 of a 3-byte group, giving three encodings of its middle; the
+ * characters that also hold bits of the bytes around it (one at each end at most) are left out.
+ */
+export function base64CoresOf(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const first = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    cores.push(encoded.slice(first, end));
+  }
+  return cores;
+}
+
+/** The base64 cores of `text` (base64CoresOf) in both alphabets, standard and url-safe, each once. */
+export function base64FormsOf(text: string): string[] {
+  const cores = base64CoresOf(text).flatMap((core) => [core, core.replace(/\+/g, '-').replace(/\//g, '_')]);
+  return [...new Set(cores)];
 }

@@ -2,6 +2,7 @@
 // project's last period with a threshold, evaluated after each sync (src/analysis/alerts/). A rule fires once when it
 // starts to hold and resolves once when it stops (docs/pushgate.md, Alerts).
 import { z } from 'zod';
+import { JsonSyntaxError, parseJsonText } from '../text/parse-json-text.js';
 
 export const ALERT_METRICS = [
   'deliveryRate',
@@ -78,9 +79,14 @@ export const alertRulesSetting = z
   .trim()
   .transform((text, ctx) => {
     try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'expected a JSON array of rules (docs/pushgate.md, Alerts)' });
+      return parseJsonText(text);
+    } catch (error) {
+      // the parser's own message would quote the text
+      const where = error instanceof JsonSyntaxError ? ` (${error.message})` : '';
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a JSON array of rules (docs/pushgate.md, Alerts)${where}`,
+      });
       return z.NEVER;
     }
   })

@@ -4,6 +4,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import { commitBatch, defineBatchTable } from './commit-batch.js';
+import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
 import type { CatalogueBatch } from './rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
 import { EXPERIMENTS_TABLE, MESSAGE_LABEL_CATALOGUE_TABLE, SESSION_LABEL_CATALOGUE_TABLE } from './tables.js';
@@ -51,11 +52,13 @@ export async function commitCatalogues(
       at: new Date(now),
     },
     (cause) =>
-      new EtlError(
-        'warehouse.commit_failed',
-        `Could not replace the catalogues of project ${batch.project} (run ${batch.runId}); ` +
-          `the previous ones are kept: ${(cause as Error).message}`,
-        { cause },
-      ),
+      isOutOfSpace(cause)
+        ? outOfSpaceError(`Could not replace the catalogues of project ${batch.project}`, cause)
+        : new EtlError(
+            'warehouse.commit_failed',
+            `Could not replace the catalogues of project ${batch.project} (run ${batch.runId}); ` +
+              `the previous ones are kept: ${(cause as Error).message}`,
+            { cause },
+          ),
   );
 }

@@ -6,6 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import { type Batch, commitBatch, defineBatchTable, defineStagedRows } from './commit-batch.js';
 import { rollupStatements, type WindowOrphans } from './commit-rollups-sql.js';
+import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
 import type { WindowBatch } from './rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
 import {
@@ -155,6 +156,7 @@ function describeWindowFailure(batch: WindowBatch, cause: unknown): EtlError {
     `the window ${new Date(batch.from).toISOString()} – ${new Date(batch.to).toISOString()} ` +
     `of project ${batch.project} (run ${batch.runId})`;
   // DuckDB's advice (SET threads, SET memory_limit) is not this tool's: the caller halves the window
+  if (isOutOfSpace(cause)) return outOfSpaceError(`Could not commit ${what}`, cause);
   if (isOutOfMemory(cause))
     return new EtlError(
       'warehouse.commit_out_of_memory',

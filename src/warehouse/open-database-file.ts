@@ -9,6 +9,7 @@ import { DUCKDB_MEMORY_LIMIT } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
+import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
 import { describeLockHolder, isLockError, type LockHolder, parseLockHolder } from './parse-lock-holder.js';
 
 export interface OpenDatabaseFile {
@@ -65,6 +66,8 @@ export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promis
         return opened;
       } catch (error) {
         if (isCorruptionError(error)) throw corruptWarehouseError(options.path, error);
+        if (isOutOfSpace(error))
+          throw outOfSpaceError(`Could not open the warehouse file ${options.path}`, error);
         if (!isLockError(error)) {
           throw new EtlError(
             'warehouse.open_failed',

@@ -4,10 +4,11 @@
 // been idle a second) and the readers' router (read-router.ts: the writer's read service, else the file,
 // READ_ONLY, only while an operation or hold() runs). Here: the options, the checks at start, the operations.
 import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
 import { makeDirectory } from '../files/make-directory.js';
+import { assertTrustedFolder, TRUSTED_FOLDER_MODE } from '../files/trusted-folder.js';
 import type { Logger } from '../log.js';
 import { commitBatch } from './commit-batch.js';
 import { commitCatalogues } from './commit-catalogues.js';
@@ -18,6 +19,7 @@ import { DUCKDB_MEMORY_LIMIT, DUCKDB_THREADS } from './open-database-file.js';
 import { runStatement } from './query-rows.js';
 import type { ReadRequest } from './read-request.js';
 import { runInTransaction } from './run-in-transaction.js';
+import { turnMarkerOf } from './turn-marker.js';
 import type {
   ListRunsOptions,
   PlainRow,
@@ -72,7 +74,10 @@ export async function openWarehouse(options: OpenWarehouseOptions): Promise<Ware
   return presentWarehouse(core, options, access);
 }
 
-/** A write warehouse needs a writable file and folder; a read one, a file that exists. */
+/**
+ * A write warehouse needs a writable file and folder; a read one, a file that exists. Either needs a folder no
+ * other user can write to (it writes the turn marker there; DuckDB follows a link at the file or its .wal).
+ */
 function checkWarehouseFile(path: string, access: WarehouseAccess): void {
   if (path === ':memory:') return;
   if (access === 'write') assertWarehouseWritable(path);
@@ -82,6 +87,19 @@ function checkWarehouseFile(path: string, access: WarehouseAccess): void {
       `REPORTER_DATA_DIR: there is no warehouse at ${path} yet; run reporter-etl sync first`,
       { kind: 'usage' },
     );
+  assertWarehouseFolderTrusted(path);
+}
+
+/**
+ * Throws config.data_dir_unsafe (exit 2) when another user can write to the warehouse's folder, or when the
+ * warehouse, its .wal, its turn marker or DuckDB's spill folder is a link leading out of it.
+ */
+export function assertWarehouseFolderTrusted(path: string): void {
+  const name = basename(path);
+  assertTrustedFolder(dirname(path), {
+    setting: 'REPORTER_DATA_DIR',
+    files: [name, `${name}.wal`, turnMarkerOf(name), `${name}.tmp`],
+  });
 }
 
 /** The Warehouse interface over the core: each operation queued, run on the file or where the router says. */
@@ -222,7 +240,7 @@ export function assertWarehouseWritable(path: string): void {
   if (path === ':memory:') return;
   const dir = dirname(path);
   try {
-    makeDirectory(dir);
+    makeDirectory(dir, TRUSTED_FOLDER_MODE);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR')

@@ -5,21 +5,20 @@
 // and when another user made that one first, in `~/.cache/reporter-etl/sockets` (mode 0700), which no other
 // user can make: such a folder is avoided, not obeyed. The writer listens only there; a reader connects only
 // to a socket that is ours, mode 0600 at most, in such a folder. Node has no SO_PEERCRED, so the peer is
-// known by the socket file, not by its credentials.
+// known by the socket file, not by its credentials. The folder rule is the one of every folder the tool
+// writes in (src/files/folder-trust.ts).
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { currentUid, modeOf, untrustedFolderReason as unsafeFolderReason } from '../files/folder-trust.js';
 import { makeDirectory } from '../files/make-directory.js';
 import { canAddressSocket } from '../files/socket-address.js';
 
+export { currentUid };
+
 /** The folder the per-user socket folders are made in (fixed: writer and reader must agree without env). */
 export const SOCKET_ROOT = '/tmp';
-
-/** This process's uid; undefined where the platform has none (no served reads there). */
-export function currentUid(): number | undefined {
-  return process.getuid?.();
-}
 
 /** The per-user folder of sockets under `root`. */
 export function privateSocketFolderOf(root: string = SOCKET_ROOT): string {
@@ -66,17 +65,6 @@ function isSafeFolder(folder: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Why a folder cannot hold the socket (undefined: it can); `forbidden`: the mode bits it may not have. */
-function unsafeFolderReason(stats: Stats, folder: string, forbidden: number): string | undefined {
-  const uid = currentUid();
-  if (!stats.isDirectory()) return `${folder} is not a folder (a symlink or a file)`;
-  if (stats.uid !== uid)
-    return `the folder ${folder} belongs to uid ${stats.uid}, not to this user (uid ${uid})`;
-  if ((stats.mode & forbidden) !== 0)
-    return `the folder ${folder} has mode ${modeOf(stats)}: other users may create files in it`;
-  return undefined;
 }
 
 /** Why the folder of `socketPath` cannot hold it: the per-user folder is checked without following a symlink. */
@@ -132,8 +120,4 @@ export function checkReadServiceSocket(socketPath: string, root: string = SOCKET
   } catch (error) {
     return { found: true, refused: (error as Error).message };
   }
-}
-
-function modeOf(stats: Stats): string {
-  return `0${(stats.mode & 0o777).toString(8)}`;
 }

@@ -94,6 +94,8 @@ function throwIfNewer(migrations: readonly Migration[], applied: ReadonlySet<num
       'warehouse.schema_newer',
       `The warehouse has schema migration(s) ${unknown.join(', ')} that this version of reporter-etl does not know: ` +
         'it was written by a newer version. Upgrade reporter-etl, or use another data directory.',
+      // the setting (REPORTER_DATA_DIR) or the version must change: exit 2, as the documented table says
+      { kind: 'usage' },
     );
   }
 }

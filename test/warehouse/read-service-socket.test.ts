@@ -10,7 +10,6 @@ import { basename, dirname, join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
-import { connectToReadService } from '../../src/warehouse/read-service-client.js';
 import {
   type ReaderMessage,
   readServiceSocketOf,
@@ -18,7 +17,11 @@ import {
   sendMessage,
   type WriterMessage,
 } from '../../src/warehouse/read-service-protocol.js';
-import { homeSocketFolder } from '../../src/warehouse/read-service-socket.js';
+import {
+  checkReadServiceSocket,
+  homeSocketFolder,
+  prepareSocketFolder,
+} from '../../src/warehouse/read-service-socket.js';
 import { makeTempDir } from './fixtures.js';
 
 const ANOTHER_USER = 65534;
@@ -130,22 +133,25 @@ describe.runIf(asRoot)('a reader answers only to a writer of its own user', () =
     expect([...fake.received, ...other.received]).toEqual([]);
   });
 
-  it('does not look beside a warehouse in a folder others may write to', async () => {
+  it('does not look beside a warehouse in a folder others may write to: the reader is refused first', async () => {
     const shared = join(temp.dir, 'shared');
     mkdirSync(shared);
-    chmodSync(shared, 0o777);
     const path = await makeWarehouse(shared);
+    chmodSync(shared, 0o777);
     const beside = `${path}.readers.sock`;
     const fake = await listenAsFakeWriter(beside);
     chmodSync(beside, 0o600);
     chownSync(beside, ANOTHER_USER, ANOTHER_USER);
-    const { answers } = await readAsReader(path, temp.dir);
-    expect(answers).toEqual([1, 1]);
+    // such a folder is no data folder at all (src/files/folder-trust.ts): nothing is read or asked
+    await expect(readAsReader(path, temp.dir)).rejects.toMatchObject({ code: 'config.data_dir_unsafe' });
     expect(fake.received).toEqual([]);
   });
 
+  // A data folder others may write to is refused before any socket is sought (the test above), so the per-user
+  // folder serves only a warehouse whose socket cannot sit beside it; its rules are tried on the functions that
+  // place and check the socket, with the path of a warehouse in such a folder.
   it('refuses a per-user folder open to others, and never asks one another user made first', async () => {
-    const path = await makeWarehouse(sharedFolder());
+    const path = join(sharedFolder(), 'warehouse.duckdb');
     const socketPath = readServiceSocketOf(path, temp.dir);
     expect(socketPath.startsWith(`${temp.dir}/reporter-etl-`)).toBe(true);
     const folder = dirname(socketPath);
@@ -154,20 +160,24 @@ describe.runIf(asRoot)('a reader answers only to a writer of its own user', () =
     chmodSync(socketPath, 0o600);
     chownSync(socketPath, ANOTHER_USER, ANOTHER_USER);
     chownSync(folder, ANOTHER_USER, ANOTHER_USER);
-    let read = await readAsReader(path, temp.dir);
-    expect(read.answers).toEqual([1, 1]);
+    expect(checkReadServiceSocket(socketPath, temp.dir)).toEqual({
+      found: true,
+      refused: expect.stringMatching(/belongs to uid 65534/),
+    });
     // the folder is ours again but others may write to it: a socket of ours in it is not trusted either
     chownSync(folder, 0, 0);
     chownSync(socketPath, 0, 0);
     chmodSync(folder, 0o777);
-    read = await readAsReader(path, temp.dir);
-    expect(read.answers).toEqual([1, 1]);
-    expect(read.warnings[0]?.msg).toMatch(/0?777/);
+    expect(checkReadServiceSocket(socketPath, temp.dir)).toEqual({
+      found: true,
+      refused: expect.stringMatching(/0?777/),
+    });
+    expect(prepareSocketFolder(socketPath, temp.dir)).toMatch(/0?777/);
     expect(fake.received).toEqual([]);
   });
 
-  it('a per-user folder another user made first is avoided, not obeyed: the writer serves from the home', async () => {
-    const path = await makeWarehouse(sharedFolder());
+  it('a per-user folder another user made first is avoided, not obeyed: the socket goes to the home', async () => {
+    const path = join(sharedFolder(), 'warehouse.duckdb');
     const perUser = dirname(readServiceSocketOf(path, temp.dir));
     // the other user made the folder first, and listens in it
     mkdirSync(perUser, { mode: 0o755 });
@@ -177,26 +187,12 @@ describe.runIf(asRoot)('a reader answers only to a writer of its own user', () =
     chownSync(perUser, ANOTHER_USER, ANOTHER_USER);
     const socketPath = readServiceSocketOf(path, temp.dir);
     expect(dirname(socketPath)).toBe(homeSocketFolder());
-    const lines: string[] = [];
-    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
-    const writer = await openWarehouse({ path, log, socketRoot: temp.dir });
-    try {
-      await writer.hold(async () => {
-        await writer.query("INSERT INTO etl_state VALUES ('p', 'b', 'v', now())");
-        expect(lstatSync(socketPath).isSocket()).toBe(true);
-        expect(lstatSync(homeSocketFolder()).mode & 0o777).toBe(0o700);
-        // served: the writer holds the file, so only its service can answer
-        const client = await connectToReadService(path, { socketRoot: temp.dir });
-        expect(client).toBeDefined();
-        expect(await client!.read({ op: 'query', sql: 'SELECT count(*)::INT AS n FROM etl_state' })).toEqual([
-          { n: 2 },
-        ]);
-        client!.close();
-      });
-      expect(lines).toEqual([]);
-    } finally {
-      await writer.close();
-    }
+    expect(prepareSocketFolder(socketPath, temp.dir)).toBeUndefined();
+    expect(lstatSync(homeSocketFolder()).mode & 0o777).toBe(0o700);
+    const served = await listenAsFakeWriter(socketPath);
+    chmodSync(socketPath, 0o600);
+    expect(checkReadServiceSocket(socketPath, temp.dir)).toEqual({ found: true });
+    expect(served.received).toEqual([]);
     expect(fake.received).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../errors.js';
+import { jsonFaultColumn, parseJsonText } from '../../text/parse-json-text.js';
 
 export interface KbEvalQuestion {
   /** What joins a question across runs: the `id` column, else the question's text. */
@@ -192,9 +193,9 @@ export function parseEvalQuestionsJsonl(content: string, name: string): KbEvalQu
     const where = `${name} line ${n + 1}`;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseJsonText(line);
     } catch (error) {
-      throw bad(`${where}: not JSON (${(error as Error).message})`);
+      throw bad(`${where}: not JSON${jsonFaultColumn(error)}`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw bad(`${where}: expected an object {"question": ..., "expected_sources": [...]} (${FORMAT_HINT})`);

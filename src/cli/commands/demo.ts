@@ -12,6 +12,7 @@ import { DEFAULT_V1_TOKEN } from '../../emulator/emulator.js';
 import { startEmulator } from '../../emulator/server.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { makeDirectory } from '../../files/make-directory.js';
+import { TRUSTED_FOLDER_MODE } from '../../files/trusted-folder.js';
 import { listenForShutdown, stoppingMessage } from '../../schedule/shutdown-signals.js';
 import { formatCount } from '../../text/format-figures.js';
 import { offsetAt } from '../../time/parse-zoned-time.js';
@@ -246,7 +247,8 @@ function prepareDemoDir(dir: string, keep: boolean): DemoManifest {
     if (code !== 'ENOENT')
       throw new UsageError(`${option}: cannot use this folder (${(error as Error).message})`);
     try {
-      makeDirectory(dir);
+      // its data folder: closed to other users whatever the umask (src/files/folder-trust.ts)
+      makeDirectory(dir, TRUSTED_FOLDER_MODE);
     } catch (cause) {
       const reason =
         (cause as NodeJS.ErrnoException).code === 'ENOTDIR' ||
@@ -370,7 +372,13 @@ async function runDemo(
   stoppedBy: () => NodeJS.Signals | undefined,
 ): Promise<number> {
   const started = Date.now();
-  const running = await startEmulator({ sessions, days: 7, chatApiEventsWaitMs: 1_000 });
+  // the platform's clock is this machine's (its Date header): the sync believes neither ahead of the other
+  const running = await startEmulator({
+    sessions,
+    days: 7,
+    now: Math.floor(Date.now() / 1000) * 1000,
+    chatApiEventsWaitMs: 1_000,
+  });
   const chatToken = defaultChatApiToken('shop-bot');
   io.out(
     `Emulator: ${running.url} · ${formatCount(running.emulator.options.sessions)} sessions over 7 days · token ${DEFAULT_V1_TOKEN}`,

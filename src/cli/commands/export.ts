@@ -5,6 +5,7 @@ import { createClickHouse } from '../../destinations/clickhouse/clickhouse-http.
 import { exportClickHouse } from '../../destinations/clickhouse/export-clickhouse.js';
 import { exportParquet } from '../../destinations/lake/export-parquet.js';
 import { EtlError, UsageError } from '../../errors.js';
+import { assertTrustedInDataDir } from '../../files/trusted-folder.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { plural } from '../../text/plural.js';
 import { parseCommandArgs } from '../args.js';
@@ -38,12 +39,17 @@ sends those partitions again). The sync job runs it after each sync when REPORTE
 
 Options:
   --out DIR        the lake (created when missing)
-  --project NAME   only this project (default: every project in the warehouse)
+  --project NAME   only this project (default: every project in the warehouse); a project the warehouse
+                   holds no data of, or a name that is not a plain folder name (../x), is refused (exit 2)
   --full           rewrite every partition
   --json           the result as JSON (partitions written and removed, rows)
 
-Exit codes: 0 ok, 1 a file could not be written, 2 usage (no --out, no warehouse), 75 the warehouse was
-locked too long.
+Nothing outside the lake is written or removed: every path is checked to lie inside it, links followed; a
+manifest naming a path that is not one of its project's partitions, or a link leading out of the lake, stops
+the run before anything is removed through it (exit 1; docs/parquet-lake.md says how to recover).
+
+Exit codes: 0 ok, 1 a file could not be written, or the lake holds a forged manifest entry or a link out of
+it, 2 usage (no --out, no warehouse, a --project refused), 75 the warehouse was locked too long.
 
 Examples:
   reporter-etl export parquet --out /data/lake
@@ -77,6 +83,7 @@ export const exportCommand: Command = {
     requireWarehouse(config, 'export');
     const log = createCommandLogger(config);
     const dir = resolve(values.out);
+    assertTrustedInDataDir(config.dataDir, dir);
     const result = await withConfiguredWarehouse(config, 'read', log, (warehouse) =>
       exportParquet(warehouse, dir, {
         ...(values.project ? { projects: [values.project] } : {}),

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { assertTrustedInDataDir } from '../../files/trusted-folder.js';
 import { useConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { deletePlatformReports } from '../../platform-reports/delete-platform-reports.js';
 import type { TaskOutcome } from '../../platform-reports/finish-task.js';
@@ -224,6 +225,7 @@ export const platformReportCommand: Command = {
       pollSeconds: Math.max(0, Math.min(pollOption, Math.floor(config.timeoutMs / 1000) - 5)),
       outDir: resolve(values.out ?? `${config.dataDir}/platform-reports`),
     };
+    assertTrustedInDataDir(config.dataDir, runOptions.outDir);
     const clearProgress = () => {
       clearStatusLine();
     };

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { findReport, listReports, reportsWritableAs } from '../../../reports/index.js';
 import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { assertTrustedInDataDir } from '../../files/trusted-folder.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { createZoneClock } from '../../report/cell-values.js';
@@ -185,6 +186,7 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   const log = deps.log ?? createCommandLogger(config);
   requireWarehouse(config, 'report');
   const outDir = resolve(values.out ?? resolve(config.dataDir, 'reports'));
+  assertTrustedInDataDir(config.dataDir, outDir);
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('interrupted'));
   deps.signal?.addEventListener('abort', stop, { once: true });

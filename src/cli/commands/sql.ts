@@ -8,6 +8,7 @@ import { EtlError, UsageError } from '../../errors.js';
 import { formatTable } from '../../manage/format-table.js';
 import { useQuerySandboxAt } from '../../manage/use-query-sandbox.js';
 import { configuredWarehouse } from '../../manage/use-warehouse.js';
+import { neutraliseCsvFormula } from '../../text/neutralise-csv-formula.js';
 import { enumOption, intOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandIo } from '../command.js';
 import { createCommandLogger } from '../create-command-logger.js';
@@ -29,7 +30,10 @@ waits for the file: run it again then (csv and json may have printed some rows a
 
 Options:
   --format F       table (default), csv (RFC 4180, a header line, every row) or json (an array of
-                   objects, every row); timestamps are ISO 8601 UTC, big integers beyond 2^53 are text
+                   objects, every row); timestamps are ISO 8601 UTC, big integers beyond 2^53 are text;
+                   in csv a text that starts with = + - @, a tab or a carriage return (and is not a
+                   number) gets a leading ' so a spreadsheet shows it rather than runs it as a formula
+                   (OWASP's advice on CSV injection); json is exact
   --json           the same as --format json
   --max-rows N     table: at most N rows (default 100; 0 = all); csv and json print every row
   --max-width N    table: longest cell in characters (default 40; longer text ends with …)
@@ -182,10 +186,18 @@ async function printTable(
   );
 }
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; null is empty. */
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; null is empty; a text a
+ * spreadsheet would run as a formula gets a leading `'` (neutralise-csv-formula.ts).
+ */
 function csvField(value: Json): string {
   if (value === null) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    typeof value === 'object'
+      ? JSON.stringify(value)
+      : typeof value === 'string'
+        ? neutraliseCsvFormula(value)
+        : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

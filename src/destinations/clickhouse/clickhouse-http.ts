@@ -31,7 +31,9 @@ export function createClickHouse(settings: ClickHouseSettings): ClickHouse {
   const agent = new Agent({ connections: 4, keepAliveTimeout: 10_000 });
   const timeoutMs = settings.timeoutMs ?? 120_000;
   const auth = `Basic ${Buffer.from(`${settings.user}:${settings.password}`).toString('base64')}`;
-  const secrets = settings.password === '' ? [] : [settings.password];
+  // the password, and the whole `user:password` its Basic auth encodes (both redacted in every encoding)
+  const secrets =
+    settings.password === '' ? [] : [settings.password, `${settings.user}:${settings.password}`];
   const send = async (query: string | undefined, body: string): Promise<string> => {
     const url = new URL(settings.url);
     if (query !== undefined) url.searchParams.set('query', query);

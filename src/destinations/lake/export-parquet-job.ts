@@ -3,6 +3,7 @@
 // REPORTER_LAKE_DIR the job is off (missingSetting): never scheduled, and `run export-parquet` exits 2.
 
 import { EXIT, UsageError } from '../../errors.js';
+import { assertTrustedInDataDir } from '../../files/trusted-folder.js';
 import type { SourceJobResult, SourceJobSpec } from '../../sources/source-unit.js';
 import { plural } from '../../text/plural.js';
 
@@ -22,6 +23,7 @@ export const exportParquetJob: SourceJobSpec = {
         'REPORTER_LAKE_DIR: is not set (the folder of the Parquet lake)',
         'config.missing',
       );
+    assertTrustedInDataDir(ctx.config.dataDir, dir);
     // loaded when it runs: the unit (and the registries above it) stays cheap to import
     const { exportParquet } = await import('./export-parquet.js');
     const result = await ctx.useWarehouse((warehouse) =>

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../errors.js';
+import { jsonFaultColumn as columnOf, parseJsonText } from '../../text/parse-json-text.js';
 
 export interface PrompterQuestion {
   text: string;
@@ -45,9 +46,9 @@ export function parseQuestionsJsonl(content: string, name: string): PrompterQues
     if (line.trim() === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(line);
-    } catch {
-      throw bad(`${name} line ${n + 1}: not JSON`);
+      value = parseJsonText(line);
+    } catch (error) {
+      throw bad(`${name} line ${n + 1}: not JSON${columnOf(error)}`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw bad(`${name} line ${n + 1}: expected an object {"text": ..., "expected_intent": ...}`);

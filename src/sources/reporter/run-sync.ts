@@ -1,5 +1,6 @@
 // One sync run of one project: works out the range (incremental from the watermark with a look-back,
-// a full re-sync, or a backfill that leaves the watermark alone), reads it window by window and commits
+// a full re-sync, or a backfill that leaves the watermark alone; its end on the platform's clock once an
+// answer's Date header tells it: platform-clock.ts), reads it window by window and commits
 // each window with its watermark and run counters in one transaction (while the next window is read; a
 // window whose commit runs out of DuckDB's memory is halved and read again), then refreshes the catalogues.
 // Killing the process at any moment loses at most the window in flight; the next run reads it again.
@@ -25,6 +26,7 @@ import type { WindowBatch } from '../../warehouse/rows.js';
 import { insertFinishedRun } from '../../warehouse/run-history.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
 import { planWindows, splitWindow, type TimeWindow } from './plan-windows.js';
+import { endOnPlatformClock, repairFutureWatermark } from './platform-clock.js';
 import { WindowReadAhead } from './read-ahead.js';
 import { readLookbackWindow } from './read-lookback-window.js';
 import { ClientStatusCache } from './read-statuses.js';
@@ -156,6 +158,8 @@ interface ProjectRun {
   statusReports?: StatusReports;
   /** The next window's reads, started while the one before waits (read-ahead.ts). */
   readAhead: WindowReadAhead;
+  /** Whether the range's end was checked against the platform's clock (an answer's Date header). */
+  clockChecked?: boolean;
 }
 
 /** Requests of the run: its reads and its statuses reports. */
@@ -239,14 +243,20 @@ function createProjectRun(ctx: SyncContext, projectConfig: ProjectConfig, option
 /** Resolves the project, works out its range, starts its run record, syncs its windows and its catalogues. */
 async function runProject(run: ProjectRun): Promise<SyncSummary> {
   const { config, warehouse, http, log, options, now } = run;
-  const end = now() - config.safetyLagMs;
   // a backfill's range is checked before any request
-  const backfill = run.mode === 'backfill' ? checkBackfillRange(options, end, config.historyMs) : undefined;
+  const backfill =
+    run.mode === 'backfill'
+      ? checkBackfillRange(options, now() - config.safetyLagMs, config.historyMs)
+      : undefined;
   run.project = await resolveProjectName(http, run.projectConfig);
   run.resolvedProject = run.project;
   if (http.api === 'v1') http.project = run.project;
   if (config.statusRead === 'report') run.statusReports = openStatusReports(run);
-  const watermark = await warehouse.getWatermark(run.project);
+  // on the platform's clock when an answer told it already (else checked at the first window's answers)
+  const end = endOfRun(run);
+  const stored = await warehouse.getWatermark(run.project);
+  const watermark =
+    run.mode === 'backfill' ? stored : await repairFutureWatermark(warehouse, run.project, stored, end, log);
   run.noWatermark = watermark === undefined || watermark === null;
   const range = backfill ?? planRange(run, end, watermark);
   run.range = range;
@@ -360,12 +370,51 @@ function planRange(
 ): { from: number; to: number } {
   const { config } = run;
   if (run.mode === 'full' || watermark === undefined) return { from: end - config.historyMs, to: end };
-  if (watermark > end)
-    run.log.warn(
-      { watermark: new Date(watermark).toISOString(), end: new Date(end).toISOString() },
-      'the watermark is later than now minus the safety lag: is the clock of this machine behind?',
-    );
   return { from: Math.min(watermark - config.lookbackMs, end), to: end };
+}
+
+/**
+ * The run's end (now minus the safety lag) on the platform's clock, when an answer has told it (its Date
+ * header): this machine's clock in the platform's future is not believed (platform-clock.ts), and said once.
+ */
+function endOfRun(run: ProjectRun): number {
+  const serverNow = run.http.serverTime();
+  if (serverNow !== undefined) run.clockChecked = true;
+  const { end, aheadMs } = endOnPlatformClock(run.now(), serverNow, run.config.safetyLagMs);
+  if (aheadMs !== undefined)
+    run.log.warn(
+      { aheadMs: Math.round(aheadMs), end: new Date(end).toISOString() },
+      `this machine's clock is ${formatDuration(aheadMs)} ahead of the platform's (its Date header): the sync reads up to the platform's now minus the safety lag, and its watermark goes no further`,
+    );
+  return end;
+}
+
+/**
+ * Once the first answer tells the platform's clock: a range planned on a clock in the platform's future is
+ * planned again from the platform's now (the window read is dropped, and read again if still in the range).
+ * True when it was planned again.
+ */
+async function replanOnPlatformClock(run: ProjectRun, queue: WindowQueue): Promise<boolean> {
+  if (run.clockChecked || run.mode === 'backfill' || run.http.serverTime() === undefined) return false;
+  const planned = run.range!.to;
+  const end = endOfRun(run);
+  if (end >= planned) return false;
+  run.readAhead.drop();
+  const watermark = await repairFutureWatermark(run.warehouse, run.project, queue.watermark, end, run.log);
+  run.range = planRange(run, end, watermark);
+  Object.assign(queue, planWindowQueue(run, run.range, watermark, false));
+  return true;
+}
+
+/** A duration in words for a log line: days, hours, minutes or seconds. */
+function formatDuration(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'days'],
+    [3_600_000, 'hours'],
+    [60_000, 'minutes'],
+  ];
+  for (const [size, name] of units) if (ms >= size) return `${(ms / size).toFixed(1)} ${name}`;
+  return `${(ms / 1000).toFixed(1)} seconds`;
 }
 
 /** Windows on the grid; those of the look-back marked (for the changes read, or its whole read after it). */
@@ -427,6 +476,7 @@ async function syncWindows(run: ProjectRun, queue: WindowQueue): Promise<void> {
     }
     const window = queue.windows.shift()!;
     const read = await readQueuedWindow(run, queue, window);
+    if (await replanOnPlatformClock(run, queue)) continue;
     if (read === undefined) continue;
     if (read.tooLarge) {
       queue.windows.unshift(...splitWindow(window));

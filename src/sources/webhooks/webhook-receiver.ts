@@ -7,6 +7,7 @@
 // here, the load loop (the loader itself: load-spool.ts) and the stop.
 import { randomUUID } from 'node:crypto';
 import { CONFIG_DEFAULTS, type Config, WEBHOOKS_LOAD_MAX_BYTES } from '../../config.js';
+import { prepareTrustedFolder } from '../../files/trusted-folder.js';
 import type { Logger } from '../../log.js';
 import type { ChatApiChannel } from '../../settings/chatapi-channels.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
@@ -80,6 +81,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
   const now = options.now ?? Date.now;
   const { warehouse, log } = options;
   const dir = spoolDirOf(options.dataDir);
+  // another user who can write to it could put events in it without the key, or link it elsewhere
+  prepareTrustedFolder(dir, { setting: 'REPORTER_DATA_DIR' });
   const runId = `webhooks-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
   const spools = await openReceiverSpools({ dir, now, log });
   const counts: ReceiverCounts = { accepted: 0, rejected: 0, unauthorized: 0, loaded: 0 };

@@ -8,6 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatApiChannel } from '../../settings/chatapi-channels.js';
 import { parseJsonBigIntegers } from '../../text/parse-json-big-integers.js';
+import { parseJsonText } from '../../text/parse-json-text.js';
 import { nestsDeeperThan } from './json-nesting.js';
 import { type RequestBody, readRequestBody } from './read-request-body.js';
 import { redactRejectReason, redactTokens } from './redact-tokens.js';
@@ -62,7 +63,8 @@ export function createWebhookRequestHandler(
 ): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const keyDigest = context.key === undefined ? undefined : digest(context.key);
   const channelOf = new Map(context.channels.map((c) => [c.token, c.name]));
-  const knownTokens = context.channels.map((c) => c.token);
+  // what a rejected body keeps has the channels' tokens and the receiver's own key redacted, in every form
+  const knownTokens = [...context.channels.map((c) => c.token), ...(context.key ? [context.key] : [])];
   const { counts, now } = context;
 
   const reject = async (
@@ -119,7 +121,7 @@ export function createWebhookRequestHandler(
     let parsed: unknown;
     try {
       // integers of 16 digits or more (the Prompter's intent ids are int64) arrive as their digits, never rounded
-      parsed = wellFormed(parseJsonBigIntegers(body.text));
+      parsed = wellFormed(parseJsonText(body.text, parseJsonBigIntegers));
     } catch (error) {
       return reject(response, 400, endpoint, body.text, `the body is not JSON: ${(error as Error).message}`);
     }

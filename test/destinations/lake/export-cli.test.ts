@@ -49,6 +49,22 @@ describe('reporter-etl export parquet', () => {
       );
     }
 
+    // a project that is not a plain name, or one the warehouse does not hold: exit 2, nothing written
+    const outside = await runCli(
+      ['export', 'parquet', '--out', join(lake, 'a'), '--project', '../../x'],
+      h.env,
+    );
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/--project "\.\.\/\.\.\/x": not a project's name \(it holds a slash\)/);
+    const unknown = await runCli(
+      ['export', 'parquet', '--out', join(lake, 'a'), '--project', 'shopbot'],
+      h.env,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/holds no data of this project \(it holds shop-bot\)/);
+    expect(existsSync(join(lake, 'a'))).toBe(false);
+    expect(existsSync(join(lake, 'x.json'))).toBe(false);
+
     const run = await runCli(['export', 'parquet', '--out', join(lake, 'a'), '--json'], h.env);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);

@@ -21,7 +21,9 @@ describe('the webhook receiver on a full disk', () => {
   beforeAll(() => {
     mkdirSync(spoolDir);
     try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', spoolDir], { stdio: 'pipe' });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0755', 'tmpfs', spoolDir], {
+        stdio: 'pipe',
+      });
       mounted = '';
     } catch (error) {
       mounted = `mount -t tmpfs is not permitted here (${String((error as Error).message).split('\n')[0]})`;

@@ -1,7 +1,18 @@
-// locateJsonError against JSON.parse, the ground truth: a text is faulty exactly when JSON.parse refuses it,
-// and where V8 names the position of the fault, the line and column are that position's.
+// parseJsonText's place of a fault against JSON.parse, the ground truth: a text is faulty exactly when
+// JSON.parse refuses it, and where V8 names the position of the fault, the line and column are that position's.
 import { describe, expect, it } from 'vitest';
-import { locateJsonError } from '../../src/text/locate-json-error.js';
+import { JsonSyntaxError, parseJsonText } from '../../src/text/parse-json-text.js';
+
+/** The line and column parseJsonText's error names, or undefined when the text parses. */
+function faultPlace(text: string): { line: number; column: number } | undefined {
+  try {
+    parseJsonText(text);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    return { line: error.line, column: error.column };
+  }
+}
 
 /** V8's "at position N" when its message has one. */
 function v8Position(text: string): number | undefined {
@@ -37,18 +48,18 @@ function random(seed: number): () => number {
   };
 }
 
-describe('locateJsonError', () => {
+describe('parseJsonText: the place of the fault', () => {
   it('names the line and column of common mistakes in a config file', () => {
-    expect(locateJsonError('{\n  "projects": [\n    {"token": "x",}\n  ]\n}')).toEqual({
+    expect(faultPlace('{\n  "projects": [\n    {"token": "x",}\n  ]\n}')).toEqual({
       line: 3,
       column: 19,
     });
-    expect(locateJsonError('{\n  "a": 1\n  "b": 2\n}')).toEqual({ line: 3, column: 3 });
-    expect(locateJsonError("{\n  'a': 1\n}")).toEqual({ line: 2, column: 3 });
-    expect(locateJsonError('{"a": 1')).toEqual({ line: 1, column: 8 });
-    expect(locateJsonError('')).toEqual({ line: 1, column: 1 });
-    expect(locateJsonError('{"a": "line\nbreak"}')).toEqual({ line: 1, column: 12 });
-    expect(locateJsonError('{"a": 1} // comment')).toEqual({ line: 1, column: 10 });
+    expect(faultPlace('{\n  "a": 1\n  "b": 2\n}')).toEqual({ line: 3, column: 3 });
+    expect(faultPlace("{\n  'a': 1\n}")).toEqual({ line: 2, column: 3 });
+    expect(faultPlace('{"a": 1')).toEqual({ line: 1, column: 8 });
+    expect(faultPlace('')).toEqual({ line: 1, column: 1 });
+    expect(faultPlace('{"a": "line\nbreak"}')).toEqual({ line: 1, column: 12 });
+    expect(faultPlace('{"a": 1} // comment')).toEqual({ line: 1, column: 10 });
   });
 
   it('accepts exactly what JSON.parse accepts, and agrees with its positions, over mutated texts', () => {
@@ -64,7 +75,7 @@ describe('locateJsonError', () => {
       2,
     );
     expect(parses(base)).toBe(true);
-    expect(locateJsonError(base)).toBeUndefined();
+    expect(faultPlace(base)).toBeUndefined();
     const next = random(44);
     const pieces = [
       '',
@@ -92,7 +103,7 @@ describe('locateJsonError', () => {
       const cut = Math.floor(next() * 3);
       const piece = pieces[Math.floor(next() * pieces.length)]!;
       const text = base.slice(0, at) + piece + base.slice(at + cut);
-      const place = locateJsonError(text);
+      const place = faultPlace(text);
       expect(place === undefined, JSON.stringify(text.slice(at - 20, at + 20))).toBe(parses(text));
       const position = v8Position(text);
       if (position !== undefined) {
