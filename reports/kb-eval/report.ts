@@ -4,8 +4,10 @@
 // last time, and every run of the period side by side (stopped and failed runs flagged); charts of the figures run by run and of the run's hit ranks. Small: written
 // in memory with chart images, or (--format html) as one self-contained page.
 
+import { createZoneClock } from '../../src/report/cell-values.js';
 import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type {
+  CellFormat,
   CellInput,
   ChartSpec,
   ColumnSpec,
@@ -61,115 +63,100 @@ function runSheet(run: PlainRow | undefined, tz: string): SheetSource {
   return figureSheet('Run', rows, { emptyNote: NO_RUN_NOTE });
 }
 
-const COMPARED_COLUMNS: ColumnSpec[] = [
-  col('which', 'Run', 'text'),
-  col('run', 'Run id', 'text'),
-  col('started', 'Started', 'datetime'),
-  col('questions', 'Questions', 'integer'),
-  col('failures', 'Failed', 'integer'),
-  col('hit1', 'Hit@1', 'percent'),
-  col('hit5', 'Hit@5', 'percent'),
-  col('mrr', 'MRR', 'decimal3'),
-  col('contains', 'Answers with the expected text', 'percent'),
-  col('p50', 'Latency p50 (ms)', 'integer'),
-  col('p95', 'Latency p95 (ms)', 'integer'),
+/**
+ * The figures compared, one a row: its name, the column of kb_eval_run_changes (the previous run's prefixed
+ * `previous_`), its format and its change's (signed with its unit: points for rates, ms for latencies).
+ */
+const COMPARED: readonly [string, string, CellFormat, CellFormat][] = [
+  ['Questions', 'questions', 'integer', 'countChange'],
+  ['Failed', 'failures', 'integer', 'countChange'],
+  ['Hit@1', 'hit_at_1', 'percent', 'pointsChange'],
+  ['Hit@5', 'hit_at_5', 'percent', 'pointsChange'],
+  ['MRR', 'mrr', 'decimal3', 'decimal3Change'],
+  ['Answers with the expected text', 'answer_contains_rate', 'percent', 'pointsChange'],
+  ['Latency p50', 'latency_p50_ms', 'integer', 'msChange'],
+  ['Latency p95', 'latency_p95_ms', 'integer', 'msChange'],
 ];
 
-/** The figures of a run in the compared sheet, after its id, in column order. */
-const RUN_FIGURES = [
-  'started_at',
-  'questions',
-  'failures',
-  'hit_at_1',
-  'hit_at_5',
-  'mrr',
-  'answer_contains_rate',
-  'latency_p50_ms',
-  'latency_p95_ms',
-] as const;
-
-/** This run, the previous one and the change (negative: a drop), one figure per column. */
-function comparedSheet(run: PlainRow | undefined): SheetSource {
+/** This run beside the previous one, a figure a row, with the change (negative: a drop). */
+function comparedSheet(run: PlainRow | undefined, tz: string): SheetSource {
   const hasPrevious = run !== undefined && run['previous_run_id'] !== null;
   const diff = (a: PlainValue | undefined, b: PlainValue | undefined) =>
     typeof a === 'number' && typeof b === 'number' ? a - b : null;
-  /** One run's figures, read from the columns of `run` named with `prefix` (the run's own, or previous_). */
-  const figuresOf = (label: string, prefix: '' | 'previous_'): CellInput[] => [
-    label,
-    text(run?.[`${prefix}run_id`]),
-    ...RUN_FIGURES.map((figure) => num(run?.[`${prefix}${figure}`])),
-  ];
-  const rows: CellInput[][] =
-    run && hasPrevious
-      ? [
-          figuresOf('This run', ''),
-          figuresOf('Previous run', 'previous_'),
-          [
-            'Change',
-            null,
-            null,
-            diff(run['questions'], run['previous_questions']),
-            num(run['failures_change']),
-            num(run['hit_at_1_change']),
-            num(run['hit_at_5_change']),
-            num(run['mrr_change']),
-            num(run['answer_contains_rate_change']),
-            diff(run['latency_p50_ms'], run['previous_latency_p50_ms']),
-            diff(run['latency_p95_ms'], run['previous_latency_p95_ms']),
-          ],
-        ]
-      : [];
+  const rows: CellInput[][] = [];
+  const cellFormats: (CellFormat | undefined)[][] = [];
+  if (run && hasPrevious) {
+    rows.push(['Run id', text(run['run_id']), text(run['previous_run_id']), null]);
+    cellFormats.push([undefined, 'text', 'text', 'text']);
+    rows.push([`Started (${tz})`, num(run['started_at']), num(run['previous_started_at']), null]);
+    cellFormats.push([undefined, 'datetime', 'datetime', 'text']);
+    for (const [name, key, format, change] of COMPARED) {
+      const [now, before] = [num(run[key]), num(run[`previous_${key}`])];
+      rows.push([key.endsWith('_ms') ? `${name} (ms)` : name, now, before, diff(now, before)]);
+      cellFormats.push([undefined, format, format, change]);
+    }
+  }
   return {
     name: 'Compared with previous',
-    columns: COMPARED_COLUMNS,
+    columns: [
+      col('figure', 'Figure', 'text'),
+      { ...col('run', 'This run', 'text'), align: 'right' },
+      { ...col('previous', 'Previous run', 'text'), align: 'right' },
+      { ...col('change', 'Change', 'text'), align: 'right' },
+    ],
     rows: [rows],
+    cellFormats,
     autoFilter: false,
     emptyNote: run
-      ? 'No earlier normally finished run of this knowledge base project and question set'
+      ? 'No earlier normally finished run of this knowledge base project and question set to compare with'
       : NO_RUN_NOTE,
+    footnotes: rows.length > 0 ? ['Change: in percentage points (pp) for rates, in ms for latencies.'] : [],
   };
 }
 
+/** The questions that did worst, each with its answer beside it (on the same printed page). */
 function worstSheet(rows: PlainRow[]): SheetSource {
   return {
     name: 'Worst questions',
     columns: [
       col('seq', '#', 'integer'),
-      col('question', 'Question', 'text', 60),
-      col('status', 'Status', 'text'),
-      col('errorCode', 'Error code', 'text'),
-      col('error', 'Error', 'text', 60),
+      wrapped(col('question', 'Question', 'text', 36)),
+      wrapped(col('answer', 'Answer', 'text', 44)),
       col('hitRank', 'Hit rank', 'integer'),
-      col('expected', 'Expected sources', 'text', 40),
-      col('top', 'Top chunk source', 'text', 40),
+      wrapped(col('expected', 'Expected sources', 'text', 24)),
+      wrapped(col('top', 'Top chunk source', 'text', 24)),
       col('contains', 'Answer has the expected text', 'boolean'),
-      col('answer', 'Answer', 'text', 80),
+      col('status', 'Status', 'code'),
       col('latency', 'Latency (ms)', 'integer'),
       col('previousHitRank', 'Previous hit rank', 'integer'),
-      col('previousStatus', 'Previous status', 'text'),
+      col('previousStatus', 'Previous status', 'code'),
       col('regressed', 'Worse than before', 'boolean'),
+      col('errorCode', 'Error code', 'code'),
+      wrapped(col('error', 'Error', 'text', 30)),
     ],
     rows: [
       rows.map((r) => [
         r['seq'],
         r['question'],
-        r['status'],
-        r['error_code'],
-        r['error'],
+        r['answer'],
         r['hit_rank'],
         r['expected_sources'],
         r['top_source'],
         r['answer_contains'],
-        r['answer'],
+        r['status'],
         r['latency_ms'],
         r['previous_hit_rank'],
         r['previous_status'],
         r['regressed'],
+        r['error_code'],
+        r['error'],
       ]),
     ],
     emptyNote: 'Every question was answered and found its expected source first',
   };
 }
+
+const wrapped = (column: ColumnSpec): ColumnSpec => ({ ...column, wrap: true });
 
 function regressionsSheet(rows: PlainRow[], hasPrevious: boolean): SheetSource {
   return {
@@ -226,10 +213,10 @@ function runsSheet(rows: PlainRow[]): SheetSource {
       col('p50', 'Latency p50 (ms)', 'integer'),
       col('p95', 'Latency p95 (ms)', 'integer'),
       col('previous', 'Previous run', 'text'),
-      col('hit5Change', 'Hit@5 change', 'percent'),
-      col('mrrChange', 'MRR change', 'decimal3'),
-      col('containsChange', 'Expected text change', 'percent'),
-      col('failuresChange', 'Failed change', 'integer'),
+      col('hit5Change', 'Hit@5 change', 'pointsChange'),
+      col('mrrChange', 'MRR change', 'decimal3Change'),
+      col('containsChange', 'Expected text change', 'pointsChange'),
+      col('failuresChange', 'Failed change', 'countChange'),
     ],
     rows: [
       rows.map((r) => [
@@ -259,17 +246,23 @@ function runsSheet(rows: PlainRow[]): SheetSource {
   };
 }
 
-/** A run's label on a chart axis: its start, `MM-DD HH:MM` (UTC, as stored). */
-function runLabel(startedAt: PlainValue | undefined): string {
-  return typeof startedAt === 'number'
-    ? new Date(startedAt).toISOString().slice(5, 16).replace('T', ' ')
-    : '?';
+/** A run's label on a chart axis: its start in the report's zone, `MM-DD HH:MM` (seconds when two share a minute). */
+function runLabels(runs: readonly PlainRow[], tz: string): string[] {
+  const local = createZoneClock(tz);
+  const at = (r: PlainRow, end: number) => {
+    const t = r['started_at'];
+    return typeof t === 'number' ? new Date(local(t)).toISOString().slice(5, end).replace('T', ' ') : '?';
+  };
+  const minutes = runs.map((r) => at(r, 16));
+  // two runs in one minute would be two identical ticks
+  return new Set(minutes).size === minutes.length ? minutes : runs.map((r) => at(r, 19));
 }
 
 export function kbEvalCharts(
   run: PlainRow | undefined,
   ranks: PlainRow | undefined,
   allRuns: PlainRow[],
+  tz = 'UTC',
 ): ChartSpec[] {
   const charts: ChartSpec[] = [];
   // a stopped or failed run's figures cover only what it asked: not drawn beside the comparable ones
@@ -287,8 +280,8 @@ export function kbEvalCharts(
     charts.push({
       title: 'Figures run by run',
       kind: 'line',
-      categories: runs.map((r) => runLabel(r['started_at'])),
-      categoryAxis: 'Run started (UTC)',
+      categories: runLabels(runs, tz),
+      categoryAxis: `Run started (${tz})`,
       // hit rates and the expected text are shares of the questions; MRR is a mean of 1/rank, 0 to 1
       valueAxis: { title: 'Share of questions', format: 'percent' },
       secondValueAxis: { title: 'MRR (0–1)', format: 'ratio' },
@@ -348,15 +341,16 @@ export const kbEvalReport: ReportDefinition = {
     return {
       sheets: [
         runSheet(run, context.tz),
-        comparedSheet(run),
+        comparedSheet(run, context.tz),
         worstSheet(worst),
         regressionsSheet(regressions, hasPrevious),
         runsSheet(runs),
       ],
-      charts: kbEvalCharts(run, ranks[0], runs),
+      charts: kbEvalCharts(run, ranks[0], runs, context.tz),
       // no run at all started in the period: "No data for <period>", not "every question was answered"
       empty: runs.length === 0,
-      noDataReason: 'no kb eval run started in it (run reporter-etl kb eval, or widen --from / --to)',
+      noDataReason: 'no kb eval run started in it',
+      noDataCommand: 'reporter-etl kb eval --questions FILE (or report kb-eval with a wider --from / --to)',
     };
   },
 };

@@ -3,6 +3,7 @@
 // failures with their errors, stale integrations (no successful sync for more than STALE_FACTOR× their
 // interval), API keys expiring within EXPIRY_DAYS days, and the sources that changed since the previous
 // snapshot. Small: written in memory with charts, or as one HTML page. --project does not apply.
+import { codeInWords } from '../../src/report/code-words.js';
 import type {
   CellInput,
   ChartSpec,
@@ -60,7 +61,8 @@ export const kbHealthReport: ReportDefinition = {
       sheets,
       charts: charts(health, byStatus, changes),
       empty: snapshots.length === 0,
-      noDataReason: 'no knowledge base snapshot before its end (run reporter-etl kb sync)',
+      noDataReason: 'no knowledge base snapshot before its end',
+      noDataCommand: 'reporter-etl kb sync',
     };
   },
 };
@@ -154,7 +156,7 @@ function describeSourcesByStatusSheet(byStatus: readonly Row[]): SheetSource {
     name: 'Sources by status',
     columns: [
       col('project_name', 'Project', 'text'),
-      col('status', 'Status', 'text'),
+      col('status', 'Status', 'code'),
       col('sources', 'Sources', 'integer'),
     ],
     rows: [pick(byStatus, ['project_name', 'status', 'sources'])],
@@ -200,7 +202,7 @@ function describeStaleIntegrationsSheet(stale: readonly Row[]): SheetSource {
       // text: an int64 beyond 2^53 keeps every digit (a spreadsheet number would round it)
       col('integration_id', 'Integration ID', 'text'),
       col('name', 'Integration', 'text', 40),
-      col('status', 'Status', 'text'),
+      col('status', 'Status', 'code'),
       col('sync_interval_minutes', 'Interval (min)', 'integer'),
       col('last_successful_sync_at', 'Last successful sync', 'datetime'),
       col('hours_since_success', 'Hours since', 'number'),
@@ -232,7 +234,7 @@ function describeExpiringKeysSheet(expiring: readonly Row[], withoutAdmin: boole
       col('project_name', 'Project', 'text'),
       col('api_key_id', 'API key ID', 'id'),
       col('name', 'API key', 'text', 40),
-      col('status', 'Status', 'text'),
+      col('status', 'Status', 'code'),
       col('owner_login', 'Owner', 'text'),
       col('expires_at', 'Expires at', 'datetime'),
       col('days_left', 'Days left', 'number'),
@@ -265,8 +267,8 @@ function describeChangesSheet(changes: readonly Row[]): SheetSource {
       col('change', 'Change', 'text'),
       col('source_id', 'Source ID', 'id'),
       col('name', 'Source', 'text', 40),
-      col('previous_status', 'Previous status', 'text'),
-      col('status', 'Status', 'text'),
+      col('previous_status', 'Previous status', 'code'),
+      col('status', 'Status', 'code'),
       col('last_error', 'Last error', 'text', 80),
     ],
     rows: [
@@ -296,7 +298,7 @@ function charts(health: readonly Row[], byStatus: readonly Row[], changes: reado
     {
       title: 'Sources by status (latest snapshot)',
       kind: 'bar',
-      categories: statuses,
+      categories: statuses.map(codeInWords),
       categoryAxis: 'Status',
       valueAxis: { title: 'Sources' },
       series: projects.map((p) => ({

@@ -24,11 +24,11 @@ transfers AS (
   WHERE m.is_transfer
 )
 SELECT
-  s.start_time, s.project, s.session_id, s.channel_type AS channel, s.bot_id, s.client_id,
+  s.start_time, s.project, s.channel_type AS channel, s.client_id,
   nullif(trim(concat_ws(' ', s.client_first_name, s.client_last_name)), '') AS client_name,
   s.client_username, s.question_count, s.duration_ms,
   t.session_id IS NOT NULL AS transferred, s.is_livechat, s.session_result,
-  s.first_question, s.last_question, l.labels, d.session_data
+  s.first_question, s.last_question, l.labels, s.session_id, s.bot_id, d.session_data
 FROM picked AS s
 LEFT JOIN labels AS l ON l.project = s.project AND l.session_id = s.session_id
 LEFT JOIN data AS d ON d.project = s.project AND d.session_id = s.session_id

@@ -1,24 +1,43 @@
-// The first sheet of `summary`: the period and selection, then one KPI per row (Metric | Value), each value
-// with its own format (count, percent, duration; a mean and its percentiles with the same decimals); an empty period's
-// says "No data for <period>" instead (the report is empty). A key/value list: no autofilter, values and their header right-aligned.
+// The Summary sheet of `summary`, after the scorecard: the period and selection, then one figure per row
+// (Metric | Value), each value with its own format (count, percent, duration; a mean and its percentiles with
+// the same decimals); "returning" says from when the warehouse knows clients, and is n/a when it holds nothing
+// before the period. An empty period's says "No data for <period>" instead (the report is empty). A key/value
+// list: no autofilter, values and their header right-aligned.
 
 import type { Distribution, StatsReport } from '../../src/analysis/stats/stats-report.js';
+import type { DataBasis } from '../../src/report/data-basis.js';
+import { describePeriod, localDate } from '../../src/report/describe-period.js';
 import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type { CellFormat, CellInput, SheetSource } from '../../src/report/report-definition.js';
 
-export function kpiSheet(s: StatsReport): SheetSource {
+export function kpiSheet(
+  s: StatsReport,
+  basis: DataBasis,
+  period: { from: number; to: number },
+): SheetSource {
   const t = s.totals;
   const rows: Figure[] = [];
+  const known = basis.dataFrom === null ? null : localDate(basis.dataFrom, s.timeZone);
+  // returning: seen before the period, which the warehouse can only say of what it synced
+  const nothingBefore = basis.dataFrom === null || basis.dataFrom >= period.from;
+  const footnotes = nothingBefore
+    ? [
+        `Returning clients: n/a, the warehouse holds nothing before the period${known === null ? '' : ` (its data starts ${known})`}.`,
+      ]
+    : [];
   rows.push(
-    [`Period from (${s.timeZone})`, instant(s.window.from), 'datetime'],
-    [`Period to, exclusive (${s.timeZone})`, instant(s.window.to), 'datetime'],
+    ['Period', describePeriod(period.from, period.to, s.timeZone), 'text'],
     ['Projects', s.filters.projects.join(', '), 'text'],
     ['Sessions', t.sessions, 'integer'],
     ['Non-empty sessions', t.nonEmptySessions, 'integer'],
     ['Messages', t.messages, 'integer'],
     ['Unique clients', t.uniqueClients, 'integer'],
     ['New clients', t.newClients, 'integer'],
-    ['Returning clients', t.returningClients, 'integer'],
+    [
+      nothingBefore ? 'Returning clients' : `Returning clients (known from ${known})`,
+      nothingBefore ? 'n/a' : t.returningClients,
+      'integer',
+    ],
     ['Sessions transferred to an agent', t.transferredSessions, 'integer'],
     ['Transfer share', t.transferShare, 'percent'],
     ...distribution('Messages per session', t.messagesPerSession, 'number'),
@@ -28,7 +47,7 @@ export function kpiSheet(s: StatsReport): SheetSource {
     ['Unrecognised share', s.intents.unrecognisedShare, 'percent'],
     [`Report generated at (${s.timeZone})`, instant(s.generatedAt), 'datetime'],
   );
-  return figureSheet('Summary', rows, { nameHeader: 'Metric' });
+  return figureSheet('Summary', rows, { nameHeader: 'Metric', footnotes });
 }
 
 function distribution(name: string, d: Distribution | null, format: CellFormat): Figure[] {

@@ -5,13 +5,17 @@
 // the run's figures and a chart of the top 10 clusters this period against the previous one. The messages that
 // joined no topic are "other": the last row of the clusters and a figure of the run. It reads the stored run, never
 // computes one (a report only reads): with none for the period it is empty and says which command makes it.
+// A trend is shown only where the run's previous period is covered by synced data.
 // Small: written in memory with its chart, or (--format html) as one self-contained page.
 
 import { readWarehouseNames } from '../../src/analysis/stats/compute-stats.js';
+import { coverageNote, isCovered } from '../../src/report/data-basis.js';
+import { describePeriod } from '../../src/report/describe-period.js';
 import { type Figure, figureSheet } from '../../src/report/figure-sheet.js';
 import type {
   ChartSpec,
   ColumnSpec,
+  ReportContext,
   ReportDefinition,
   SheetSource,
 } from '../../src/report/report-definition.js';
@@ -28,19 +32,39 @@ const col = (key: string, header: string, format: ColumnSpec['format'], width?: 
 const num = (v: PlainValue | undefined): number | null => (typeof v === 'number' ? v : null);
 const text = (v: PlainValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
 
+/** On paper a cluster shows this many of its examples, each cut at EXAMPLE_CHARACTERS (the whole ones kept). */
+const PRINTED_EXAMPLES = 3;
+const EXAMPLE_CHARACTERS = 60;
+
+/**
+ * The clusters' columns. On paper the table fits one page: the cluster id (an id no reader copies from paper)
+ * and the whole examples are the workbook's last columns, not printed and not on the HTML page; the printed
+ * Examples are the first three, each cut with "…".
+ */
 const CLUSTER_COLUMNS: ColumnSpec[] = [
   col('rank', 'Rank', 'integer'),
-  col('id', 'Cluster id', 'text'),
-  { ...col('label', 'Label (most central phrasing)', 'text', 40), wrap: true },
+  { ...col('label', 'Label (most central phrasing)', 'text', 36), wrap: true },
   col('messages', 'Messages', 'integer'),
   col('previous', 'Previous period', 'integer'),
-  col('trend', 'Trend', 'percent'),
+  col('trend', 'Trend', 'percentChange'),
   col('share', 'Share of unrecognised', 'percent'),
   col('clients', 'Clients', 'integer'),
   col('agent', 'Sessions sent to an agent', 'integer'),
-  col('channels', 'Channels', 'text', 20),
-  { ...col('examples', 'Examples', 'text', 60), wrap: true },
+  { ...col('channels', 'Channels', 'text', 18), wrap: true },
+  { ...col('examples', 'Examples (three, cut)', 'text', 60), wrap: true },
+  { ...col('id', 'Cluster id', 'text'), print: false },
+  { ...col('allExamples', 'Examples, whole', 'text', 60), wrap: true, print: false },
 ];
+
+/** The first PRINTED_EXAMPLES of " | "-joined examples, each cut at EXAMPLE_CHARACTERS with "…". */
+function printedExamples(examples: PlainValue | undefined): string | null {
+  if (examples === null || examples === undefined) return null;
+  return String(examples)
+    .split(' | ')
+    .slice(0, PRINTED_EXAMPLES)
+    .map((e) => (e.length > EXAMPLE_CHARACTERS ? `${e.slice(0, EXAMPLE_CHARACTERS - 1).trimEnd()}…` : e))
+    .join(' | ');
+}
 
 /** The coverage of the top clusters: a sheet of its own, so that each fits a 1280 px page as columns. */
 const COVERAGE_COLUMNS: ColumnSpec[] = [
@@ -59,7 +83,12 @@ const COVERAGE_COLUMNS: ColumnSpec[] = [
 /** The label of the last row of the Clusters sheet: what joined no topic, said plainly. */
 export const OTHER_LABEL = '(other: questions that joined no topic)';
 
-function clustersSheet(rows: PlainRow[], run: PlainRow | undefined): SheetSource {
+/**
+ * The clusters, then "other"; the previous period's messages and the trend only where that period is covered
+ * by synced data (`n/a` and a footnote saying how much of it is otherwise: a trend against days never synced
+ * is none).
+ */
+function clustersSheet(rows: PlainRow[], run: PlainRow | undefined, previous: PreviousBasis): SheetSource {
   const other = run === undefined || rows.length === 0 ? [] : [otherRow(run)];
   return {
     name: 'Clusters',
@@ -68,21 +97,28 @@ function clustersSheet(rows: PlainRow[], run: PlainRow | undefined): SheetSource
       [
         ...rows.map((r) => [
           r['rank'],
-          r['cluster_id'],
           r['label'],
           r['messages'],
-          r['previous_messages'],
-          r['trend'],
+          previous.covered ? r['previous_messages'] : 'n/a',
+          !previous.covered ? 'n/a' : r['trend'] === null ? 'new' : r['trend'],
           r['share'],
           r['clients'],
           r['agent_sessions'],
           r['channels'],
+          printedExamples(r['examples']),
+          r['cluster_id'],
           r['examples'],
         ]),
         ...other,
       ],
     ],
     emptyNote: 'No cluster: no group of unrecognised messages reached the run’s minimum size',
+    footnotes: [
+      previous.covered
+        ? 'Trend: messages against the previous period (new: none then).'
+        : `Previous period and trend n/a: ${previous.note}.`,
+      `Examples: the first ${PRINTED_EXAMPLES}, each cut at ${EXAMPLE_CHARACTERS} characters; the workbook's last columns hold the cluster id and every example whole.`,
+    ],
   };
 }
 
@@ -92,7 +128,20 @@ function otherRow(run: PlainRow): PlainValue[] {
   const unrecognised = num(run['unrecognised']);
   const share =
     messages === null || unrecognised === null || unrecognised === 0 ? null : messages / unrecognised;
-  return [null, 'other', OTHER_LABEL, messages, null, null, share, null, null, null, null];
+  return [null, OTHER_LABEL, messages, null, null, share, null, null, null, null, 'other', null];
+}
+
+/** Whether the run's previous period is covered by synced data, and how much of it is when not. */
+interface PreviousBasis {
+  covered: boolean;
+  note: string;
+}
+
+async function previousBasis(context: ReportContext, run: PlainRow | undefined): Promise<PreviousBasis> {
+  if (run === undefined) return { covered: false, note: '' };
+  const basis = await context.basis();
+  const [from, to] = [Number(run['previous_from']), Number(run['period_from'])];
+  return { covered: isCovered(basis, from, to), note: coverageNote(basis, 'the previous period', from, to) };
 }
 
 /** The clusters whose coverage was computed (the command's top clusters), biggest first. */
@@ -130,9 +179,8 @@ function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource 
     ['Project', run['project'] === '' ? 'every project' : text(run['project']), 'text'],
     ['Channel', 'every channel', 'text'],
     ['Catch-all class', text(run['catch_all_class']), 'text'],
-    [`Period from (${tz})`, num(run['period_from']), 'datetime'],
-    [`Period to (${tz})`, num(run['period_to']), 'datetime'],
-    [`Previous period from (${tz})`, num(run['previous_from']), 'datetime'],
+    ['Period', describePeriod(Number(run['period_from']), Number(run['period_to']), tz), 'text'],
+    ['Previous period', describePeriod(Number(run['previous_from']), Number(run['period_from']), tz), 'text'],
     [`Computed (${tz})`, num(run['computed_at']), 'datetime'],
     ['Unrecognised messages', unrecognised, 'integer'],
     ['Unrecognised messages, previous period', num(run['previous_unrecognised']), 'integer'],
@@ -156,8 +204,11 @@ function runSheet(run: PlainRow, clusters: PlainRow[], tz: string): SheetSource 
   return figureSheet('Run', rows);
 }
 
-/** The top clusters' messages this period beside the previous period's: their size and their trend. */
-export function unhandledChart(clusters: PlainRow[]): ChartSpec[] {
+/**
+ * The top clusters' messages this period beside the previous period's (their size and their trend); the
+ * previous period's only when it is covered by synced data.
+ */
+export function unhandledChart(clusters: PlainRow[], previousCovered = true): ChartSpec[] {
   const top = clusters.slice(0, CHART_CLUSTERS);
   if (top.length === 0) return [];
   const label = (r: PlainRow) => {
@@ -166,23 +217,27 @@ export function unhandledChart(clusters: PlainRow[]): ChartSpec[] {
   };
   return [
     {
-      title: `Top ${top.length} clusters: messages this period and the previous one`,
+      title: previousCovered
+        ? `Top ${top.length} clusters: messages this period and the previous one`
+        : `Top ${top.length} clusters: messages this period (the previous period is not synced)`,
       kind: 'hbar',
       categories: top.map(label),
       categoryAxis: 'Cluster (rank. label)',
       valueAxis: { title: 'Messages', format: 'integer' },
       series: [
         { name: 'This period', values: top.map((r) => num(r['messages']) ?? 0) },
-        { name: 'Previous period', values: top.map((r) => num(r['previous_messages']) ?? 0) },
+        ...(previousCovered
+          ? [{ name: 'Previous period', values: top.map((r) => num(r['previous_messages']) ?? 0) }]
+          : []),
       ],
     },
   ];
 }
 
-/** The command that stores the run this report reads, for the note of an empty report. */
-function commandFor(from: number, to: number, projects: readonly string[], every: boolean): string {
-  const project = every ? '' : ` --project ${projects[0] ?? ''}`;
-  return `reporter-etl unhandled --from ${new Date(from).toISOString()} --to ${new Date(to).toISOString()}${project}`;
+/** The command that stores the run this report reads, for the note of an empty report (local dates). */
+function commandFor(context: ReportContext, every: boolean): string {
+  const project = every ? '' : ` --project ${context.projects[0] ?? ''}`;
+  return `reporter-etl unhandled ${context.periodOptions}${project}`;
 }
 
 export const unhandledReport: ReportDefinition = {
@@ -197,15 +252,17 @@ export const unhandledReport: ReportDefinition = {
     const every = all.length > 0 && all.every((p) => context.projects.includes(p));
     const run = (await context.querySql('run', { every }))[0];
     const clusters = run ? await context.querySql('clusters', { run_id: String(run['run_id']) }) : [];
+    const previous = await previousBasis(context, run);
     return {
       sheets: [
-        clustersSheet(clusters, run),
+        clustersSheet(clusters, run, previous),
         coverageSheet(clusters),
         ...(run ? [runSheet(run, clusters, context.tz)] : []),
       ],
-      charts: unhandledChart(clusters),
+      charts: unhandledChart(clusters, previous.covered),
       empty: run === undefined,
-      noDataReason: `no unhandled run of this period and selection is stored (run ${commandFor(context.from, context.to, context.projects, every)})`,
+      noDataReason: 'no unhandled run of this period and selection is stored',
+      noDataCommand: commandFor(context, every),
     };
   },
 };

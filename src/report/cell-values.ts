@@ -4,6 +4,7 @@
 // a yes/no figure (a boolean, or 0/1 in a `boolean` column) is the text yes or no, as on the HTML page.
 import { withoutNoise } from '../text/format-figures.js';
 import { offsetAt } from '../time/parse-zoned-time.js';
+import { codeInWords } from './code-words.js';
 import type { CellFormat, CellInput } from './report-definition.js';
 
 /** Excel number formats of each column format (date-times always show the time). */
@@ -18,6 +19,13 @@ export const NUM_FMT: Record<CellFormat, string | undefined> = {
   date: 'yyyy-mm-dd',
   duration: '[h]:mm:ss',
   boolean: undefined,
+  code: '@',
+  countChange: '+#,##0;-#,##0;0',
+  percentChange: '+0.0%;-0.0%;0.0%',
+  // the cell holds points (the difference of two fractions times 100): Excel's % would add a percent sign
+  pointsChange: '+0.0" pp";-0.0" pp";0.0" pp"',
+  msChange: '+#,##0" ms";-#,##0" ms";0" ms"',
+  decimal3Change: '+0.000;-0.000;0.000',
 };
 
 export const DEFAULT_WIDTH: Record<CellFormat, number> = {
@@ -27,10 +35,17 @@ export const DEFAULT_WIDTH: Record<CellFormat, number> = {
   number: 12,
   decimal3: 10,
   percent: 10,
-  datetime: 20,
+  // 19 characters and room to spare: a time that fills its column runs into the next cell's text
+  datetime: 22,
   date: 12,
   duration: 11,
   boolean: 8,
+  code: 16,
+  countChange: 10,
+  percentChange: 10,
+  pointsChange: 11,
+  msChange: 12,
+  decimal3Change: 10,
 };
 
 const DAY_MS = 86_400_000;
@@ -80,13 +95,15 @@ export function toCellValue(
         return excelSerial(value);
       case 'duration':
         return value / DAY_MS;
+      case 'pointsChange':
+        return withoutNoise(value * 100);
       default:
         // full precision, without binary noise (20.7, not 20.69999999999999), as JSON has it
         return withoutNoise(value);
     }
   }
   if (typeof value === 'boolean') return yesNo(value);
-  if (typeof value === 'string') return fitText(value);
+  if (typeof value === 'string') return fitText(format === 'code' ? codeInWords(value) : value);
   if (value instanceof Uint8Array) return fitText(`<${value.length} bytes>`);
   return fitText(JSON.stringify(value));
 }
@@ -122,6 +139,13 @@ export function shownLength(value: CellOutput, format: CellFormat): number {
       return 19;
     case 'duration':
       return String(Math.floor(Math.abs(value) * 24)).length + 6;
+    case 'countChange':
+    case 'percentChange':
+    case 'pointsChange':
+    case 'msChange':
+      return GROUPED.format(Math.trunc(value)).length + 6;
+    case 'decimal3Change':
+      return value.toFixed(3).length + 1;
     default:
       return String(value).length;
   }

@@ -131,6 +131,9 @@ function categoryLabels(chart: ChartSpec, measure: MeasureText) {
   const width = (text: string) => measure(text, `${LABEL_SIZE}px ${CHART_FONT}`).width;
   const widest = Math.max(0, ...chart.categories.map(width));
   if (widest <= slot) return { ...base, interval: 0 };
+  // many short categories (the hours of a day): every second or third label, level, rather than slanted
+  const every = Math.ceil((widest + 6) / (slot + 6));
+  if (chart.categories.length > 12 && every <= 3) return { ...base, interval: every - 1 };
   const widestWord = Math.max(0, ...chart.categories.flatMap((c) => c.split(' ')).map(width));
   if (widestWord <= slot) return { ...base, interval: 0, width: slot, overflow: 'break' as const };
   return { ...base, interval: 0, rotate: 45, width: 120, overflow: 'truncate' as const };
@@ -153,9 +156,12 @@ function seriesOption(chart: ChartSpec, series: ChartSeries, s: number) {
       data: series.values.map((v, i) => (notApplicable(i) ? null : v)),
       symbol: SYMBOLS[s % SYMBOLS.length],
       // each later series thinner, with a smaller marker, drawn on top: lines that coincide all stay visible
-      symbolSize: Math.max(5, 11 - 2 * s),
-      showSymbol: chart.categories.length <= 62,
-      lineStyle: { width: Math.max(1.5, 4.5 - s), type: DASHES[s % DASHES.length] },
+      symbolSize: series.apart ? 11 : Math.max(5, 11 - 2 * s),
+      showSymbol: series.apart === true || chart.categories.length <= 62,
+      // a series drawn apart (partial periods): markers only, never joined into the whole periods' line
+      lineStyle: series.apart
+        ? { width: 0, opacity: 0 }
+        : { width: Math.max(1.5, 4.5 - s), type: DASHES[s % DASHES.length] },
       z: 2 + s,
     };
   }

@@ -10,7 +10,7 @@ export type Figure = readonly [name: string, value: CellInput, format: CellForma
 export function figureSheet(
   name: string,
   figures: readonly Figure[],
-  options: { nameHeader?: string; emptyNote?: string } = {},
+  options: { nameHeader?: string; emptyNote?: string; footnotes?: readonly string[] } = {},
 ): SheetSource {
   return {
     name,
@@ -19,8 +19,11 @@ export function figureSheet(
       { key: 'value', header: 'Value', format: 'text', align: 'right' },
     ],
     rows: [figures.map(([figure, value]) => [figure, value])],
-    rowFormats: { column: 1, formats: figures.map(([, , format]) => format) },
+    cellFormats: figures.map(([, , format]) => [undefined, format]),
     autoFilter: false,
     ...(options.emptyNote === undefined ? {} : { emptyNote: options.emptyNote }),
+    ...(options.footnotes === undefined || options.footnotes.length === 0
+      ? {}
+      : { footnotes: options.footnotes }),
   };
 }

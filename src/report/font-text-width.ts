@@ -2,13 +2,13 @@
 // advance widths (the TrueType tables head, hhea, hmtx and cmap format 4), so that the chart library lays out
 // its labels for the font resvg draws them with: a label measured narrower than it is drawn overlaps its
 // neighbour or is cut at the edge. Null when the font files are not there or not readable as
-// fonts (the library then estimates).
+// fonts (the library then estimates). The sheets' wrapped rows are estimated with the same widths (text-lines.ts).
 import { existsSync, readFileSync } from 'node:fs';
 
 const REGULAR = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 
-interface FontWidths {
+export interface FontWidths {
   unitsPerEm: number;
   /** Advance width (font units) by UTF-16 code unit; missing: the font's default (its .notdef glyph). */
   advance: (code: number) => number;
@@ -17,12 +17,26 @@ interface FontWidths {
 /** A measure for the chart library: (text, CSS font such as "bold 17px DejaVu Sans") → { width } in px. */
 export type MeasureText = (text: string, font?: string) => { width: number };
 
+/** DejaVu Sans's regular and bold advance widths, read once; null when its files are missing or unreadable. */
+export function dejaVuWidths(): { regular: FontWidths; bold: FontWidths } | null {
+  if (loaded === undefined) {
+    loaded = null;
+    if (existsSync(REGULAR) && existsSync(BOLD)) {
+      const regular = readFontWidths(readFileSync(REGULAR));
+      const bold = readFontWidths(readFileSync(BOLD));
+      if (regular !== null && bold !== null) loaded = { regular, bold };
+    }
+  }
+  return loaded;
+}
+
+let loaded: { regular: FontWidths; bold: FontWidths } | null | undefined;
+
 /** The measure of DejaVu Sans, or null when its files are missing. */
 export function dejaVuMeasure(): MeasureText | null {
-  if (!existsSync(REGULAR) || !existsSync(BOLD)) return null;
-  const regular = readFontWidths(readFileSync(REGULAR));
-  const bold = readFontWidths(readFileSync(BOLD));
-  if (regular === null || bold === null) return null;
+  const fonts = dejaVuWidths();
+  if (fonts === null) return null;
+  const { regular, bold } = fonts;
   return (text, font = '12px sans-serif') => {
     const size = Number(/(\d+(?:\.\d+)?)px/.exec(font)?.[1] ?? 12);
     const widths = /\bbold\b|\b[6-9]00\b/.test(font) ? bold : regular;

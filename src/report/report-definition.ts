@@ -3,6 +3,7 @@
 // The writers (streaming for large sheets, in memory for reports with charts) only ever read this shape.
 import type { PeriodUnit, StatsReport } from '../analysis/stats/stats-report.js';
 import type { PlainValue, SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
+import type { DataBasis } from './data-basis.js';
 
 /**
  * How a column's cells are written and shown. `datetime` takes epoch ms and shows the local time in the
@@ -19,7 +20,19 @@ export type CellFormat =
   | 'datetime'
   | 'date'
   | 'duration'
-  | 'boolean';
+  | 'boolean'
+  /** A platform code (FAILED_TO_INGEST): shown in words ("Failed to ingest"); the HTML keeps the code as its title. */
+  | 'code'
+  /** A change of a count, signed: +12, -3. */
+  | 'countChange'
+  /** A relative change (a fraction), signed: +8.3%. */
+  | 'percentChange'
+  /** The change of a share or rate (a difference of two fractions), in percentage points: +1.2 pp. */
+  | 'pointsChange'
+  /** A change in milliseconds, signed with its unit: +120 ms. */
+  | 'msChange'
+  /** The change of a 0–1 figure that is not a share (MRR), signed: +0.012. */
+  | 'decimal3Change';
 
 export interface ColumnSpec {
   /** The field of the row (a SQL column name, or a key of a computed row). */
@@ -44,6 +57,12 @@ export interface ColumnSpec {
    * its column without it.
    */
   wrap?: boolean;
+  /**
+   * Why a cell of this column can be n/a (a figure that does not apply, such as telegram's read receipts):
+   * an empty cell then shows `n/a` and the table says why in a footnote; a column n/a on every row is left
+   * out, its footnote saying so (not-applicable.ts).
+   */
+  notApplicable?: string;
 }
 
 /** A cell's value before formatting: what the warehouse returns (no bigint) or what the code computes. */
@@ -57,10 +76,15 @@ export interface SheetSource {
   rows: AsyncIterable<CellInput[][]> | Iterable<CellInput[][]>;
   /** Shown in the first data row when the sheet has no row (default: "No data for <period>"). */
   emptyNote?: string;
-  /** Per-row formats for a key/value sheet: the format of the cell in column `column` for each row. */
-  rowFormats?: { column: number; formats: CellFormat[] };
+  /**
+   * Per-cell formats where a row's cells differ from their column's (a key/value sheet, whose values are
+   * counts, shares and times): `cellFormats[row][column]`, undefined for the column's own.
+   */
+  cellFormats?: readonly (readonly (CellFormat | undefined)[] | undefined)[];
   /** False: no autofilter (a key/value sheet such as the KPIs); default true. */
   autoFilter?: boolean;
+  /** Lines printed under the table (what n/a means, what a figure counts), each one sentence. */
+  footnotes?: readonly string[];
 }
 
 /** `sankey`: a flow chart drawn from the spec's `flow` (its categories and series are left empty). */
@@ -97,6 +121,11 @@ export interface ChartSeries {
   notApplicable?: boolean[];
   /** True: drawn against the chart's second value axis (on the right), for a figure in another unit. */
   onSecondAxis?: boolean;
+  /**
+   * True: drawn apart from the other series (a line chart's partial periods): every value a marker, not
+   * joined to the whole periods' line, in the legend under its own name.
+   */
+  apart?: boolean;
 }
 
 export interface ChartSpec {
@@ -135,9 +164,31 @@ export interface ReportContext {
   ): AsyncIterable<StreamedRows>;
   /** Reads one of the report's own .sql files whole (for small lookups such as the sessionData keys). */
   querySql(name: string, extra?: Record<string, SqlParam>): Promise<Record<string, PlainValue>[]>;
+  /** The statistics of another period (the previous one), by `period` in `tz`. */
+  statsOf(from: number, to: number, period?: PeriodUnit): Promise<StatsReport>;
+  /** What the warehouse holds for the report: from when, up to when, when it was last synced (data-basis.ts). */
+  basis(): Promise<DataBasis>;
+  /** The options asking for this report's period, in local dates: `--from 2026-10-31 --to 2026-11-01 --tz Europe/Moscow`. */
+  periodOptions: string;
+}
+
+/** A block of a cover page: a small table (its name its title), a chart or one sentence. */
+export type CoverBlock = { table: SheetSource } | { chart: ChartSpec } | { note: string };
+
+/**
+ * The page a report opens with (the summary's scorecard): small tables, a chart and notes one under the
+ * other, printed on one page (the workbook's first sheet, A4 portrait) and at the top of the HTML page.
+ * For reports written in memory.
+ */
+export interface CoverPage {
+  /** The sheet's name (at most 31 characters). */
+  name: string;
+  blocks: CoverBlock[];
 }
 
 export interface BuiltReport {
+  /** Printed first: the workbook's first sheet, the top of the HTML page. */
+  cover?: CoverPage;
   sheets: SheetSource[];
   charts?: ChartSpec[];
   /**
@@ -146,8 +197,10 @@ export interface BuiltReport {
    * empty when no sheet has a row.
    */
   empty?: boolean;
-  /** With `empty`: why, and what to do, after the note ("no kb sync snapshot before its end (run reporter-etl kb sync)"). */
+  /** With `empty`: why, after the note ("no kb sync snapshot before its end"). */
   noDataReason?: string;
+  /** With `empty`: the command that brings the data, its period in local dates (`context.periodOptions`). */
+  noDataCommand?: string;
 }
 
 /** The file formats a report can be written in: `xlsx` (every report) and `html` (one self-contained page). */

@@ -22,15 +22,21 @@ export function escapeXmlText(text: string): string {
 
 /**
  * The XML of row `rowNumber`: one cell per non-null value, with its reference (empty cells are left out);
- * `styleIds[i]` is the style of column i's numbers and texts (0: none). Text must already fit the cell limit.
+ * `styleIds[i]` is the style of column i's numbers and texts (0: none); `points` its height when not one line.
+ * Text must already fit the cell limit.
  */
 export function rowXml(
   rowNumber: number,
   cells: readonly CellOutput[],
   letters: readonly string[],
   styleIds: readonly number[],
+  points?: number,
 ): string {
-  let xml = `<row r="${rowNumber}">`;
+  // a row grown for its wrapped text: spreadsheet programs keep a written row's height, never grow it
+  let xml =
+    points === undefined
+      ? `<row r="${rowNumber}">`
+      : `<row r="${rowNumber}" ht="${points}" customHeight="1">`;
   for (let i = 0; i < cells.length; i += 1) {
     const value = cells[i];
     if (value === null || value === undefined) continue;

@@ -1,13 +1,16 @@
-// Writes a built report (the same sheets and charts its workbook gets) as one self-contained HTML page: a
-// title with the report, projects, period and zone, every sheet as a table, every chart as inline SVG, and
-// inline CSS (system fonts, print-friendly). Invariants: every text from the data is HTML-escaped, and the
+// Writes a built report (the same sheets, charts and cover its workbook gets) as one self-contained HTML page:
+// a title with the report, projects, period and zone and when the data was last synced, the cover (the
+// summary's scorecard), every sheet as a table, every chart as inline SVG, and inline CSS (system fonts, a
+// narrow layout for phones, a print stylesheet). Invariants: every text from the data is HTML-escaped, and the
 // page makes no request at all (no URL in any src or href: no fonts, no scripts, no images to fetch).
 import { writeFile } from 'node:fs/promises';
 import { FORMAT_DIGITS, formatCount, formatDecimal, formatShare } from '../text/format-figures.js';
 import { createZoneClock, yesNo } from './cell-values.js';
+import { codeInWords } from './code-words.js';
+import { describePeriod } from './describe-period.js';
 import { escapeHtml, type HtmlCell, renderHtmlTable, replaceNonText } from './html-table.js';
 import { renderChartSvg } from './render-chart-svg.js';
-import type { CellFormat, CellInput, ChartSpec, SheetSource } from './report-definition.js';
+import type { CellFormat, CellInput, ChartSpec, CoverPage, SheetSource } from './report-definition.js';
 
 import { NO_DATA_NOTE, type WrittenSheet } from './write-sheets.js';
 
@@ -20,6 +23,10 @@ export interface HtmlReportHeading {
   from: number;
   to: number;
   tz: string;
+  /** When the data was last synced ("Last synced 2026-11-01 03:02 (Europe/Moscow)"). */
+  synced?: string;
+  /** The page the report opens with (the summary's scorecard), at the top. */
+  cover?: CoverPage | undefined;
 }
 
 const NUMERIC: ReadonlySet<CellFormat> = new Set([
@@ -29,17 +36,26 @@ const NUMERIC: ReadonlySet<CellFormat> = new Set([
   'decimal3',
   'percent',
   'duration',
+  'countChange',
+  'percentChange',
+  'pointsChange',
+  'msChange',
+  'decimal3Change',
 ]);
 
 // Fits 1280 px: headers wrap between words (never inside one), long texts wrap and keep 16em, identifiers
 // (a word of 20 characters or more) break anywhere and keep 8em, numbers never wrap; a wide table is set
-// smaller, a turned one has its headers down the side.
+// smaller. At 600 px and less (a phone at 390 px) a table of more than two columns is a card per row, each
+// value beside its column's name. Printed (A4): one full-width chart a row, nothing under 7 pt (tables 8–9 pt,
+// the charts' 11 px labels at 7.3 pt), the cover on its own page, a table of many columns on a landscape page
+// (a page the browser would otherwise shrink to fit it, its text with it).
 const STYLE = `
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   color: #222; margin: 24px auto; max-width: 1200px; padding: 0 16px; line-height: 1.4; }
 h1 { font-size: 1.6em; margin: 0 0 4px; }
 h2 { font-size: 1.2em; margin: 28px 0 8px; }
+h3 { font-size: 1.05em; margin: 16px 0 6px; }
 .meta { color: #555; margin: 0 0 16px; }
 table { border-collapse: collapse; margin: 0 0 8px; font-size: 0.85em; max-width: 100%; }
 th, td { border: 1px solid #D0D7DE; padding: 3px 6px; vertical-align: top; }
@@ -51,8 +67,10 @@ td { overflow-wrap: break-word; }
 td.long { min-width: 16em; }
 td.long, td.token { overflow-wrap: anywhere; }
 td.token { min-width: 8em; }
-tbody th { text-align: left; font-weight: normal; background: #EAF0F6; }
 td.note { color: #777; font-style: italic; }
+p.footnote, p.note { color: #555; font-size: 0.85em; margin: 2px 0 4px; }
+section.cover { border: 1px solid #D0D7DE; padding: 4px 16px 12px; margin: 0 0 16px; }
+section.cover figure.chart { max-width: 800px; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; flex: 1 1 560px; max-width: 800px; box-sizing: border-box; border: 1px solid #E1E4E8; }
 figure.chart svg { display: block; width: 100%; height: auto; }
@@ -61,12 +79,37 @@ figure.chart.flow { flex-basis: 100%; min-width: 640px; }
 table.wide { font-size: 0.7em; }
 table.wide th, table.wide td { padding: 2px 3px; }
 section.sheet { overflow-x: auto; }
+@media (max-width: 600px) {
+  body { margin: 12px auto; padding: 0 8px; }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; }
+  table.cards { width: 100%; font-size: 0.85em; }
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.cards tr { border: 1px solid #D0D7DE; margin: 0 0 8px; }
+  table.cards td { display: flex; justify-content: space-between; gap: 12px; border: none;
+    border-top: 1px solid #EEF1F4; text-align: right; white-space: normal; min-width: 0; }
+  table.cards td:first-child { border-top: none; }
+  table.cards td::before { content: attr(data-label); flex: 0 0 42%; text-align: left; font-weight: 600; color: #444; }
+  table.cards td.note::before { content: none; }
+  table.cards td.note { text-align: left; }
+  td.long, td.token { min-width: 0; }
+}
+@page { size: A4; margin: 12mm; }
+@page landscape { size: A4 landscape; margin: 12mm; }
 @media print {
-  body { margin: 0; max-width: none; font-size: 10pt; }
+  body { margin: 0; max-width: none; padding: 0; font-size: 10pt; }
+  h1 { font-size: 16pt; }
+  table { font-size: 9pt; }
+  table.wide { font-size: 8pt; }
+  td.long { min-width: 10em; }
+  td.token { min-width: 6em; }
+  td.num { white-space: normal; }
   section.sheet { overflow: visible; break-inside: avoid-page; }
-  figure.chart { break-inside: avoid; flex-basis: 45%; }
-  figure.chart.flow { flex-basis: 100%; min-width: 0; }
-  h2 { break-after: avoid; }
+  section.sheet.across { page: landscape; }
+  .charts { display: block; }
+  figure.chart { width: 100%; max-width: none; margin: 0 0 8pt; break-inside: avoid; }
+  figure.chart.flow { min-width: 0; }
+  section.cover { border: none; padding: 0; break-after: page; }
+  h2, h3 { break-after: avoid; }
   thead { display: table-header-group; }
   tr { break-inside: avoid; }
   tbody tr:nth-child(even) { background: none; }
@@ -89,7 +132,7 @@ export async function writeHtmlReport(
   return written;
 }
 
-/** The page's text: the first sheet (the KPIs), then the charts, then the other sheets. */
+/** The page's text: the cover, the first sheet (the KPIs), then the charts, then the other sheets. */
 export async function renderHtmlReport(
   sheets: readonly SheetSource[],
   charts: readonly ChartSpec[],
@@ -103,16 +146,13 @@ export async function renderHtmlReport(
     tables.push(html);
     written.push({ name: sheet.name, rows, source: sheet.name });
   }
-  const period = `${formatInstant(heading.from, localTime)} – ${formatInstant(heading.to, localTime)}`;
+  const period = describePeriod(heading.from, heading.to, heading.tz);
   const projects =
     heading.projects === null ? null : heading.projects.length > 0 ? heading.projects.join(', ') : '(none)';
-  const title = `${heading.title}${projects === null ? '' : ` · ${projects}`} · ${period} (${heading.tz})`;
+  const title = `${heading.title}${projects === null ? '' : ` · ${projects}`} · ${period}`;
   const figures: string[] = [];
-  // a flow chart keeps its labels readable: full width, and on a phone scrolled sideways, never shrunk
-  for (const chart of charts)
-    figures.push(
-      `<figure class="chart${chart.kind === 'sankey' ? ' flow' : ''}">\n${await renderChartSvg(chart)}\n</figure>`,
-    );
+  for (const chart of charts) figures.push(await chartFigure(chart));
+  const synced = heading.synced === undefined ? '' : ` · ${escapeHtml(heading.synced)}`;
   const html = [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -126,8 +166,9 @@ export async function renderHtmlReport(
     '<body>',
     '<header>',
     `<h1>${escapeHtml(heading.title)}${projects === null ? '' : `: ${escapeHtml(projects)}`}</h1>`,
-    `<p class="meta">Period ${escapeHtml(period)} (${escapeHtml(heading.tz)}; the end is exclusive)</p>`,
+    `<p class="meta">Period ${escapeHtml(period)}${synced}</p>`,
     '</header>',
+    ...(heading.cover ? [await renderCover(heading.cover, localTime)] : []),
     ...tables.slice(0, 1),
     ...(figures.length > 0 ? ['<section class="charts" aria-label="Charts">', ...figures, '</section>'] : []),
     ...tables.slice(1),
@@ -139,30 +180,58 @@ export async function renderHtmlReport(
   return { html: replaceNonText(html), written };
 }
 
+async function chartFigure(chart: ChartSpec): Promise<string> {
+  // a flow chart keeps its labels readable: full width, and on a phone scrolled sideways, never shrunk
+  const flow = chart.kind === 'sankey' ? ' flow' : '';
+  return `<figure class="chart${flow}">\n${await renderChartSvg(chart)}\n</figure>`;
+}
+
+/** The cover page: its tables, chart and notes one under the other. */
+async function renderCover(cover: CoverPage, localTime: (t: number) => number): Promise<string> {
+  const parts: string[] = [`<section class="cover" aria-label="${escapeHtml(cover.name)}">`];
+  parts.push(`<h2>${escapeHtml(cover.name)}</h2>`);
+  for (const block of cover.blocks) {
+    if ('note' in block) parts.push(`<p class="note">${escapeHtml(block.note)}</p>`);
+    else if ('chart' in block) parts.push(await chartFigure(block.chart));
+    else parts.push((await renderTable(block.table, localTime, 3)).html);
+  }
+  parts.push('</section>');
+  return parts.join('\n');
+}
+
 /** A sheet's table: its rows read and formatted as the workbook shows them, laid out by html-table.ts. */
 async function renderTable(
   sheet: SheetSource,
   localTime: (t: number) => number,
+  level: 2 | 3 = 2,
 ): Promise<{ html: string; rows: number }> {
   const formats = sheet.columns.map((c) => c.format);
+  // a column for the workbook only (an id, a whole text printed cut) is not on the page either
+  const shown = sheet.columns.flatMap((c, i) => (c.print === false ? [] : [i]));
   const rows: HtmlCell[][] = [];
   for await (const chunk of sheet.rows) {
     for (const row of chunk) {
-      const rowFormat = sheet.rowFormats?.formats[rows.length];
+      const own = sheet.cellFormats?.[rows.length];
       rows.push(
-        row.map((value, i) => {
-          const format =
-            sheet.rowFormats?.column === i && rowFormat !== undefined ? rowFormat : (formats[i] ?? 'text');
-          return { text: formatCell(value, format, localTime), numeric: NUMERIC.has(format) };
+        shown.map((i) => {
+          const value = row[i];
+          const format = own?.[i] ?? formats[i] ?? 'text';
+          const text = formatCell(value, format, localTime);
+          const code = format === 'code' && typeof value === 'string' && text !== value;
+          return { text, numeric: NUMERIC.has(format), ...(code ? { title: value } : {}) };
         }),
       );
     }
   }
   const html = renderHtmlTable({
     name: sheet.name,
-    columns: sheet.columns.map((c) => ({ header: c.header, numeric: NUMERIC.has(c.format) })),
+    columns: shown
+      .map((i) => sheet.columns[i]!)
+      .map((c) => ({ header: c.header, numeric: NUMERIC.has(c.format) })),
     rows,
     emptyNote: sheet.emptyNote ?? NO_DATA_NOTE,
+    footnotes: sheet.footnotes ?? [],
+    level,
   });
   return { html, rows: rows.length };
 }
@@ -173,7 +242,7 @@ export function formatCell(value: CellInput, format: CellFormat, localTime: (t: 
   if (typeof value === 'bigint') return formatCell(Number(value), format, localTime);
   if (typeof value === 'boolean') return yesNo(value);
   if (format === 'boolean' && typeof value === 'number') return yesNo(value !== 0);
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return format === 'code' ? codeInWords(value) : value;
   if (value instanceof Uint8Array) return `<${value.length} bytes>`;
   if (typeof value !== 'number') return JSON.stringify(value);
   if (!Number.isFinite(value)) return '';
@@ -194,9 +263,25 @@ export function formatCell(value: CellInput, format: CellFormat, localTime: (t: 
       return new Date(value).toISOString().slice(0, 10);
     case 'duration':
       return formatDuration(value);
+    case 'countChange':
+      return signed(value, formatCount(Math.abs(value)));
+    case 'percentChange':
+      return signed(value, formatShare(Math.abs(value)));
+    case 'pointsChange':
+      return `${signed(value, formatDecimal(Math.abs(value) * 100, 1))} pp`;
+    case 'msChange':
+      return `${signed(value, formatCount(Math.abs(value)))} ms`;
+    case 'decimal3Change':
+      return signed(value, formatDecimal(Math.abs(value), FORMAT_DIGITS.decimal3));
     default:
       return String(value);
   }
+}
+
+/** A change's sign before its figure, as the workbook's formats write it: +8.3%, -3, 0. */
+function signed(value: number, figure: string): string {
+  // a change that rounds to zero has no sign
+  return /[1-9]/.test(figure) ? `${value > 0 ? '+' : '-'}${figure}` : figure;
 }
 
 /** Milliseconds as [h]:mm:ss (hours past 24 kept, as Excel's [h] does). */
@@ -206,8 +291,4 @@ function formatDuration(ms: number): string {
   const s = Math.abs(total);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${sign}${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
-}
-
-function formatInstant(t: number, localTime: (t: number) => number): string {
-  return new Date(localTime(t)).toISOString().slice(0, 16).replace('T', ' ');
 }

@@ -1,13 +1,15 @@
-// Writes a small workbook in memory with exceljs's Workbook (the streaming writer cannot place images):
-// the same sheets as the streaming writer, plus the charts as PNGs on their own sheet, "Charts", right after
-// the first sheet: one under the other, two to a printed portrait page (a row break after every second), so
-// that no chart is ever cut across pages; the pages carry the report's header and footer like the tables'.
+// Writes a small workbook in memory with exceljs's Workbook (the streaming writer cannot place images): the
+// cover page first when the report has one (write-cover-sheet.ts), the same sheets as the streaming writer,
+// plus the charts as PNGs on their own sheet, "Charts", right after the first table: one under the other, two
+// to a printed portrait page (a row break after every second), so that no chart is ever cut across pages; the
+// pages carry the report's header and footer like the tables'.
 import ExcelJS from 'exceljs';
 import { headerFooter, PRINT_SETUP, type PrintHeading } from './print-layout.js';
 import { renderChartPng } from './render-chart-png.js';
 import { CHART_HEIGHT, CHART_WIDTH, renderChartSvg } from './render-chart-svg.js';
-import type { ChartSpec, SheetSource } from './report-definition.js';
+import type { ChartSpec, CoverPage, SheetSource } from './report-definition.js';
 import { TABLE_SHEET } from './sheet-layout.js';
+import { addCoverSheet } from './write-cover-sheet.js';
 import { addStyledRow, type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
 
 export const CHARTS_SHEET = 'Charts';
@@ -29,22 +31,27 @@ export async function writeMemoryWorkbook(
   path: string,
   sheets: readonly SheetSource[],
   charts: readonly ChartSpec[],
-  options: WriteSheetsOptions & { title: string },
+  options: WriteSheetsOptions & { title: string; cover?: CoverPage | undefined },
 ): Promise<WrittenSheet[]> {
   // drawn before the sheets are added (drawing is asynchronous: ECharts is loaded on the first chart)
-  const images = await Promise.all(charts.map(async (chart) => renderChartPng(await renderChartSvg(chart))));
+  const png = async (chart: ChartSpec) => renderChartPng(await renderChartSvg(chart));
+  const images = await Promise.all(charts.map(png));
+  const coverCharts = (options.cover?.blocks ?? []).flatMap((b) => ('chart' in b ? [b.chart] : []));
+  const coverImages = await Promise.all(coverCharts.map(png));
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'reporter-etl';
   workbook.title = options.title;
+  // the cover first: the workbook opens on it and prints it on page 1
+  if (options.cover) addCoverSheet(workbook, options.cover, coverImages, options.tz, options.heading);
+  const tableSheets = () => workbook.worksheets.length - (options.cover ? 1 : 0);
   const written = await writeSheets(
     {
       commitRows: false,
       addRow: addStyledRow,
       addSheet: (name) => {
         const sheet = workbook.addWorksheet(name, TABLE_SHEET);
-        // the charts' sheet comes second, after the KPIs
-        if (workbook.worksheets.length === 1 && charts.length > 0)
-          addChartsSheet(workbook, images, options.heading);
+        // the charts' sheet comes after the first table (the KPIs)
+        if (tableSheets() === 1 && charts.length > 0) addChartsSheet(workbook, images, options.heading);
         return sheet;
       },
       finishSheet: async () => {},

@@ -15,10 +15,11 @@ import type { Logger } from '../log.js';
 import { collectGarbage } from '../process/collect-garbage.js';
 import { assertFromBeforeTo } from '../time/check-period.js';
 import type { SqlParam, StreamedRows, Warehouse } from '../warehouse/warehouse.js';
+import { type DataBasis, dataFromText, isCovered, readDataBasis, syncedLine } from './data-basis.js';
+import { describePeriod, localMinute, periodOptions } from './describe-period.js';
 import { EXCEL_LIMITS, type SheetLimits } from './excel-limits.js';
 import { loadReportSql } from './load-report-sql.js';
-import { noDataNote } from './no-data-note.js';
-import { printedPeriod } from './print-layout.js';
+import { noDataNote, noDataSentence } from './no-data-note.js';
 import type {
   BuiltReport,
   CellInput,
@@ -30,6 +31,7 @@ import type {
 import { reportFileName } from './report-file-name.js';
 import { streamInSlices } from './stream-in-slices.js';
 import { sweepStaleTemporaryFiles, temporaryFileName } from './sweep-temporary-files.js';
+import { prepareSheets } from './table-rules.js';
 import { writeHtmlReport } from './write-html-report.js';
 import { writeMemoryWorkbook } from './write-memory-workbook.js';
 import { writeStreamingWorkbook } from './write-streaming-workbook.js';
@@ -118,11 +120,10 @@ export function describeMkdirError(cause: unknown): string {
   }
 }
 
-export async function writeReport(
+/** The request's usage checks: the period, the zone, the projects and the formats; what it selects. */
+async function checkRequest(
   req: WriteReportRequest,
-  options: WriteReportOptions = {},
-): Promise<WriteReportResult> {
-  const started = performance.now();
+): Promise<{ projects: string[]; formats: readonly ReportFormat[] }> {
   const { report } = req;
   assertFromBeforeTo(req.from, req.to);
   await checkTimeZone(req.warehouse, req.tz);
@@ -146,6 +147,11 @@ export async function writeReport(
         `--format ${format}: the ${report.id} report is written as ${formatsOf(report).join(' or ')} only`,
       );
   }
+  return { projects, formats };
+}
+
+/** Makes the report's folder, or says why it cannot be made (usage). */
+function makeOutDir(req: WriteReportRequest): void {
   try {
     makeDirectory(req.outDir, TRUSTED_FOLDER_MODE);
   } catch (cause) {
@@ -164,15 +170,31 @@ export async function writeReport(
       },
     );
   }
+}
+
+export async function writeReport(
+  req: WriteReportRequest,
+  options: WriteReportOptions = {},
+): Promise<WriteReportResult> {
+  const started = performance.now();
+  const { report } = req;
+  const { projects, formats } = await checkRequest(req);
+  makeOutDir(req);
   sweepStaleTemporaryFiles(req.outDir, req.log);
-  const context = createContext(report, req, projects, options);
+  const basis = await readDataBasis(req.warehouse, report.reads ?? 'reporter', projects, req.tz);
+  const context = createContext(report, req, projects, options, basis);
+  const heading = {
+    title: report.title,
+    period: describePeriod(req.from, req.to, req.tz),
+    synced: syncedLine(basis),
+  };
   const writeOptions = {
     tz: req.tz,
     limits: resolveLimits(options.limits),
     onProgress: req.onProgress,
     signal: req.signal,
     title: `${report.title} ${iso(req.from)} – ${iso(req.to)}`,
-    heading: { title: report.title, period: printedPeriod(req.from, req.to, req.tz) },
+    heading,
   };
   // debug: the caller prints the result (the CLI on stdout, a job in its summary), not twice
   req.log?.debug(
@@ -189,9 +211,14 @@ export async function writeReport(
   let sheets: { name: string; rows: number }[] = [];
   const files: WriteReportResult['files'] = [];
   // built once: the XLSX and the HTML of one run show the same figures from the same queries
-  const built = withNoDataNotes(await report.build(context), noDataNote(req.from, req.to, req.tz));
+  const made = withNoDataNotes(await report.build(context), noDataNote(req.from, req.to, req.tz), {
+    ...unsyncedPeriod(report, req, basis),
+  });
+  // the table rules (zones in headers, n/a, turned tables); in-memory sheets' rows are read into arrays
+  const inMemory = report.mode === 'memory';
+  const built = { ...made, sheets: await prepareSheets(made.sheets, req.tz, inMemory) };
   // rows are read once per format: a second format needs them kept (html is for small, in-memory reports)
-  const sources = formats.length > 1 ? await keepRows(built.sheets) : built.sheets;
+  const sources = formats.length > 1 && !inMemory ? await keepRows(built.sheets) : built.sheets;
   for (const format of formats) {
     const path = join(req.outDir, reportFileName(report.id, req.from, req.to, req.tz, format));
     const temporary = join(req.outDir, temporaryFileName(report.id, format));
@@ -206,10 +233,15 @@ export async function writeReport(
               from: req.from,
               to: req.to,
               tz: req.tz,
+              synced: heading.synced,
+              cover: built.cover,
             })
           : report.mode === 'stream'
             ? await writeStreamingWorkbook(temporary, sources, writeOptions)
-            : await writeMemoryWorkbook(temporary, sources, built.charts ?? [], writeOptions);
+            : await writeMemoryWorkbook(temporary, sources, built.charts ?? [], {
+                ...writeOptions,
+                cover: built.cover,
+              });
       throwIfAborted(req.signal);
       if (files.length === 0) sheets = written.map((s) => ({ name: s.name, rows: s.rows }));
       renameSync(temporary, path);
@@ -237,20 +269,50 @@ export async function writeReport(
 
 /**
  * Every sheet without a note of its own says "No data for <period>" when it has no row; a report that says its
- * period holds no data loses its rows and charts, and each sheet says that instead of its own note (a note
- * such as "every question found its source" would be false of a period with no run).
+ * period holds no data loses its rows, charts and cover, and each sheet says that instead of its own note (a
+ * note such as "every question found its source" would be false of a period with no run), in one sentence:
+ * why, and the command that brings the data. `unsynced`: the period is not covered by synced data, which is
+ * then the reason given, with the sync that fetches it.
  */
-function withNoDataNotes(built: BuiltReport, note: string): BuiltReport {
+function withNoDataNotes(
+  built: BuiltReport,
+  note: string,
+  unsynced: { reason?: string; command?: string },
+): BuiltReport {
   if (built.empty) {
-    const said = built.noDataReason === undefined ? note : `${note}: ${built.noDataReason}`;
+    const said =
+      unsynced.reason === undefined
+        ? noDataSentence(note, built.noDataReason, built.noDataCommand)
+        : noDataSentence(note, unsynced.reason, unsynced.command);
     return {
-      sheets: built.sheets.map((s) => ({ ...s, rows: [], emptyNote: said })),
+      sheets: built.sheets.map((s) => ({ ...s, rows: [], emptyNote: said, footnotes: [] })),
       charts: [],
       empty: true,
-      ...(built.noDataReason === undefined ? {} : { noDataReason: built.noDataReason }),
+      // what the sheets say after "No data for <period>": why, and the command to run (the CLI's warning too)
+      ...(said.length > note.length ? { noDataReason: said.slice(note.length).replace(/^: /, '') } : {}),
     };
   }
-  return { ...built, sheets: built.sheets.map((s) => ({ ...s, emptyNote: s.emptyNote ?? note })) };
+  // a sheet with no row in a period not synced at all says so, and what to run
+  const none = unsynced.reason === undefined ? note : noDataSentence(note, unsynced.reason, unsynced.command);
+  return { ...built, sheets: built.sheets.map((s) => ({ ...s, emptyNote: s.emptyNote ?? none })) };
+}
+
+/**
+ * A Reporter report whose period is not covered by synced data: why (how much of it the warehouse holds) and
+ * the `sync` that fetches it, in local dates. Nothing for a covered period, or the knowledge base's reports.
+ */
+function unsyncedPeriod(
+  report: ReportDefinition,
+  req: WriteReportRequest,
+  basis: DataBasis,
+): { reason?: string; command?: string } {
+  if ((report.reads ?? 'reporter') !== 'reporter' || isCovered(basis, req.from, req.to)) return {};
+  const from = dataFromText(basis);
+  const held =
+    from === null || basis.syncedTo === null
+      ? 'nothing is synced yet'
+      : `the warehouse holds data from ${from} to ${localMinute(basis.syncedTo, req.tz)} only`;
+  return { reason: held, command: `reporter-etl sync ${periodOptions(req.from, req.to, req.tz)}` };
 }
 
 /** The sheets with their rows read into arrays, so that each format can read them again. */
@@ -269,8 +331,15 @@ function createContext(
   req: WriteReportRequest,
   projects: string[],
   options: WriteReportOptions,
+  basis: DataBasis,
 ): ReportContext {
   const stats = new Map<PeriodUnit, Promise<StatsReport>>();
+  const statsOf = (from: number, to: number, period: PeriodUnit) =>
+    computeStats(
+      req.warehouse,
+      { projects, from, to, timeZone: req.tz, period, top: 10, catchAllClass: '/CatchAll' },
+      options.now ? { now: options.now } : {},
+    );
   const params = (extra: Record<string, SqlParam> | undefined, from: number, to: number) => ({
     projects,
     from: new Date(from),
@@ -284,26 +353,17 @@ function createContext(
     to: req.to,
     projects,
     tz: req.tz,
+    periodOptions: periodOptions(req.from, req.to, req.tz),
     stats(period = 'day') {
       let computed = stats.get(period);
       if (!computed) {
-        computed = computeStats(
-          req.warehouse,
-          {
-            projects,
-            from: req.from,
-            to: req.to,
-            timeZone: req.tz,
-            period,
-            top: 10,
-            catchAllClass: '/CatchAll',
-          },
-          options.now ? { now: options.now } : {},
-        );
+        computed = statsOf(req.from, req.to, period);
         stats.set(period, computed);
       }
       return computed;
     },
+    statsOf: (from, to, period = 'day') => statsOf(from, to, period),
+    basis: async () => basis,
     streamSql(name, streamOptions = {}): AsyncGenerator<StreamedRows> {
       const sql = loadReportSql(report.id, name);
       const bound = (from: number, to: number) => paramsFor(sql, params(streamOptions.extra, from, to));

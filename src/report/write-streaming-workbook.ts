@@ -6,15 +6,14 @@
 // and is thrown from here, never left unhandled.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import type { Alignment } from 'exceljs';
 import { collectGarbage, collectionsSoFar } from '../process/collect-garbage.js';
 import type { CellOutput } from './cell-values.js';
 import type { SheetWriter } from './exceljs-parts.js';
-import type { CellFormat, SheetSource } from './report-definition.js';
+import type { SheetSource } from './report-definition.js';
 import { columnLetters, rowXml } from './row-xml.js';
-import { formatStyle, TABLE_SHEET } from './sheet-layout.js';
+import { formatStyle, TABLE_SHEET, TEXT_FORMATS } from './sheet-layout.js';
 import { StreamedWorkbook } from './streamed-workbook.js';
-import { type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
+import { type CellLook, type WriteSheetsOptions, type WrittenSheet, writeSheets } from './write-sheets.js';
 import { ZipWriter } from './zip-writer.js';
 
 /**
@@ -61,7 +60,7 @@ export async function writeStreamingWorkbook(
       {
         commitRows: true,
         addSheet: (name) => rows.addSheet(workbook.addWorksheet(name, TABLE_SHEET)),
-        addRow: (sheet, cells, formats, wraps) => rows.add(sheet as SheetWriter, cells, formats, wraps),
+        addRow: (sheet, cells, looks, points) => rows.add(sheet as SheetWriter, cells, looks, points),
         finishSheet: async (sheet) => {
           throwIfFileFailed();
           await Promise.race([workbook.finishSheet(sheet as SheetWriter), fileFailed]);
@@ -93,7 +92,7 @@ class StreamedRows {
   private readonly nextRow = new WeakMap<SheetWriter, number>();
   private readonly letters: string[] = [];
   private readonly styleIds = new Map<string, number>();
-  private lastFormats: readonly CellFormat[] | undefined;
+  private lastLooks: readonly CellLook[] | undefined;
   private lastStyleIds: number[] = [];
 
   constructor(private readonly workbook: StreamedWorkbook) {}
@@ -106,30 +105,28 @@ class StreamedRows {
   add(
     sheet: SheetWriter,
     cells: readonly CellOutput[],
-    formats: readonly CellFormat[],
-    wraps: readonly boolean[],
+    looks: readonly CellLook[],
+    points: number | undefined,
   ): void {
     const rowNumber = this.nextRow.get(sheet) ?? 2;
     this.nextRow.set(sheet, rowNumber + 1);
     while (this.letters.length < cells.length) this.letters.push(columnLetters(this.letters.length + 1));
-    // a source's rows share its formats array (a row with a format of its own has a new one)
-    if (formats !== this.lastFormats) {
-      this.lastFormats = formats;
-      this.lastStyleIds = formats.map((format, i) => this.styleIdOf(format, wraps[i] === true));
+    // a source's rows share its looks array (a row with formats of its own has a new one)
+    if (looks !== this.lastLooks) {
+      this.lastLooks = looks;
+      this.lastStyleIds = looks.map((look) => this.styleIdOf(look));
     }
-    this.workbook.part(sheet).write(rowXml(rowNumber, cells, this.letters, this.lastStyleIds));
+    this.workbook.part(sheet).write(rowXml(rowNumber, cells, this.letters, this.lastStyleIds, points));
   }
 
-  /** Text and booleans need no number format; numbers get their format's style, a long text its wrapping one. */
-  private styleIdOf(format: CellFormat, wrap: boolean): number {
-    const key = wrap ? `${format} wrapped` : format;
+  /** Each look's style in the workbook's style table: text wrapped, numbers formatted, all at the top of their row. */
+  private styleIdOf(look: CellLook): number {
+    const key = `${look.format}|${look.align ?? ''}`;
     let id = this.styleIds.get(key);
     if (id === undefined) {
-      const style = formatStyle(format);
-      const styles = this.workbook.styles;
-      if (wrap && format === 'text') id = styles.addStyleModel({ ...style, alignment: WRAPPED }, STRING_TYPE);
-      else if (format === 'text' || format === 'boolean' || !style.numFmt) id = 0;
-      else id = styles.addStyleModel(style, NUMBER_TYPE);
+      const style = formatStyle(look.format, look.align);
+      const type = TEXT_FORMATS.has(look.format) ? STRING_TYPE : NUMBER_TYPE;
+      id = this.workbook.styles.addStyleModel(style, type);
       this.styleIds.set(key, id);
     }
     return id;
@@ -156,6 +153,3 @@ class PeriodicCollector {
 /** exceljs's Enums.ValueType.Number and .String. */
 const NUMBER_TYPE = 2;
 const STRING_TYPE = 3;
-
-/** A long text's alignment: wrapped in its column, from the top of its row. */
-const WRAPPED: Partial<Alignment> = Object.freeze({ wrapText: true, vertical: 'top' });

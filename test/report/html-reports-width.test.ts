@@ -1,9 +1,7 @@
-// Every report with an HTML form (taken from the report registry, so a report added there is checked with no
-// edit here), written by the compiled CLI from synced data and opened in headless Chromium at 1280 px: the
-// page does not scroll sideways (document.documentElement.scrollWidth <= 1280), no table cell's text runs
-// past its cell (a header cut), and a long text keeps a readable width (not one word per line). The Reporter
-// reports read a synced emulator; the knowledge base reports two kb syncs (with a change) and
-// four kb evals (more than a turned table's rows, so that Runs is laid out as columns); unhandled the
+// Every HTML report of the registry (a report added there is checked with no edit here), written by the
+// compiled CLI from synced data and opened in headless Chromium at 1280 px and at a phone's 390 px (tables as
+// cards): no sideways scrolling, no cell's text past its cell, long text at a readable width. The knowledge
+// base reports read two kb syncs (with a change) and four kb evals (Runs laid out as columns); unhandled the
 // `unhandled` run of its period.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +18,13 @@ import { CHROMIUM_MISSING, findChromium, runChromium } from '../helpers/chromium
 import { runCli } from '../helpers/run-cli.js';
 import { createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 
-const WIDTH = 1280;
+/** A desktop window and a phone's (an iPhone's 390 px): the page reads at both. */
+const WIDTHS = [1280, 390] as const;
 /** A cell holding at least this many characters of text must be at least MIN_LONG_CELL px wide. */
 const LONG_TEXT = 40;
 const MIN_LONG_CELL = 160;
+/** On a phone: a third of its width (15 characters a line or more). */
+const MIN_LONG_CELL_NARROW = 120;
 const HTML_REPORTS = REPORTS.filter((r) => (r.formats ?? ['xlsx']).includes('html'));
 
 /** What the page reports of itself once laid out (a script appended to a copy of the page measures it). */
@@ -108,6 +109,29 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/**
+ * A page showing `probe` in a frame `width` px wide, the frame's measurements copied out to its own DOM:
+ * headless Chromium's window is at least 500 px wide, a frame as narrow as a phone.
+ */
+function framed(probe: string, width: number): string {
+  const page = probe.replace(/\.html$/, `-${width}.html`);
+  writeFileSync(
+    page,
+    `<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="${pathToFileURL(probe).href}" style="width:${width}px;height:2000px;border:0"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', () => {
+  const inner = document.getElementById('f').contentDocument.getElementById('measured');
+  const out = document.createElement('pre');
+  out.id = 'measured';
+  out.textContent = inner ? inner.textContent : '';
+  document.body.append(out);
+});
+</script></body></html>`,
+  );
+  return page;
+}
+
 async function cli(args: string[]): Promise<string> {
   const r = await runCli(args, env);
   expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -120,7 +144,7 @@ function periodOf(report: ReportDefinition): string[] {
   return ['--from', '2026-10-30', '--to', '2026-11-01', '--tz', 'Europe/Moscow'];
 }
 
-describe('HTML reports at 1280 px in headless Chromium', () => {
+describe('HTML reports at 1280 px and 390 px in headless Chromium', () => {
   it('the registry has the HTML reports this checks (summary, kb-health, kb-eval at least)', () => {
     expect(HTML_REPORTS.map((r) => r.id)).toEqual(
       expect.arrayContaining(['summary', 'kb-health', 'kb-eval']),
@@ -148,22 +172,30 @@ describe('HTML reports at 1280 px in headless Chromium', () => {
       // a copy with the measuring script last in its body; the report itself has no script
       const probe = join(work, `${id}-probe.html`);
       writeFileSync(probe, page.replace('</body>', `${MEASURE}\n</body>`));
-      const dom = await runChromium(chromium, [
-        `--window-size=${WIDTH},2000`,
-        '--dump-dom',
-        pathToFileURL(probe).href,
-      ]);
-      const json = /<pre id="measured">([^<]*)<\/pre>/.exec(dom)?.[1];
-      expect(json, 'the measuring script ran').toBeDefined();
-      const m = JSON.parse(
-        json!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
-      ) as Measured;
-      expect(m.viewport).toBe(WIDTH);
-      expect(m.dataRows, 'a page with data (an empty one would prove nothing)').toBeGreaterThan(0);
-      expect(m.scrollWidth).toBeLessThanOrEqual(WIDTH);
-      expect(m.scrollingSections).toEqual([]);
-      expect(m.overflowing).toEqual([]);
-      expect(m.longCells.filter((c) => c.width < MIN_LONG_CELL)).toEqual([]);
+      for (const width of WIDTHS) {
+        const dom = await runChromium(chromium, [
+          '--allow-file-access-from-files',
+          '--virtual-time-budget=5000',
+          `--window-size=${Math.max(width, 1280)},2000`,
+          '--dump-dom',
+          pathToFileURL(framed(probe, width)).href,
+        ]);
+        const json = /<pre id="measured">([^<]*)<\/pre>/.exec(dom)?.[1];
+        expect(json, 'the measuring script ran').toBeDefined();
+        const m = JSON.parse(
+          json!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
+        ) as Measured;
+        const at = `${id} at ${width} px`;
+        expect(m.viewport, at).toBe(width);
+        expect(m.dataRows, 'a page with data (an empty one would prove nothing)').toBeGreaterThan(0);
+        expect(m.scrollWidth, at).toBeLessThanOrEqual(width);
+        expect(m.scrollingSections, at).toEqual([]);
+        expect(m.overflowing, at).toEqual([]);
+        expect(
+          m.longCells.filter((c) => c.width < (width < 600 ? MIN_LONG_CELL_NARROW : MIN_LONG_CELL)),
+          at,
+        ).toEqual([]);
+      }
     },
   );
 });

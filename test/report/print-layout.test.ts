@@ -42,14 +42,18 @@ describe('printing a report sheet', () => {
     );
   });
 
-  it('writes the report, the sheet and the period above, Page N of M below; & doubled', () => {
+  it('writes the report, the sheet and the period above, the last sync and Page N of M below; & doubled', () => {
     const { oddHeader, oddFooter } = headerFooter({ title: 'Q&A', period: '2026-10-31 (UTC)' });
     expect(oddHeader).toBe(
       '&L&11&"Calibri,Regular"Q&&A&C&11&"Calibri,Regular"&A&R&11&"Calibri,Regular"2026-10-31 (UTC)',
     );
     // the size code is followed by the font's name, never by the period's digits (&112026 is size 112026)
     expect(oddHeader).not.toMatch(/&\d+\d{4}-/);
-    expect(oddFooter).toBe('&C&11&"Calibri,Regular"Page &P of &N');
+    expect(oddFooter).toBe('&R&11&"Calibri,Regular"Page &P of &N');
+    const synced = headerFooter({ title: 'Q', period: 'P', synced: 'Last synced 2026-10-31 14:05 (UTC)' });
+    expect(synced.oddFooter).toBe(
+      '&L&11&"Calibri,Regular"Last synced 2026-10-31 14:05 (UTC)&R&11&"Calibri,Regular"Page &P of &N',
+    );
   });
 
   it('scales a sheet to the page width: 100 % when it fits, less when not, never under 70 %', () => {

@@ -5,7 +5,10 @@ import ExcelJS from 'exceljs';
 export interface ReadSheet {
   name: string;
   header: string[];
+  /** The table's rows: those under the header up to the first empty row (its footnotes follow that). */
   rows: unknown[][];
+  /** Every row under the header, footnotes included. */
+  allRows: unknown[][];
   sheet: ExcelJS.Worksheet;
 }
 
@@ -21,11 +24,14 @@ export async function readWorkbook(
       all[row.number - 1] = values;
     });
     const [header = [], ...rows] = all;
-    const width = header.length;
+    const width = Math.max(header.length, ...rows.map((r) => r?.length ?? 0));
+    const allRows = rows.map((r) => Array.from({ length: width }, (_, i) => r?.[i] ?? null));
+    const blank = allRows.findIndex((r) => r.every((v) => v === null));
     return {
       name: sheet.name,
       header: header.map(String),
-      rows: rows.map((r) => Array.from({ length: width }, (_, i) => r?.[i] ?? null)),
+      rows: (blank < 0 ? allRows : allRows.slice(0, blank)).map((r) => r.slice(0, header.length)),
+      allRows,
       sheet,
     };
   });
