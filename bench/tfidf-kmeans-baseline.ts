@@ -2,6 +2,7 @@
 // scikit-learn's TfidfVectorizer does by default (lower case, tokens of 2+ word characters, smoothed idf, L2
 // rows) and Euclidean k-means told the TRUE number of intents (greedy k-means++ start, best of `inits`
 // seeded runs by inertia, as scikit-learn's n_init). The product is never told k; this baseline is.
+import { seededRandom } from '../src/analysis/unhandled/seeded-random.js';
 
 interface Rows {
   n: number;
@@ -45,18 +46,6 @@ function tfidfRows(texts: readonly string[]): Rows {
     return s;
   });
   return { ...rows, values: vals, sq };
-}
-
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The squared distance between rows i and r. */
@@ -163,7 +152,7 @@ export function baselineClusters(texts: readonly string[], k: number, inits = 10
   const rows = tfidfRows(texts);
   let best: { labels: Int32Array; inertia: number } | undefined;
   for (let s = 0; s < inits; s++) {
-    const next = random(seed + s);
+    const next = seededRandom(seed + s);
     const run = lloyd(rows, k, seedRows(rows, k, next));
     if (best === undefined || run.inertia < best.inertia) best = run;
   }

@@ -1,5 +1,5 @@
-// The demo's Pushgate step: one run of the sync job with an alert rule that holds (any transfer in the last
-// 24 hours) and REPORTER_PUSHGATE_URL on the emulator's ops pushback, so the rule fires and the run's
+// The demo's Pushgate step: one run of the sync job with an alert rule that holds (any unrecognised question
+// in the last 24 hours: a transfer was too rare in a small demo's last day to count on) and REPORTER_PUSHGATE_URL on the emulator's ops pushback, so the rule fires and the run's
 // notification arrives; then what the emulated Pushgate received, as its bot would read it.
 import { DEFAULT_PUSHBACK_ID } from '../emulator/pushgate/pushgate.js';
 import type { RunningEmulator } from '../emulator/server.js';
@@ -7,7 +7,7 @@ import { EXIT } from '../errors.js';
 import type { CommandIo } from './command.js';
 import { runCommand } from './commands/run.js';
 
-export const DEMO_ALERT_RULES = [{ name: 'demo-transfers', metric: 'transferShare', above: 0 }];
+export const DEMO_ALERT_RULES = [{ name: 'demo-unrecognised', metric: 'unrecognisedShare', above: 0 }];
 
 /** Runs the step; returns the run's code, or 1 when the notification did not arrive. */
 export async function showDemoNotification(running: RunningEmulator, io: CommandIo): Promise<number> {

@@ -6,7 +6,6 @@ import { CONFIG_DEFAULTS as D } from '../settings/config-defaults.js';
 import { SOURCE_COMMANDS } from '../sources/source-commands.js';
 import { suggestKey } from '../text/suggest-near.js';
 import { wrapHelp } from '../text/wrap-help.js';
-import { isOutOfSpace, outOfSpaceError } from '../warehouse/out-of-space.js';
 import type { CommandEntry, CommandIo } from './command.js';
 
 /**
@@ -259,6 +258,7 @@ export async function main(argv: string[], io: CommandIo): Promise<number> {
     }
     // a full disk met where no warehouse operation wrapped it (DuckDB invalidates the database after a failed
     // checkpoint, and the next statement says so): still "make room, then run again", exit 75, no stack
+    const { isOutOfSpace, outOfSpaceError } = await import('../warehouse/out-of-space.js');
     if (isOutOfSpace(error)) {
       const full = outOfSpaceError('A write to the warehouse failed', error);
       io.err(`reporter-etl ${name}: ${full.message}`);

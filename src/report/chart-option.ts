@@ -19,6 +19,27 @@ const PALETTE = ['#1F4E79', '#ED7D31', '#70AD47', '#7030A0', '#5B9BD5', '#A5A5A5
 const SYMBOLS = ['circle', 'rect', 'triangle', 'diamond', 'roundRect', 'pin', 'arrow'];
 const DASHES = ['solid', 'dashed', 'dotted'] as const;
 const TEXT = '#333333';
+
+/** What every chart of a report shares: white, no animation (a printed page), the house font, its title. */
+export function chartFrame(title: string): EChartsOption {
+  return {
+    animation: false,
+    backgroundColor: '#FFFFFF',
+    textStyle: { fontFamily: `${CHART_FONT}, sans-serif`, color: TEXT },
+    title: {
+      text: title,
+      left: 'center',
+      top: 8,
+      textStyle: {
+        fontSize: 16,
+        fontWeight: 'bold',
+        color: TEXT,
+        width: CHART_WIDTH - 20,
+        overflow: 'truncate',
+      },
+    },
+  };
+}
 const LABEL_SIZE = 12;
 /** Room the plot leaves on the left and right of a vertical-bar chart for the value axis. */
 const SIDE_ROOM = 110;
@@ -58,22 +79,8 @@ export function chartOption(chart: ChartSpec, measure: MeasureText): EChartsOpti
   const valueAxes = [valueAxis(chart.valueAxis, horizontal)];
   if (chart.secondValueAxis) valueAxes.push(valueAxis(chart.secondValueAxis, horizontal));
   return {
-    animation: false,
-    backgroundColor: '#FFFFFF',
+    ...chartFrame(chart.title),
     color: PALETTE,
-    textStyle: { fontFamily: `${CHART_FONT}, sans-serif`, color: TEXT },
-    title: {
-      text: chart.title,
-      left: 'center',
-      top: 8,
-      textStyle: {
-        fontSize: 16,
-        fontWeight: 'bold',
-        color: TEXT,
-        width: CHART_WIDTH - 20,
-        overflow: 'truncate',
-      },
-    },
     legend: several
       ? {
           show: true,

@@ -2,7 +2,7 @@
 // each node labelled with its text and its sessions, links coloured by their source, no hover states (a
 // printed chart). The labels of the last column sit on the node's left so none leaves the chart. Pure.
 import type { EChartsOption } from 'echarts';
-import { CHART_FONT, CHART_WIDTH, formatValue } from './chart-option.js';
+import { chartFrame, formatValue } from './chart-option.js';
 import type { ChartSpec } from './report-definition.js';
 
 const PALETTE = ['#1F4E79', '#ED7D31', '#70AD47', '#7030A0', '#5B9BD5', '#A5A5A5', '#9E480E', '#264478'];
@@ -40,21 +40,7 @@ export function sankeyOption(chart: ChartSpec): EChartsOption {
       },
     }));
   return {
-    animation: false,
-    backgroundColor: '#FFFFFF',
-    textStyle: { fontFamily: `${CHART_FONT}, sans-serif`, color: TEXT },
-    title: {
-      text: chart.title,
-      left: 'center',
-      top: 8,
-      textStyle: {
-        fontSize: 16,
-        fontWeight: 'bold',
-        color: TEXT,
-        width: CHART_WIDTH - 20,
-        overflow: 'truncate',
-      },
-    },
+    ...chartFrame(chart.title),
     series: [
       {
         type: 'sankey',

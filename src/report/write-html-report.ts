@@ -64,7 +64,7 @@ tbody tr:nth-child(even) { background: #F4F6F8; }
 th.num { text-align: right; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td { overflow-wrap: break-word; }
-td.long { min-width: 16em; }
+td.long { min-width: 14em; }
 td.long, td.token { overflow-wrap: anywhere; }
 td.token { min-width: 8em; }
 td.note { color: #777; font-style: italic; }
@@ -74,8 +74,8 @@ section.cover figure.chart { max-width: 800px; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; flex: 1 1 560px; max-width: 800px; box-sizing: border-box; border: 1px solid #E1E4E8; }
 figure.chart svg { display: block; width: 100%; height: auto; }
-figure.chart.flow { flex-basis: 100%; min-width: 640px; }
-.charts:has(figure.flow) { overflow-x: auto; }
+figure.chart.flow { flex-basis: 100%; overflow-x: auto; }
+figure.chart.flow svg { min-width: 640px; }
 table.wide { font-size: 0.7em; }
 table.wide th, table.wide td { padding: 2px 3px; }
 section.sheet { overflow-x: auto; }
@@ -107,7 +107,8 @@ section.sheet { overflow-x: auto; }
   section.sheet.across { page: landscape; }
   .charts { display: block; }
   figure.chart { width: 100%; max-width: none; margin: 0 0 8pt; break-inside: avoid; }
-  figure.chart.flow { min-width: 0; }
+  figure.chart.flow { overflow: visible; }
+  figure.chart.flow svg { min-width: 0; }
   section.cover { border: none; padding: 0; break-after: page; }
   h2, h3 { break-after: avoid; }
   thead { display: table-header-group; }

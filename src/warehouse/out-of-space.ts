@@ -16,9 +16,21 @@ export function isOutOfSpace(error: unknown): boolean {
   return false;
 }
 
+/**
+ * The line that says the disk is full, of the error or its causes (DuckDB's "database has been invalidated"
+ * names it on a later line, as the original error), else the error's first line.
+ */
+function noSpaceLine(cause: unknown): string {
+  for (let e = cause, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const line = e.message.split('\n').find((l) => NO_SPACE.some((pattern) => pattern.test(l)));
+    if (line !== undefined) return line.trim();
+  }
+  return String(cause instanceof Error ? cause.message : cause).split('\n')[0] ?? '';
+}
+
 /** The error of a warehouse write (`what` failed) for want of disk space: transient, saying what to do. */
 export function outOfSpaceError(what: string, cause: unknown): EtlError {
-  const said = String(cause instanceof Error ? cause.message : cause).split('\n')[0];
+  const said = noSpaceLine(cause);
   return new EtlError(
     'warehouse.no_space',
     `${what}: the disk of the warehouse (REPORTER_DATA_DIR) is full (${said}); nothing of it was written. ` +

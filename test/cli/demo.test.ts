@@ -41,7 +41,7 @@ describe('reporter-etl demo', () => {
       expect(stdout).toMatch(/Totals/);
       expect(stdout).toMatch(/they agree/);
       // the notification of the sync run whose alert rule fired, as the emulated Pushgate received it
-      expect(stdout).toMatch(/alert firing: shop-bot: transferShare [\d.]+ above 0/);
+      expect(stdout).toMatch(/alert firing: shop-bot: unrecognisedShare [\d.]+ above 0/);
       expect(stdout).toMatch(/Pushgate received 1 push on the ops pushback \(ops-…\):/);
       expect(stdout).toMatch(/"state": "firing"/);
       expect(stdout).not.toContain('ops-7f3c9a1e5b2d4c68e0a1');

@@ -57,3 +57,15 @@ export function wallMs(value: unknown): number {
   if (!(value instanceof Date)) throw new Error(`expected a date-time cell, got ${JSON.stringify(value)}`);
   return value.getTime();
 }
+
+/**
+ * A field of a one-record table the report printed as a list (src/report/table-rules.ts: a row per column, the
+ * first column's header and value as the list's header): its value, and the worksheet cell holding it.
+ */
+export function listedField(sheet: ReadSheet, name: string): { value: unknown; cell: ExcelJS.Cell } {
+  if (sheet.header[0] === name) return { value: sheet.header[1], cell: sheet.sheet.getRow(1).getCell(2) };
+  const index = sheet.rows.findIndex((row) => row[0] === name);
+  if (index < 0)
+    throw new Error(`${sheet.name}: no field "${name}" (fields: ${sheet.rows.map((r) => r[0]).join(', ')})`);
+  return { value: sheet.rows[index]![1], cell: sheet.sheet.getRow(index + 2).getCell(2) };
+}

@@ -76,6 +76,7 @@ describe('reporter-etl report', () => {
       'kb-health',
       'kb-eval',
       'unhandled',
+      'paths',
     ]);
   });
 

@@ -64,7 +64,10 @@ const shown = (x: number, digits: number) =>
 
 /** The cells of the HTML row whose first cell is `first`. */
 function htmlRow(page: string, first: string): string[] {
-  const row = page.split('<tr>').find((r) => r.startsWith(`<td>${first}</td>`));
+  // a first cell may carry the column's name for the narrow layout (data-label)
+  const row = page
+    .split('<tr>')
+    .find((r) => r.startsWith('<td') && r.slice(r.indexOf('>') + 1).startsWith(`${first}</td>`));
   expect(row, first).toBeDefined();
   return [...row!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]!);
 }

@@ -12,7 +12,6 @@ import {
   PATHS_SCHEMA_VERSION,
   type PathsQuery,
   type PathsReport,
-  type PathTotals,
 } from './paths-report.js';
 import { reconcileRoutes } from './platform-routes.js';
 import {
@@ -21,7 +20,7 @@ import {
   readPreviousRoutes,
   withPrevious,
 } from './previous-period.js';
-import { type ClusterLabels, EVERY_CHANNEL, type FlowFigures, readFlows } from './read-flows.js';
+import { type ClusterLabels, EVERY_CHANNEL, emptyTotals, type FlowFigures, readFlows } from './read-flows.js';
 
 /** States per position the flow chart may draw, and moves between positions. */
 export const FLOW_NODES = 6;
@@ -88,18 +87,6 @@ export async function computePaths(
       .sort()
       .map((c) => channelPaths(flows, c, counts, query.top)),
     platform,
-  };
-}
-
-function emptyTotals(): PathTotals {
-  return {
-    sessions: 0,
-    withPath: 0,
-    withoutPath: 0,
-    endedAfterAnswer: 0,
-    endedAfterCatchAll: 0,
-    endedWithAgent: 0,
-    routes: 0,
   };
 }
 

@@ -52,7 +52,8 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-function emptyTotals(): PathTotals {
+/** The totals of a channel with no session. */
+export function emptyTotals(): PathTotals {
   return {
     sessions: 0,
     withPath: 0,

@@ -53,8 +53,8 @@ Runs the whole flow against the built-in emulator, with no configuration:
                                 and .html, the same as one page for a browser
   8. reporter-etl platform-report messages --reconcile
                               → DIR/platform-reports/, compared with the warehouse
-  9. reporter-etl run sync with REPORTER_PUSHGATE_URL and an alert rule that holds (any transfer in the
-     last 24 h): the rule fires and the run's notification arrives at the emulated Pushgate, shown as
+  9. reporter-etl run sync with REPORTER_PUSHGATE_URL and an alert rule that holds (any unrecognised
+     question in the last 24 h): the rule fires and the run's notification arrives at the emulated Pushgate, shown as
      received
  10. reporter-etl kb sync     → a snapshot of the emulated knowledge base (sources, integrations, segments,
                                 API keys) in the warehouse
