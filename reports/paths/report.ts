@@ -27,7 +27,13 @@ function rankedSheet(
   name: string,
   states: readonly StateFigures[],
   figure: { header: string; count: (s: StateFigures) => number; share: (s: StateFigures) => number | null },
-  extra: { header: string; value: (s: StateFigures) => string | number | null; format: ColumnSpec['format'] },
+  extra: {
+    header: string;
+    value: (s: StateFigures) => string | number | null;
+    format: ColumnSpec['format'];
+    /** The column's width in characters (36). */
+    width?: number;
+  },
 ): SheetSource {
   const ranked = [...states]
     .filter((s) => figure.count(s) > 0)
@@ -43,7 +49,7 @@ function rankedSheet(
       col('reached', 'Sessions that reached it', 'integer'),
       col('count', figure.header, 'integer'),
       col('share', 'Share of those reached', 'percent'),
-      { ...col('extra', extra.header, extra.format, 36), wrap: true },
+      { ...col('extra', extra.header, extra.format, extra.width ?? 36), wrap: true },
     ],
     rows: [
       ranked.map((s, n) => [n + 1, s.state, s.reached, figure.count(s), figure.share(s), extra.value(s)]),
@@ -63,7 +69,8 @@ function nextOf(s: StateFigures): string | null {
 
 function clustersOf(s: StateFigures): string | null {
   if (s.clusters === null) return 'no unhandled run of this period';
-  const named = s.clusters.filter((c) => c.label !== null).slice(0, 3);
+  // the two biggest: a label is up to 80 characters, and a small table must stay on one page
+  const named = s.clusters.filter((c) => c.label !== null).slice(0, 2);
   return named.map((c) => `${c.label} (${c.questions})`).join('; ') || null;
 }
 
@@ -89,7 +96,7 @@ function rankingSheets(states: readonly StateFigures[]): SheetSource[] {
         count: (s) => s.catchAllAfter,
         share: (s) => s.catchAllAfterShare,
       },
-      { header: 'Unhandled topics (questions)', value: clustersOf, format: 'text' },
+      { header: 'Top unhandled topics (questions)', value: clustersOf, format: 'text', width: 56 },
     ),
   ];
 }
