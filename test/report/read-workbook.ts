@@ -48,8 +48,11 @@ export function sheetNamed(sheets: ReadSheet[], name: string): ReadSheet {
 /** A column's values by its header. */
 export function column(sheet: ReadSheet, header: string): unknown[] {
   const at = sheet.header.indexOf(header);
-  if (at < 0) throw new Error(`no column "${header}" in ${sheet.name} (${sheet.header.join(', ')})`);
-  return sheet.rows.map((r) => r[at]);
+  if (at >= 0) return sheet.rows.map((r) => r[at]);
+  // a table of few records printed as a list (src/report/table-rules.ts): its column is a row, named first
+  const listed = sheet.rows.find((r) => r[0] === header);
+  if (listed !== undefined) return listed.slice(1);
+  throw new Error(`no column "${header}" in ${sheet.name} (${sheet.header.join(', ')})`);
 }
 
 /** A date cell read back (exceljs gives a Date for date-formatted numbers) as epoch ms of its wall time. */
@@ -68,4 +71,15 @@ export function listedField(sheet: ReadSheet, name: string): { value: unknown; c
   if (index < 0)
     throw new Error(`${sheet.name}: no field "${name}" (fields: ${sheet.rows.map((r) => r[0]).join(', ')})`);
   return { value: sheet.rows[index]![1], cell: sheet.sheet.getRow(index + 2).getCell(2) };
+}
+
+/**
+ * The records of a table the report printed as a list (a row per field, a column per record, the first field
+ * in the header): each record by its fields' headers.
+ */
+export function listedRecords(sheet: ReadSheet): Record<string, unknown>[] {
+  return sheet.header.slice(1).map((first, i) => ({
+    [sheet.header[0]!]: first,
+    ...Object.fromEntries(sheet.rows.map((r) => [String(r[0]), r[i + 1]])),
+  }));
 }

@@ -14,7 +14,7 @@ import { KB_MAIN_PROJECT_ID } from '../../../src/emulator/kb/kb-world.js';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator/server.js';
 import { openWarehouse } from '../../../src/warehouse/open-warehouse.js';
 import { runCli } from '../../helpers/run-cli.js';
-import { column, readWorkbook, sheetNamed } from '../../report/read-workbook.js';
+import { column, listedRecords, readWorkbook, sheetNamed } from '../../report/read-workbook.js';
 
 const STACK = /\n\s+at .+\(.+:\d+:\d+\)/;
 let dir: string;
@@ -189,19 +189,23 @@ describe('reporter-etl kb eval', () => {
     const runSheet = sheetNamed(sheets, 'Run');
     expect(column(runSheet, 'Value')[0]).toBe(changes[1]!['run_id']);
     const compared = sheetNamed(sheets, 'Compared with previous');
-    expect(column(compared, 'Run')).toEqual(['This run', 'Previous run', 'Change']);
-    const hit1 = column(compared, 'Hit@1') as number[];
+    // a few records of many figures: printed as a list, a row per figure (src/report/table-rules.ts)
+    expect(compared.header).toEqual(['Figure', 'This run', 'Previous run', 'Change']);
+    const hit1 = compared.rows.find((r) => r[0] === 'Hit@1')!.slice(1) as number[];
     expect(hit1[0]).toBeCloseTo(hitAt1(secondRanks), 12);
     expect(hit1[1]).toBeCloseTo(hitAt1(firstRanks), 12);
-    expect(hit1[2]).toBeCloseTo(hitAt1(secondRanks) - hitAt1(firstRanks), 12);
+    // a change of a rate in percentage points (issue 45: changes signed with their unit)
+    expect(hit1[2]).toBeCloseTo((hitAt1(secondRanks) - hitAt1(firstRanks)) * 100, 10);
     const worse = sheetNamed(sheets, 'Worse than before');
     expect(column(worse, 'Question')).toContain(q0.question);
     const worst = sheetNamed(sheets, 'Worst questions');
     expect(column(worst, 'Question')).toContain(q0.question);
     const runs = sheetNamed(sheets, 'Runs');
-    expect(column(runs, 'Run id')).toEqual([one.runId, changes[1]!['run_id'], stopped['run_id']]);
-    expect(column(runs, 'Note')[0]).toBeNull();
-    expect(String(column(runs, 'Note')[2])).toMatch(/^STOPPED/);
+    // three runs of many fields: printed as a list, a column per run
+    const listed = listedRecords(runs);
+    expect(listed.map((r) => r['Run id'])).toEqual([one.runId, changes[1]!['run_id'], stopped['run_id']]);
+    expect(listed[0]!['Note']).toBeNull();
+    expect(String(listed[2]!['Note'])).toMatch(/^STOPPED/);
     expect(workbook.worksheets.flatMap((w) => w.getImages()).length).toBe(2);
 
     const html = await runCli(['report', 'kb-eval', '--from', today, '--format', 'html', '--json'], env);
