@@ -32,3 +32,10 @@ export class UsageError extends EtlError {
     this.name = 'UsageError';
   }
 }
+
+/** The error and its causes, outermost first, five at the most (a cause chain is never followed further). */
+export function errorChain(error: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let e = error; e instanceof Error && chain.length < 5; e = e.cause) chain.push(e);
+  return chain;
+}

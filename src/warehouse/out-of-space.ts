@@ -2,18 +2,18 @@
 // the file or its .wal, Node's ENOSPC and EDQUOT, in the error or one of its causes. Such a failure is
 // transient for the tool (exit 75, warehouse.no_space): nothing of the window was written, and once room is
 // made the next run resumes from the last committed one.
-import { EtlError } from '../errors.js';
+import { EtlError, errorChain } from '../errors.js';
 
 const NO_SPACE = [/\bNo space left on device\b/i, /\bDisk full\b/i, /\bDisk quota exceeded\b/i];
 const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
 
 /** Whether `error`, or one of its causes, says the disk or the quota is full. */
 export function isOutOfSpace(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (NO_SPACE_CODES.has(String((e as NodeJS.ErrnoException).code))) return true;
-    if (NO_SPACE.some((pattern) => pattern.test(e.message))) return true;
-  }
-  return false;
+  return errorChain(error).some(
+    (e) =>
+      NO_SPACE_CODES.has(String((e as NodeJS.ErrnoException).code)) ||
+      NO_SPACE.some((pattern) => pattern.test(e.message)),
+  );
 }
 
 /**
@@ -21,7 +21,7 @@ export function isOutOfSpace(error: unknown): boolean {
  * names it on a later line, as the original error), else the error's first line.
  */
 function noSpaceLine(cause: unknown): string {
-  for (let e = cause, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+  for (const e of errorChain(cause)) {
     const line = e.message.split('\n').find((l) => NO_SPACE.some((pattern) => pattern.test(l)));
     if (line !== undefined) return line.trim();
   }

@@ -2,7 +2,7 @@
 // warehouse invalidated by one) from a statement the warehouse refused for a value it cannot take. Only the
 // latter is a record's fault (etl_rejects); the former is never written against a record: the batch is
 // halved, and a single record that still fails ends the load with webhooks.load_out_of_resources.
-import { EtlError } from '../../errors.js';
+import { EtlError, errorChain } from '../../errors.js';
 import { isOutOfMemory } from '../../warehouse/commit-window.js';
 
 /** DuckDB's messages of a missing resource, whatever statement or COMMIT raised them. */
@@ -16,19 +16,16 @@ const RESOURCE_MESSAGES = [
 
 /** The error, or one of its causes, says that the warehouse lacked memory or disk, not that a value was wrong. */
 export function isOutOfResources(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (isOutOfMemory(e)) return true;
-    if (RESOURCE_MESSAGES.some((pattern) => pattern.test(e.message))) return true;
-  }
-  return false;
+  return errorChain(error).some(
+    (e) => isOutOfMemory(e) || RESOURCE_MESSAGES.some((pattern) => pattern.test(e.message)),
+  );
 }
 
 /** The messages of the error and its causes, one after the other. */
 function messagesOf(error: unknown): string {
-  const messages: string[] = [];
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
-    messages.push(e.message);
-  return messages.join('\n');
+  return errorChain(error)
+    .map((e) => e.message)
+    .join('\n');
 }
 
 /** The cause DuckDB gave, first line only (its advice on SET threads and memory_limit is not this tool's). */
