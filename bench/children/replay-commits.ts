@@ -4,14 +4,15 @@
 // without them (the same batch with no statements after its tables). The two take turns, first one then the
 // other, so that the machine's load falls on both alike; each ends with the CHECKPOINT the sync runs before it
 // closes the file (counted: without it the side that wrote less would leave more of its WAL unwritten). Prints
-// the CPU and wall time of each as JSON; with --profile also each statement's wall time, summed over the windows.
+// the CPU and wall time of each as JSON; with --profile also each statement's wall and CPU time, summed over the windows (the rollups'
+// one text then run statement by statement).
 // Usage: replay-commits.js SOURCE.duckdb OUT_DIR WINDOW_HOURS [--profile]
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { SYNC_DUCKDB_MEMORY_LIMIT } from '../../src/config.js';
 import { type Batch, commitBatch } from '../../src/warehouse/commit-batch.js';
-import { ROLLUP_SQL } from '../../src/warehouse/commit-rollups-sql.js';
+import { ROLLUP_SQL, ROLLUP_STATEMENT_SEPARATOR } from '../../src/warehouse/commit-rollups-sql.js';
 import { describeWindowBatch } from '../../src/warehouse/commit-window.js';
 import type { WindowBatch } from '../../src/warehouse/rows.js';
 import { runMigrations } from '../../src/warehouse/run-migrations.js';
@@ -90,25 +91,40 @@ const STATEMENT_NAMES = new Map<string, string>(Object.entries(ROLLUP_SQL).map((
 const statementName = (sql: string) =>
   STATEMENT_NAMES.get(sql) ?? /^(COMMIT|CHECKPOINT|BEGIN)/.exec(sql)?.[1] ?? "the tables' statements";
 
-/** With --profile, the connection's statements timed (wall ms, summed by name). */
-function timed(connection: DuckDBConnection, times: Map<string, number>): DuckDBConnection {
+/** With --profile, the connection's statements timed (wall and CPU ms, summed by name). */
+function timed(
+  connection: DuckDBConnection,
+  times: Map<string, number>,
+  cpuTimes: Map<string, number>,
+): DuckDBConnection {
   if (profileFlag === undefined) return connection;
-  return new Proxy(connection, {
+  const proxied: DuckDBConnection = new Proxy(connection, {
     get(on, property) {
       const value = Reflect.get(on, property, on);
       if (typeof value !== 'function') return value;
       if (property !== 'run') return value.bind(on);
       return async (sql: string, ...rest: unknown[]) => {
+        // the rollups' one text run statement by statement, each timed under its name
+        const parts = sql.split(ROLLUP_STATEMENT_SEPARATOR);
+        if (parts.length > 1 && parts.every((part) => STATEMENT_NAMES.has(part))) {
+          let last: unknown;
+          for (const part of parts) last = await (proxied.run as (sql: string) => Promise<unknown>)(part);
+          return last;
+        }
         const started = performance.now();
+        const cpu = process.cpuUsage();
         try {
           return await value.call(on, sql, ...rest);
         } finally {
           const name = statementName(sql);
+          const used = process.cpuUsage(cpu);
           times.set(name, (times.get(name) ?? 0) + performance.now() - started);
+          cpuTimes.set(name, (cpuTimes.get(name) ?? 0) + (used.user + used.system) / 1000);
         }
       };
     },
   });
+  return proxied;
 }
 
 async function target(name: string) {
@@ -119,7 +135,8 @@ async function target(name: string) {
   await runMigrations(connection, { now: () => 0 });
   await connection.run(`SET threads = 1; SET memory_limit = '${SYNC_DUCKDB_MEMORY_LIMIT}'`);
   const times = new Map<string, number>();
-  return { connection: timed(connection, times), times, cpuMs: 0, wallMs: 0 };
+  const cpuTimes = new Map<string, number>();
+  return { connection: timed(connection, times, cpuTimes), times, cpuTimes, cpuMs: 0, wallMs: 0 };
 }
 
 /** The work timed into the target's CPU and wall time. */
@@ -167,6 +184,9 @@ const figures = (t: typeof withRollups) => ({
     : {
         statementsWallMs: Object.fromEntries(
           [...t.times].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v)]),
+        ),
+        statementsCpuMs: Object.fromEntries(
+          [...t.cpuTimes].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v)]),
         ),
       }),
 });

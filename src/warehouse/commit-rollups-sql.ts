@@ -36,6 +36,15 @@ const HAS_TRANSFER = (alias: string) =>
 const inSessionQuarters = (alias: string) =>
   `${quartersBetween(`${alias}.start_time`, SESSIONS_TOUCHED)} AND ${inQuarters(alias, `${alias}.start_time`, SESSIONS_TOUCHED)}`;
 
+/** Rows (alias, with start_time) whose start lies in the staged sessions' span: zone maps skip the rest. */
+const inStagedStarts = (alias: string) =>
+  `${alias}.start_time >= (SELECT min(start_time) FROM stage_sessions) ` +
+  `AND ${alias}.start_time <= (SELECT max(start_time) FROM stage_sessions)`;
+
+/** The sessions whose sessionData the window read (its pairs are replaced). */
+const DATA_READ =
+  '(SELECT project, session_id FROM stage_session_data_for UNION ALL SELECT project, session_id FROM stage_session_data)';
+
 /** The client pointers of stat_sessions (docs/statistics.md), computed over every session of a client. */
 const POINTERS = `
   lag(s.start_time) OVER (PARTITION BY s.project, s.client_id ORDER BY s.start_time, s.session_id) AS prev_any,
@@ -123,11 +132,15 @@ export const ROLLUP_SQL = {
       AND (t.prev_start_any IS DISTINCT FROM r.prev_any OR t.prev_start_channel IS DISTINCT FROM r.prev_channel
         OR t.client_first_seen IS DISTINCT FROM r.first_seen)`,
 
-  // --- a session's labels: replaced for every staged session and every session a label row names -------
-  deleteSessionLabels: `DELETE FROM stat_session_labels AS t WHERE EXISTS (
-      SELECT 1 FROM (SELECT project, session_id FROM stage_sessions UNION ALL
-        SELECT project, session_id FROM stage_session_labels) AS s
-      WHERE s.project = t.project AND s.session_id = t.session_id)`,
+  // --- a session's labels: replaced for every staged session and every session a label row names; a window
+  //     without labels of sessions it does not hold reads only its sessions' span of starts (a session's start
+  //     never changes), and the rows stored while their session was not (no start) apart
+  deleteSessionLabels: `DELETE FROM stat_session_labels AS t WHERE ${inStagedStarts('t')}
+      AND EXISTS (SELECT 1 FROM stage_sessions AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
+  deleteSessionLabelsWithoutStart: `DELETE FROM stat_session_labels AS t WHERE t.start_time IS NULL
+      AND EXISTS (SELECT 1 FROM stage_sessions AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
+  deleteSessionLabelsOfOrphans: `DELETE FROM stat_session_labels AS t WHERE EXISTS (
+      SELECT 1 FROM stage_session_labels AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
   insertSessionLabels: `INSERT INTO stat_session_labels
     SELECT l.project, l.session_id, l.label_id, l.label_name, s.start_time, s.channel_type
     FROM stage_session_labels AS l
@@ -136,10 +149,12 @@ export const ROLLUP_SQL = {
 
   // --- sessionData: pairs replaced for the sessions whose data was read; the pairs a staged session keeps (its
   //     data not read) take its new start, channel and messages
-  deleteSessionData: `DELETE FROM stat_session_data AS t WHERE EXISTS (
-      SELECT 1 FROM (SELECT project, session_id FROM stage_session_data_for UNION ALL
-        SELECT project, session_id FROM stage_session_data) AS s
-      WHERE s.project = t.project AND s.session_id = t.session_id)`,
+  deleteSessionData: `DELETE FROM stat_session_data AS t WHERE ${inStagedStarts('t')} AND EXISTS (
+      SELECT 1 FROM ${DATA_READ} AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
+  deleteSessionDataWithoutStart: `DELETE FROM stat_session_data AS t WHERE t.start_time IS NULL AND EXISTS (
+      SELECT 1 FROM ${DATA_READ} AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
+  deleteSessionDataOfOrphans: `DELETE FROM stat_session_data AS t WHERE EXISTS (
+      SELECT 1 FROM ${DATA_READ} AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
   updateSessionData: `UPDATE stat_session_data AS t
     SET start_time = s.start_time, channel_type = s.channel_type, message_count = s.message_count
     FROM stat_sessions AS s
@@ -148,7 +163,7 @@ export const ROLLUP_SQL = {
       AND s.start_time <= (SELECT max(start_time) FROM stage_sessions)
       AND EXISTS (SELECT 1 FROM stage_sessions AS k WHERE k.project = s.project AND k.session_id = s.session_id)`,
   insertSessionData: `INSERT INTO stat_session_data
-    SELECT d.project, d.session_id, d.key, d.value, s.start_time, s.channel_type, s.message_count
+    SELECT d.project, d.session_id, d.key, d.value, s.start_time, s.channel_type, coalesce(s.message_count, 0)
     FROM stage_session_data AS d
     LEFT JOIN stat_sessions AS s ON s.project = d.project AND s.session_id = d.session_id
     WHERE d.seq IN (SELECT max(seq) FROM stage_session_data GROUP BY project, session_id, key)`,
@@ -195,6 +210,8 @@ export const ROLLUP_SQL = {
 const ORPHANS: Partial<Record<keyof typeof ROLLUP_SQL, keyof WindowOrphans>> = {
   touchedLabelQuartersOfOrphans: 'messageLabels',
   touchedSessionQuartersOfOrphans: 'sessionRows',
+  deleteSessionLabelsOfOrphans: 'sessionRows',
+  deleteSessionDataOfOrphans: 'sessionRows',
   updateSessionData: 'sessionsKeepingData',
 };
 
@@ -206,16 +223,27 @@ export interface WindowOrphans {
   sessionsKeepingData: boolean;
 }
 
+/** What joins the rollup statements into the one text a window commit runs. */
+export const ROLLUP_STATEMENT_SEPARATOR = ';\n';
+
 /**
  * The statements a window commit runs after its tables, in this order; the look-ups of rows whose message or
  * session is not in the window only when it has such rows (a sync's window never has: its labels and
  * sessionData come with their message or session).
  */
-export function rollupStatements(orphans: WindowOrphans): BatchStatement[] {
+export function rollupStatementList(orphans: WindowOrphans): string[] {
   return Object.entries(ROLLUP_SQL)
     .filter(([name]) => {
       const needs = ORPHANS[name as keyof typeof ROLLUP_SQL];
       return needs === undefined || orphans[needs];
     })
-    .map(([, sql]) => ({ sql }));
+    .map(([, sql]) => sql);
+}
+
+/**
+ * The same statements as one text run at once (they take no parameters): one round trip to DuckDB per window
+ * instead of one per statement, which was a fifth of the rollups' CPU time at the emulator's windows.
+ */
+export function rollupStatements(orphans: WindowOrphans): BatchStatement[] {
+  return [{ sql: rollupStatementList(orphans).join(ROLLUP_STATEMENT_SEPARATOR) }];
 }

@@ -52,9 +52,9 @@ const CASES: ReportCase[] = [
   { timeZone: 'UTC', period: 'day', projects: ['other-bot'] },
 ];
 
-async function commitAndCompare(batch: WindowBatch): Promise<void> {
+async function commitAndCompare(batch: WindowBatch, cases = CASES): Promise<void> {
   await warehouse.commitWindow(batch);
-  await expectRollupsEqualRaw(warehouse, CASES);
+  await expectRollupsEqualRaw(warehouse, cases);
   await expectRollupsEqualRebuild(warehouse);
 }
 
@@ -157,5 +157,38 @@ describe('the rollups kept by the window commits', () => {
       `SELECT count(*) FILTER (WHERE client_id IS NOT NULL AND prev_start_any IS NOT NULL) AS pointed, count(*) AS sessions FROM stat_sessions`,
     );
     expect(row).toEqual({ pointed: 3, sessions: 7 });
+  }, 60_000);
+
+  it('drop the labels and sessionData stored before their session when it arrives with new ones', async () => {
+    // s7's labels and sessionData come first, without s7: their rollup rows have no start yet
+    const shopBot = CASES.filter((c) => c.projects === undefined);
+    await commitAndCompare(
+      makeBatch({
+        sessionLabels: [makeSessionLabel('s7', 1), makeSessionLabel('s7', 2)],
+        sessionData: [{ project: 'shop-bot', session_id: 's7', key: 'exp_checkout', value: 'A' }],
+        sessionDataFor: ['s7'],
+      }),
+      shopBot,
+    );
+    const before = await warehouse.query(
+      `SELECT count(*) AS n FROM stat_session_labels WHERE session_id = 's7' AND start_time IS NULL`,
+    );
+    expect(before).toEqual([{ n: 2 }]);
+    // then s7 itself with one label and another pair (a window holding only its own sessions' rows)
+    await commitAndCompare(
+      makeBatch({
+        sessions: [client('s7', 'c3', T0 + 2 * HOUR)],
+        sessionLabels: [makeSessionLabel('s7', 3)],
+        sessionData: [{ project: 'shop-bot', session_id: 's7', key: 'exp_checkout', value: 'B' }],
+        sessionDataFor: ['s7'],
+      }),
+      shopBot,
+    );
+    const labels = await warehouse.query(
+      `SELECT label_id, start_time IS NULL AS no_start FROM stat_session_labels WHERE session_id = 's7'`,
+    );
+    expect(labels).toEqual([{ label_id: 3, no_start: false }]);
+    const pairs = await warehouse.query(`SELECT value FROM stat_session_data WHERE session_id = 's7'`);
+    expect(pairs).toEqual([{ value: 'B' }]);
   }, 60_000);
 });

@@ -132,7 +132,11 @@ export async function computeStats(
     query.channels === undefined ? undefined : normaliseChannels(query.channels, names.channels);
   await checkTimeZone(warehouse, query.timeZone);
 
-  const { firstAt, lastAt } = await readWindowBounds(warehouse, projects, sql);
+  // the data's first and last instant fill a bound not given (read only then: a scan of every session's start)
+  const { firstAt, lastAt } =
+    query.from !== undefined && query.to !== undefined
+      ? { firstAt: null, lastAt: null }
+      : await readWindowBounds(warehouse, projects, sql);
   let from = query.from ?? firstAt;
   let to = query.to ?? (lastAt === null ? null : lastAt + 1);
   if (from === null && to !== null) from = to;

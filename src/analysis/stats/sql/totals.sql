@@ -3,7 +3,8 @@
 -- session (question_count, empty sessions included) and durations. (The window's messages are counted per
 -- channel by by-channel.sql.) The window's whole quarter hours come from the rollups (migration 024), the
 -- partial ones at its edges from stat_sessions: counts and sums, the message counts' histogram, and where a
--- duration percentile's rank falls (its minute; the exact value is then read from that minute's sessions).
+-- duration percentile's rank falls (its minute; then, among that minute's sessions, its second; the exact value
+-- is read from that second's sessions).
 -- Percentiles interpolate as quantile_cont: lo * (1 - d) + hi * d, d = rn - floor(rn), rn = (n - 1) * p. A client is
 -- counted at its first session of the window (no earlier one since $from by the pointer of the selection:
 -- any channel, its one channel, or for several channels a distinct count).
@@ -69,18 +70,37 @@ duration_ranks AS (
   ) AS r
   JOIN minute_histogram AS m ON r.rank >= m.before AND r.rank < m.before + m.n
 ),
-minute_values AS (
-  SELECT duration_ms // 60000 AS duration_minute, duration_ms,
-    row_number() OVER (PARTITION BY duration_ms // 60000 ORDER BY duration_ms) - 1 AS place
+minute_rows AS MATERIALIZED (
+  -- the window's durations of the minutes where a rank falls (one scan)
+  SELECT duration_ms // 60000 AS duration_minute, duration_ms
   FROM stat_sessions
   WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
     AND ($all_channels OR list_contains($channels, channel_type))
     AND duration_ms IS NOT NULL AND duration_ms // 60000 IN (SELECT duration_minute FROM duration_ranks)
 ),
+second_histogram AS (
+  -- those minutes' sessions per whole second, so that only the seconds where a rank falls are sorted
+  SELECT duration_minute, duration_ms // 1000 AS duration_second, count(*) AS n,
+    sum(count(*)) OVER (PARTITION BY duration_minute ORDER BY duration_ms // 1000) - count(*) AS before
+  FROM minute_rows
+  GROUP BY duration_minute, duration_second
+),
+second_ranks AS (
+  SELECT r.i, r.rn, r.rank, h.duration_second, r.place - h.before AS place
+  FROM duration_ranks AS r
+  JOIN second_histogram AS h
+    ON h.duration_minute = r.duration_minute AND r.place >= h.before AND r.place < h.before + h.n
+),
+second_values AS (
+  SELECT duration_ms // 1000 AS duration_second, duration_ms,
+    row_number() OVER (PARTITION BY duration_ms // 1000 ORDER BY duration_ms) - 1 AS place
+  FROM minute_rows
+  WHERE duration_ms // 1000 IN (SELECT duration_second FROM second_ranks)
+),
 duration_values AS (
   SELECT r.i, r.rn, r.rank, v.duration_ms
-  FROM duration_ranks AS r
-  JOIN minute_values AS v ON v.duration_minute = r.duration_minute AND v.place = r.place
+  FROM second_ranks AS r
+  JOIN second_values AS v ON v.duration_second = r.duration_second AND v.place = r.place
 ),
 duration_quantiles AS (
   SELECT list(lo.duration_ms::DOUBLE * (1 - (lo.rn - floor(lo.rn))) + hi.duration_ms::DOUBLE * (lo.rn - floor(lo.rn))
