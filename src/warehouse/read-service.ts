@@ -47,6 +47,18 @@ interface Reader {
   holding: boolean;
   /** Messages (as received, not yet checked) that arrived while a request ran (a reader sends one at a time). */
   queue: unknown[];
+  /** Set once the reader went while its request ran: the request's statements are interrupted until it ends. */
+  interrupting?: NodeJS.Timeout;
+}
+
+/**
+ * Interrupts the reader's statement now and every 100 ms until its request ends. Once is not enough: a reader
+ * that goes while its request still connects, is checked or begins its transaction leaves no statement to
+ * interrupt yet, and the query that follows would run on (for hours) and hold the writer.
+ */
+function interruptUntilDone(reader: Reader): void {
+  reader.connection?.interrupt();
+  reader.interrupting ??= setInterval(() => reader.connection?.interrupt(), 100).unref();
 }
 
 /** Serves reads on `instance` at the socket of `warehousePath`; undefined when the socket cannot be made. */
@@ -102,6 +114,7 @@ export async function serveReads(options: {
     reader.connection ??= await options.instance.connect();
     const refused = await refusalOf(checkSql, reader.connection, parsed.message);
     if (refused) return reply({ type: 'error', error: refused });
+    if (reader.socket.destroyed) return;
     await runMessage(reader, reader.connection, parsed.message, reply);
   };
 
@@ -115,6 +128,7 @@ export async function serveReads(options: {
       }
     } finally {
       reader.working = false;
+      clearInterval(reader.interrupting);
       if (stopping || reader.socket.destroyed) drop(reader);
       settle();
     }
@@ -130,7 +144,7 @@ export async function serveReads(options: {
     socket.unref();
     socket.on('error', () => undefined);
     // the reader went (it ended, broke off, or was killed): its query must not run on and hold the writer
-    socket.on('close', () => (reader.working ? reader.connection?.interrupt() : dropIdle(reader)));
+    socket.on('close', () => (reader.working ? interruptUntilDone(reader) : dropIdle(reader)));
     const onMessage = (message: unknown): void => {
       if (stopping && !reader.working) {
         // the writer is letting go of the file: the reader reads it itself (read-service-client.ts)
@@ -198,7 +212,7 @@ async function letReadsFinish(options: {
   // stops it at its next check, so a runaway query cannot keep the writer past this point
   for (const reader of options.readers) {
     reader.socket.destroy();
-    if (reader.working) reader.connection?.interrupt();
+    if (reader.working) interruptUntilDone(reader);
   }
   await options.whenIdle();
 }

@@ -167,8 +167,21 @@ describe('openWarehouse and the file lock', () => {
     const path = `${temp.dir}/warehouse.duckdb`;
     const warehouse = await openWarehouse({ path });
     expect(await warehouse.query('SELECT count(*) AS n FROM sessions')).toEqual([{ n: 0 }]);
-    // a process that does not ask is kept out while the writer is busy (it would reopen at every window)
-    await expect(holdFile(path, 0)).rejects.toThrow(/exited with 1/);
+    // a process that does not ask is kept out while the writer is busy (it would reopen at every window);
+    // busy: an operation every 100 ms, so a slow start of that process never meets a second of idleness
+    let stop = false;
+    const busy = (async () => {
+      while (!stop) {
+        await warehouse.query('SELECT 1 AS one');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    try {
+      await expect(holdFile(path, 0)).rejects.toThrow(/exited with 1/);
+    } finally {
+      stop = true;
+      await busy;
+    }
     // one that asks (touches <file>.waiting at each failed attempt) gets the file within a moment
     expect(await askForFile(path)).toBeLessThan(2_000);
     // and the writer opens the file again for its next operation
