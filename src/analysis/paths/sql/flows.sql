@@ -22,12 +22,12 @@ WITH picked AS (
   WHERE list_contains($projects, project) AND start_time >= $from AND start_time < $to
     AND ($all_channels OR list_contains($channels, channel_type))
 ), steps AS (
-  SELECT p.sid, m.question_id, m."timestamp" AS ts, coalesce(m.nlp_state, '/') AS state,
+  SELECT p.sid, p.channel_type, m.question_id, m."timestamp" AS ts, coalesce(m.nlp_state, '/') AS state,
     coalesce(m.nlp_class = $catch_all, false) AS catch_all, coalesce(m.is_transfer, false) AS transfer
   FROM picked p JOIN messages m ON m.project = p.project AND m.session_id = p.session_id
   WHERE NOT coalesce(m.is_livechat, false)
 ), ordered AS MATERIALIZED (
-  SELECT sid, state, row_number() OVER w AS pos, lag(state) OVER w AS prev,
+  SELECT sid, channel_type, state, row_number() OVER w AS pos, lag(state) OVER w AS prev,
     coalesce(lead(catch_all) OVER w, false) AS next_catch_all,
     coalesce(lead(transfer) OVER w, false) AS next_transfer,
     CASE WHEN lead(catch_all) OVER w THEN lead(question_id) OVER w END AS next_question,
@@ -36,35 +36,36 @@ WITH picked AS (
   FROM steps
   WINDOW w AS (PARTITION BY sid ORDER BY ts, question_id)
 ), per_state AS (
-  SELECT sid, state, count(*) AS times, bool_or(next_catch_all) AS catch_all_after,
+  SELECT sid, channel_type, state, count(*) AS times, bool_or(next_catch_all) AS catch_all_after,
     bool_or(next_transfer) AS agent_after, max(ending) AS ending
-  FROM ordered GROUP BY sid, state
+  FROM ordered GROUP BY sid, channel_type, state
 ), per_transition AS (
-  SELECT sid, prev, state, count(*) AS times FROM ordered WHERE prev <> state GROUP BY sid, prev, state
+  SELECT sid, channel_type, prev, state, count(*) AS times
+  FROM ordered WHERE prev <> state GROUP BY sid, channel_type, prev, state
 ), paths AS MATERIALIZED (
-  SELECT sid, list_transform(list_sort(list({'p': pos, 's': state})), x -> x.s) AS path
+  SELECT sid, any_value(channel_type) AS channel_type,
+    list_transform(list_sort(list({'p': pos, 's': state})), x -> x.s) AS path
   FROM ordered WHERE prev IS DISTINCT FROM state GROUP BY sid
 ), path_counts AS (
   SELECT path, count(*) AS sessions FROM paths GROUP BY path
 ), positions AS (
   SELECT path, sessions, unnest(generate_series(1, least(len(path), $steps))) AS step FROM path_counts
 ), routes AS (
-  SELECT p.channel_type, grouping(p.channel_type) = 1 AS every_channel, t.path, count(*) AS sessions
-  FROM paths t JOIN picked p USING (sid) GROUP BY GROUPING SETS ((p.channel_type, t.path), (t.path))
+  SELECT channel_type, grouping(channel_type) = 1 AS every_channel, path, count(*) AS sessions
+  FROM paths GROUP BY GROUPING SETS ((channel_type, path), (path))
 )
-SELECT 'state' AS kind, p.channel_type AS channel, grouping(p.channel_type) = 1 AS every_channel,
+SELECT 'state' AS kind, s.channel_type AS channel, grouping(s.channel_type) = 1 AS every_channel,
   NULL::BIGINT AS step, s.state, NULL AS next, count(*) AS sessions, sum(s.times) AS times,
   count(*) FILTER (WHERE s.catch_all_after) AS catch_all_after,
   count(*) FILTER (WHERE s.agent_after) AS agent_after,
   count(*) FILTER (WHERE s.ending = 'end') AS ended_end,
   count(*) FILTER (WHERE s.ending = 'catch-all') AS ended_catch_all,
   count(*) FILTER (WHERE s.ending = 'agent') AS ended_agent, NULL::BIGINT AS extra
-FROM per_state s JOIN picked p USING (sid) GROUP BY GROUPING SETS ((p.channel_type, s.state), (s.state))
+FROM per_state s GROUP BY GROUPING SETS ((s.channel_type, s.state), (s.state))
 UNION ALL
-SELECT 'transition', p.channel_type, grouping(p.channel_type) = 1, NULL, t.prev, t.state, count(*),
+SELECT 'transition', t.channel_type, grouping(t.channel_type) = 1, NULL, t.prev, t.state, count(*),
   sum(t.times), NULL, NULL, NULL, NULL, NULL, NULL
-FROM per_transition t JOIN picked p USING (sid)
-GROUP BY GROUPING SETS ((p.channel_type, t.prev, t.state), (t.prev, t.state))
+FROM per_transition t GROUP BY GROUPING SETS ((t.channel_type, t.prev, t.state), (t.prev, t.state))
 UNION ALL
 SELECT 'cluster', NULL, true, NULL, o.state, u.cluster_id, count(DISTINCT o.sid), count(*),
   NULL, NULL, NULL, NULL, NULL, NULL

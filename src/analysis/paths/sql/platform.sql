@@ -15,34 +15,35 @@
 -- the days compared, those holding sessions of ours but no row of the platform (days_not_synced) and their
 -- sessions.
 WITH picked AS (
-  SELECT project, session_id, channel_type, CAST(timezone('UTC', start_time) AS DATE) AS day,
+  SELECT project, session_id, channel_type, row_number() OVER () AS sid,
+    CAST(timezone('UTC', start_time) AS DATE) AS day,
     coalesce(session_result, '') AS result
   FROM sessions
   WHERE list_contains($projects, project) AND start_time >= $day_from AND start_time < $day_to
     AND ($all_channels OR list_contains($channels, channel_type))
 ), steps AS (
-  SELECT p.project, p.session_id, m."timestamp" AS ts, m.question_id, coalesce(m.nlp_state, '/') AS state,
+  SELECT p.sid, m."timestamp" AS ts, m.question_id, coalesce(m.nlp_state, '/') AS state,
     coalesce(m.is_livechat, false) AS live
   FROM picked p JOIN messages m ON m.project = p.project AND m.session_id = p.session_id
 ), ordered AS (
-  SELECT project, session_id, state, live, row_number() OVER w AS pos, lag(state) OVER w AS prev,
+  SELECT sid, state, live, row_number() OVER w AS pos, lag(state) OVER w AS prev,
     lag(CASE WHEN NOT live THEN state END IGNORE NULLS) OVER w AS prev_bot
   FROM steps
-  WINDOW w AS (PARTITION BY project, session_id ORDER BY ts, question_id)
+  WINDOW w AS (PARTITION BY sid ORDER BY ts, question_id)
 ), per_session AS (
-  SELECT project, session_id,
+  SELECT sid,
     list_transform(list_sort(list({'p': pos, 's': state}) FILTER (WHERE prev IS DISTINCT FROM state)),
       x -> x.s) AS states,
     list_transform(list_sort(list({'p': pos, 's': state})
       FILTER (WHERE NOT live AND prev_bot IS DISTINCT FROM state)), x -> x.s) AS path,
     bool_or(live) AS with_agent
-  FROM ordered GROUP BY project, session_id
+  FROM ordered GROUP BY sid
 ), ours AS (
   SELECT p.project, p.day, p.channel_type, array_to_string(coalesce(s.states, [])[1:5], ' > ') AS route,
     p.result, count(*) AS sessions, count(*) FILTER (WHERE len(s.states) > 5) AS cut,
     count(*) FILTER (WHERE s.with_agent) AS agent,
     count(*) FILTER (WHERE coalesce(s.path, []) = coalesce(s.states, [])[1:5]) AS same
-  FROM picked p LEFT JOIN per_session s ON s.project = p.project AND s.session_id = p.session_id
+  FROM picked p LEFT JOIN per_session s USING (sid)
   GROUP BY ALL
 ), platform AS (
   SELECT project, day, channel_type, route, result, sum(sessions) AS sessions
