@@ -154,13 +154,13 @@ SELECT 'route', channel_type, every_channel, len(path), NULL, array_to_string(pa
 FROM routes
 QUALIFY row_number() OVER (PARTITION BY every_channel, channel_type ORDER BY sessions DESC, path) <= $top
 UNION ALL BY NAME
-SELECT 'platform' AS kind, channel_type AS channel, route, result, platform, ours, differing, cut, agent, same,
-  count(*) OVER () AS routes, count(*) FILTER (WHERE differing > 0) OVER () AS routes_differing,
-  sum(platform) OVER () AS platform_sessions, sum(ours) OVER () AS our_sessions,
-  sum(same) OVER () AS same_sessions, sum(cut) OVER () AS cut_sessions, sum(agent) OVER () AS agent_sessions
-FROM platform_routes
-QUALIFY row_number() OVER (ORDER BY differing > 0 DESC, platform DESC, ours DESC, channel, route, result)
-  <= $platform_top
+SELECT 'platform' AS kind, r.channel_type AS channel, r.route, r.result, r.platform, r.ours, r.differing, r.cut,
+  r.agent, r.same, t.*
+FROM (FROM platform_routes ORDER BY differing > 0 DESC, platform DESC, ours DESC, channel_type, route, result
+  LIMIT $platform_top) r
+  CROSS JOIN (SELECT count(*) AS routes, count(*) FILTER (WHERE differing > 0) AS routes_differing,
+    sum(platform) AS platform_sessions, sum(ours) AS our_sessions, sum(same) AS same_sessions,
+    sum(cut) AS cut_sessions, sum(agent) AS agent_sessions FROM platform_routes) t
 UNION ALL BY NAME
 SELECT 'platform-days' AS kind, count(DISTINCT (project, day)) FILTER (WHERE compared) AS days_compared,
   count(DISTINCT (project, day)) FILTER (WHERE NOT compared) AS days_not_synced,
