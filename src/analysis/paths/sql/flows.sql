@@ -56,24 +56,37 @@ WITH picked AS (
       WHEN catch_all THEN 'catch-all' ELSE 'end' END AS ending
   FROM steps
   WINDOW w AS (PARTITION BY sid ORDER BY ts, question_id)
-), per_state AS (
-  SELECT sid, channel_type, state, count(*) AS times, bool_or(next_catch_all) AS catch_all_after,
-    bool_or(next_transfer) AS agent_after, max(ending) AS ending
-  FROM ordered GROUP BY sid, channel_type, state
-), per_transition AS (
-  SELECT sid, channel_type, prev, state, count(*) AS times
-  FROM ordered WHERE prev <> state GROUP BY sid, channel_type, prev, state
 ), paths AS MATERIALIZED (
   SELECT sid, any_value(channel_type) AS channel_type,
     list_transform(list_sort(list({'p': pos, 's': state})), x -> x.s) AS path
   FROM ordered WHERE prev IS DISTINCT FROM state GROUP BY sid
+), channel_paths AS MATERIALIZED (
+  -- the distinct paths of each channel, with their sessions: a state's reach and the moves are counted here
+  SELECT channel_type, path, count(*) AS sessions FROM paths GROUP BY channel_type, path
 ), path_counts AS (
-  SELECT path, count(*) AS sessions FROM paths GROUP BY path
+  SELECT path, sum(sessions) AS sessions FROM channel_paths GROUP BY path
 ), positions AS (
   SELECT path, sessions, unnest(generate_series(1, least(len(path), $steps))) AS step FROM path_counts
 ), routes AS (
-  SELECT channel_type, grouping(channel_type) = 1 AS every_channel, path, count(*) AS sessions
-  FROM paths GROUP BY GROUPING SETS ((channel_type, path), (path))
+  SELECT channel_type, grouping(channel_type) = 1 AS every_channel, path, sum(sessions) AS sessions
+  FROM channel_paths GROUP BY GROUPING SETS ((channel_type, path), (path))
+), reached AS (
+  SELECT channel_type, grouping(channel_type) = 1 AS every_channel, state, sum(sessions) AS sessions
+  FROM (SELECT channel_type, unnest(list_distinct(path)) AS state, sessions FROM channel_paths)
+  GROUP BY GROUPING SETS ((channel_type, state), (state))
+), steps_by_state AS (
+  SELECT channel_type, grouping(channel_type) = 1 AS every_channel, state, count(*) AS times,
+    count(DISTINCT sid) FILTER (WHERE next_catch_all) AS catch_all_after,
+    count(DISTINCT sid) FILTER (WHERE next_transfer) AS agent_after,
+    count(*) FILTER (WHERE ending = 'end') AS ended_end,
+    count(*) FILTER (WHERE ending = 'catch-all') AS ended_catch_all,
+    count(*) FILTER (WHERE ending = 'agent') AS ended_agent
+  FROM ordered GROUP BY GROUPING SETS ((channel_type, state), (state))
+), moves AS (
+  -- each move of a distinct path (a state, then the next), how many times the path makes it
+  SELECT channel_type, sessions, path[i] AS prev, path[i + 1] AS state, count(*) AS times
+  FROM (SELECT channel_type, path, sessions, unnest(generate_series(1, len(path) - 1)) AS i FROM channel_paths)
+  GROUP BY channel_type, path, sessions, prev, state
 ), agent_states AS (
   -- the platform's rule: every message in order, the agent's included; the same as the path without them
   SELECT sid, list_transform(list_sort(list({'p': pos, 's': state}) FILTER (WHERE prev IS DISTINCT FROM state)),
@@ -114,18 +127,15 @@ WITH picked AS (
     sum(abs(platform - ours)) AS differing, sum(cut) AS cut, sum(agent) AS agent, sum(same) AS same
   FROM joined WHERE compared GROUP BY ALL
 )
-SELECT 'state' AS kind, s.channel_type AS channel, grouping(s.channel_type) = 1 AS every_channel,
-  NULL::BIGINT AS step, s.state, NULL AS next, count(*) AS sessions, sum(s.times) AS times,
-  count(*) FILTER (WHERE s.catch_all_after) AS catch_all_after,
-  count(*) FILTER (WHERE s.agent_after) AS agent_after,
-  count(*) FILTER (WHERE s.ending = 'end') AS ended_end,
-  count(*) FILTER (WHERE s.ending = 'catch-all') AS ended_catch_all,
-  count(*) FILTER (WHERE s.ending = 'agent') AS ended_agent, NULL::BIGINT AS extra
-FROM per_state s GROUP BY GROUPING SETS ((s.channel_type, s.state), (s.state))
+SELECT 'state' AS kind, s.channel_type AS channel, s.every_channel, NULL::BIGINT AS step, s.state,
+  NULL AS next, r.sessions, s.times, s.catch_all_after, s.agent_after, s.ended_end, s.ended_catch_all,
+  s.ended_agent, NULL::BIGINT AS extra
+FROM steps_by_state s JOIN reached r
+  ON r.every_channel = s.every_channel AND r.channel_type IS NOT DISTINCT FROM s.channel_type AND r.state = s.state
 UNION ALL
-SELECT 'transition', t.channel_type, grouping(t.channel_type) = 1, NULL, t.prev, t.state, count(*),
-  sum(t.times), NULL, NULL, NULL, NULL, NULL, NULL
-FROM per_transition t GROUP BY GROUPING SETS ((t.channel_type, t.prev, t.state), (t.prev, t.state))
+SELECT 'transition', channel_type, grouping(channel_type) = 1, NULL, prev, state, sum(sessions),
+  sum(sessions * times), NULL, NULL, NULL, NULL, NULL, NULL
+FROM moves GROUP BY GROUPING SETS ((channel_type, prev, state), (prev, state))
 UNION ALL
 SELECT 'cluster', NULL, true, NULL, o.state, u.cluster_id, count(DISTINCT o.sid), count(*),
   NULL, NULL, NULL, NULL, NULL, NULL
