@@ -1,7 +1,7 @@
 // Computes the dialog paths of a period over the warehouse (docs/paths.md): the selection checked, then
-// flows.sql (every figure of the period in one pass over its sessions' messages), the previous period's
-// coverage and, when it is covered, its counts of the top routes (previous.sql), and the platform's routes
-// beside ours (platform.sql). The caller holds the warehouse (one snapshot) and checks the time zone.
+// flows.sql (every figure of the period and the platform's routes beside ours, in one pass over its sessions'
+// messages), the previous period's coverage and, when it is covered, its counts of the top routes
+// (previous.sql). The caller holds the warehouse (one snapshot) and checks the time zone.
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import type { SqlParam, Warehouse } from '../../warehouse/warehouse.js';
 import { type CheckedSelection, checkSelection } from './check-selection.js';
@@ -13,7 +13,7 @@ import {
   type PathsQuery,
   type PathsReport,
 } from './paths-report.js';
-import { reconcileRoutes } from './platform-routes.js';
+import { comparedDays, readPlatformRoutes } from './platform-routes.js';
 import {
   type PreviousCounts,
   readPreviousPeriod,
@@ -52,7 +52,12 @@ export async function computePaths(
   const run = await findUnhandledRun(warehouse, sql, query, selection);
   const flowRows = await warehouse.query(
     sql.flows,
-    pickParams(sql.flows, { ...params, run_id: run?.runId ?? '' }),
+    pickParams(sql.flows, {
+      ...params,
+      ...comparedDays(query),
+      platform_top: PLATFORM_ROWS,
+      run_id: run?.runId ?? '',
+    }),
   );
   const flows = readFlows(flowRows, run?.labels ?? null);
   const previous = await readPreviousPeriod(warehouse, sql, params, query);
@@ -62,7 +67,7 @@ export async function computePaths(
     counts = await readPreviousRoutes(warehouse, sql, params, [...routes]);
     previous.withPath = counts.withPath.get(EVERY_CHANNEL) ?? 0;
   }
-  const platform = await reconcileRoutes(warehouse, sql, { ...params, top: PLATFORM_ROWS }, query);
+  const platform = readPlatformRoutes(flowRows, query);
   const all = channelPaths(flows, EVERY_CHANNEL, counts, query.top);
   return {
     schemaVersion: PATHS_SCHEMA_VERSION,

@@ -11,7 +11,6 @@ export const PATHS_QUERIES = [
   'drop-off',
   'flows',
   'names',
-  'platform',
   'previous',
   'unhandled-clusters',
   'unhandled-run',

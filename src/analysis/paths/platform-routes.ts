@@ -1,9 +1,9 @@
 // The platform's routes (state_routes, per UTC day) beside the same routes made from the warehouse's messages
-// by the platform's rule (platform.sql), over the whole UTC days of the period: the reconciliation of the paths
-// with the platform (docs/paths.md#the-platforms-routes). Where the two definitions agree the counts must be
-// equal; the columns cut, agent and same say where our paths and the platform's routes differ by definition.
-import type { PlainRow, SqlParam, Warehouse } from '../../warehouse/warehouse.js';
-import { type PathsSql, pickParams } from './load-paths-sql.js';
+// by the platform's rule (flows.sql's kinds 'platform' and 'platform-days'), over the whole UTC days of the
+// period: the reconciliation of the paths with the platform (docs/paths.md#the-platforms-routes). Where the two
+// definitions agree the counts must be equal; the columns cut, agent and same say where our paths and the
+// platform's routes differ by definition. Pure: flows.sql's rows in, the figures out.
+import type { PlainRow } from '../../warehouse/warehouse.js';
 import type { PlatformRouteRow, PlatformRoutes } from './paths-report.js';
 
 const DAY_MS = 86_400_000;
@@ -49,26 +49,31 @@ function routeRow(r: PlainRow): PlatformRouteRow {
   };
 }
 
-export async function reconcileRoutes(
-  warehouse: Warehouse,
-  sql: PathsSql,
-  params: Readonly<Record<string, SqlParam>>,
+/**
+ * flows.sql's bounds of the compared days ($day_from, $day_to): the whole UTC days inside the period, or an
+ * empty range at its start when there is none (no session is compared then).
+ */
+export function comparedDays(period: { from: number; to: number }): { day_from: Date; day_to: Date } {
+  const days = wholeUtcDays(period.from, period.to) ?? { from: period.from, to: period.from };
+  return { day_from: new Date(days.from), day_to: new Date(days.to) };
+}
+
+/** The platform's routes beside ours, from flows.sql's rows of kinds 'platform' and 'platform-days'. */
+export function readPlatformRoutes(
+  rows: readonly PlainRow[],
   period: { from: number; to: number },
-): Promise<PlatformRoutes> {
+): PlatformRoutes {
   const days = wholeUtcDays(period.from, period.to);
   const out = emptyRoutes(days);
   if (days === null) return out;
-  const rows = await warehouse.query(
-    sql.platform,
-    pickParams(sql.platform, { ...params, day_from: new Date(days.from), day_to: new Date(days.to) }),
-  );
   for (const r of rows) {
-    if (r['kind'] === 'days') {
+    if (r['kind'] === 'platform-days') {
       out.daysCompared = n(r, 'days_compared');
       out.daysNotSynced = n(r, 'days_not_synced');
       out.sessionsNotSynced = n(r, 'sessions_not_synced');
       continue;
     }
+    if (r['kind'] !== 'platform') continue;
     out.routes = n(r, 'routes');
     out.routesDiffering = n(r, 'routes_differing');
     out.platformSessions = n(r, 'platform_sessions');
