@@ -41,6 +41,9 @@ import { requireWarehouse } from '../require-warehouse.js';
 /** Most periods the text output lists before `stats` picks a coarser period itself (no --period given). */
 export const MAX_TEXT_PERIODS = 60;
 
+/** `stats --json` computes its key `paths` up to this many messages in the window (--paths-max-messages). */
+export const PATHS_MAX_MESSAGES = 5_000_000;
+
 const HELP = `reporter-etl stats [--from T] [--to T] [--project NAME] [--channel NAME]... [--tz ZONE]
                    [--period hour|day|week|month] [--top N] [--catch-all CLASS] [--json]
 reporter-etl stats --reconcile [--tolerance N | N%] [same window and filter options]
@@ -66,6 +69,10 @@ ${tzHelp('the periods and of local --from/--to')}
   --top N            length of the top lists: intents, first questions, values per sessionData key (10)
   --catch-all CLASS  the NLP class of unrecognised requests (default /CatchAll)
   --json             print one JSON object (its shape: docs/statistics.md) instead of tables
+  --paths-max-messages N
+                     --json's key paths (the top drop-off states) reads the window's messages, not the
+                     rollups: above N messages (${PATHS_MAX_MESSAGES.toLocaleString('en-US')}; 0: no limit) it is null and
+                     pathsNote says why (reporter-etl paths gives them)
 
 Reconciliation (needs the API settings: REPORTER_TOKEN, REPORTER_BASE_URL, REPORTER_API, ...):
   --reconcile        compare with the platform's own figures for the same window, per configured project:
@@ -154,6 +161,7 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     top: { type: 'string' },
     'catch-all': { type: 'string' },
     json: { type: 'boolean' },
+    'paths-max-messages': { type: 'string' },
     reconcile: { type: 'boolean' },
     tolerance: { type: 'string' },
   });
@@ -171,6 +179,9 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     throw new UsageError('--channel expects a channel type such as telegram');
   if (values.tolerance !== undefined && !values.reconcile)
     throw new UsageError('--tolerance applies to --reconcile only');
+  if (values['paths-max-messages'] !== undefined && (!values.json || values.reconcile))
+    throw new UsageError('--paths-max-messages applies to --json (without --reconcile) only');
+  const pathsMax = intOption(values['paths-max-messages'], 'paths-max-messages', PATHS_MAX_MESSAGES, 0);
   const query: StatsQuery = {
     projects: values.project === undefined ? undefined : [values.project],
     channels,
@@ -190,10 +201,12 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
       if (values.json) {
         const report = await warehouse.hold(async () => {
           const stats = await computeStats(warehouse, query, { now: deps.now });
+          const pathsNote = pathsSkipped(stats, pathsMax);
           return {
             ...stats,
             unhandled: await storedUnhandled(warehouse, stats, values, query.top),
-            paths: await topDropOff(warehouse, stats, query.top),
+            paths: pathsNote === null ? await topDropOff(warehouse, stats, query.top) : null,
+            pathsNote,
           };
         });
         io.out(toCleanJson(report));
@@ -273,6 +286,22 @@ function storedUnhandled(
       to: Date.parse(to),
     },
     top,
+  );
+}
+
+/**
+ * Why `stats --json` leaves its key `paths` null for this window (more messages than `max`, 0: no limit), or
+ * null when it computes it. The rest of stats reads rollups and takes the same time at any size; the drop-off
+ * reads every message of the window (minutes at 100,000,000).
+ */
+function pathsSkipped(report: StatsReport, max: number): string | null {
+  const messages = report.totals.messages;
+  if (max === 0 || messages <= max) return null;
+  const count = (n: number) => n.toLocaleString('en-US');
+  return (
+    `not computed: the window holds ${count(messages)} messages, more than --paths-max-messages ` +
+    `${count(max)} (the drop-off reads each message: minutes at 100,000,000); reporter-etl paths gives them, ` +
+    'or raise --paths-max-messages (0: no limit)'
   );
 }
 

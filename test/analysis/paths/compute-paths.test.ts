@@ -196,6 +196,31 @@ describe('computePaths against the emulator truth, over a month', () => {
     ).toEqual(truthByDropOff(truth.all).slice(0, 5));
   });
 
+  it("leaves stats --json's key paths null, saying why, above --paths-max-messages (stats stays quick at any size)", async () => {
+    const args = ['--json', '--from', iso(from), '--to', iso(to)];
+    const { code, out } = await run(runStats, ...args, '--paths-max-messages', '10');
+    expect(code).toBe(0);
+    const json = JSON.parse(out.join('\n')) as {
+      totals: { messages: number };
+      paths: unknown;
+      pathsNote: string | null;
+    };
+    expect(json.totals.messages).toBeGreaterThan(10);
+    expect(json.paths).toBeNull();
+    expect(json.pathsNote).toContain(`${json.totals.messages.toLocaleString('en-US')} messages`);
+    expect(json.pathsNote).toContain('reporter-etl paths');
+    // at the limit exactly, and with no limit, they are computed
+    for (const max of [String(json.totals.messages), '0']) {
+      const at = JSON.parse((await run(runStats, ...args, '--paths-max-messages', max)).out.join('\n'));
+      expect(at.pathsNote).toBeNull();
+      expect(at.paths.withPath).toBe(truth.all.withPath);
+    }
+    await expect(run(runStats, '--paths-max-messages', '10')).rejects.toThrow(/applies to --json/);
+    await expect(run(runStats, '--json', '--paths-max-messages', 'many')).rejects.toThrow(
+      /--paths-max-messages/,
+    );
+  });
+
   it('puts the catch-all questions after each state in the clusters of the stored unhandled run of the period', async () => {
     const query = { catchAllClass: '/CatchAll', from, to };
     await h.withWarehouse((w) => computeUnhandled(w, query, new Date(h.running.emulator.now())));
