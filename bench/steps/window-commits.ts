@@ -29,7 +29,7 @@ export const windowCommitsStep: BenchStep = {
       [
         join(full.dataDir, 'warehouse.duckdb'),
         join(ctx.dir, 'replayed-commits'),
-        String(CONFIG_DEFAULTS.REPORTER_WINDOW_HOURS),
+        String(replayWindowHours(full.windows, ctx.options.days)),
       ],
       { resourcesFile: join(ctx.dir, 'resources-window-commits.json') },
     );
@@ -50,3 +50,15 @@ export const windowCommitsStep: BenchStep = {
     };
   },
 };
+
+/**
+ * The replay's window: the sync's default, or shorter where the sync split its windows (dense data: it bounds
+ * a window by sessions and bytes, and one default window of a busy day would not fit the sync's 64MB).
+ */
+function replayWindowHours(syncWindows: number, days: number): number {
+  const span = days * 24;
+  const byDefault = CONFIG_DEFAULTS.REPORTER_WINDOW_HOURS;
+  // whole quarter hours: the child binds window bounds as whole milliseconds
+  const split = Math.max(0.25, Math.floor((span / syncWindows) * 4) / 4);
+  return syncWindows > Math.ceil(span / byDefault) ? split : byDefault;
+}
