@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_ENV } from '../../bench/run-child.js';
 
 const BIN = resolve('bin/reporter-etl.js');
 const dir = mkdtempSync(join(tmpdir(), 'bin-command-'));
@@ -41,6 +42,10 @@ describe('bin/reporter-etl.js as a command', () => {
     expect(r.stdout).toMatch(/^reporter-etl \d+\.\d+\.\d+/);
     expect(r.seen.arenas).toBe('2');
     expect(r.seen.pid).toBe(r.pid);
+  });
+
+  it('sets what the benchmark gives the children that run the CLI in a bare node (CLI_ENV)', () => {
+    expect({ MALLOC_ARENA_MAX: runAsCommand(BIN).seen.arenas }).toEqual(CLI_ENV);
   });
 
   it("keeps the user's own MALLOC_ARENA_MAX", () => {

@@ -86,7 +86,10 @@ export interface ComputeUnhandledOptions {
 }
 
 /** DuckDB's memory_limit while a run is computed (docs/unhandled.md#memory-and-time). */
-export const UNHANDLED_DUCKDB_MEMORY_LIMIT = '128MB';
+export const UNHANDLED_DUCKDB_MEMORY_LIMIT = '64MB';
+
+/** DuckDB's memory_limit for the moment its cached pages are dropped, between the read and the clustering. */
+const CACHE_DROP_LIMIT = '16MB';
 
 /** The run id of a selection and period: computing the same again replaces it. */
 export function unhandledRunId(query: UnhandledQuery): string {
@@ -142,6 +145,7 @@ async function clusterPeriod(
   const period = await readPeriodTexts(warehouse, countParams, options.keyShift ?? TEXT_KEY_SHIFT);
   const { previous_from: _p, ...selection } = params;
   const previous = await readPreviousRun(warehouse, selection);
+  await dropCachedPages(warehouse);
   const clustering = await clusterTexts(period.d, {
     ...(query.minMessages === undefined ? {} : { minMessages: query.minMessages }),
     ...(previous === undefined ? {} : { previous: previous.run }),
@@ -152,6 +156,20 @@ async function clusterPeriod(
     texts: memberTexts(period, clustering),
     clusters: clustering.clusters,
   };
+}
+
+/**
+ * DuckDB's buffer pool emptied of what it cached while the texts were read (the messages' pages, about 100 MB
+ * at 1M messages) before the clustering needs the memory: its limit lowered for a moment (evicting them) and
+ * put back. A lowering DuckDB refuses (pages it cannot let go) leaves the limit as it was: nothing is lost.
+ */
+async function dropCachedPages(warehouse: Warehouse): Promise<void> {
+  try {
+    await warehouse.setMemoryLimit(CACHE_DROP_LIMIT);
+  } catch {
+    // the cache stays: the run only takes more memory
+  }
+  await warehouse.setMemoryLimit(UNHANDLED_DUCKDB_MEMORY_LIMIT);
 }
 
 /** The period's distinct texts, and per question read: its key and whether it was asked in the period. */

@@ -120,7 +120,7 @@ export async function storeUnhandledRun(
         rows: clusterRows(clusters),
         replaceScope: { run_id: run.run_id },
         insert: INSERT_CLUSTERS,
-        constants: { run_id: run.run_id, unrecognised: run.unrecognised },
+        constants: { ...members, unrecognised: run.unrecognised },
       }),
     ],
     at: now,

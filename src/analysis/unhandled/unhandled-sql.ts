@@ -42,26 +42,32 @@ ORDER BY question`;
 
 /**
  * The period's catch-all messages of the clustered texts (stage_unhandled_texts: each text's key, and its
- * text where another text asked in the period has the same key), one row each.
+ * text where another text asked in the period has the same key), one row each, with `columns` of m.
  */
-export const INSERT_MEMBERS = `
-INSERT INTO unhandled_members (run_id, project, question_id, cluster_id)
-SELECT $run_id, m.project, m.question_id, t.cluster_id
+const memberMessages = (columns: string) => `
+SELECT t.cluster_id, ${columns}
 FROM messages m JOIN stage_unhandled_texts t ON t.text_key = ${textKey('m.')}
 WHERE ${selection('m.')}
   AND m."timestamp" >= $from AND m."timestamp" < $to
   AND (t.question IS NULL OR t.question = m.question)`;
 
-/** Each staged cluster with what its members say: clients, sessions sent to an agent after it, channels. */
+/** The run's membership: each member message's id and cluster. */
+export const INSERT_MEMBERS = `
+INSERT INTO unhandled_members (run_id, project, question_id, cluster_id)
+SELECT $run_id, project, question_id, cluster_id FROM (${memberMessages('m.project, m.question_id')})`;
+
+/**
+ * Each staged cluster with what its members say: clients, sessions sent to an agent after it, channels. The
+ * members joined from the staged keys again, not from unhandled_members by question id: a join on half a
+ * million string ids took DuckDB some 40-90 MB more at 1M messages.
+ */
 export const INSERT_CLUSTERS = `
 INSERT INTO unhandled_clusters (run_id, cluster_id, rank, label, messages, previous_messages, clients, share,
   trend, agent_sessions, channels, examples, terms, profile)
 WITH members AS (
-  SELECT u.cluster_id, m.project, m.session_id, m."timestamp", m.channel_type, s.client_id
-  FROM unhandled_members u
-  JOIN messages m ON m.project = u.project AND m.question_id = u.question_id
-  LEFT JOIN sessions s ON s.project = m.project AND s.session_id = m.session_id
-  WHERE u.run_id = $run_id
+  SELECT mm.*, s.client_id
+  FROM (${memberMessages('m.project, m.session_id, m."timestamp", m.channel_type')}) mm
+  LEFT JOIN sessions s ON s.project = mm.project AND s.session_id = mm.session_id
 ), agent AS (
   SELECT DISTINCT mb.cluster_id, mb.project, mb.session_id
   FROM members mb JOIN messages later
