@@ -86,7 +86,7 @@ export interface ComputeUnhandledOptions {
 }
 
 /** DuckDB's memory_limit while a run is computed (docs/unhandled.md#memory-and-time). */
-export const UNHANDLED_DUCKDB_MEMORY_LIMIT = '64MB';
+export const UNHANDLED_DUCKDB_MEMORY_LIMIT = '128MB';
 
 /** DuckDB's memory_limit for the moment its cached pages are dropped, between the read and the clustering. */
 const CACHE_DROP_LIMIT = '16MB';
