@@ -105,8 +105,8 @@ export async function computeUnhandled(
   options: ComputeUnhandledOptions = {},
 ): Promise<UnhandledRun> {
   // the texts, their vectors and the graph are in this process's memory while DuckDB reads and stores: its
-  // buffer pool kept small, and what it freed handed back to the system after each query rather than kept
-  // for the next (1M messages: peak RSS 539 MB against 865 MB: docs/unhandled.md#memory-and-time)
+  // buffer pool kept small (64MB ran out in INSERT_CLUSTERS at 1M messages), emptied before the clustering,
+  // and what it freed handed back to the system after each query (docs/unhandled.md#memory-and-time)
   await warehouse.setMemoryLimit(UNHANDLED_DUCKDB_MEMORY_LIMIT);
   await warehouse.query(SET_FLUSH_THRESHOLD);
   try {
