@@ -71,6 +71,15 @@ export async function runChild(
   };
 }
 
+/**
+ * The environment the executable gives the CLI (bin/reporter-etl.js's first lines, where the variables are not
+ * set already): for a child that runs the CLI's code in a bare node, so that its memory is what users get.
+ */
+export const CLI_ENV: Readonly<Record<string, string>> = Object.freeze({
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '4194304',
+});
+
 /** The repository root (dist/bench/ → ../..). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = join(REPO_ROOT, 'bin', 'reporter-etl.js');

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { computeUnhandled } from '../../src/analysis/unhandled/compute-unhandled.js';
+import { TEXT_KEY_SHIFT } from '../../src/analysis/unhandled/text-keys.js';
 import { SELECT_QUESTION_COUNTS } from '../../src/analysis/unhandled/unhandled-sql.js';
 import { unhandledQuestion } from '../../src/emulator/unhandled-topics.js';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -77,6 +78,7 @@ else {
       previous_from: new Date(FROM - 30 * DAY),
       from: new Date(FROM),
       to: new Date(TO),
+      key_shift: TEXT_KEY_SHIFT,
     });
     result = { texts: rows.length };
   }

@@ -36,11 +36,12 @@ export interface ClusterOptions {
   params?: Partial<ClusterParams>;
 }
 
-export interface Clustering {
+/** The topics of distinct texts (clusterTexts). */
+export interface TextClustering {
   /** Biggest first (ties by their terms). */
   clusters: QuestionCluster[];
-  /** The cluster id of each input question (index as given); undefined: other. */
-  clusterOf: (string | undefined)[];
+  /** The cluster id of each distinct text (index into its texts); undefined: other. */
+  idOfText: (string | undefined)[];
   /** What joined no topic: messages of the period and of the previous one, distinct texts of the period. */
   other: { current: number; previous: number; texts: number };
   /** Where the vectors came from: `lsa`, or the embedder's name. */
@@ -56,13 +57,25 @@ export interface Clustering {
   };
 }
 
+/** The topics of questions, and the cluster of each. */
+export interface Clustering extends TextClustering {
+  /** The cluster id of each input question (index as given); undefined: other. */
+  clusterOf: (string | undefined)[];
+}
+
 /** The topics of `questions`. */
 export async function clusterQuestions(
   questions: readonly QuestionCount[],
   options: ClusterOptions = {},
 ): Promise<Clustering> {
-  const p: ClusterParams = { ...CLUSTER_PARAMS, ...options.params };
   const d = distinctTexts(questions);
+  const clustering = await clusterTexts(d, options);
+  return { ...clustering, clusterOf: Array.from(d.textOf, (i) => clustering.idOfText[i]) };
+}
+
+/** The topics of a period's distinct texts (collected by distinct-texts.ts). */
+export async function clusterTexts(d: DistinctTexts, options: ClusterOptions = {}): Promise<TextClustering> {
+  const p: ClusterParams = { ...CLUSTER_PARAMS, ...options.params };
   const sample = sampleTexts(d, p.sampleSize, p.seed);
   const texts = sample.map((i) => d.texts[i]!);
   const vectoriser = fitVectoriser(texts);
@@ -85,7 +98,7 @@ export async function clusterQuestions(
   }
   return {
     clusters: named.clusters,
-    clusterOf: Array.from(d.textOf, (i) => named.idOfTopic.get(assignment.topicOf[i]!)),
+    idOfText: Array.from(assignment.topicOf, (t) => named.idOfTopic.get(t)),
     other,
     vectors: space.name,
     stats: {
@@ -133,12 +146,12 @@ async function formSampleTopics(
   return formTopics({ x, n: sample.length, d: space.dims, w }, p, minMessages, total / sampled, start);
 }
 
-function nothingClustered(d: DistinctTexts, vectors: string, v: Vectoriser): Clustering {
+function nothingClustered(d: DistinctTexts, vectors: string, v: Vectoriser): TextClustering {
   let texts = 0;
   for (const c of d.current) if (c > 0) texts++;
   return {
     clusters: [],
-    clusterOf: Array.from(d.textOf, () => undefined),
+    idOfText: d.texts.map(() => undefined),
     other: {
       current: d.current.reduce((a, b) => a + b, 0),
       previous: d.previous.reduce((a, b) => a + b, 0),

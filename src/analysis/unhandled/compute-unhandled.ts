@@ -1,18 +1,23 @@
 // One run of the unhandled questions: the catch-all messages of a period and of the previous period of the
-// same length read as distinct texts with counts, the previous stored run of the selection read (its topics'
-// ids carry over), the texts clustered in memory (clusterQuestions; an embeddings endpoint asked when one is
-// given, while the warehouse is not held) and the run stored (store-unhandled-run.ts), then read back.
+// same length read as distinct texts with counts and keys (streamed, masked as they come: no raw text is kept
+// but those whose key another shares), the previous stored run of the selection read (its topics' ids carry
+// over), the texts clustered in memory (clusterTexts; an embeddings endpoint asked when one is given, while the
+// warehouse is not held) and the run stored (store-unhandled-run.ts), then read back.
 import { createHash } from 'node:crypto';
 import type { PlainRow, Warehouse } from '../../warehouse/warehouse.js';
-import { type Clustering, clusterQuestions, type QuestionCount } from './cluster-questions.js';
+import { clusterTexts, type TextClustering } from './cluster-questions.js';
+import { collectDistinctTexts, type DistinctTexts } from './distinct-texts.js';
+import { maskQuestion } from './normalise-question.js';
 import { readPreviousRun } from './read-previous-run.js';
-import { type RunRow, storeUnhandledRun } from './store-unhandled-run.js';
+import { type MemberText, type RunRow, storeUnhandledRun } from './store-unhandled-run.js';
 import type { TextEmbedder } from './text-embedder.js';
+import { indexOfText, sharedKeys, TEXT_KEY_SHIFT } from './text-keys.js';
 import {
   RESET_FLUSH_THRESHOLD,
   SELECT_CLUSTERS,
   SELECT_QUESTION_COUNTS,
   SELECT_RUN,
+  SELECT_TEXTS_OF_KEYS,
   SET_FLUSH_THRESHOLD,
 } from './unhandled-sql.js';
 
@@ -73,8 +78,18 @@ export interface UnhandledRun {
   clusters: UnhandledCluster[];
 }
 
+export interface ComputeUnhandledOptions {
+  /** Vectors from an embeddings endpoint instead of the LSA. */
+  embedder?: TextEmbedder;
+  /** The bits of a text's hash dropped from its key (default TEXT_KEY_SHIFT; tests: more, to share keys). */
+  keyShift?: number;
+}
+
 /** DuckDB's memory_limit while a run is computed (docs/unhandled.md#memory-and-time). */
 export const UNHANDLED_DUCKDB_MEMORY_LIMIT = '128MB';
+
+/** DuckDB's memory_limit for the moment its cached pages are dropped, between the read and the clustering. */
+const CACHE_DROP_LIMIT = '16MB';
 
 /** The run id of a selection and period: computing the same again replaces it. */
 export function unhandledRunId(query: UnhandledQuery): string {
@@ -87,11 +102,11 @@ export async function computeUnhandled(
   warehouse: Warehouse,
   query: UnhandledQuery,
   now: Date,
-  options: { embedder?: TextEmbedder } = {},
+  options: ComputeUnhandledOptions = {},
 ): Promise<UnhandledRun> {
   // the texts, their vectors and the graph are in this process's memory while DuckDB reads and stores: its
-  // buffer pool kept small, and what it freed handed back to the system after each query rather than kept
-  // for the next (1M messages: peak RSS 539 MB against 865 MB: docs/unhandled.md#memory-and-time)
+  // buffer pool kept small (64MB ran out in INSERT_CLUSTERS at 1M messages), emptied before the clustering,
+  // and what it freed handed back to the system after each query (docs/unhandled.md#memory-and-time)
   await warehouse.setMemoryLimit(UNHANDLED_DUCKDB_MEMORY_LIMIT);
   await warehouse.query(SET_FLUSH_THRESHOLD);
   try {
@@ -106,38 +121,138 @@ async function clusterAndStore(
   warehouse: Warehouse,
   query: UnhandledQuery,
   now: Date,
-  options: { embedder?: TextEmbedder },
+  options: ComputeUnhandledOptions,
 ): Promise<UnhandledRun> {
   const params = selectionParams(query);
-  const { run_id: _, ...countParams } = params;
-  const questions = await readQuestionCounts(warehouse, countParams);
   const { previous_from: _p, ...selection } = params;
-  const previous = await readPreviousRun(warehouse, selection);
-  const clustering = await clusterQuestions(questions, {
-    ...(query.minMessages === undefined ? {} : { minMessages: query.minMessages }),
-    ...(previous === undefined ? {} : { previous: previous.run }),
-    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
-  });
-  const run = runRow(query, params, questions, clustering, previous?.runId ?? null);
-  await storeUnhandledRun(warehouse, run, selection, questions, clustering, now);
+  const { run, texts, clusters } = await clusterPeriod(warehouse, query, params, options);
+  const keyShift = options.keyShift ?? TEXT_KEY_SHIFT;
+  await storeUnhandledRun(warehouse, run, { ...selection, key_shift: keyShift }, texts, clusters, now);
   return readUnhandledRun(warehouse, run.run_id);
 }
 
 /**
- * The period's distinct texts with their counts, streamed chunk by chunk: no materialised result nor a row
- * object per text beside the questions (at 1M messages, about half a million texts).
+ * The period's texts read and clustered; returned is only what the store needs (the run's row, the clustered
+ * texts by key, the clusters), so that the distinct texts are garbage once it returns.
  */
-async function readQuestionCounts(
+async function clusterPeriod(
+  warehouse: Warehouse,
+  query: UnhandledQuery,
+  params: ReturnType<typeof selectionParams>,
+  options: ComputeUnhandledOptions,
+): Promise<{ run: RunRow; texts: MemberText[]; clusters: TextClustering['clusters'] }> {
+  const { run_id: _, ...countParams } = params;
+  const period = await readPeriodTexts(warehouse, countParams, options.keyShift ?? TEXT_KEY_SHIFT);
+  const { previous_from: _p, ...selection } = params;
+  const previous = await readPreviousRun(warehouse, selection);
+  await dropCachedPages(warehouse);
+  const clustering = await clusterTexts(period.d, {
+    ...(query.minMessages === undefined ? {} : { minMessages: query.minMessages }),
+    ...(previous === undefined ? {} : { previous: previous.run }),
+    ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+  });
+  return {
+    run: runRow(query, params, period.d, clustering, previous?.runId ?? null),
+    texts: memberTexts(period, clustering),
+    clusters: clustering.clusters,
+  };
+}
+
+/**
+ * DuckDB's buffer pool emptied of what it cached while the texts were read (the messages' pages, about 100 MB
+ * at 1M messages) before the clustering needs the memory: its limit lowered for a moment (evicting them) and
+ * put back. A lowering DuckDB refuses (pages it cannot let go) leaves the limit as it was: nothing is lost.
+ */
+async function dropCachedPages(warehouse: Warehouse): Promise<void> {
+  try {
+    await warehouse.setMemoryLimit(CACHE_DROP_LIMIT);
+  } catch {
+    // the cache stays: the run only takes more memory
+  }
+  await warehouse.setMemoryLimit(UNHANDLED_DUCKDB_MEMORY_LIMIT);
+}
+
+/** The period's distinct texts, and per question read: its key and whether it was asked in the period. */
+interface PeriodTexts {
+  d: DistinctTexts;
+  keys: Float64Array;
+  asked: Uint8Array;
+  /** The asked questions whose key another shares: raw text, key, index of its masked text. */
+  shared: { question: string; key: number; text: number }[];
+}
+
+/**
+ * The period's distinct texts with their counts, streamed chunk by chunk and masked as they come: no
+ * materialised result, no object or raw text per question (at 1M messages, about half a million of them).
+ */
+async function readPeriodTexts(
   warehouse: Warehouse,
   params: Omit<ReturnType<typeof selectionParams>, 'run_id'>,
-): Promise<QuestionCount[]> {
-  const questions: QuestionCount[] = [];
-  for await (const chunk of warehouse.streamRows(SELECT_QUESTION_COUNTS, params)) {
-    const [q, c, p] = ['question', 'current', 'previous'].map((name) => chunk.columns.indexOf(name));
-    for (const row of chunk.rows)
-      questions.push({ question: String(row[q!]), current: Number(row[c!]), previous: Number(row[p!]) });
+  keyShift: number,
+): Promise<PeriodTexts> {
+  const collector = collectDistinctTexts();
+  let keys = new Float64Array(1024);
+  let asked = new Uint8Array(1024);
+  let n = 0;
+  const sql = SELECT_QUESTION_COUNTS;
+  for await (const chunk of warehouse.streamRows(sql, { ...params, key_shift: keyShift })) {
+    const [q, c, p, k] = ['question', 'current', 'previous', 'text_key'].map((x) => chunk.columns.indexOf(x));
+    for (const row of chunk.rows) {
+      const current = Number(row[c!]);
+      collector.add(String(row[q!]), current, Number(row[p!]));
+      if (n === keys.length) [keys, asked] = [grown(keys), grown(asked)];
+      keys[n] = Number(row[k!]);
+      asked[n++] = current > 0 ? 1 : 0;
+    }
   }
-  return questions;
+  const d = collector.finish();
+  [keys, asked] = [keys.slice(0, n), asked.slice(0, n)];
+  const shared = await readSharedTexts(warehouse, params, keyShift, d, sharedKeys(keys, asked));
+  return { d, keys, asked, shared };
+}
+
+/** The asked texts of the keys two of them share (read again: their raw texts were not kept). */
+async function readSharedTexts(
+  warehouse: Warehouse,
+  params: Omit<ReturnType<typeof selectionParams>, 'run_id'>,
+  keyShift: number,
+  d: DistinctTexts,
+  keys: readonly number[],
+): Promise<PeriodTexts['shared']> {
+  if (keys.length === 0) return [];
+  const { previous_from: _, ...selection } = params;
+  const rows = await warehouse.query(SELECT_TEXTS_OF_KEYS, {
+    ...selection,
+    key_shift: keyShift,
+    keys: keys.map(String),
+  });
+  return rows.map((r) => {
+    const question = String(r['question']);
+    return { question, key: Number(r['text_key']), text: indexOfText(d.texts, maskQuestion(question)) };
+  });
+}
+
+/** The clustered texts of the period as staged: by key, with the raw text where the key is shared. */
+function memberTexts(period: PeriodTexts, clustering: TextClustering): MemberText[] {
+  const { d, keys, asked, shared } = period;
+  const isShared = new Set(shared.map((s) => s.key));
+  const rows: MemberText[] = [];
+  for (let n = 0; n < keys.length; n++) {
+    const cluster = clustering.idOfText[d.textOf[n]!];
+    if (asked[n] && cluster !== undefined && !isShared.has(keys[n]!))
+      rows.push({ text_key: keys[n]!, question: null, cluster_id: cluster });
+  }
+  for (const s of shared) {
+    const cluster = clustering.idOfText[s.text];
+    if (cluster !== undefined) rows.push({ text_key: s.key, question: s.question, cluster_id: cluster });
+  }
+  return rows;
+}
+
+function grown<T extends Float64Array | Uint8Array>(a: T): T {
+  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+  bigger.set(a);
+  return bigger;
 }
 
 function selectionParams(query: UnhandledQuery) {
@@ -155,8 +270,8 @@ function selectionParams(query: UnhandledQuery) {
 function runRow(
   query: UnhandledQuery,
   params: ReturnType<typeof selectionParams>,
-  questions: readonly QuestionCount[],
-  clustering: Clustering,
+  d: DistinctTexts,
+  clustering: TextClustering,
   previousRunId: string | null,
 ): RunRow {
   return {
@@ -167,8 +282,8 @@ function runRow(
     period_from: params.from.getTime(),
     period_to: params.to.getTime(),
     previous_from: params.previous_from.getTime(),
-    unrecognised: questions.reduce((n, q) => n + q.current, 0),
-    previous_unrecognised: questions.reduce((n, q) => n + q.previous, 0),
+    unrecognised: d.current.reduce((n, c) => n + c, 0),
+    previous_unrecognised: d.previous.reduce((n, c) => n + c, 0),
     clustered: clustering.clusters.reduce((n, c) => n + c.current, 0),
     clusters: clustering.clusters.length,
     other_messages: clustering.other.current,

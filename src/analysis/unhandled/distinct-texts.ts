@@ -1,5 +1,6 @@
 // The distinct masked texts of a period's questions, sorted (input order does not matter), with their
-// messages in the period and in the previous one, and each input's text by index; then the sample that is
+// messages in the period and in the previous one, and each input's text by index, collected one question at
+// a time (a million messages' texts are streamed, never held as objects); then the sample that is
 // clustered: every text asked in the period, or beyond SAMPLE_SIZE a weighted sample without replacement
 // (Efraimidis–Spirakis keys from a seeded hash of the text, so the sample does not depend on input order).
 import { maskQuestion } from './normalise-question.js';
@@ -23,24 +24,62 @@ export interface DistinctTexts {
   textOf: Int32Array;
 }
 
+/** Questions added one by one, then their distinct masked texts. */
+export interface TextCollector {
+  add(question: string, current: number, previous: number): void;
+  /** The distinct texts; the collector is spent. */
+  finish(): DistinctTexts;
+}
+
 /** The questions masked and counted by masked text. */
 export function distinctTexts(questions: readonly QuestionCount[]): DistinctTexts {
-  const keys = questions.map((q) => maskQuestion(q.question));
-  const counts = new Map<string, [number, number]>();
-  for (const [i, key] of keys.entries()) {
-    const c = counts.get(key) ?? [0, 0];
-    c[0] += questions[i]!.current;
-    c[1] += questions[i]!.previous;
-    counts.set(key, c);
-  }
-  const texts = [...counts.keys()].sort();
-  const indexOf = new Map(texts.map((t, i) => [t, i]));
+  const collector = collectDistinctTexts();
+  for (const q of questions) collector.add(q.question, q.current, q.previous);
+  return collector.finish();
+}
+
+/** A collector of questions: one Map entry per distinct masked text while adding, typed arrays for the rest. */
+export function collectDistinctTexts(): TextCollector {
+  const indexOf = new Map<string, number>();
+  const texts: string[] = [];
+  let current = new Float64Array(1024);
+  let previous = new Float64Array(1024);
+  let textOf = new Int32Array(1024);
+  let inputs = 0;
   return {
-    texts,
-    current: Float64Array.from(texts, (t) => counts.get(t)![0]),
-    previous: Float64Array.from(texts, (t) => counts.get(t)![1]),
-    textOf: Int32Array.from(keys, (k) => indexOf.get(k)!),
+    add(question, c, p) {
+      const key = maskQuestion(question);
+      let i = indexOf.get(key);
+      if (i === undefined) {
+        i = texts.length;
+        indexOf.set(key, i);
+        texts.push(key);
+        if (i === current.length) [current, previous] = [grow(current), grow(previous)];
+      }
+      current[i]! += c;
+      previous[i]! += p;
+      if (inputs === textOf.length) textOf = grow(textOf);
+      textOf[inputs++] = i;
+    },
+    finish() {
+      indexOf.clear();
+      const order = Array.from(texts.keys()).sort((a, b) => (texts[a]! < texts[b]! ? -1 : 1));
+      const rank = new Int32Array(order.length);
+      for (const [r, i] of order.entries()) rank[i] = r;
+      return {
+        texts: order.map((i) => texts[i]!),
+        current: Float64Array.from(order, (i) => current[i]!),
+        previous: Float64Array.from(order, (i) => previous[i]!),
+        textOf: Int32Array.from(textOf.subarray(0, inputs), (i) => rank[i]!),
+      };
+    },
   };
+}
+
+function grow<T extends Float64Array | Int32Array>(a: T): T {
+  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+  bigger.set(a);
+  return bigger;
 }
 
 /** The indexes (ascending) of the texts clustered: those asked in the period, at most `size` of them. */

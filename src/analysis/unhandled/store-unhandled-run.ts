@@ -1,11 +1,12 @@
 // A run of the unhandled questions written in ONE commitBatch (docs/unhandled.md): the run's row (its counts,
 // "other", where its vectors came from, the run its ids carried over from), each clustered message's
-// membership and each cluster's figures (computed in SQL from the membership), replacing the earlier run of
-// the same period and selection. Raw texts are only staged (TEMP, gone with the transaction).
+// membership (the clustered texts staged by key: text-keys.ts) and each cluster's figures (computed in SQL from
+// the membership), replacing the earlier run of the same period and selection. Raw texts are only staged
+// (TEMP, gone with the transaction), and only those whose key another text shares.
 import { defineBatchTable } from '../../warehouse/commit-batch.js';
 import { defineStagedTable } from '../../warehouse/stage-rows.js';
 import type { Warehouse } from '../../warehouse/warehouse.js';
-import type { Clustering, QuestionCount } from './cluster-questions.js';
+import type { QuestionCluster } from './name-topics.js';
 import { UNHANDLED_CLUSTERS_TABLE, UNHANDLED_MEMBERS_TABLE, UNHANDLED_RUNS_TABLE } from './tables.js';
 import { INSERT_CLUSTERS, INSERT_MEMBERS } from './unhandled-sql.js';
 
@@ -28,8 +29,10 @@ export interface RunRow {
   vectors: string;
   previous_run_id: string | null;
 }
-interface TextRow {
-  question: string;
+/** A clustered text of the period: its key, its raw text where the key is shared (else null), its cluster. */
+export interface MemberText {
+  text_key: number;
+  question: string | null;
   cluster_id: string;
 }
 interface ClusterRow {
@@ -59,7 +62,8 @@ const RUN_STAGE = defineStagedTable<RunRow>('stage_unhandled_runs', [
   ['vectors', 'varchar'],
   ['previous_run_id', 'varchar'],
 ]);
-const TEXT_STAGE = defineStagedTable<TextRow>('stage_unhandled_texts', [
+const TEXT_STAGE = defineStagedTable<MemberText>('stage_unhandled_texts', [
+  ['text_key', 'bigint'],
   ['question', 'varchar'],
   ['cluster_id', 'varchar'],
 ]);
@@ -81,6 +85,8 @@ export interface MemberParams {
   class: string;
   from: Date;
   to: Date;
+  /** The bits of a text's hash its key drops (text-keys.ts), as when the keys were read. */
+  key_shift: number;
 }
 
 /** Writes the run, its membership and its clusters in one transaction. */
@@ -88,8 +94,8 @@ export async function storeUnhandledRun(
   warehouse: Warehouse,
   run: RunRow,
   members: MemberParams,
-  questions: readonly QuestionCount[],
-  clustering: Clustering,
+  texts: readonly MemberText[],
+  clusters: readonly QuestionCluster[],
   now: Date,
 ): Promise<void> {
   await warehouse.commitBatch({
@@ -103,7 +109,7 @@ export async function storeUnhandledRun(
       defineBatchTable({
         spec: UNHANDLED_MEMBERS_TABLE,
         stage: TEXT_STAGE,
-        rows: textRows(questions, clustering),
+        rows: texts,
         replaceScope: { run_id: run.run_id },
         insert: INSERT_MEMBERS,
         constants: { ...members },
@@ -111,27 +117,18 @@ export async function storeUnhandledRun(
       defineBatchTable({
         spec: UNHANDLED_CLUSTERS_TABLE,
         stage: CLUSTER_STAGE,
-        rows: clusterRows(clustering),
+        rows: clusterRows(clusters),
         replaceScope: { run_id: run.run_id },
         insert: INSERT_CLUSTERS,
-        constants: { run_id: run.run_id, unrecognised: run.unrecognised },
+        constants: { ...members, unrecognised: run.unrecognised },
       }),
     ],
     at: now,
   });
 }
 
-function textRows(questions: readonly QuestionCount[], clustering: Clustering): TextRow[] {
-  const rows: TextRow[] = [];
-  for (const [n, q] of questions.entries()) {
-    const cluster = clustering.clusterOf[n];
-    if (cluster !== undefined && q.current > 0) rows.push({ question: q.question, cluster_id: cluster });
-  }
-  return rows;
-}
-
-function clusterRows(clustering: Clustering): ClusterRow[] {
-  return clustering.clusters.map((c, n) => ({
+function clusterRows(clusters: readonly QuestionCluster[]): ClusterRow[] {
+  return clusters.map((c, n) => ({
     cluster_id: c.id,
     rank: n + 1,
     label: c.label,

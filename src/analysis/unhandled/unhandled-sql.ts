@@ -1,8 +1,8 @@
 // The SQL of the unhandled questions (migrations 020 and 025): the distinct catch-all texts of a period and of
-// the previous one with their counts, the statements of a run's batch, which join the clustered texts back to
-// their messages (membership) and count each cluster's clients, sessions sent to an agent and channels, and
-// the previous stored run whose ids carry over. Bound parameters: $project and $channel ('' = all), $class,
-// $previous_from, $from, $to, $run_id.
+// the previous one with their counts and keys, the statements of a run's batch, which join the clustered texts
+// back to their messages by key (membership) and count each cluster's clients, sessions sent to an agent and
+// channels, and the previous stored run whose ids carry over. Bound parameters: $project and $channel ('' = all), $class,
+// $previous_from, $from, $to, $run_id, $key_shift.
 
 /** The catch-all messages of the selection; `m` the alias of messages ('' for none). */
 const selection = (m: string) => `${m}nlp_class = $class AND ${m}question IS NOT NULL
@@ -15,33 +15,59 @@ const selection = (m: string) => `${m}nlp_class = $class AND ${m}question IS NOT
 export const SET_FLUSH_THRESHOLD = "SET allocator_flush_threshold = '8MB'";
 export const RESET_FLUSH_THRESHOLD = 'RESET allocator_flush_threshold';
 
-/** Distinct question texts with their messages in [from, to) and in [previous_from, from). */
+/** A question's key (text-keys.ts): its hash cut to 53 bits by $key_shift; `m` the alias of messages. */
+const textKey = (m: string) => `(hash(${m}question) >> $key_shift)`;
+
+/**
+ * Distinct question texts with their messages in [from, to) and in [previous_from, from) and their keys, as
+ * doubles (exact below 2^53, and read without a BigInt each).
+ */
 export const SELECT_QUESTION_COUNTS = `
 SELECT question,
-  count(*) FILTER (WHERE "timestamp" >= $from)::BIGINT AS current,
-  count(*) FILTER (WHERE "timestamp" < $from)::BIGINT AS previous
+  count(*) FILTER (WHERE "timestamp" >= $from)::DOUBLE AS current,
+  count(*) FILTER (WHERE "timestamp" < $from)::DOUBLE AS previous,
+  ${textKey('')}::DOUBLE AS text_key
 FROM messages
 WHERE ${selection('')} AND "timestamp" >= $previous_from AND "timestamp" < $to
 GROUP BY question`;
 
-/** The period's catch-all messages of the clustered texts (stage_unhandled_texts), one row each. */
+/** The period's distinct question texts whose key is one of $keys (keys shared by two texts: text-keys.ts). */
+export const SELECT_TEXTS_OF_KEYS = `
+SELECT question, ${textKey('')}::DOUBLE AS text_key
+FROM messages
+WHERE ${selection('')} AND "timestamp" >= $from AND "timestamp" < $to
+  AND ${textKey('')} IN (SELECT unnest($keys)::UBIGINT)
+GROUP BY question
+ORDER BY question`;
+
+/**
+ * The period's catch-all messages of the clustered texts (stage_unhandled_texts: each text's key, and its
+ * text where another text asked in the period has the same key), one row each, with `columns` of m.
+ */
+const memberMessages = (columns: string) => `
+SELECT t.cluster_id, ${columns}
+FROM messages m JOIN stage_unhandled_texts t ON t.text_key = ${textKey('m.')}
+WHERE ${selection('m.')}
+  AND m."timestamp" >= $from AND m."timestamp" < $to
+  AND (t.question IS NULL OR t.question = m.question)`;
+
+/** The run's membership: each member message's id and cluster. */
 export const INSERT_MEMBERS = `
 INSERT INTO unhandled_members (run_id, project, question_id, cluster_id)
-SELECT $run_id, m.project, m.question_id, t.cluster_id
-FROM messages m JOIN stage_unhandled_texts t ON t.question = m.question
-WHERE ${selection('m.')}
-  AND m."timestamp" >= $from AND m."timestamp" < $to`;
+SELECT $run_id, project, question_id, cluster_id FROM (${memberMessages('m.project, m.question_id')})`;
 
-/** Each staged cluster with what its members say: clients, sessions sent to an agent after it, channels. */
+/**
+ * Each staged cluster with what its members say: clients, sessions sent to an agent after it, channels. The
+ * members joined from the staged keys again, not from unhandled_members by question id: a join on half a
+ * million string ids took DuckDB some 40-90 MB more at 1M messages.
+ */
 export const INSERT_CLUSTERS = `
 INSERT INTO unhandled_clusters (run_id, cluster_id, rank, label, messages, previous_messages, clients, share,
   trend, agent_sessions, channels, examples, terms, profile)
 WITH members AS (
-  SELECT u.cluster_id, m.project, m.session_id, m."timestamp", m.channel_type, s.client_id
-  FROM unhandled_members u
-  JOIN messages m ON m.project = u.project AND m.question_id = u.question_id
-  LEFT JOIN sessions s ON s.project = m.project AND s.session_id = m.session_id
-  WHERE u.run_id = $run_id
+  SELECT mm.*, s.client_id
+  FROM (${memberMessages('m.project, m.session_id, m."timestamp", m.channel_type')}) mm
+  LEFT JOIN sessions s ON s.project = mm.project AND s.session_id = mm.session_id
 ), agent AS (
   SELECT DISTINCT mb.cluster_id, mb.project, mb.session_id
   FROM members mb JOIN messages later

@@ -2,15 +2,18 @@
 // (an apostrophe joins a word), terms (Snowball stems of Russian and English, stop words out, negations kept),
 // labels cut at a word, ids unique and free of NAMING_STOP, Louvain's communities on a graph whose answer is
 // known, average linkage, carry-over (shared texts first, a split topic's id to its larger part, a previous id
-// never given to another topic), and the Hungarian assignment the scores use.
+// never given to another topic), the distinct texts collected one by one, the keys two asked texts share, and
+// the Hungarian assignment the scores use.
 import { describe, expect, it } from 'vitest';
 import { maxAssignment } from '../../../bench/cluster-scores.js';
 import { averageLinkage } from '../../../src/analysis/unhandled/average-linkage.js';
 import { carryOverIds, profileCosine } from '../../../src/analysis/unhandled/carry-over-ids.js';
+import { distinctTexts } from '../../../src/analysis/unhandled/distinct-texts.js';
 import { graphOf } from '../../../src/analysis/unhandled/knn-graph.js';
 import { louvain } from '../../../src/analysis/unhandled/louvain.js';
 import { maskQuestion } from '../../../src/analysis/unhandled/normalise-question.js';
 import { questionTerms } from '../../../src/analysis/unhandled/question-terms.js';
+import { indexOfText, sharedKeys } from '../../../src/analysis/unhandled/text-keys.js';
 import { centralLabel, shorten } from '../../../src/analysis/unhandled/topic-label.js';
 import { assignIds, topicId } from '../../../src/analysis/unhandled/topic-names.js';
 
@@ -165,5 +168,26 @@ describe('the Hungarian assignment of the scores', () => {
       ]),
     ).toBe(16);
     expect(maxAssignment([[5], [6], [1]])).toBe(6);
+  });
+});
+
+describe('distinct texts and their keys', () => {
+  it('counts questions by masked text, sorted, whatever their order, each question pointing at its text', () => {
+    const d = distinctTexts([
+      { question: 'Где мой заказ 123?', current: 2, previous: 1 },
+      { question: 'card blocked', current: 0, previous: 4 },
+      { question: 'где мой ЗАКАЗ 77', current: 3, previous: 0 },
+    ]);
+    expect(d.texts).toEqual(['card blocked', 'где мой заказ <n>']);
+    expect([...d.current, ...d.previous]).toEqual([0, 5, 4, 1]);
+    expect([...d.textOf]).toEqual([1, 0, 1]);
+    expect([indexOfText(d.texts, 'где мой заказ <n>'), indexOfText(d.texts, 'где')]).toEqual([1, -1]);
+  });
+
+  it('finds the keys two questions asked in the period share, not those shared with one not asked', () => {
+    const keys = Float64Array.from([7, 3, 7, 9, 3, 9, 2 ** 53 - 1, 2 ** 53 - 1]);
+    const asked = Uint8Array.from([1, 1, 1, 1, 0, 1, 1, 1]);
+    expect(sharedKeys(keys, asked)).toEqual([7, 9, 2 ** 53 - 1]);
+    expect(sharedKeys(Float64Array.from([1, 2, 3]), Uint8Array.from([1, 1, 1]))).toEqual([]);
   });
 });

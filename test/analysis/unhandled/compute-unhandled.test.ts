@@ -149,6 +149,23 @@ describe('computeUnhandled against the emulator truth', () => {
     expect(counts[0]).toEqual({ runs: 1, members: members.size, clusters: run.clusters.length });
   });
 
+  it('joins each message to its cluster by its text even where texts share a key (keys of 4 bits)', async () => {
+    // 16 keys for hundreds of texts: every key shared, so every text is staged with its raw text as well
+    const shared = await h.withWarehouse((w) =>
+      computeUnhandled(w, { catchAllClass: '/CatchAll', from, to }, new Date(h.running.emulator.now()), {
+        keyShift: 60,
+      }),
+    );
+    expect(shared).toEqual(run);
+    const rows = await h.withWarehouse((w) =>
+      w.query('select question_id, cluster_id from unhandled_members where run_id = $run', {
+        run: run.runId,
+      }),
+    );
+    expect(rows.length).toBe(members.size);
+    expect(new Map(rows.map((r) => [String(r['question_id']), String(r['cluster_id'])]))).toEqual(members);
+  });
+
   it('carries ids over to the next run: the same topics keep their ids a week later', async () => {
     const now = new Date(h.running.emulator.now());
     const earlier = await h.withWarehouse((w) =>
