@@ -61,6 +61,14 @@ function interruptUntilDone(reader: Reader): void {
   reader.interrupting ??= setInterval(() => reader.connection?.interrupt(), 100).unref();
 }
 
+/** Forgets a reader: its socket destroyed, its connection closed. */
+function dropReader(readers: Set<Reader>, reader: Reader): void {
+  readers.delete(reader);
+  reader.socket.destroy();
+  reader.connection?.closeSync();
+  reader.connection = undefined;
+}
+
 /** Serves reads on `instance` at the socket of `warehousePath`; undefined when the socket cannot be made. */
 export async function serveReads(options: {
   instance: DuckDBInstance;
@@ -94,12 +102,7 @@ export async function serveReads(options: {
       settle();
     });
 
-  const drop = (reader: Reader): void => {
-    readers.delete(reader);
-    reader.socket.destroy();
-    reader.connection?.closeSync();
-    reader.connection = undefined;
-  };
+  const drop = (reader: Reader): void => dropReader(readers, reader);
 
   /** Drops a reader with no request running, and tells a stop waiting for the requests. */
   const dropIdle = (reader: Reader): void => {
