@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { PlainRow, Warehouse } from '../../warehouse/warehouse.js';
 import { clusterTexts, type TextClustering } from './cluster-questions.js';
-import { collectDistinctTexts, type DistinctTexts } from './distinct-texts.js';
+import { collectDistinctTexts, type DistinctTexts, grow } from './distinct-texts.js';
 import { maskQuestion } from './normalise-question.js';
 import { readPreviousRun } from './read-previous-run.js';
 import { type MemberText, type RunRow, storeUnhandledRun } from './store-unhandled-run.js';
@@ -125,8 +125,8 @@ async function clusterAndStore(
 ): Promise<UnhandledRun> {
   const params = selectionParams(query);
   const { previous_from: _p, ...selection } = params;
-  const { run, texts, clusters } = await clusterPeriod(warehouse, query, params, options);
   const keyShift = options.keyShift ?? TEXT_KEY_SHIFT;
+  const { run, texts, clusters } = await clusterPeriod(warehouse, query, params, keyShift, options);
   await storeUnhandledRun(warehouse, run, { ...selection, key_shift: keyShift }, texts, clusters, now);
   return readUnhandledRun(warehouse, run.run_id);
 }
@@ -139,10 +139,11 @@ async function clusterPeriod(
   warehouse: Warehouse,
   query: UnhandledQuery,
   params: ReturnType<typeof selectionParams>,
+  keyShift: number,
   options: ComputeUnhandledOptions,
 ): Promise<{ run: RunRow; texts: MemberText[]; clusters: TextClustering['clusters'] }> {
   const { run_id: _, ...countParams } = params;
-  const period = await readPeriodTexts(warehouse, countParams, options.keyShift ?? TEXT_KEY_SHIFT);
+  const period = await readPeriodTexts(warehouse, countParams, keyShift);
   const { previous_from: _p, ...selection } = params;
   const previous = await readPreviousRun(warehouse, selection);
   await dropCachedPages(warehouse);
@@ -200,7 +201,7 @@ async function readPeriodTexts(
     for (const row of chunk.rows) {
       const current = Number(row[c!]);
       collector.add(String(row[q!]), current, Number(row[p!]));
-      if (n === keys.length) [keys, asked] = [grown(keys), grown(asked)];
+      if (n === keys.length) [keys, asked] = [grow(keys), grow(asked)];
       keys[n] = Number(row[k!]);
       asked[n++] = current > 0 ? 1 : 0;
     }
@@ -247,12 +248,6 @@ function memberTexts(period: PeriodTexts, clustering: TextClustering): MemberTex
     if (cluster !== undefined) rows.push({ text_key: s.key, question: s.question, cluster_id: cluster });
   }
   return rows;
-}
-
-function grown<T extends Float64Array | Uint8Array>(a: T): T {
-  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
-  bigger.set(a);
-  return bigger;
 }
 
 function selectionParams(query: UnhandledQuery) {

@@ -76,7 +76,8 @@ export function collectDistinctTexts(): TextCollector {
   };
 }
 
-function grow<T extends Float64Array | Int32Array>(a: T): T {
+/** A typed array twice as long with `a`'s values first: the arrays filled one value at a time grow by it. */
+export function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T): T {
   const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
   bigger.set(a);
   return bigger;
