@@ -1,13 +1,8 @@
 // DuckDB values as JSON values for people and scripts (`reporter-etl sql`): integers as numbers (as text
 // beyond 2^53, never rounded), decimals as numbers, timestamps as ISO 8601 UTC, dates as YYYY-MM-DD,
 // intervals, times and UUIDs as DuckDB's text, lists, structs and maps recursively.
-import {
-  DuckDBTypeId,
-  type DuckDBValueConverter,
-  JSDuckDBValueConverter,
-  type Json,
-  JsonDuckDBValueConverter,
-} from '@duckdb/node-api';
+import type { DuckDBValueConverter, Json } from '@duckdb/node-api';
+import { DuckDBTypeId, JSDuckDBValueConverter, JsonDuckDBValueConverter } from './duckdb-api.js';
 
 export const convertToJsonValue: DuckDBValueConverter<Json> = (value, type, self) => {
   if (value === null || value === undefined) return null;

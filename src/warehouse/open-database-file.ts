@@ -4,11 +4,12 @@
 // so a second open of one file inside this process is refused here, the same way.
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { DUCKDB_MEMORY_LIMIT } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
+import { DuckDBInstance } from './duckdb-api.js';
 import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
 import { describeLockHolder, isLockError, type LockHolder, parseLockHolder } from './parse-lock-holder.js';
 

@@ -1,25 +1,27 @@
 // Runs one SQL statement with bound parameters and returns its rows as plain objects without bigint:
 // integers of every width and decimals become number, TIMESTAMP/TIMESTAMPTZ/DATE become epoch ms,
 // TIME/INTERVAL/UUID become their SQL text. The one place where JS values meet DuckDB values.
+import type {
+  DuckDBConnection,
+  DuckDBMaterializedResult,
+  DuckDBType,
+  DuckDBValue,
+  DuckDBValueConverter,
+  JS,
+} from '@duckdb/node-api';
 import {
   BIGINT,
   BOOLEAN,
   DOUBLE,
-  type DuckDBConnection,
-  type DuckDBMaterializedResult,
-  type DuckDBType,
   DuckDBTypeId,
-  type DuckDBValue,
-  type DuckDBValueConverter,
   INTEGER,
-  type JS,
   JSDuckDBValueConverter,
   LIST,
   listValue,
   TIMESTAMPTZ,
   timestampTZValue,
   VARCHAR,
-} from '@duckdb/node-api';
+} from './duckdb-api.js';
 import type { PlainRow, PlainValue, SqlParam, SqlParams } from './warehouse.js';
 
 const INT32_MIN = -2_147_483_648;

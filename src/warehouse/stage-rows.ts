@@ -1,15 +1,14 @@
 // Bulk-loads rows into a TEMP staging table through DuckDB's appender, one data chunk (2,048 rows) at a
 // time: never an INSERT per row. Column `seq` keeps the batch order, so "last row wins" is expressible in
 // SQL. Values are checked on the way in: a wrong type or an out-of-range number fails with its column.
+import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { EtlError } from '../errors.js';
 import {
   BIGINT,
   BOOLEAN,
   DATE,
   DOUBLE,
-  type DuckDBConnection,
   DuckDBDataChunk,
-  type DuckDBType,
-  type DuckDBValue,
   dateValue,
   INTEGER,
   LIST,
@@ -17,8 +16,7 @@ import {
   TIMESTAMPTZ,
   timestampTZValue,
   VARCHAR,
-} from '@duckdb/node-api';
-import { EtlError } from '../errors.js';
+} from './duckdb-api.js';
 
 /**
  * `date` takes a yyyy-MM-dd string (a calendar day, no zone). `bigint` takes a safe integer; `int64` any signed

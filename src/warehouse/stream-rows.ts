@@ -5,7 +5,8 @@
 // 32-bit numbers are taken as DuckDB's node API reads them, other types go through convertToPlainValue
 // (row by row through the API's generic converter took twice the CPU: bench/README.md, issue 34 item 5).
 // The next chunk is fetched while the consumer works on this one.
-import { type DuckDBConnection, type DuckDBDataChunk, DuckDBTypeId } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { DuckDBTypeId } from './duckdb-api.js';
 import { bindParams, convertToPlainValue } from './query-rows.js';
 import type { PlainValue, SqlParams, StreamedRows } from './warehouse.js';
 
