@@ -235,6 +235,7 @@ export const ENV_KEYS = {
   REPORTER_SYNC_DUCKDB_MEMORY_LIMIT: sizeFromEnv(1_000_000).optional(),
   REPORTER_SYNC_DUCKDB_THREADS: intFromEnv(1, 64).default(D.REPORTER_SYNC_DUCKDB_THREADS),
   REPORTER_DUCKDB_MEMORY_LIMIT: sizeFromEnv(1_000_000).optional(),
+  REPORTER_DUCKDB_THREADS: intFromEnv(1, 64).default(D.REPORTER_DUCKDB_THREADS),
   REPORTER_HISTORY_DAYS: numberFromEnv(0.01, 3650).default(D.REPORTER_HISTORY_DAYS),
   REPORTER_MAX_REJECT_SHARE: numberFromEnv(0, 1).default(D.REPORTER_MAX_REJECT_SHARE),
   REPORTER_LOCK_WAIT_SECONDS: numberFromEnv(0, 3600).default(D.REPORTER_LOCK_WAIT_SECONDS),
@@ -322,6 +323,8 @@ export interface Config {
   syncThreads: number;
   /** DuckDB's memory limit for statistics, reports and the rest, as DuckDB reads it (REPORTER_DUCKDB_MEMORY_LIMIT). */
   memoryLimit: string;
+  /** DuckDB's worker threads for statistics, reports and the rest (REPORTER_DUCKDB_THREADS). */
+  threads: number;
   historyMs: number;
   maxRejectShare: number;
   lockWaitMs: number;
@@ -697,6 +700,7 @@ function buildSyncSettings(e: EnvSettings) {
     syncMemoryLimit: syncMemory.text,
     syncThreads: e.REPORTER_SYNC_DUCKDB_THREADS,
     memoryLimit: e.REPORTER_DUCKDB_MEMORY_LIMIT?.text ?? DUCKDB_MEMORY_LIMIT,
+    threads: e.REPORTER_DUCKDB_THREADS,
     historyMs: e.REPORTER_HISTORY_DAYS * 86_400_000,
     maxRejectShare: e.REPORTER_MAX_REJECT_SHARE,
   };

@@ -115,6 +115,27 @@ describe('loadConfig', () => {
     expect(opened!['memory_limit']).toEqual(small!['memory_limit']);
   });
 
+  it("reads DuckDB's threads for everything but the sync (REPORTER_DUCKDB_THREADS), validated, and opens with them", async () => {
+    expect(loadConfig({ REPORTER_TOKEN: 'test-token-abc' }).threads).toBe(2);
+    expect(() => loadConfig({ REPORTER_TOKEN: 'test-token-x', REPORTER_DUCKDB_THREADS: '0' })).toThrow(
+      /REPORTER_DUCKDB_THREADS/,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'config-threads-'));
+    const read = "select current_setting('threads') as threads";
+    const opened = await Promise.all(
+      ['1', '3'].map(async (threads) => {
+        const config = loadConfig({
+          REPORTER_TOKEN: 'test-token-abc',
+          REPORTER_DATA_DIR: join(dir, threads),
+          REPORTER_DUCKDB_THREADS: threads,
+        });
+        const [row] = await useWarehouseAt(configuredWarehouse(config, 'write'))((w) => w.query(read));
+        return Number(row!['threads']);
+      }),
+    );
+    expect(opened).toEqual([1, 3]);
+  });
+
   it('REPORTER_MAX_CONCURRENCY: 32 by default (at least REPORTER_CONCURRENCY), never below the start', () => {
     const token = { REPORTER_TOKEN: 'test-token-x' };
     expect(loadConfig(token).maxConcurrency).toBe(32);

@@ -16,6 +16,8 @@ export interface WarehouseAt {
   lockWaitMs: number;
   /** DuckDB's memory limit (config.memoryLimit, REPORTER_DUCKDB_MEMORY_LIMIT); the sync lowers it for its work. */
   memoryLimit?: string;
+  /** DuckDB's worker threads (config.threads, REPORTER_DUCKDB_THREADS); the sync lowers them for its work. */
+  threads?: number;
   log?: Logger;
 }
 
@@ -49,6 +51,7 @@ export function configuredWarehouse(config: Config, access: WarehouseAccess, log
     access,
     lockWaitMs: config.lockWaitMs,
     memoryLimit: config.memoryLimit,
+    threads: config.threads,
     ...(log ? { log } : {}),
   };
 }

@@ -26,6 +26,7 @@ export const SOURCES: readonly SourceUnit[] = [
 export const CORE_SETTINGS = defineSettings({
   REPORTER_DATA_DIR: { describe: 'the folder of the warehouse, the reports and the spool' },
   REPORTER_DUCKDB_MEMORY_LIMIT: { describe: "DuckDB's memory limit outside a sync" },
+  REPORTER_DUCKDB_THREADS: { describe: "DuckDB's worker threads outside a sync" },
   REPORTER_LOCK_WAIT_SECONDS: {
     describe: 'how long a command waits for another process to release the warehouse',
   },

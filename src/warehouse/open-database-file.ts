@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DUCKDB_MEMORY_LIMIT } from '../config.js';
 import { EtlError } from '../errors.js';
+import { CONFIG_DEFAULTS } from '../settings/config-defaults.js';
 import type { Logger } from '../log.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
 import { DuckDBInstance } from './duckdb-api.js';
@@ -109,8 +110,8 @@ export async function openDatabaseFile(options: OpenDatabaseFileOptions): Promis
   }
 }
 
-/** DuckDB's worker threads when the caller gives none: this machine's two cores. */
-export const DUCKDB_THREADS = 2;
+/** DuckDB's worker threads when the caller gives none (REPORTER_DUCKDB_THREADS's default). */
+export const DUCKDB_THREADS = CONFIG_DEFAULTS.REPORTER_DUCKDB_THREADS;
 
 /** DuckDB's memory limit (it spills to disk beyond it) when the caller gives none (config.ts's default). */
 export { DUCKDB_MEMORY_LIMIT };

@@ -59,6 +59,10 @@ export async function createHarness(
     REPORTER_WINDOW_HOURS: '12',
     REPORTER_SAFETY_LAG_MINUTES: '5',
     REPORTER_LOCK_WAIT_SECONDS: '2',
+    // vitest.config.ts's one DuckDB thread, as the CLI children get it
+    ...(process.env['REPORTER_DUCKDB_THREADS']
+      ? { REPORTER_DUCKDB_THREADS: process.env['REPORTER_DUCKDB_THREADS'] }
+      : {}),
     ...options.env,
   };
   const config = loadConfig(env);
@@ -84,7 +88,11 @@ export async function createHarness(
       );
     },
     async withWarehouse(fn) {
-      const warehouse = await openWarehouse({ path: config.warehousePath, lockWaitMs: 2000 });
+      const warehouse = await openWarehouse({
+        path: config.warehousePath,
+        lockWaitMs: 2000,
+        threads: config.threads,
+      });
       try {
         return await fn(warehouse);
       } finally {

@@ -29,7 +29,8 @@ describe('DuckDB resources of a sync', () => {
     async (env, threads) => {
       h = await createHarness({
         emulator: { sessions: 200, days: 3 },
-        env: { REPORTER_WINDOW_HOURS: '12', ...env },
+        // two threads outside the sync (the product's default; the tests run one), so that the sync's one shows
+        env: { REPORTER_WINDOW_HOURS: '12', REPORTER_DUCKDB_THREADS: '2', ...env },
       });
       const harness = h;
       const during: Promise<{ threads: number; memoryLimit: string }>[] = [];
