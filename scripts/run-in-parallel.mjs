@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs npm scripts side by side (`node scripts/run-in-parallel.mjs typecheck lint build`): `npm test`'s checks
+// Runs npm scripts side by side (`node scripts/run-in-parallel.mjs typecheck lint build:emit`): `npm test`'s checks
 // are single-threaded compilers, so on two cores they finish in the time of the longest instead of the sum.
 // Each script's output is printed whole when it ends (never interleaved); the exit code is the first failure's.
 import { spawn } from 'node:child_process';
