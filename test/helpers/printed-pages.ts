@@ -1,12 +1,12 @@
 // Test helper: reads printed pages back from a PDF with poppler (`pdftotext -bbox`, `pdfinfo`, `pdfimages`)
 // as word boxes, and finds what a reader would see wrong on them: two words printed over each other, a word
-// set smaller than it may be. Also prints an HTML page to PDF with headless Chromium. Used by the print tests
+// set smaller than it may be. Also prints an HTML page to PDF in a headless Chromium tab. Used by the print tests
 // (test/report/printed-reports.test.ts) and nothing else.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { runChromium } from './chromium.js';
+import type { ChromiumBrowser } from './chromium.js';
 
 const run = promisify(execFile);
 
@@ -95,11 +95,11 @@ export function pageText(page: Page): string {
 }
 
 /** Prints an HTML file to PDF as a reader's browser does (A4 from the page's own @page rule, no header or footer). */
-export async function printHtml(chromium: string, html: string, pdf: string): Promise<void> {
-  await runChromium(chromium, [
-    '--no-pdf-header-footer',
-    '--run-all-compositor-stages-before-draw',
-    `--print-to-pdf=${pdf}`,
-    pathToFileURL(html).href,
-  ]);
+export async function printHtml(browser: ChromiumBrowser, html: string, pdf: string): Promise<void> {
+  const tab = await browser.open(pathToFileURL(html).href);
+  try {
+    await tab.printToPdf(pdf);
+  } finally {
+    await tab.close();
+  }
 }

@@ -7,14 +7,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findReport, REPORTS } from '../../reports/index.js';
+import { main } from '../../src/cli/main.js';
 import { DEFAULT_KB_ADMIN_KEY, DEFAULT_KB_PROJECT_KEY } from '../../src/emulator/kb/kb-options.js';
 import { kbQuestions } from '../../src/emulator/kb/kb-truth.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.js';
 import { TURNED_TABLE_ROWS } from '../../src/report/html-table.js';
 import type { ReportDefinition } from '../../src/report/report-definition.js';
-import { CHROMIUM_MISSING, findChromium, runChromium } from '../helpers/chromium.js';
+import { CHROMIUM_MISSING, type ChromiumBrowser, findChromium, launchChromium } from '../helpers/chromium.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createSyncedHarness, type Harness } from '../helpers/sync-harness.js';
 
@@ -67,6 +68,8 @@ let h: Harness;
 let kb: RunningEmulator;
 let env: Record<string, string>;
 let work: string;
+/** One browser for every page of the file, started by the first test that opens one. */
+let browser: ChromiumBrowser | undefined;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'reporter-etl-html-width-'));
@@ -87,12 +90,14 @@ beforeAll(async () => {
       ...questions.map((q) => `"${q.question}",${q.sourceName},${q.expectedAnswerContains}`),
     ].join('\n'),
   );
+  // what the reports read, stored by the commands run in this process (a child each cost more CPU to start
+  // than the command's work); the reports themselves are written by the compiled CLI, in the tests
   // what the unhandled report reads: the stored run of its period
-  await cli(['unhandled', ...periodOf(findReport('unhandled'))]);
-  await cli(['kb', 'sync']);
+  await setUp(['unhandled', ...periodOf(findReport('unhandled'))]);
+  await setUp(['kb', 'sync']);
   // more runs than a turned table takes: the Runs table (20 columns) must fit as columns
   for (let run = 0; run < TURNED_TABLE_ROWS; run++)
-    await cli(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
+    await setUp(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
   // a source replaced: the second snapshot has a change, the second run a drop
   const replaced = await fetch(`${kb.kbUrl}/api/knowledge-hub/sources/texts`, {
     method: 'PUT',
@@ -100,10 +105,11 @@ beforeAll(async () => {
     body: JSON.stringify({ name: questions[0]!.sourceName, text: 'Nothing to see here.' }),
   });
   expect(replaced.status).toBe(200);
-  await cli(['kb', 'sync']);
-  await cli(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
+  await setUp(['kb', 'sync']);
+  await setUp(['kb', 'eval', '--questions', join(work, 'questions.csv')]);
 }, 300_000);
 afterAll(async () => {
+  await browser?.close();
   await h?.close();
   await kb?.close();
   rmSync(work, { recursive: true, force: true });
@@ -130,6 +136,18 @@ document.getElementById('f').addEventListener('load', () => {
 </script></body></html>`,
   );
   return page;
+}
+
+/** Runs a command of the CLI in this process, with the CLI's environment (`env`), as the child would. */
+async function setUp(args: string[]): Promise<void> {
+  const said: string[] = [];
+  for (const [name, value] of Object.entries({ LOG_LEVEL: 'warn', ...env })) vi.stubEnv(name, value);
+  try {
+    const code = await main(args, { out: () => {}, err: (line) => said.push(line), isTty: false });
+    expect(code, `${args.join(' ')}: ${said.join('\n')}`).toBe(0);
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 async function cli(args: string[]): Promise<string> {
@@ -172,19 +190,18 @@ describe('HTML reports at 1280 px and 390 px in headless Chromium', () => {
       // a copy with the measuring script last in its body; the report itself has no script
       const probe = join(work, `${id}-probe.html`);
       writeFileSync(probe, page.replace('</body>', `${MEASURE}\n</body>`));
+      // the frame reads the page it shows: a file may read another file
+      browser ??= launchChromium(chromium, ['--allow-file-access-from-files']);
       for (const width of WIDTHS) {
-        const dom = await runChromium(chromium, [
-          '--allow-file-access-from-files',
-          '--virtual-time-budget=5000',
-          `--window-size=${Math.max(width, 1280)},2000`,
-          '--dump-dom',
-          pathToFileURL(framed(probe, width)).href,
-        ]);
-        const json = /<pre id="measured">([^<]*)<\/pre>/.exec(dom)?.[1];
-        expect(json, 'the measuring script ran').toBeDefined();
-        const m = JSON.parse(
-          json!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
-        ) as Measured;
+        const tab = await browser.open(pathToFileURL(framed(probe, width)).href, {
+          width: Math.max(width, 1280),
+          height: 2000,
+        });
+        // the frame's load comes before its page's: the measurements are copied out by then
+        const json = await tab.evaluate("document.getElementById('measured')?.textContent");
+        await tab.close();
+        expect(json, 'the measuring script ran').toEqual(expect.any(String));
+        const m = JSON.parse(json as string) as Measured;
         const at = `${id} at ${width} px`;
         expect(m.viewport, at).toBe(width);
         expect(m.dataRows, 'a page with data (an empty one would prove nothing)').toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, findChromium, runChromium } from '../helpers/chromium.js';
+import { CHROMIUM_MISSING, findChromium, launchChromium } from '../helpers/chromium.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createHarness, type Harness } from '../helpers/sync-harness.js';
 
@@ -145,17 +145,19 @@ describe('report summary --format html', () => {
     const chromium = findChromium();
     if (!chromium) return ctx.skip(CHROMIUM_MISSING);
     const dir = mkdtempSync(join(tmpdir(), 'reporter-etl-screenshot-'));
+    const browser = launchChromium(chromium);
     try {
-      const url = pathToFileURL(htmlPath).href;
+      const tab = await browser.open(pathToFileURL(htmlPath).href, { width: 1280, height: 2000 });
       const png = join(dir, 'summary.png');
-      await runChromium(chromium, [`--screenshot=${png}`, '--window-size=1280,2000', url]);
+      await tab.screenshot(png);
       expect(existsSync(png)).toBe(true);
       const image = readFileSync(png);
       expect(image.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
       expect(image.readUInt32BE(16)).toBe(1280); // IHDR width
       expect(statSync(png).size).toBeGreaterThan(20_000);
 
-      const dom = await runChromium(chromium, ['--dump-dom', url]);
+      // the DOM as the browser built it from the file (what --dump-dom printed)
+      const dom = String(await tab.evaluate('document.documentElement.outerHTML'));
       expect(dom.match(/<svg\b/g)).toHaveLength(CHART_COUNT);
       // the scorecard first: its figures' table (no unhandled run stored: a line says how to make one)
       expect(dom.match(/<table\b/g)).toHaveLength(TABLES.length + 1);
@@ -172,6 +174,7 @@ describe('report summary --format html', () => {
       expect(dom).toContain('&lt;script&gt;alert("x")&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
       expect(dom).not.toMatch(/<script\b/i);
     } finally {
+      await browser.close();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);

@@ -24,7 +24,7 @@ import { MAX_CONTENT_WIDTH } from '../../src/report/sheet-layout.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { syncKb } from '../../src/sources/kb/sync-kb.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
-import { findChromium } from '../helpers/chromium.js';
+import { findChromium, launchChromium } from '../helpers/chromium.js';
 import {
   imagesOnPage,
   overlappingWords,
@@ -126,13 +126,19 @@ async function recordKnowledgeBase(h: Harness, warehouse: Warehouse): Promise<st
   return String(latest!['settings']);
 }
 
-/** Prints the HTML pages, two Chromiums at a time (each starts in a second or two). */
+/** Prints the HTML pages in one Chromium (a browser starts in a second or two of CPU), two tabs at a time. */
 async function printPages(chromium: string, pages: readonly { html: string; pdf: string }[]): Promise<void> {
-  const queue = [...pages];
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await printHtml(chromium, next.html, next.pdf);
-  };
-  await Promise.all([worker(), worker()]);
+  const browser = launchChromium(chromium, ['--run-all-compositor-stages-before-draw']);
+  try {
+    const queue = [...pages];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift())
+        await printHtml(browser, next.html, next.pdf);
+    };
+    await Promise.all([worker(), worker()]);
+  } finally {
+    await browser.close();
+  }
 }
 
 const chromium = findChromium();

@@ -32,10 +32,29 @@ afterAll(async () => {
   await h?.close();
 });
 
-function report(reportId: string, extra: Partial<WriteReportRequest> = {}) {
+function write(reportId: string, extra: Partial<WriteReportRequest> = {}) {
   return h.withWarehouse((warehouse) =>
     writeReport({ warehouse, report: findReport(reportId), from: FROM, to: TO, tz: TZ, outDir, ...extra }),
   );
+}
+
+// each report of [FROM, TO) is written and read back once, for every test that checks it: the same warehouse
+// and period give the same file (a test with options of its own writes its own)
+const written = new Map<string, ReturnType<typeof write>>();
+const books = new Map<string, ReturnType<typeof readWorkbook>>();
+
+/** Report `reportId` of [FROM, TO) (with `extra`: written afresh with those options). */
+function report(reportId: string, extra: Partial<WriteReportRequest> = {}) {
+  if (Object.keys(extra).length > 0) return write(reportId, extra);
+  if (!written.has(reportId)) written.set(reportId, write(reportId));
+  return written.get(reportId)!;
+}
+
+/** The workbook of report `reportId` of [FROM, TO), as exceljs reads it back. */
+async function book(reportId: string) {
+  const { path } = await report(reportId);
+  if (!books.has(path)) books.set(path, readWorkbook(path));
+  return books.get(path)!;
 }
 
 const local = (t: number) => t + offsetAt(t, TZ);
@@ -48,7 +67,7 @@ describe('messages report', () => {
     expect(truth.messages).toBeGreaterThan(500);
     expect(result.sheets).toEqual([{ name: 'Messages', rows: truth.messages }]);
 
-    const { sheets } = await readWorkbook(result.path);
+    const { sheets } = await book('messages');
     const sheet = sheetNamed(sheets, 'Messages');
     expect(sheet.header[0]).toBe(`Time (${TZ})`);
     expect([...(column(sheet, 'Message ID') as string[])].sort()).toEqual([...truth.messageIds].sort());
@@ -97,7 +116,7 @@ describe('sessions report', () => {
     const result = await report('sessions');
     const truth = h.truth(FROM, TO);
     expect(result.sheets).toEqual([{ name: 'Sessions', rows: truth.sessions }]);
-    const { sheets } = await readWorkbook(result.path);
+    const { sheets } = await book('sessions');
     const sheet = sheetNamed(sheets, 'Sessions');
     expect([...(column(sheet, 'Session ID') as string[])].sort()).toEqual([...truth.sessionIds].sort());
 
@@ -149,7 +168,7 @@ describe('summary report', () => {
     const result = await report('summary');
     expect(result.path).toBe(join(outDir, 'summary_2026-10-29_2026-10-30.xlsx'));
     const truth = h.truth(FROM, TO);
-    const { workbook, sheets } = await readWorkbook(result.path);
+    const { workbook, sheets } = await book('summary');
     const kpi = sheetNamed(sheets, 'Summary');
     const value = (metric: string) => kpi.rows.find((r) => r[0] === metric)?.[1];
     expect(value('Sessions')).toBe(truth.sessions);
@@ -228,9 +247,8 @@ describe('summary report', () => {
 
 describe('labels report', () => {
   it('totals and day-by-day breakdowns equal the ground truth', async () => {
-    const result = await report('labels');
     const truth = h.truth(FROM, TO);
-    const { sheets } = await readWorkbook(result.path);
+    const { sheets } = await book('labels');
     const totals = sheetNamed(sheets, 'Session labels');
     for (const [label, count] of Object.entries(truth.sessionLabels))
       expect(totals.rows.find((r) => r[1] === label)?.[3], label).toBe(count);
@@ -255,8 +273,7 @@ describe('labels report', () => {
 describe('layout and formats', () => {
   it('every table sheet: frozen styled header, autofilter over the data (not the KPIs), names within 31 characters', async () => {
     for (const id of ['summary', 'sessions', 'messages', 'labels']) {
-      const result = await report(id);
-      const { sheets } = await readWorkbook(result.path);
+      const { sheets } = await book(id);
       for (const s of sheets) {
         // the cover page (notes, small tables, a chart) has no header row to freeze
         if (s.name === 'Charts' || s.name === 'Scorecard') continue;
@@ -278,7 +295,7 @@ describe('layout and formats', () => {
   });
 
   it('number, percent, duration and date-time formats (the time is shown)', async () => {
-    const { sheets } = await readWorkbook((await report('summary')).path);
+    const { sheets } = await book('summary');
     const kpi = sheetNamed(sheets, 'Summary');
     const fmt = (metric: string) =>
       kpi.sheet.getRow(kpi.rows.findIndex((r) => r[0] === metric) + 2).getCell(2).numFmt;
@@ -286,7 +303,7 @@ describe('layout and formats', () => {
     expect(fmt('Transfer share')).toBe('0.0%');
     expect(fmt('Session duration: mean')).toBe('[h]:mm:ss');
     expect(fmt(`Report generated at (${TZ})`)).toBe('yyyy-mm-dd hh:mm:ss');
-    const messages = sheetNamed((await readWorkbook((await report('messages')).path)).sheets, 'Messages');
+    const messages = sheetNamed((await book('messages')).sheets, 'Messages');
     expect(messages.sheet.getRow(2).getCell(1).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(messages.sheet.getRow(2).getCell(messages.header.indexOf('Confidence') + 1).numFmt).toBe('0.000');
   });
