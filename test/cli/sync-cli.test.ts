@@ -11,15 +11,18 @@ afterEach(async () => {
 });
 
 const cli = runCli;
-/** Two-day windows: a sync's CPU grows with its windows (12-hour ones: 8 for the 4 days), not its sessions. */
+/**
+ * Two-day windows: a sync's CPU grows with its windows (12-hour ones: 8 for the 4 days), hardly with its
+ * sessions.
+ */
 const WHOLE_DAYS = { REPORTER_WINDOW_HOURS: '48' };
 
 describe('reporter-etl sync', () => {
   it('syncs and prints a JSON summary; durations in seconds are normalised to ms', async () => {
     h = await createHarness({
       realClock: true,
-      emulator: { durationUnit: 's', sessions: 100 },
-      env: { REPORTER_DURATION_UNIT: 's', ...WHOLE_DAYS },
+      emulator: { durationUnit: 's', sessions: 400 },
+      env: { REPORTER_DURATION_UNIT: 's' },
     });
     const r = await cli(['sync', '--json'], h.env);
     expect(r.code, r.stderr).toBe(0);
