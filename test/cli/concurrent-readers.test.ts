@@ -2,7 +2,7 @@
 // child writes it (every read command at once), while another process reads it, during an export, after a
 // writer was killed with -9, and from a read-only file system, where a write command exits 2 at start.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,11 @@ import {
 } from '../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
+/**
+ * The data a test's readers read is synced in the test's own process, not by a CLI child (whose start costs
+ * ~1 CPU-s and proves nothing here), in windows of two days: a sync's cost grows with its windows.
+ */
+const WHOLE_DAYS = { REPORTER_WINDOW_HOURS: '48' };
 const t0 = Date.now();
 const mark = (what: string) =>
   process.env['TRACE_TEST'] && console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s ${what}`);
@@ -106,7 +111,8 @@ describe('readers beside writers', () => {
       env: { REPORTER_WINDOW_HOURS: '8', REPORTER_LOCK_WAIT_SECONDS: '30' },
     });
     const e = h.running.emulator;
-    expect((await runCli(['sync'], h.env)).code).toBe(0);
+    // the data the readers see committed, synced in this process (whole days: fewer windows to commit)
+    expect((await h.sync({}, WHOLE_DAYS)).status).toBe('success');
     const to = e.now() - 10 * 60_000;
     const from = to - 4 * 24 * HOUR;
     const truth = h.truth(from, to).sessionIds.length;
@@ -147,7 +153,7 @@ describe('readers beside writers', () => {
       emulator: { sessions: 300 },
       env: { REPORTER_LOCK_WAIT_SECONDS: '2' },
     });
-    expect((await runCli(['sync'], h.env)).code).toBe(0);
+    expect((await h.sync({}, WHOLE_DAYS)).status).toBe('success');
     await holdAsReader(h.config.warehousePath);
     for (const args of [
       ['stats', '--json'],
@@ -179,8 +185,13 @@ describe('readers beside writers', () => {
     const e = h.running.emulator;
     e.faults.script({ type: 'slow', delayMs: 300, times: 100_000 });
     const sync = spawnCli(['sync', '--json'], h.env);
-    // wait for committed windows: the reader needs a warehouse
-    await waitFor(async () => (await runCli(['runs', '--json'], h!.env)).code === 0, 60_000);
+    // wait for committed windows: the reader needs a warehouse (no CLI child tries before its file is there)
+    await waitFor(
+      async () =>
+        existsSync(h!.config.warehousePath) && (await runCli(['runs', '--json'], h!.env)).code === 0,
+      60_000,
+    );
+    mark('runs ok');
     let stop = false;
     const codes: number[] = [];
     const loop = (async () => {
@@ -190,7 +201,6 @@ describe('readers beside writers', () => {
         expectReaderOk(r, ['stats']);
       }
     })();
-    mark('runs ok');
     await waitFor(() => codes.length >= 1, 60_000);
     mark('one stats');
     expect(sync.exitCode).toBeNull();
@@ -256,7 +266,7 @@ function readOnlyRunner(
 describe('a read-only warehouse', () => {
   it('is readable by every read command; a write command exits 2 at start naming REPORTER_DATA_DIR', async (ctx) => {
     h = await createHarness({ realClock: true, emulator: { sessions: 300 } });
-    expect((await runCli(['sync'], h.env)).code).toBe(0);
+    expect((await h.sync({}, WHOLE_DAYS)).status).toBe('success');
     const base = join(tmpdir(), `reporter-etl-ro-${process.pid}-${Date.now()}`);
     const copy = join(base, 'data');
     const at = join(base, 'mounted');

@@ -11,6 +11,11 @@ afterEach(async () => {
 });
 
 const cli = runCli;
+/**
+ * Two-day windows: a sync's CPU grows with its windows (12-hour ones: 8 for the 4 days), hardly with its
+ * sessions.
+ */
+const WHOLE_DAYS = { REPORTER_WINDOW_HOURS: '48' };
 
 describe('reporter-etl sync', () => {
   it('syncs and prints a JSON summary; durations in seconds are normalised to ms', async () => {
@@ -30,6 +35,7 @@ describe('reporter-etl sync', () => {
         'select session_id, duration_ms from sessions where question_count > 1 order by session_id limit 20',
       ),
     );
+    expect(rows).toHaveLength(20);
     for (const row of rows) {
       const i = p.sessionIndex(row['session_id'] as string)!;
       const n = p.skeleton.msgCount.get(i);
@@ -40,9 +46,10 @@ describe('reporter-etl sync', () => {
   });
 
   it('records each run; `runs` shows the history', async () => {
-    h = await createHarness({ realClock: true, emulator: { sessions: 300 } });
+    h = await createHarness({ realClock: true, emulator: { sessions: 100 }, env: WHOLE_DAYS });
     const first = JSON.parse((await cli(['sync', '--json'], h.env)).stdout).runs[0];
     const second = JSON.parse((await cli(['sync', '--json'], h.env)).stdout).runs[0];
+    expect(first.sessions).toBeGreaterThan(0);
     const r = await cli(['runs', '--json', '--job', 'sync'], h.env);
     expect(r.code, r.stderr).toBe(0);
     const runs = JSON.parse(r.stdout).runs;
