@@ -11,6 +11,7 @@ import { unhandledTruth } from '../../../src/emulator/unhandled-truth.js';
 import { EtlError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { toCleanJson } from '../../../src/text/format-figures.js';
+import { UNHANDLED_WINDOW_HOURS } from '../../helpers/record-unhandled.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
 
 const DAY = 86_400_000;
@@ -22,7 +23,10 @@ describe('computeUnhandled against the emulator truth', () => {
   let from: number;
   let to: number;
   beforeAll(async () => {
-    h = await createHarness({ emulator: { sessions: 3000, days: 14 }, env: { REPORTER_HISTORY_DAYS: '15' } });
+    h = await createHarness({
+      emulator: { sessions: 3000, days: 14 },
+      env: { REPORTER_HISTORY_DAYS: '15', REPORTER_WINDOW_HOURS: UNHANDLED_WINDOW_HOURS },
+    });
     await h.sync();
     to = Math.floor(h.running.emulator.now() / DAY) * DAY;
     from = to - 7 * DAY;
@@ -209,7 +213,7 @@ describe('reporter-etl unhandled', () => {
   beforeAll(async () => {
     h = await createHarness({
       emulator: { sessions: 1500, days: 8, embeddingsKey: KEY },
-      env: { REPORTER_HISTORY_DAYS: '9' },
+      env: { REPORTER_HISTORY_DAYS: '9', REPORTER_WINDOW_HOURS: UNHANDLED_WINDOW_HOURS },
     });
     await h.sync();
   }, 120_000);

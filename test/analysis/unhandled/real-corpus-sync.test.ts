@@ -8,6 +8,7 @@ import { runUnhandled } from '../../../src/cli/commands/unhandled.js';
 import { readUnhandledCorpus } from '../../../src/emulator/unhandled-corpus.js';
 import { unhandledTruth } from '../../../src/emulator/unhandled-truth.js';
 import { scoreAgainstTruth } from '../../helpers/cluster-truth.js';
+import { UNHANDLED_WINDOW_HOURS } from '../../helpers/record-unhandled.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
 
 const DAY = 86_400_000;
@@ -24,7 +25,7 @@ describe('a month of Banking77 questions through the emulator, then `unhandled`'
     // 90 % of the bot's answered messages catch-all: a month of ~20,000 questions from 2,400 sessions
     h = await createHarness({
       emulator: { sessions: 2400, days: 30, catchAll: { corpus, share: 0.9 } },
-      env: { REPORTER_HISTORY_DAYS: '31' },
+      env: { REPORTER_HISTORY_DAYS: '31', REPORTER_WINDOW_HOURS: UNHANDLED_WINDOW_HOURS },
     });
     expect((await h.sync()).status).toBe('success');
     const to = Math.floor(h.running.emulator.now() / DAY) * DAY;
