@@ -109,9 +109,10 @@ export const READ_DELAY_MS = 24 * 3_600_000;
 /** `text` repeated and cut to exactly `n` code points (never half a surrogate pair). */
 export function lengthenText(text: string, n: number): string {
   const points = Array.from(text);
-  const out: string[] = new Array(n);
-  for (let j = 0; j < n; j++) out[j] = points[j % points.length]!;
-  return out.join('');
+  // the whole text as many times as it fits, then its first code points: one string built by repeat, not n
+  // one-character strings joined (the long-text emulators build thousands of these per request)
+  const rest = n % points.length;
+  return text.repeat((n - rest) / points.length) + points.slice(0, rest).join('');
 }
 
 export class ProjectData {

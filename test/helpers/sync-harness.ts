@@ -1,6 +1,6 @@
 // Test harness for sync: an emulator on port 0, a warehouse in a temp dir, a Config pointing at both, and
 // the comparison of the warehouse with the emulator's ground truth of the synced range.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -37,18 +37,43 @@ export async function createSyncedHarness(sessions = 300): Promise<Harness> {
   return h;
 }
 
+/**
+ * The data dir one successful sync of a harness of `options` left (its emulator closed), for the tests of a file
+ * that each start from that sync (`createHarness({ ...options, from })`): one sync instead of one per test. The
+ * emulator is deterministic (its seed, its fixed clock), so a fresh one of the same options is the platform that
+ * sync read; each harness gets its own copy and emulator. `remove` deletes the dir (afterAll).
+ */
+export async function syncedDataDir(
+  options: Parameters<typeof createHarness>[0] = {},
+): Promise<{ dir: string; remove(): void }> {
+  const h = await createHarness(options);
+  try {
+    const summary = await h.sync();
+    expect(summary.error).toBeNull();
+    expect(summary.status).toBe('success');
+    const dir = mkdtempSync(join(tmpdir(), 'reporter-etl-synced-'));
+    cpSync(h.dir, dir, { recursive: true });
+    return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  } finally {
+    await h.close();
+  }
+}
+
 export async function createHarness(
   options: {
     emulator?: Partial<EmulatorOptions>;
     api?: 'v1' | 'legacy';
     env?: Record<string, string>;
     realClock?: boolean;
+    /** A data dir to start from (a copy of it): the warehouse an earlier sync left, see syncedDataDir. */
+    from?: string;
   } = {},
 ): Promise<Harness> {
   // child processes run the CLI on the real clock: their emulator must start at the real time too
   const now = options.realClock ? Math.floor(Date.now() / 1000) * 1000 : TEST_NOW;
   const running = await startEmulator({ sessions: 1200, days: 3, now, ...options.emulator });
   const dir = mkdtempSync(join(tmpdir(), 'reporter-etl-sync-'));
+  if (options.from !== undefined) cpSync(options.from, dir, { recursive: true });
   const api = options.api ?? 'v1';
   const env: Record<string, string> = {
     REPORTER_BASE_URL: running.url,

@@ -3,9 +3,14 @@
 // case ends with the warehouse equal to the emulator's ground truth (labels, statuses, sessionData, and every
 // comment, read from the emulator's own data), including changes a changes-only read could miss: labels and
 // comments removed, and records the warehouse lacks (the window is then read whole).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../../src/emulator/emulator.js';
-import { createHarness, expectWarehouseEqualsTruth, type Harness } from '../../helpers/sync-harness.js';
+import {
+  createHarness,
+  expectWarehouseEqualsTruth,
+  type Harness,
+  syncedDataDir,
+} from '../../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
 const LAG = 5 * 60_000;
@@ -17,6 +22,24 @@ let twin: Harness | undefined;
  * of a window still reach the statuses report's 8 clients.
  */
 const SMALL = { sessions: 500 };
+/** The first (full) sync every case starts from, run once for the file: each case gets a copy of its warehouse. */
+let firstSync: Awaited<ReturnType<typeof syncedDataDir>>;
+beforeAll(async () => {
+  firstSync = await syncedDataDir({ emulator: SMALL });
+}, 60_000);
+afterAll(() => firstSync?.remove());
+
+/**
+ * A harness after its first (full) sync: a copy of the file's one, or its own sync where `env` changes how
+ * that sync reads (REPORTER_LOOKBACK_READ does not: a full sync has no look-back).
+ */
+async function afterFirstSync(env: Record<string, string> = {}): Promise<Harness> {
+  const { REPORTER_LOOKBACK_READ: _lookback, ...changing } = env;
+  if (Object.keys(changing).length === 0) return createHarness({ emulator: SMALL, env, from: firstSync.dir });
+  const harness = await createHarness({ emulator: SMALL, env });
+  expect((await harness.sync()).error).toBeNull();
+  return harness;
+}
 
 afterEach(async () => {
   await h?.close();
@@ -106,12 +129,9 @@ const messagesFilterRecords = (log: RecordedRequest[]) =>
 
 describe('the look-back read by its changes', () => {
   it('brings every change of six hours with fewer records than a whole re-read, exactly', async () => {
-    h = await createHarness({ emulator: SMALL });
-    twin = await createHarness({ emulator: SMALL, env: { REPORTER_LOOKBACK_READ: 'whole' } });
-    for (const harness of [h, twin]) {
-      expect((await harness.sync()).error).toBeNull();
-      harness.running.emulator.clock.advance(6 * HOUR);
-    }
+    h = await afterFirstSync();
+    twin = await afterFirstSync({ REPORTER_LOOKBACK_READ: 'whole' });
+    for (const harness of [h, twin]) harness.running.emulator.clock.advance(6 * HOUR);
     const log: RecordedRequest[] = [];
     h.running.emulator.requestLog = log;
     const changes = await h.sync();
@@ -127,8 +147,7 @@ describe('the look-back read by its changes', () => {
   });
 
   it('writes nothing again when nothing changed, and what changed on records already annotated', async () => {
-    h = await createHarness({ emulator: SMALL });
-    expect((await h.sync()).error).toBeNull();
+    h = await afterFirstSync();
     // nothing changed (the clock stands): the look-back is checked, nothing is written
     const quiet = await h.sync();
     expect(quiet.error).toBeNull();
@@ -176,8 +195,7 @@ describe('the look-back read by its changes', () => {
   });
 
   it('removes labels and comments that people removed in the look-back, and adds new ones', async () => {
-    h = await createHarness({ emulator: SMALL });
-    expect((await h.sync()).error).toBeNull();
+    h = await afterFirstSync();
     const now = h.running.emulator.now();
     const p = h.running.emulator.project('shop-bot');
     // within the look-back (24 hours back), long before the watermark
@@ -249,8 +267,7 @@ describe('the look-back read by its changes', () => {
   ];
   for (const { how, env, fail } of STATUS_READS)
     it(`writes again the look-back messages whose status moved, and only those (${how})`, async () => {
-      h = await createHarness({ emulator: SMALL, env });
-      expect((await h.sync()).error).toBeNull();
+      h = await afterFirstSync(env);
       const { movedIds, unmoved } = await markStatusesUnread(h);
       const watermark = h.running.emulator.now() - LAG;
       h.running.emulator.clock.advance(HOUR);
@@ -292,8 +309,7 @@ describe('the look-back read by its changes', () => {
     });
 
   it('reads a look-back window whole when the warehouse lacks records of it', async () => {
-    h = await createHarness({ emulator: SMALL });
-    expect((await h.sync()).error).toBeNull();
+    h = await afterFirstSync();
     const now = h.running.emulator.now();
     const range = { from: new Date(now - 30 * HOUR), to: new Date(now - 20 * HOUR) };
     // as if a run had missed them (a late arrival): the look-back's counts differ from the platform's

@@ -2,8 +2,9 @@
 // session: fewer requests than sessions, the statuses still equal the ground truth, and what by-client does
 // not answer (here a record that fails validation) is asked for with messages/by-session. The statuses
 // reports (statuses-report.test.ts) are turned off here: REPORTER_STATUS_READ=by-client, the fallback path.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../../src/emulator/emulator.js';
+import type { SyncSummary } from '../../../src/sources/reporter/run-sync.js';
 import { createHarness, expectWarehouseEqualsTruth, type Harness } from '../../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
@@ -17,9 +18,9 @@ afterEach(async () => {
 const BY_CLIENT = { REPORTER_STATUS_READ: 'by-client' };
 const STATUS_CHANNELS = "('telegram', 'viber', 'vk')";
 
-async function expectExact(): Promise<void> {
-  const now = h!.running.emulator.now();
-  await expectWarehouseEqualsTruth(h!, now - LAG - 4 * 24 * HOUR, now - LAG, ['messageIds', 'statuses']);
+async function expectExact(harness = h!): Promise<void> {
+  const now = harness.running.emulator.now();
+  await expectWarehouseEqualsTruth(harness, now - LAG - 4 * 24 * HOUR, now - LAG, ['messageIds', 'statuses']);
 }
 
 function countOps(log: RecordedRequest[]): { byClient: number; bySession: number; all: number } {
@@ -31,16 +32,24 @@ function countOps(log: RecordedRequest[]): { byClient: number; bySession: number
 }
 
 describe('statuses per client', () => {
-  it('a full sync asks once per client and look-ahead, not once per session, and stays exact', async () => {
-    // 12-hour windows over 4 days: a client's read covers its sessions of the following windows too
-    h = await createHarness({ emulator: { sessions: 2500 }, env: BY_CLIENT });
+  // one full sync serves its own case and the incremental run after it (the last case: it moves the clock);
+  // 12-hour windows over 4 days: a client's read covers its sessions of the following windows too
+  let full: { harness: Harness; summary: SyncSummary; log: RecordedRequest[] };
+  beforeAll(async () => {
+    const harness = await createHarness({ emulator: { sessions: 2500 }, env: BY_CLIENT });
     const log: RecordedRequest[] = [];
-    h.running.emulator.requestLog = log;
-    const summary = await h.sync();
-    expect(summary.error).toBeNull();
-    await expectExact();
+    harness.running.emulator.requestLog = log;
+    full = { harness, summary: await harness.sync(), log };
+    harness.running.emulator.requestLog = undefined;
+  }, 60_000);
+  afterAll(() => full?.harness.close());
 
-    const [figures] = await h.withWarehouse((w) =>
+  it('a full sync asks once per client and look-ahead, not once per session, and stays exact', async () => {
+    const { harness, summary, log } = full;
+    expect(summary.error).toBeNull();
+    await expectExact(harness);
+
+    const [figures] = await harness.withWarehouse((w) =>
       w.query(
         `select count(distinct m.session_id) as sessions, count(distinct (s.bot_id, s.client_id)) as clients
          from messages m join sessions s using (project, session_id)
@@ -58,7 +67,8 @@ describe('statuses per client', () => {
   });
 
   it('a status by-client leaves out is asked for with by-session, and the bad record is quarantined', async () => {
-    h = await createHarness({ env: BY_CLIENT });
+    // 500 sessions, not the harness's 1,200: three bad records and their by-session reads need no volume
+    h = await createHarness({ emulator: { sessions: 500 }, env: BY_CLIENT });
     const log: RecordedRequest[] = [];
     h.running.emulator.requestLog = log;
     h.running.emulator.faults.script({
@@ -81,15 +91,15 @@ describe('statuses per client', () => {
   });
 
   it('an incremental run skips what is final and still brings every status change', async () => {
-    h = await createHarness({ env: BY_CLIENT });
-    expect((await h.sync()).error).toBeNull();
-    h.running.emulator.clock.advance(6 * HOUR);
+    const { harness, summary: first } = full;
+    expect(first.error).toBeNull();
+    harness.running.emulator.clock.advance(6 * HOUR);
     const log: RecordedRequest[] = [];
-    h.running.emulator.requestLog = log;
-    const second = await h.sync();
+    harness.running.emulator.requestLog = log;
+    const second = await harness.sync();
     expect(second.error).toBeNull();
     expect(second.mode).toBe('incremental');
-    await expectExact();
+    await expectExact(harness);
     expect(countOps(log).byClient).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncSummary } from '../../../src/sources/reporter/run-sync.js';
 import { TEST_NOW } from '../../helpers/emulator-client.js';
 import { recordArrivals } from '../../helpers/request-arrivals.js';
 import {
@@ -21,14 +22,14 @@ afterEach(async () => {
   h = undefined;
 });
 
-const range = () => ({
-  from: h!.running.emulator.now() - LAG - 4 * 24 * HOUR,
-  to: h!.running.emulator.now() - LAG,
+const range = (harness = h!) => ({
+  from: harness.running.emulator.now() - LAG - 4 * 24 * HOUR,
+  to: harness.running.emulator.now() - LAG,
 });
 
-async function expectWarehouseEqualsTruth(options: { sessionData: boolean }) {
-  const { from, to } = range();
-  await expectEqualsTruth(h!, from, to, [
+async function expectWarehouseEqualsTruth(options: { sessionData: boolean }, harness = h!) {
+  const { from, to } = range(harness);
+  await expectEqualsTruth(harness, from, to, [
     'sessionIds',
     'messageIds',
     'sessionLabels',
@@ -46,76 +47,143 @@ async function expectWarehouseEqualsTruth(options: { sessionData: boolean }) {
 const SMALL = { sessions: 500 };
 
 describe('sync', () => {
-  it('a full sync on v1 leaves exactly the ground truth in the warehouse', async () => {
-    h = await createHarness({ emulator: SMALL });
-    const summary = await h.sync();
-    expect(summary.error).toBeNull();
-    expect(summary.status).toBe('success');
-    expect(summary.windows).toBeGreaterThanOrEqual(8);
-    await expectWarehouseEqualsTruth({ sessionData: true });
-    const channels = await h.withWarehouse((w) =>
-      w.query('select distinct channel_type from sessions order by 1'),
-    );
-    expect(channels.map((r) => r['channel_type'])).toEqual([
-      'chatapi',
-      'chatwidget',
-      'resterisk',
-      'telegram',
-      'viber',
-      'vk',
-    ]);
-    // every message carries its session's channel (messages/filter's channelType, normalised)
-    const mismatched = await h.withWarehouse((w) =>
-      w.query(
-        'select count(*) as n, count(*) filter (where m.channel_type is distinct from s.channel_type) as bad ' +
-          'from messages m join sessions s on s.project = m.project and s.session_id = m.session_id',
-      ),
-    );
-    expect(mismatched[0]?.['n']).toBeGreaterThan(0);
-    expect(mismatched[0]?.['bad']).toBe(0);
-    const runs = await h.withWarehouse((w) => w.listRuns({ limit: 5 }));
-    expect(runs[0]).toMatchObject({
-      status: 'success',
-      sessions: summary.sessions,
-      messages: summary.messages,
+  /**
+   * One full sync on v1 serves its own checks and the incremental sync after it (last: it moves the emulator's
+   * clock).
+   */
+  describe('one full sync on v1', () => {
+    let v1: { harness: Harness; summary: SyncSummary };
+    beforeAll(async () => {
+      const harness = await createHarness({ emulator: SMALL });
+      v1 = { harness, summary: await harness.sync() };
+    }, 60_000);
+    afterAll(() => v1?.harness.close());
+
+    it('a full sync on v1 leaves exactly the ground truth in the warehouse', async () => {
+      const { harness, summary } = v1;
+      expect(summary.error).toBeNull();
+      expect(summary.status).toBe('success');
+      expect(summary.windows).toBeGreaterThanOrEqual(8);
+      await expectWarehouseEqualsTruth({ sessionData: true }, harness);
+      const channels = await harness.withWarehouse((w) =>
+        w.query('select distinct channel_type from sessions order by 1'),
+      );
+      expect(channels.map((r) => r['channel_type'])).toEqual([
+        'chatapi',
+        'chatwidget',
+        'resterisk',
+        'telegram',
+        'viber',
+        'vk',
+      ]);
+      // every message carries its session's channel (messages/filter's channelType, normalised)
+      const mismatched = await harness.withWarehouse((w) =>
+        w.query(
+          'select count(*) as n, count(*) filter (where m.channel_type is distinct from s.channel_type) as bad ' +
+            'from messages m join sessions s on s.project = m.project and s.session_id = m.session_id',
+        ),
+      );
+      expect(mismatched[0]?.['n']).toBeGreaterThan(0);
+      expect(mismatched[0]?.['bad']).toBe(0);
+      const runs = await harness.withWarehouse((w) => w.listRuns({ limit: 5 }));
+      expect(runs[0]).toMatchObject({
+        status: 'success',
+        sessions: summary.sessions,
+        messages: summary.messages,
+      });
+    });
+
+    it('times out a request that hangs, retries it, and completes', async () => {
+      // the messages/filter reads (the statuses reports' requests are as many as their timing makes them: a
+      // long poll cut at this timeout is asked again, a report not done in time leaves its window per client)
+      const reads = (log: { url: string }[]) => log.filter((r) => r.url.includes('/messages/filter')).length;
+      // the same sync without the fault, on the same timeout (a request slow under load is asked again in both)
+      const baseline = await createHarness({ emulator: SMALL, env: { REPORTER_TIMEOUT_MS: '400' } });
+      baseline.running.emulator.requestLog = [];
+      await baseline.sync();
+      const expectedRequests = reads(baseline.running.emulator.requestLog);
+      await baseline.close();
+
+      h = await createHarness({ emulator: SMALL, env: { REPORTER_TIMEOUT_MS: '400' } });
+      h.running.emulator.requestLog = [];
+      h.running.emulator.faults.script({ type: 'slow', path: 'messages/filter', delayMs: 1500, after: 2 });
+      const summary = await h.sync();
+      h.running.emulator.faults.assertAllFired();
+      expect(summary.error).toBeNull();
+      // the hanging request arrived and was never handled (abandoned at the timeout: the emulator counts it,
+      // its log of handled requests does not), and sent once more: every messages/filter read was answered
+      expect(h.running.emulator.requestCount - h.running.emulator.requestLog.length).toBe(1);
+      expect(reads(h.running.emulator.requestLog)).toBe(expectedRequests);
+      await expectWarehouseEqualsTruth({ sessionData: true });
+    });
+
+    it('incremental sync brings new sessions, status changes and new labels, without duplicates', async () => {
+      const { harness, summary: first } = v1;
+      expect(first.status).toBe('success');
+      // an empty warehouse: every committed record is new
+      expect([first.newSessions, first.newMessages]).toEqual([first.sessions, first.messages]);
+      const stored = async () =>
+        (
+          await harness.withWarehouse((w) =>
+            w.query('select (select count(*) from sessions) as s, (select count(*) from messages) as m'),
+          )
+        )[0]!;
+      const before = await stored();
+      harness.running.emulator.clock.advance(6 * HOUR);
+      const second = await harness.sync();
+      expect(second.status).toBe('success');
+      expect(second.mode).toBe('incremental');
+      await expectWarehouseEqualsTruth({ sessionData: true }, harness);
+      // the summary tells the new records from those the look-back read again: new = what the warehouse gained
+      const after = await stored();
+      expect(second.newSessions).toBe(Number(after['s']) - Number(before['s']));
+      expect(second.newMessages).toBe(Number(after['m']) - Number(before['m']));
+      expect(second.newSessions).toBeGreaterThan(0);
+      expect(second.sessions).toBeGreaterThan(second.newSessions);
+      const history = await harness.withWarehouse((w) =>
+        w.query("select count(*) as n from message_status_history where status = 'READ'"),
+      );
+      expect(history[0]!['n']).toBeGreaterThan(0);
     });
   });
 
-  it('a full sync on the legacy generation matches too (no sessionData there)', async () => {
-    h = await createHarness({ emulator: SMALL, api: 'legacy' });
-    const summary = await h.sync();
-    expect(summary.status).toBe('success');
-    await expectWarehouseEqualsTruth({ sessionData: false });
-  });
+  /**
+   * One full sync on the legacy generation, through a 503 (an error on a URL that holds the token), serves two
+   * cases: the warehouse equals the truth, and the token is nowhere.
+   */
+  describe('one full sync on the legacy generation', () => {
+    let legacy: { harness: Harness; summary: SyncSummary };
+    beforeAll(async () => {
+      const harness = await createHarness({ emulator: SMALL, api: 'legacy' });
+      harness.running.emulator.faults.script({ type: 'status503', path: 'sessions/filter' });
+      legacy = { harness, summary: await harness.sync() };
+    }, 60_000);
+    afterAll(() => legacy?.harness.close());
 
-  it('incremental sync brings new sessions, status changes and new labels, without duplicates', async () => {
-    h = await createHarness({ emulator: SMALL });
-    const first = await h.sync();
-    expect(first.status).toBe('success');
-    // an empty warehouse: every committed record is new
-    expect([first.newSessions, first.newMessages]).toEqual([first.sessions, first.messages]);
-    const stored = async () =>
-      (
-        await h!.withWarehouse((w) =>
-          w.query('select (select count(*) from sessions) as s, (select count(*) from messages) as m'),
-        )
-      )[0]!;
-    const before = await stored();
-    h.running.emulator.clock.advance(6 * HOUR);
-    const second = await h.sync();
-    expect(second.status).toBe('success');
-    expect(second.mode).toBe('incremental');
-    await expectWarehouseEqualsTruth({ sessionData: true });
-    // the summary tells the new records from those the look-back read again: new = what the warehouse gained
-    const after = await stored();
-    expect(second.newSessions).toBe(Number(after['s']) - Number(before['s']));
-    expect(second.newMessages).toBe(Number(after['m']) - Number(before['m']));
-    expect(second.newSessions).toBeGreaterThan(0);
-    expect(second.sessions).toBeGreaterThan(second.newSessions);
-    const history = await h.withWarehouse((w) =>
-      w.query("select count(*) as n from message_status_history where status = 'READ'"),
-    );
-    expect(history[0]!['n']).toBeGreaterThan(0);
+    it('a full sync on the legacy generation matches too (no sessionData there)', async () => {
+      const { harness, summary } = legacy;
+      expect(summary.status).toBe('success');
+      harness.running.emulator.faults.assertAllFired();
+      await expectWarehouseEqualsTruth({ sessionData: false }, harness);
+    });
+
+    it('never writes the token anywhere (legacy puts it in every URL)', async () => {
+      const { harness, summary } = legacy;
+      expect(summary.status).toBe('success');
+      const token = harness.env['REPORTER_TOKEN']!;
+      const files: string[] = [];
+      const walk = (dir: string) => {
+        for (const name of readdirSync(dir)) {
+          const path = join(dir, name);
+          if (statSync(path).isDirectory()) walk(path);
+          else files.push(path);
+        }
+      };
+      walk(harness.dir);
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) expect(readFileSync(file).includes(token), file).toBe(false);
+      expect(JSON.stringify(summary)).not.toContain(token);
+    });
   });
 
   it('survives 429, 5xx, dropped connections, truncated and non-JSON bodies, slow answers and page drift', async () => {
@@ -155,30 +223,6 @@ describe('sync', () => {
     expect(waited).toBeLessThan(20_000);
     await expectWarehouseEqualsTruth({ sessionData: true });
   }, 90_000);
-
-  it('times out a request that hangs, retries it, and completes', async () => {
-    // the messages/filter reads (the statuses reports' requests are as many as their timing makes them: a
-    // long poll cut at this timeout is asked again, a report not done in time leaves its window per client)
-    const reads = (log: { url: string }[]) => log.filter((r) => r.url.includes('/messages/filter')).length;
-    // the same sync without the fault, for the request count
-    const baseline = await createHarness({ emulator: SMALL, env: { REPORTER_TIMEOUT_MS: '400' } });
-    baseline.running.emulator.requestLog = [];
-    await baseline.sync();
-    const expectedRequests = reads(baseline.running.emulator.requestLog);
-    await baseline.close();
-
-    h = await createHarness({ emulator: SMALL, env: { REPORTER_TIMEOUT_MS: '400' } });
-    h.running.emulator.requestLog = [];
-    h.running.emulator.faults.script({ type: 'slow', path: 'messages/filter', delayMs: 1500, after: 2 });
-    const summary = await h.sync();
-    h.running.emulator.faults.assertAllFired();
-    expect(summary.error).toBeNull();
-    // the hanging request arrived and was never handled (abandoned at the timeout: the emulator counts it,
-    // its log of handled requests does not), and sent once more: every messages/filter read was answered
-    expect(h.running.emulator.requestCount - h.running.emulator.requestLog.length).toBe(1);
-    expect(reads(h.running.emulator.requestLog)).toBe(expectedRequests);
-    await expectWarehouseEqualsTruth({ sessionData: true });
-  });
 
   it('quarantines invalid records in etl_rejects, loads the rest, ends partial; the next run repairs', async () => {
     h = await createHarness({ emulator: SMALL, env: { REPORTER_MAX_REJECT_SHARE: '0.5' } });
@@ -270,26 +314,6 @@ describe('sync', () => {
     expect(resumed.status).toBe('success');
     expect(resumed.windows).toBeLessThan(failed.windows + resumed.windows);
     await expectWarehouseEqualsTruth({ sessionData: true });
-  });
-
-  it('never writes the token anywhere (legacy puts it in every URL)', async () => {
-    h = await createHarness({ emulator: SMALL, api: 'legacy' });
-    h.running.emulator.faults.script({ type: 'status503', path: 'sessions/filter' });
-    const summary = await h.sync();
-    expect(summary.status).toBe('success');
-    const token = h.env['REPORTER_TOKEN']!;
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
-        else files.push(path);
-      }
-    };
-    walk(h.dir);
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(readFileSync(file).includes(token), file).toBe(false);
-    expect(JSON.stringify(summary)).not.toContain(token);
   });
 
   it('splits windows that hold too many sessions and backfills without moving the watermark', async () => {
