@@ -2,7 +2,7 @@
 // API frees a result's and a chunk's native memory only when V8 finalizes their JS wrappers, and V8 does not count
 // that memory, so without a full collection now and then it piles up (bench/README.md, docs/reports.md).
 // Invariant: a collection is skipped only while the process's resident memory is within GROWTH_TO_COLLECT of
-// what it was after the last one: little work since then (a small window, a short slice), little to free.
+// the least it was since the last one: little work since then (a small window, a short slice), little to free.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -15,7 +15,6 @@ export const GROWTH_TO_COLLECT = 16 * 1024 * 1024;
 
 let gc: (() => void) | null | undefined;
 let collections = 0;
-let rssAfterLast = 0;
 
 /** How many full collections collectGarbage has run in this process (a caller that collects every N units
  * of work counts from the last collection of anyone's, not only its own). */
@@ -24,17 +23,48 @@ export function collectionsSoFar(): number {
 }
 
 /**
- * Runs a full GC when the runtime allows it and the resident memory grew by GROWTH_TO_COLLECT since the last
- * one; else nothing. The CLI's bin exposes gc() before the CLI loads, and vitest runs the tests with --expose-gc
- * (vitest.config.ts): the fallback below is for code that imports this module in a process started without the flag.
+ * Runs a full GC when the runtime allows it and the resident memory grew by GROWTH_TO_COLLECT over the least it
+ * was since the last one (the first call always runs; createCollectionGate); else nothing. The CLI's bin exposes
+ * gc() before the CLI loads, and vitest runs the tests with --expose-gc (vitest.config.ts): the fallback below is
+ * for code that imports this module in a process started without the flag.
  */
 export function collectGarbage(): void {
-  if (process.memoryUsage.rss() - rssAfterLast < GROWTH_TO_COLLECT) return;
+  if (!gate.shouldCollect(process.memoryUsage.rss())) return;
   if (gc === undefined) gc = findGc();
   gc?.();
   collections += 1;
-  rssAfterLast = process.memoryUsage.rss();
+  gate.collected(process.memoryUsage.rss());
 }
+
+/** The rule of collectGarbage apart from the process, given the resident memory at each call. */
+export interface CollectionGate {
+  /** Whether to collect now; a skipped call lowers the least memory seen since the last collection. */
+  shouldCollect(rss: number): boolean;
+  /** A collection ran, leaving `rss`. */
+  collected(rss: number): void;
+}
+
+/**
+ * Collect once the memory is GROWTH_TO_COLLECT above the least it was since the last collection (the first call
+ * always collects). The least, not the figure right after a collection: the native memory a collection frees
+ * is given back by finalizers after it returns, so that figure can stand well above where the memory settles.
+ */
+export function createCollectionGate(growth = GROWTH_TO_COLLECT): CollectionGate {
+  let least: number | undefined;
+  return {
+    shouldCollect(rss) {
+      if (least === undefined || rss - least >= growth) return true;
+      least = Math.min(least, rss);
+      return false;
+    },
+    collected(rss) {
+      least = rss;
+    },
+  };
+}
+
+const gate = createCollectionGate();
+
 function findGc(): (() => void) | null {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (typeof exposed === 'function') return exposed;

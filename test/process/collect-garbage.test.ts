@@ -3,7 +3,12 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage, collectionsSoFar, GROWTH_TO_COLLECT } from '../../src/process/collect-garbage.js';
+import {
+  collectGarbage,
+  collectionsSoFar,
+  createCollectionGate,
+  GROWTH_TO_COLLECT,
+} from '../../src/process/collect-garbage.js';
 
 describe('collectGarbage', () => {
   it('has gc() exposed in the tests and runs a collection', () => {
@@ -21,6 +26,20 @@ describe('collectGarbage', () => {
     collectGarbage();
     expect(held.length).toBe(4 * GROWTH_TO_COLLECT);
     expect(collectionsSoFar(), 'grown by four times the threshold: collected').toBe(before + 1);
+  });
+
+  it('counts the growth from the least memory since the last collection, not from its height right after', () => {
+    const MB = 1024 * 1024;
+    const gate = createCollectionGate(16 * MB);
+    expect(gate.shouldCollect(100 * MB), 'the first call').toBe(true);
+    // right after a collection, before the finalizers gave back what it freed
+    gate.collected(200 * MB);
+    expect(gate.shouldCollect(150 * MB), 'settled lower').toBe(false);
+    expect(gate.shouldCollect(160 * MB), '10 MB above the least').toBe(false);
+    expect(gate.shouldCollect(166 * MB), '16 MB above the least (150), still below 200').toBe(true);
+    gate.collected(170 * MB);
+    expect(gate.shouldCollect(185 * MB)).toBe(false);
+    expect(gate.shouldCollect(186 * MB)).toBe(true);
   });
 
   it('the bin exposes gc() before the CLI loads', () => {
