@@ -15,6 +15,7 @@ export const GROWTH_TO_COLLECT = 16 * 1024 * 1024;
 
 let gc: (() => void) | null | undefined;
 let collections = 0;
+const gate = createCollectionGate();
 
 /** How many full collections collectGarbage has run in this process (a caller that collects every N units
  * of work counts from the last collection of anyone's, not only its own). */
@@ -62,8 +63,6 @@ export function createCollectionGate(growth = GROWTH_TO_COLLECT): CollectionGate
     },
   };
 }
-
-const gate = createCollectionGate();
 
 function findGc(): (() => void) | null {
   const exposed = (globalThis as { gc?: () => void }).gc;
