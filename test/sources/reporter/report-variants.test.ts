@@ -7,7 +7,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../../src/emulator/emulator.js';
 import type { ReportShape } from '../../../src/emulator/reports/report-shape.js';
-import { createHarness, expectWarehouseEqualsTruth, type Harness } from '../../helpers/sync-harness.js';
+import {
+  createHarness,
+  expectWarehouseEqualsTruth,
+  type Harness,
+  TWELVE_HOUR_WINDOWS,
+} from '../../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
 const LAG = 5 * 60_000;
@@ -34,7 +39,11 @@ function countOps(log: readonly RecordedRequest[]) {
 
 /** A full sync against a server of `shape`, exact; the harness is the caller's to close. */
 async function fullSyncAgainst(shape: Partial<ReportShape>, api: 'v1' | 'legacy' = 'v1') {
-  const harness = await createHarness({ api, emulator: { sessions: 700, reportShape: shape } });
+  const harness = await createHarness({
+    api,
+    emulator: { sessions: 700, reportShape: shape },
+    env: TWELVE_HOUR_WINDOWS,
+  });
   const log: RecordedRequest[] = [];
   harness.running.emulator.requestLog = log;
   const summary = await harness.sync();

@@ -6,7 +6,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../../src/emulator/emulator.js';
 import type { SyncSummary } from '../../../src/sources/reporter/run-sync.js';
-import { createHarness, expectWarehouseEqualsTruth, type Harness } from '../../helpers/sync-harness.js';
+import {
+  createHarness,
+  expectWarehouseEqualsTruth,
+  type Harness,
+  TWELVE_HOUR_WINDOWS,
+} from '../../helpers/sync-harness.js';
 
 const HOUR = 3_600_000;
 const LAG = 5 * 60_000;
@@ -100,7 +105,7 @@ async function expectFullSyncByReports(run: {
 
 /** A harness of `options` after one full sync, its requests logged. */
 async function fullSync(options: Parameters<typeof createHarness>[0]) {
-  const harness = await createHarness(options);
+  const harness = await createHarness({ ...options, env: { ...TWELVE_HOUR_WINDOWS, ...options?.env } });
   const log: RecordedRequest[] = [];
   harness.running.emulator.requestLog = log;
   const summary = await harness.sync();
@@ -127,7 +132,7 @@ describe('statuses from a messages report per window', () => {
   });
 
   it('a report task that fails leaves its window to the per-client reads, still exact', async () => {
-    h = await createHarness({ emulator: SMALL });
+    h = await createHarness({ emulator: SMALL, env: TWELVE_HOUR_WINDOWS });
     const log: RecordedRequest[] = [];
     h.running.emulator.requestLog = log;
     h.running.emulator.faults.script({ type: 'reportFail', path: 'reports/messages', times: 1 });

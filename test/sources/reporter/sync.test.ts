@@ -11,6 +11,7 @@ import {
   createHarness,
   expectWarehouseEqualsTruth as expectEqualsTruth,
   type Harness,
+  TWELVE_HOUR_WINDOWS,
   warehouseFigures,
 } from '../../helpers/sync-harness.js';
 
@@ -54,7 +55,7 @@ describe('sync', () => {
   describe('one full sync on v1', () => {
     let v1: { harness: Harness; summary: SyncSummary };
     beforeAll(async () => {
-      const harness = await createHarness({ emulator: SMALL });
+      const harness = await createHarness({ emulator: SMALL, env: TWELVE_HOUR_WINDOWS });
       v1 = { harness, summary: await harness.sync() };
     }, 60_000);
     afterAll(() => v1?.harness.close());
@@ -256,7 +257,10 @@ describe('sync', () => {
   });
 
   it('fails when rejects pass the configured share, keeping what was committed', async () => {
-    h = await createHarness({ emulator: SMALL, env: { REPORTER_MAX_REJECT_SHARE: '0' } });
+    h = await createHarness({
+      emulator: SMALL,
+      env: { ...TWELVE_HOUR_WINDOWS, REPORTER_MAX_REJECT_SHARE: '0' },
+    });
     h.running.emulator.faults.script({ type: 'invalidRecord', path: 'sessions/filter', after: 4 });
     const summary = await h.sync();
     expect(summary.status).toBe('failed');
