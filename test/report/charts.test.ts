@@ -2,6 +2,9 @@
 // histogram labelled, MRR on a 0–1 axis beside the hit rates on a 0–100 % axis, axis titles on every chart,
 // no x label cut at the chart's edge, overlapping series told apart, every series of a grouped horizontal
 // bar chart drawn, and data text escaped. Inputs are written here; what is checked is what a reader sees.
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { kbEvalCharts } from '../../reports/kb-eval/report.js';
 import { CHART_WIDTH } from '../../src/report/chart-option.js';
@@ -9,6 +12,8 @@ import { dejaVuMeasure } from '../../src/report/font-text-width.js';
 import { renderChartPng } from '../../src/report/render-chart-png.js';
 import { renderChartSvg } from '../../src/report/render-chart-svg.js';
 import type { ChartSpec } from '../../src/report/report-definition.js';
+
+const run = promisify(execFile);
 
 interface SvgText {
   text: string;
@@ -169,5 +174,23 @@ describe('report charts (ECharts, server-side SVG)', () => {
     expect(text.filter((t) => t === 'n/a')).toHaveLength(1);
     expect(svg).not.toContain('<b>');
     expect(svg).toMatch(/^<svg role="img" aria-label="Changes"[^>]*>\n<title>Changes<\/title>/);
+  });
+
+  it("a chart is drawn with ECharts' one-file build: none of the ~600 modules of its ES entry is loaded", async () => {
+    // in a process of its own (this worker may have loaded ECharts otherwise): each module it loads recorded
+    const script = `import { renderChartSvg } from './dist/src/report/render-chart-svg.js';
+      const svg = await renderChartSvg({ title: 'Sessions', kind: 'bar', categories: ['Mon'], categoryAxis: 'Day',
+        valueAxis: { title: 'Sessions' }, series: [{ name: 'Sessions', values: [3] }] });
+      process.stdout.write(svg);`;
+    const { stdout, stderr } = await run(process.execPath, [
+      '--import',
+      resolve('test/helpers/record-imports.mjs'),
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(stdout).toMatch(/^<svg role="img" aria-label="Sessions"/);
+    expect(stderr).toMatch(/^imported \S+render-chart-svg\.js$/m);
+    expect(stderr.match(/^imported \S+node_modules\/(echarts|zrender)\/\S+$/gm) ?? []).toEqual([]);
   });
 });
