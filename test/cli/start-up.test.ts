@@ -1,8 +1,11 @@
 // The CLI's start-up: `--help` and `--version` (and a mistyped command) answer without loading any unit, the
 // configuration's validation or a dependency (DuckDB, zod, undici, pino, exceljs): each of those costs tenths of
-// a second of every call. The modules a child process loads are recorded by a hook, not timed.
+// a second of every call; a light command (runs, sql, a command's --help) loads the units' descriptions but no
+// platform client, no HTTP transport and no writer. The modules a child process loads are recorded by a hook.
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SOURCES } from '../../src/sources/registry.js';
@@ -11,11 +14,11 @@ import { SOURCE_COMMANDS } from '../../src/sources/source-commands.js';
 const run = promisify(execFile);
 
 /** The files of this repository and the packages a run of the CLI with `args` loads. */
-async function loadedModules(args: string[]): Promise<string[]> {
+async function loadedModules(args: string[], env: Record<string, string> = {}): Promise<string[]> {
   const child = await run(
     process.execPath,
     ['--import', resolve('test/helpers/record-imports.mjs'), resolve('bin/reporter-etl.js'), ...args],
-    { env: { ...process.env, REPORTER_TOKEN: '' } },
+    { env: { ...process.env, REPORTER_TOKEN: '', ...env } },
   ).catch((error: { stderr: string }) => error);
   return [...child.stderr.matchAll(/^imported (file:\S+)$/gm)].map((m) =>
     m[1]!.replace(`file://${resolve('.')}/`, ''),
@@ -37,6 +40,37 @@ describe('the start-up of the CLI', () => {
         ),
         args.join(' '),
       ).toEqual([]);
+    }
+  });
+
+  it("a light command and a command's --help load no platform client, no HTTP transport and no writer", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reporter-etl-start-up-'));
+    try {
+      const cases = [
+        ['runs', '--help'],
+        ['runs', '--json'],
+        ['sql', '--help'],
+      ];
+      for (const args of cases) {
+        const modules = await loadedModules(args, { REPORTER_DATA_DIR: dataDir });
+        const label = args.join(' ');
+        // the command ran: its module and the registries of the units (the log's secret list) were loaded
+        expect(modules, label).toContain(`dist/src/cli/commands/${args[0]}.js`);
+        expect(modules, label).toContain('dist/src/sources/registry.js');
+        expect(
+          modules.filter((m) => /node_modules\/(undici|exceljs|echarts|@resvg)\//.test(m)),
+          label,
+        ).toEqual([]);
+        // the statistics name a channel as the platform does (a pure function of src/platform/reporter/)
+        expect(
+          modules.filter(
+            (m) => /^dist\/src\/(platform|http)\//.test(m) && !m.endsWith('/normalise-channel.js'),
+          ),
+          label,
+        ).toEqual([]);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
