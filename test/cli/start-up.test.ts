@@ -50,6 +50,7 @@ describe('the start-up of the CLI', () => {
         ['runs', '--help'],
         ['runs', '--json'],
         ['sql', '--help'],
+        ['stats', '--help'],
       ];
       for (const args of cases) {
         const modules = await loadedModules(args, { REPORTER_DATA_DIR: dataDir });
