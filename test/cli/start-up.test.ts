@@ -51,6 +51,7 @@ describe('the start-up of the CLI', () => {
         ['runs', '--json'],
         ['sql', '--help'],
         ['stats', '--help'],
+        ['sync', '--help'],
       ];
       for (const args of cases) {
         const modules = await loadedModules(args, { REPORTER_DATA_DIR: dataDir });
