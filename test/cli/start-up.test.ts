@@ -52,6 +52,7 @@ describe('the start-up of the CLI', () => {
         ['sql', '--help'],
         ['stats', '--help'],
         ['sync', '--help'],
+        ['report', '--help'],
       ];
       for (const args of cases) {
         const modules = await loadedModules(args, { REPORTER_DATA_DIR: dataDir });
