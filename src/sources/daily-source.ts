@@ -1,9 +1,8 @@
 // The shape of a source that reads the Reporter one UTC day at a time (state routes, telephony): for each
 // configured project, the days to read (daily-days.ts), each read whole and written in ONE commitBatch with
 // the source's cursor (etl_state `<id>.last_day`): the day's stored rows are replaced, so a row that stopped
-// existing goes too, and a killed run loses at most the day in flight. A source folder states what differs:
-// its table, its staged columns and how to read one day; defineDailySource makes the unit and its job.
-// The Reporter's client (undici, zod) is imported when a run starts, never by the unit: the registries stay light.
+// existing goes too, and a killed run loses at most the day in flight. A source folder states its table, staged
+// columns and how to read one day; defineDailySource makes the unit and its job (the client loaded by a run).
 import { EtlError, EXIT } from '../errors.js';
 import type { ReporterHttp } from '../platform/reporter/reporter-http.js';
 import { plural } from '../text/plural.js';
@@ -82,6 +81,7 @@ async function syncProjectDays<R extends DayRow>(
   ctx: DailyContext,
   projectConfig: SourceRunContext['config']['projects'][number],
 ): Promise<DailyProjectResult> {
+  // the Reporter's client (undici, zod) is loaded when a run starts, never by the unit: the registries stay light
   const [{ reporterHttpOptions }, { ReporterHttp }, { resolveProjectName }] = await Promise.all([
     import('../platform/reporter/http-options.js'),
     import('../platform/reporter/reporter-http.js'),
