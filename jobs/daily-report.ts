@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import { findReport } from '../reports/index.js';
 import { EXIT } from '../src/errors.js';
 import { assertTrustedInDataDir } from '../src/files/trusted-folder.js';
-import { writeReport } from '../src/report/write-report.js';
+import type { writeReport } from '../src/report/write-report.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { yesterdayIn } from '../src/schedule/local-day.js';
 import { formatSize, plural } from '../src/text/plural.js';
 
 export const DAILY_REPORT_ID = 'summary';
 
-export function createDailyReportJob(write: typeof writeReport = writeReport): Job {
+/** The job; tests pass their own `write`, else write-report (exceljs, the charts) is loaded when it runs. */
+export function createDailyReportJob(given?: typeof writeReport): Job {
   return {
     id: 'daily-report',
     description: `the "${DAILY_REPORT_ID}" XLSX report for yesterday (local day in REPORTER_TZ) into REPORTER_DATA_DIR/reports (and its HTML page with REPORTER_DAILY_REPORT_HTML=true)`,
@@ -23,6 +24,7 @@ export function createDailyReportJob(write: typeof writeReport = writeReport): J
       const { config } = ctx;
       const day = yesterdayIn(config.timeZone, ctx.now());
       assertTrustedInDataDir(config.dataDir, join(config.dataDir, 'reports'));
+      const write = given ?? (await import('../src/report/write-report.js')).writeReport;
       const result = await ctx.useWarehouse((warehouse) =>
         write({
           warehouse,

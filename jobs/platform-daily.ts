@@ -6,7 +6,6 @@ import { EXIT, UsageError } from '../src/errors.js';
 import { assertTrustedInDataDir } from '../src/files/trusted-folder.js';
 import type { TaskOutcome } from '../src/platform-reports/finish-task.js';
 import type { PlatformReportResult } from '../src/platform-reports/resume-platform-reports.js';
-import { runPlatformReport } from '../src/platform-reports/run-platform-report.js';
 import type { Job, JobResult } from '../src/schedule/job.js';
 import { yesterdayIn } from '../src/schedule/local-day.js';
 import { plural } from '../src/text/plural.js';
@@ -32,6 +31,8 @@ export const platformDailyJob: Job = {
       throw new UsageError('REPORTER_TOKEN: is required by the platform-daily job (or REPORTER_CONFIG)');
     const day = yesterdayIn(config.timeZone, ctx.now());
     assertTrustedInDataDir(config.dataDir, join(config.dataDir, 'platform-reports'));
+    // the platform's client and the report readers (undici, csv-parse, exceljs) load when the job runs
+    const { runPlatformReport } = await import('../src/platform-reports/run-platform-report.js');
     const results: PlatformReportResult[] = [];
     for (const project of config.projects) {
       if (ctx.signal.aborted) break;

@@ -3,23 +3,15 @@
 // whose sync failed before its row existed (unreachable API, refused token) gets a failed row here. Then the
 // alert rules (REPORTER_ALERTS) are evaluated over the projects synced; their changes go into the run's notification.
 // A run whose every project another sync's lease refused stops there (no channels, ClickHouse or alerts).
+// Each step's implementation (the readers, undici, ClickHouse) is imported when the step runs, not with the job.
 
-import { evaluateAlerts } from '../src/analysis/alerts/evaluate-alerts.js';
 import type { Config } from '../src/config.js';
-import { createClickHouse } from '../src/destinations/clickhouse/clickhouse-http.js';
-import {
-  type ClickHouseExportResult,
-  exportClickHouse,
-} from '../src/destinations/clickhouse/export-clickhouse.js';
+import type { ClickHouseExportResult } from '../src/destinations/clickhouse/export-clickhouse.js';
 import { EtlError, EXIT, UsageError } from '../src/errors.js';
 import type { Job, JobContext, JobResult } from '../src/schedule/job.js';
 import type { AlertChange } from '../src/settings/alert-rules.js';
-import {
-  type ChatApiHistorySummary,
-  syncChatApiHistory,
-} from '../src/sources/chatapi/sync-chatapi-history.js';
+import type { ChatApiHistorySummary } from '../src/sources/chatapi/sync-chatapi-history.js';
 import type { SyncSummary } from '../src/sources/reporter/run-sync.js';
-import { syncProjects } from '../src/sources/reporter/sync-projects.js';
 import { plural } from '../src/text/plural.js';
 import { hasRun, insertFinishedRun } from '../src/warehouse/run-history.js';
 import type { Warehouse } from '../src/warehouse/warehouse.js';
@@ -57,6 +49,10 @@ export const syncJob: Job = {
 /** The projects, then the Chat API channels, the ClickHouse destination and the alert rules. */
 async function runSyncSteps(ctx: JobContext, warehouse: Warehouse): Promise<SyncJobOutcome> {
   const { config } = ctx;
+  const [{ syncProjects }, { syncChatApiHistory }] = await Promise.all([
+    import('../src/sources/reporter/sync-projects.js'),
+    import('../src/sources/chatapi/sync-chatapi-history.js'),
+  ]);
   const synced = await syncProjects(
     { config, warehouse, log: ctx.log, now: ctx.now, signal: ctx.signal },
     {
@@ -119,6 +115,10 @@ async function replicateToClickHouse(
   warehouse: Warehouse,
   settings: NonNullable<Config['clickhouse']>,
 ): Promise<Pick<SyncJobOutcome, 'replicated' | 'replicationError'>> {
+  const [{ createClickHouse }, { exportClickHouse }] = await Promise.all([
+    import('../src/destinations/clickhouse/clickhouse-http.js'),
+    import('../src/destinations/clickhouse/export-clickhouse.js'),
+  ]);
   const clickhouse = createClickHouse(settings);
   try {
     return { replicated: await exportClickHouse(warehouse, clickhouse, { now: ctx.now }) };
@@ -142,6 +142,7 @@ async function evaluateSyncAlerts(
   if (ctx.signal.aborted || config.alerts.length === 0 || synced.length === 0) return [];
   const alerts: AlertChange[] = [];
   try {
+    const { evaluateAlerts } = await import('../src/analysis/alerts/evaluate-alerts.js');
     alerts.push(
       ...(await evaluateAlerts({
         warehouse,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { notificationOf } from '../destinations/pushgate/notification-event.js';
-import { type NotificationOutcome, sendNotification } from '../destinations/pushgate/send-notification.js';
+import type { NotificationOutcome } from '../destinations/pushgate/send-notification.js';
 import { EtlError, EXIT } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { UseWarehouse } from '../manage/use-warehouse.js';
@@ -281,6 +281,8 @@ export class JobRunner {
       alerts: result.alerts,
     });
     if (!event) return undefined;
+    // the Pushgate client (undici) is loaded when a notification is sent, not by every command that runs a job
+    const { sendNotification } = await import('../destinations/pushgate/send-notification.js');
     const sent = await sendNotification(config, event, log, {
       ...(this.options.notifyBackoffBaseMs === undefined
         ? {}

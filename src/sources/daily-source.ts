@@ -1,12 +1,10 @@
 // The shape of a source that reads the Reporter one UTC day at a time (state routes, telephony): for each
 // configured project, the days to read (daily-days.ts), each read whole and written in ONE commitBatch with
 // the source's cursor (etl_state `<id>.last_day`): the day's stored rows are replaced, so a row that stopped
-// existing goes too, and a killed run loses at most the day in flight. A source folder states what differs:
-// its table, its staged columns and how to read one day; defineDailySource makes the unit and its job.
+// existing goes too, and a killed run loses at most the day in flight. A source folder states its table, staged
+// columns and how to read one day; defineDailySource makes the unit and its job (the client loaded by a run).
 import { EtlError, EXIT } from '../errors.js';
-import { reporterHttpOptions } from '../platform/reporter/http-options.js';
-import { ReporterHttp } from '../platform/reporter/reporter-http.js';
-import { resolveProjectName } from '../platform/reporter/resolve-project.js';
+import type { ReporterHttp } from '../platform/reporter/reporter-http.js';
 import { plural } from '../text/plural.js';
 import { defineBatchTable } from '../warehouse/commit-batch.js';
 import { readState } from '../warehouse/read-state.js';
@@ -33,7 +31,10 @@ export interface DailySourceSpec<R extends DayRow> {
   stage: StagedTable<R>;
   /** node-cron expression of its job, in REPORTER_TZ. */
   defaultSchedule: string;
-  /** The day's rows of one project, read whole (an incomplete read throws: nothing of the day is stored). */
+  /**
+   * The day's rows of one project, read whole (an incomplete read throws: nothing of the day is stored). The
+   * unit's file passes a function that imports its reader when called, so describing the unit loads no reader.
+   */
   readDay(http: ReporterHttp, project: string, day: string): Promise<R[]>;
 }
 
@@ -80,6 +81,12 @@ async function syncProjectDays<R extends DayRow>(
   ctx: DailyContext,
   projectConfig: SourceRunContext['config']['projects'][number],
 ): Promise<DailyProjectResult> {
+  // the Reporter's client (undici, zod) is loaded when a run starts, never by the unit: the registries stay light
+  const [{ reporterHttpOptions }, { ReporterHttp }, { resolveProjectName }] = await Promise.all([
+    import('../platform/reporter/http-options.js'),
+    import('../platform/reporter/reporter-http.js'),
+    import('../platform/reporter/resolve-project.js'),
+  ]);
   const http = new ReporterHttp(reporterHttpOptions(ctx.config, projectConfig, { log: ctx.log }));
   const result: DailyProjectResult = {
     project: projectConfig.project ?? '(default)',

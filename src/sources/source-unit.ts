@@ -1,7 +1,8 @@
 // The source contract: everything the tool knows about one interface it reads, in one exported unit (its
 // settings with the secret ones marked, its tables, error codes, jobs, commands and run). The registries
 // (src/sources/registry.ts, tables.ts) derive the config keys' owners, the log's secret list, the job list,
-// the CLI list and the exported tables from these units. Imports only root files and src/warehouse.
+// the CLI list and the exported tables from these units. Imports only root files and src/warehouse. A unit's
+// file stays light: what runs it is imported inside `run` and its jobs' `run` (docs/architecture.md).
 import type { Config } from '../config.js';
 import type { ErrorCode } from '../error-codes.js';
 import type { JobSpec, JobSpecContext, JobSpecResult } from '../job-spec.js';

@@ -2,10 +2,11 @@
 // beyond 2^53, never rounded), decimals as numbers, timestamps as ISO 8601 UTC, dates as YYYY-MM-DD,
 // intervals, times and UUIDs as DuckDB's text, lists, structs and maps recursively.
 import type { DuckDBValueConverter, Json } from '@duckdb/node-api';
-import { DuckDBTypeId, JSDuckDBValueConverter, JsonDuckDBValueConverter } from './duckdb-api.js';
+import { duckdb } from './duckdb-api.js';
 
 export const convertToJsonValue: DuckDBValueConverter<Json> = (value, type, self) => {
   if (value === null || value === undefined) return null;
+  const { DuckDBTypeId, JSDuckDBValueConverter, JsonDuckDBValueConverter } = duckdb();
   switch (type.typeId) {
     case DuckDBTypeId.TINYINT:
     case DuckDBTypeId.SMALLINT:

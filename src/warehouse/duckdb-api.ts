@@ -1,31 +1,40 @@
-// DuckDB's Node API, loaded with require(): the package is CommonJS whose index re-exports ~180 files, and
-// ESM's `import` of it lexes every one of them for named exports: about 0.2 CPU-s on each start of the CLI,
-// against 0.08 s through require (the same module object: Node keeps one CommonJS cache for both).
-// Import the values used at run time from here; types still come from '@duckdb/node-api' (`import type`).
+// DuckDB's Node API, loaded with require() on first use: the package is CommonJS whose index re-exports ~180
+// files (ESM's `import` lexes each for named exports: 0.2 CPU-s, against 0.08 through require), and the binding
+// is required when the warehouse first needs it (a query, a staged chunk, a file opened), not when its modules
+// load: `--help` and a command refused before it opens the warehouse never pay it. The values used are read
+// once into a plain object (the package's exports are getters); types still come from '@duckdb/node-api'.
 import { createRequire } from 'node:module';
 import type * as DuckDB from '@duckdb/node-api';
 
-const api = createRequire(import.meta.url)('@duckdb/node-api') as typeof DuckDB;
+const USED = [
+  'BIGINT',
+  'BOOLEAN',
+  'DATE',
+  'DOUBLE',
+  'INTEGER',
+  'LIST',
+  'TIMESTAMPTZ',
+  'VARCHAR',
+  'dateValue',
+  'listValue',
+  'timestampTZValue',
+  'DuckDBInstance',
+  'DuckDBDataChunk',
+  'DuckDBTypeId',
+  'JSDuckDBValueConverter',
+  'JsonDuckDBValueConverter',
+] as const;
 
-export const {
-  BIGINT,
-  BOOLEAN,
-  DATE,
-  DOUBLE,
-  INTEGER,
-  LIST,
-  TIMESTAMPTZ,
-  VARCHAR,
-  dateValue,
-  listValue,
-  timestampTZValue,
-} = api;
+/** The values of DuckDB's API the warehouse uses. */
+export type DuckDBApi = Pick<typeof DuckDB, (typeof USED)[number]>;
 
-export const DuckDBInstance = api.DuckDBInstance;
-export type DuckDBInstance = DuckDB.DuckDBInstance;
-export const DuckDBDataChunk = api.DuckDBDataChunk;
-export type DuckDBDataChunk = DuckDB.DuckDBDataChunk;
-export const DuckDBTypeId = api.DuckDBTypeId;
-export type DuckDBTypeId = DuckDB.DuckDBTypeId;
-export const JSDuckDBValueConverter = api.JSDuckDBValueConverter;
-export const JsonDuckDBValueConverter = api.JsonDuckDBValueConverter;
+let api: DuckDBApi | undefined;
+
+/** DuckDB's API, required on the first call; later calls return the same object. */
+export function duckdb(): DuckDBApi {
+  if (api === undefined) {
+    const module = createRequire(import.meta.url)('@duckdb/node-api') as typeof DuckDB;
+    api = Object.fromEntries(USED.map((name) => [name, module[name]])) as unknown as DuckDBApi;
+  }
+  return api;
+}

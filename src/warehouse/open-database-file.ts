@@ -4,13 +4,13 @@
 // so a second open of one file inside this process is refused here, the same way.
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DUCKDB_MEMORY_LIMIT } from '../config.js';
 import { EtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CONFIG_DEFAULTS } from '../settings/config-defaults.js';
 import { corruptWarehouseError, isCorruptionError } from './corrupt-warehouse-error.js';
-import { DuckDBInstance } from './duckdb-api.js';
+import { duckdb } from './duckdb-api.js';
 import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
 import { describeLockHolder, isLockError, type LockHolder, parseLockHolder } from './parse-lock-holder.js';
 
@@ -118,7 +118,7 @@ export { DUCKDB_MEMORY_LIMIT };
 
 async function openOnce(options: OpenDatabaseFileOptions, key: string): Promise<OpenDatabaseFile> {
   // a bounded buffer pool: the sync's peak memory must stay flat as the warehouse grows
-  const instance = await DuckDBInstance.create(options.path, {
+  const instance = await duckdb().DuckDBInstance.create(options.path, {
     memory_limit: options.memoryLimit ?? DUCKDB_MEMORY_LIMIT,
     threads: String(options.threads ?? DUCKDB_THREADS),
     ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}),

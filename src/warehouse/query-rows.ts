@@ -9,19 +9,7 @@ import type {
   DuckDBValueConverter,
   JS,
 } from '@duckdb/node-api';
-import {
-  BIGINT,
-  BOOLEAN,
-  DOUBLE,
-  DuckDBTypeId,
-  INTEGER,
-  JSDuckDBValueConverter,
-  LIST,
-  listValue,
-  TIMESTAMPTZ,
-  timestampTZValue,
-  VARCHAR,
-} from './duckdb-api.js';
+import { duckdb } from './duckdb-api.js';
 import type { PlainRow, PlainValue, SqlParam, SqlParams } from './warehouse.js';
 
 const INT32_MIN = -2_147_483_648;
@@ -52,6 +40,7 @@ export async function queryRows(
 /** Converts a DuckDB value to a PlainValue, recursing into lists, structs and maps. */
 export const convertToPlainValue: DuckDBValueConverter<PlainValue> = (value, type, self) => {
   if (value === null || value === undefined) return null;
+  const { DuckDBTypeId, JSDuckDBValueConverter } = duckdb();
   switch (type.typeId) {
     case DuckDBTypeId.BIGINT:
     case DuckDBTypeId.UBIGINT:
@@ -109,6 +98,8 @@ function isParamList(params: SqlParams): params is readonly SqlParam[] {
 }
 
 function bindParam(param: SqlParam): [DuckDBValue, DuckDBType] {
+  const { BIGINT, BOOLEAN, DOUBLE, INTEGER, LIST, listValue, TIMESTAMPTZ, timestampTZValue, VARCHAR } =
+    duckdb();
   if (param === null) return [null, VARCHAR];
   if (typeof param === 'string') return [param, VARCHAR];
   if (typeof param === 'boolean') return [param, BOOLEAN];

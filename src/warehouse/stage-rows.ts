@@ -3,20 +3,7 @@
 // SQL. Values are checked on the way in: a wrong type or an out-of-range number fails with its column.
 import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { EtlError } from '../errors.js';
-import {
-  BIGINT,
-  BOOLEAN,
-  DATE,
-  DOUBLE,
-  DuckDBDataChunk,
-  dateValue,
-  INTEGER,
-  LIST,
-  listValue,
-  TIMESTAMPTZ,
-  timestampTZValue,
-  VARCHAR,
-} from './duckdb-api.js';
+import { duckdb } from './duckdb-api.js';
 
 /**
  * `date` takes a yyyy-MM-dd string (a calendar day, no zone). `bigint` takes a safe integer; `int64` any signed
@@ -67,17 +54,24 @@ const SQL_TYPES: Record<StageType, string> = {
   'varchar[]': 'VARCHAR[]',
 };
 
-const DUCKDB_TYPES: Record<StageType, DuckDBType> = {
-  varchar: VARCHAR,
-  integer: INTEGER,
-  bigint: BIGINT,
-  int64: BIGINT,
-  double: DOUBLE,
-  boolean: BOOLEAN,
-  timestamptz: TIMESTAMPTZ,
-  date: DATE,
-  'varchar[]': LIST(VARCHAR),
-};
+let duckdbTypes: Record<StageType, DuckDBType> | undefined;
+
+/** The appender's type of each stage type (DuckDB is required when rows are first staged). */
+function stageDuckDBTypes(): Record<StageType, DuckDBType> {
+  const { BIGINT, BOOLEAN, DATE, DOUBLE, INTEGER, LIST, TIMESTAMPTZ, VARCHAR } = duckdb();
+  duckdbTypes ??= {
+    varchar: VARCHAR,
+    integer: INTEGER,
+    bigint: BIGINT,
+    int64: BIGINT,
+    double: DOUBLE,
+    boolean: BOOLEAN,
+    timestamptz: TIMESTAMPTZ,
+    date: DATE,
+    'varchar[]': LIST(VARCHAR),
+  };
+  return duckdbTypes;
+}
 
 /** A staged table whose columns are fields of the row with the same names. */
 export function defineStagedTable<R>(
@@ -108,7 +102,9 @@ export async function stageRows<R>(
 ): Promise<number> {
   await connection.run(describeStagingTable(table as StagedTable<never>));
   if (rows.length === 0) return 0;
-  const types = [INTEGER, ...table.columns.map((c) => DUCKDB_TYPES[c.type])];
+  const { DuckDBDataChunk, INTEGER } = duckdb();
+  const duckTypes = stageDuckDBTypes();
+  const types = [INTEGER, ...table.columns.map((c) => duckTypes[c.type])];
   const appender = await connection.createAppender(table.name, 'main', 'temp');
   try {
     for (let offset = 0; offset < rows.length; offset += CHUNK_ROWS) {
@@ -169,17 +165,18 @@ function convertToDuckValue(
     }
     case 'timestamptz':
       if (typeof value === 'number' && Number.isFinite(value))
-        return timestampTZValue(BigInt(Math.round(value)) * 1000n);
+        return duckdb().timestampTZValue(BigInt(Math.round(value)) * 1000n);
       break;
     case 'date': {
       // a calendar day: its epoch day, refused unless it reads back as the same yyyy-MM-dd (no 2026-02-31)
       const t = typeof value === 'string' && DAY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
       if (Number.isFinite(t) && new Date(t).toISOString().startsWith(value as string))
-        return dateValue(t / 86_400_000);
+        return duckdb().dateValue(t / 86_400_000);
       break;
     }
     case 'varchar[]':
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return listValue(value);
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+        return duckdb().listValue(value);
       break;
   }
   throw new EtlError(

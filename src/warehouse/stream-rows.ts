@@ -5,8 +5,8 @@
 // 32-bit numbers are taken as DuckDB's node API reads them, other types go through convertToPlainValue
 // (row by row through the API's generic converter took twice the CPU: bench/README.md, issue 34 item 5).
 // The next chunk is fetched while the consumer works on this one.
-import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { DuckDBTypeId } from './duckdb-api.js';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBTypeId } from '@duckdb/node-api';
+import { duckdb } from './duckdb-api.js';
 import { bindParams, convertToPlainValue } from './query-rows.js';
 import type { PlainValue, SqlParams, StreamedRows } from './warehouse.js';
 
@@ -33,30 +33,37 @@ export async function* streamRows(
   }
 }
 
+let plainAsRead: ReadonlySet<DuckDBTypeId> | undefined;
+
 /** The types whose values DuckDB's node API already reads as their plain JS value (string, boolean, number). */
-const PLAIN_AS_READ: ReadonlySet<DuckDBTypeId> = new Set([
-  DuckDBTypeId.VARCHAR,
-  DuckDBTypeId.BOOLEAN,
-  DuckDBTypeId.TINYINT,
-  DuckDBTypeId.SMALLINT,
-  DuckDBTypeId.INTEGER,
-  DuckDBTypeId.UTINYINT,
-  DuckDBTypeId.USMALLINT,
-  DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.FLOAT,
-  DuckDBTypeId.DOUBLE,
-]);
+function typesPlainAsRead(): ReadonlySet<DuckDBTypeId> {
+  const { DuckDBTypeId: T } = duckdb();
+  plainAsRead ??= new Set([
+    T.VARCHAR,
+    T.BOOLEAN,
+    T.TINYINT,
+    T.SMALLINT,
+    T.INTEGER,
+    T.UTINYINT,
+    T.USMALLINT,
+    T.UINTEGER,
+    T.FLOAT,
+    T.DOUBLE,
+  ]);
+  return plainAsRead;
+}
 
 /** A chunk's rows as plain values, read column by column. */
 export function chunkRows(chunk: DuckDBDataChunk): PlainValue[][] {
   const rowCount = chunk.rowCount;
   const columnCount = chunk.columnCount;
+  const plain = typesPlainAsRead();
   const rows: PlainValue[][] = new Array(rowCount);
   for (let r = 0; r < rowCount; r += 1) rows[r] = new Array(columnCount);
   for (let c = 0; c < columnCount; c += 1) {
     const vector = chunk.getColumnVector(c);
     const type = vector.type;
-    if (PLAIN_AS_READ.has(type.typeId)) {
+    if (plain.has(type.typeId)) {
       for (let r = 0; r < rowCount; r += 1) rows[r]![c] = (vector.getItem(r) ?? null) as PlainValue;
     } else {
       for (let r = 0; r < rowCount; r += 1)

@@ -12,7 +12,6 @@ import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
 import { createZoneClock } from '../../report/cell-values.js';
 import { latestRecordDay } from '../../report/latest-period.js';
 import { noDataNote } from '../../report/no-data-note.js';
-import { writeReport } from '../../report/write-report.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
 import { toCleanJson } from '../../text/format-figures.js';
 import { formatSize } from '../../text/plural.js';
@@ -196,6 +195,8 @@ export async function runReport(argv: string[], io: CommandIo, deps: ReportDeps)
   }
   const showProgress = io.isTty && !values.json;
   let period = givenPeriod;
+  // the writers (exceljs, the charts' renderer) are loaded when a report is written, not by `report --help`
+  const { writeReport } = await import('../../report/write-report.js');
   // read-only and per slice: the export holds the file only while a slice's statement runs
   const result = await withConfiguredWarehouse(config, 'read', log, async (warehouse) => {
     try {

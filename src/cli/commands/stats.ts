@@ -4,14 +4,7 @@
 
 import { readTopDropOff, type TopDropOff } from '../../analysis/paths/top-drop-off.js';
 import { computeStats } from '../../analysis/stats/compute-stats.js';
-import {
-  collectLocalFigures,
-  type LocalFigures,
-  type ProjectReconciliation,
-  reconcileProject,
-  reconcileReport,
-  type Tolerance,
-} from '../../analysis/stats/reconcile-stats.js';
+import type { LocalFigures, ProjectReconciliation, Tolerance } from '../../analysis/stats/reconcile-stats.js';
 import { renderReconcileText, renderStatsText } from '../../analysis/stats/render-stats-text.js';
 import {
   PERIOD_UNITS,
@@ -20,13 +13,11 @@ import {
   type StatsReport,
 } from '../../analysis/stats/stats-report.js';
 import { readStoredUnhandled, type StoredUnhandled } from '../../analysis/unhandled/read-stored-unhandled.js';
-import { type Config, loadConfig, type ProjectConfig } from '../../config.js';
+import { loadConfig } from '../../config.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import { reporterHttpOptions } from '../../platform/reporter/http-options.js';
-import { ReporterHttp, type ReporterHttpOptions } from '../../platform/reporter/reporter-http.js';
-import { resolveProjectName } from '../../platform/reporter/resolve-project.js';
+import type { ReporterHttp, ReporterHttpOptions } from '../../platform/reporter/reporter-http.js';
 import { toCleanJson } from '../../text/format-figures.js';
 import { assertFromBeforeTo } from '../../time/check-period.js';
 import { commandTimeZone, tzHelp } from '../../time/command-time-zone.js';
@@ -228,9 +219,16 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
   }
 
   const tolerance = parseTolerance(values.tolerance);
+  // the platform's client (undici) and the reconciliation are loaded by --reconcile only: `stats` stays light
+  const [{ reporterHttpOptions }, { ReporterHttp }, { resolveProjectName }, reconcile] = await Promise.all([
+    import('../../platform/reporter/http-options.js'),
+    import('../../platform/reporter/reporter-http.js'),
+    import('../../platform/reporter/resolve-project.js'),
+    import('../../analysis/stats/reconcile-stats.js'),
+  ]);
   const clients = config.projects.map((project) => ({
     project,
-    http: createHttp(config, project, log, deps),
+    http: new ReporterHttp({ ...reporterHttpOptions(config, project, { log }), ...deps.http }),
   }));
   try {
     const targets: { http: ReporterHttp; name: string; api: 'v1' | 'legacy' }[] = [];
@@ -248,13 +246,13 @@ export async function runStats(argv: string[], io: CommandIo, deps: StatsDeps): 
     await withConfiguredWarehouse(config, 'read', log, (warehouse) =>
       warehouse.hold(async () => {
         for (const target of targets)
-          locals.push(await collectLocalFigures(warehouse, target.name, target.api, query));
+          locals.push(await reconcile.collectLocalFigures(warehouse, target.name, target.api, query));
       }),
     );
     const results: ProjectReconciliation[] = [];
     for (const [n, local] of locals.entries())
-      results.push(await reconcileProject(targets[n]!.http, local, tolerance));
-    const report = reconcileReport(results, tolerance, locals[0]?.channels ?? null, deps.now());
+      results.push(await reconcile.reconcileProject(targets[n]!.http, local, tolerance));
+    const report = reconcile.reconcileReport(results, tolerance, locals[0]?.channels ?? null, deps.now());
     io.out(values.json ? toCleanJson(report) : renderReconcileText(report));
     return report.ok ? EXIT.ok : EXIT.failed;
   } finally {
@@ -320,10 +318,6 @@ function topDropOff(warehouse: Warehouse, report: StatsReport, top: number): Pro
     catchAllClass: report.intents.catchAllClass,
     top,
   });
-}
-
-function createHttp(config: Config, project: ProjectConfig, log: Logger, deps: StatsDeps): ReporterHttp {
-  return new ReporterHttp({ ...reporterHttpOptions(config, project, { log }), ...deps.http });
 }
 
 export const statsCommand: Command = {

@@ -11,12 +11,8 @@ import {
 import { EXIT, UsageError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withConfiguredWarehouse } from '../../manage/use-warehouse.js';
-import {
-  type ChatApiHistorySummary,
-  syncChatApiHistory,
-} from '../../sources/chatapi/sync-chatapi-history.js';
+import type { ChatApiHistorySummary } from '../../sources/chatapi/sync-chatapi-history.js';
 import type { SyncContext, SyncProgress, SyncSummary } from '../../sources/reporter/run-sync.js';
-import { syncProjects } from '../../sources/reporter/sync-projects.js';
 import { escapeForTerminal } from '../../text/escape-terminal-text.js';
 import { formatCount } from '../../text/format-figures.js';
 import { plural } from '../../text/plural.js';
@@ -182,8 +178,15 @@ interface SyncRequest {
   project: string | undefined;
 }
 
-/** The requested projects, then (not for a backfill) the Chat API channels' history of those projects. */
-function syncRequested(ctx: SyncContext & { signal: AbortSignal }, request: SyncRequest) {
+/**
+ * The requested projects, then (not for a backfill) the Chat API channels' history of those projects. The
+ * readers (undici, exceljs) are loaded here, when a sync starts: `sync --help` loads neither.
+ */
+async function syncRequested(ctx: SyncContext & { signal: AbortSignal }, request: SyncRequest) {
+  const [{ syncProjects }, { syncChatApiHistory }] = await Promise.all([
+    import('../../sources/reporter/sync-projects.js'),
+    import('../../sources/chatapi/sync-chatapi-history.js'),
+  ]);
   const { from, to, full } = request;
   return syncProjects(ctx, {
     projects: request.projects,

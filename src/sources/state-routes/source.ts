@@ -4,7 +4,7 @@
 import { defineStagedTable } from '../../warehouse/stage-rows.js';
 import type { TableSpec } from '../../warehouse/table-spec.js';
 import { defineDailySource } from '../daily-source.js';
-import { type DayRoute, readDayRoutes } from './read-day-routes.js';
+import type { DayRoute } from './read-day-routes.js';
 
 export const STATE_ROUTES_TABLE: TableSpec = {
   name: 'state_routes',
@@ -28,5 +28,7 @@ export const stateRoutesSource = defineDailySource<DayRoute>({
     ['sessions', 'bigint'],
   ]),
   defaultSchedule: '20 * * * *',
-  readDay: readDayRoutes,
+  // the reader (the Reporter's client, zod) is loaded when a day is read, not when the unit is listed
+  readDay: async (http, project, day) =>
+    (await import('./read-day-routes.js')).readDayRoutes(http, project, day),
 });

@@ -4,7 +4,7 @@
 import { defineStagedTable } from '../../warehouse/stage-rows.js';
 import type { TableSpec } from '../../warehouse/table-spec.js';
 import { defineDailySource } from '../daily-source.js';
-import { type DayCalls, readDayCalls } from './read-day-calls.js';
+import type { DayCalls } from './read-day-calls.js';
 
 export const TELEPHONY_DAILY_TABLE: TableSpec = {
   name: 'telephony_daily',
@@ -27,5 +27,7 @@ export const telephonySource = defineDailySource<DayCalls>({
     ['average_call_seconds', 'double'],
   ]),
   defaultSchedule: '25 * * * *',
-  readDay: readDayCalls,
+  // the reader (the Reporter's client, zod) is loaded when a day is read, not when the unit is listed
+  readDay: async (http, project, day) =>
+    (await import('./read-day-calls.js')).readDayCalls(http, project, day),
 });
