@@ -171,6 +171,8 @@ interface ProjectRun {
   readAhead: WindowReadAhead;
   /** Whether the range's end was checked against the platform's clock (an answer's Date header). */
   clockChecked?: boolean;
+  /** The run's requests added to its record by the windows committed so far. */
+  requestsCommitted: number;
 }
 
 /** Requests of the run: its reads and its statuses reports. */
@@ -244,6 +246,7 @@ function createProjectRun(ctx: SyncContext, projectConfig: ProjectConfig, option
     runId,
     mode,
     totals: { windows: 0, sessions: 0, messages: 0, newSessions: 0, newMessages: 0, rejects: 0 },
+    requestsCommitted: 0,
     unknownValues: new UnknownValues(log),
     project: projectConfig.project ?? `project not resolved (${hostOf(projectConfig.baseUrl)})`,
     runStarted: false,
@@ -630,8 +633,13 @@ async function commitInOrder(
   mark: number | undefined,
 ): Promise<void> {
   const { warehouse, totals } = run;
+  // the run's requests since the last commit, not the window's own count: the next window, read ahead while
+  // this one was read, made some of those, and its own count would hold them again (the record said more)
+  const requests = requestsOf(run) - run.requestsCommitted;
+  run.requestsCommitted += requests;
   const committed = await warehouse.commitWindow({
     ...batch,
+    requests,
     ...(mark !== undefined ? { watermark: mark } : {}),
   });
   if (mark !== undefined) run.finalWatermark = mark;

@@ -52,6 +52,22 @@ describe('sync', () => {
    * One full sync on v1 serves its own checks and the incremental sync after it (last: it moves the emulator's
    * clock).
    */
+  it("the run's recorded requests are those the platform answered: a window read ahead is counted once", async () => {
+    // statuses read per client: every request goes through the windows' client (a report's are counted apart)
+    const env = { ...TWELVE_HOUR_WINDOWS, REPORTER_STATUS_READ: 'by-client' };
+    h = await createHarness({ emulator: { sessions: 100 }, env });
+    // slow messages pages: the next window, read ahead, makes its requests while this one still reads, and each
+    // window's own count from its start held those of the other too (the recorded run said more)
+    h.running.emulator.faults.script({ type: 'slow', delayMs: 200, path: 'messages/filter', times: 1_000 });
+    const summary = await h.sync();
+    expect(summary.status).toBe('success');
+    expect(summary.windows).toBeGreaterThanOrEqual(6);
+    // the emulator served this sync alone: its count is the truth
+    expect(summary.requests).toBe(h.running.emulator.requestCount);
+    const [run] = await h.withWarehouse((w) => w.listRuns({ limit: 1 }));
+    expect(run).toMatchObject({ runId: summary.runId, requests: summary.requests });
+  });
+
   describe('one full sync on v1', () => {
     let v1: { harness: Harness; summary: SyncSummary };
     beforeAll(async () => {
