@@ -1,5 +1,6 @@
-// Brings the warehouse schema up to date: applies migrations/NNN_name.sql in order, each in its own
-// transaction together with its row in schema_migrations, so a crash never leaves half a migration.
+// Brings the warehouse schema up to date: applies the pending migrations/NNN_name.sql in order, each in its own
+// transaction together with its row in schema_migrations (a new warehouse's all in one), so a crash never leaves
+// half a migration.
 // tsc does not copy .sql files into dist/, so the directory is looked up next to this file or in src/.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +101,44 @@ function throwIfNewer(migrations: readonly Migration[], applied: ReadonlySet<num
   }
 }
 
+/**
+ * Migrations and their rows in schema_migrations, in ONE transaction. A new warehouse takes all of them at
+ * once (one commit per migration cost it twice the CPU: the test suite makes ~350); an existing one takes
+ * each in its own, as DuckDB refuses to commit a transaction that altered a table holding rows and changed them.
+ */
+async function applyMigrations(connection: DuckDBConnection, group: Migration[], now: number): Promise<void> {
+  let current: Migration | undefined;
+  await runInTransaction(
+    connection,
+    async () => {
+      for (current of group) await connection.run(current.sql);
+      current = undefined;
+      await connection.run(WAREHOUSE_SQL.insertAppliedMigrations(group.length), {
+        ...Object.fromEntries(
+          group.flatMap((m, i) => [
+            [`version_${i}`, m.version],
+            [`name_${i}`, m.name],
+          ]),
+        ),
+        applied_at: new Date(now).toISOString(),
+      });
+    },
+    (cause) => migrationFailure(group, current, cause),
+  );
+}
+
+function migrationFailure(group: Migration[], current: Migration | undefined, cause: unknown): EtlError {
+  const failed = current ?? (group.length === 1 ? group[0] : undefined);
+  const what =
+    failed === undefined
+      ? `Creating the warehouse's schema (migrations ${group[0]?.version}–${group.at(-1)?.version})`
+      : `Warehouse migration ${failed.version}_${failed.name}`;
+  const none = group.length > 1 ? ", so none of the new warehouse's migrations was applied" : '';
+  return new EtlError('warehouse.migration_failed', `${what} failed${none}: ${(cause as Error).message}`, {
+    cause,
+  });
+}
+
 /** Applies the migrations not yet recorded; returns the versions applied now. */
 export async function runMigrations(
   connection: DuckDBConnection,
@@ -110,29 +149,12 @@ export async function runMigrations(
   const reader = await connection.runAndReadAll(WAREHOUSE_SQL.selectAppliedMigrations);
   const applied = new Set(reader.getRowsJS().map((row) => Number(row[0])));
   throwIfNewer(migrations, applied);
-  const done: number[] = [];
-  for (const migration of migrations) {
-    if (applied.has(migration.version)) continue;
-    await runInTransaction(
-      connection,
-      async () => {
-        await connection.run(migration.sql);
-        await connection.run(WAREHOUSE_SQL.insertAppliedMigration, {
-          version: migration.version,
-          name: migration.name,
-          applied_at: new Date(options.now()).toISOString(),
-        });
-      },
-      (cause) =>
-        new EtlError(
-          'warehouse.migration_failed',
-          `Warehouse migration ${migration.version}_${migration.name} failed: ${(cause as Error).message}`,
-          { cause },
-        ),
-    );
+  const pending = migrations.filter((m) => !applied.has(m.version));
+  const groups = applied.size === 0 ? [pending] : pending.map((migration) => [migration]);
+  for (const group of groups) if (group.length > 0) await applyMigrations(connection, group, options.now());
+  for (const migration of pending)
     options.log?.debug({ version: migration.version, name: migration.name }, 'warehouse migration applied');
-    done.push(migration.version);
-  }
+  const done = pending.map((m) => m.version);
   // one line per run that changed the schema, not one per migration
   const version = migrations.at(-1)?.version;
   if (done.length > 0 && version !== undefined) {

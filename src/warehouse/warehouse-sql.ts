@@ -39,8 +39,12 @@ export const WAREHOUSE_SQL = {
   createSchemaMigrations:
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)',
   selectAppliedMigrations: 'SELECT version FROM schema_migrations ORDER BY version',
-  insertAppliedMigration:
-    'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($version, $name, CAST($applied_at AS TIMESTAMPTZ))',
+  /** The rows of `count` migrations applied at once: $version_N, $name_N, one $applied_at. */
+  insertAppliedMigrations: (count: number) =>
+    `INSERT INTO schema_migrations (version, name, applied_at) VALUES ${Array.from(
+      { length: count },
+      (_, i) => `($version_${i}, $name_${i}, CAST($applied_at AS TIMESTAMPTZ))`,
+    ).join(', ')}`,
 
   // --- window commit: rows ----------------------------------------------------------------------------
   /**

@@ -1,6 +1,6 @@
 // The schema: migrations create every table of the issue with its columns, are recorded in
 // schema_migrations, are not applied twice, and the .sql files are found from the source tree.
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../src/warehouse/open-warehouse.js';
@@ -307,6 +307,34 @@ describe('migrations', () => {
       },
       { write_id: 'r-2', status: 'sending', object_ids: ['s1', 's2'], finished_at: null },
     ]);
+  });
+
+  it('a new warehouse takes its migrations in one transaction: one failing names itself and leaves none', async () => {
+    const dir = `${temp.dir}/migrations-broken`;
+    mkdirSync(dir);
+    writeFileSync(`${dir}/001_first.sql`, 'CREATE TABLE first_table (a INTEGER);');
+    writeFileSync(`${dir}/002_second.sql`, 'CREATE TABLE second_table (a INTEGER);');
+    writeFileSync(`${dir}/003_broken.sql`, 'ALTER TABLE no_such_table ADD COLUMN b INTEGER;');
+    const instance = await DuckDBInstance.create(`${temp.dir}/warehouse.duckdb`);
+    const connection = await instance.connect();
+    try {
+      await expect(runMigrations(connection, { dir, now: () => 0 })).rejects.toMatchObject({
+        code: 'warehouse.migration_failed',
+        message: expect.stringMatching(/^Warehouse migration 3_broken failed, so none of .*no_such_table/),
+      });
+      const tables = await connection.runAndReadAll(
+        "SELECT table_name FROM duckdb_tables() WHERE table_name IN ('first_table', 'second_table')",
+      );
+      expect(tables.getRows()).toEqual([]);
+      const recorded = await connection.runAndReadAll('SELECT count(*) FROM schema_migrations');
+      expect(recorded.getRows()).toEqual([[0n]]);
+      // mended, the next open applies all three
+      writeFileSync(`${dir}/003_broken.sql`, 'ALTER TABLE first_table ADD COLUMN b INTEGER;');
+      expect(await runMigrations(connection, { dir, now: () => 0 })).toEqual([1, 2, 3]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 
   it('refuse a warehouse written by a newer version', async () => {
