@@ -60,8 +60,8 @@ export async function syncedDataDir(
 }
 
 /**
- * The harness syncs in windows of a day (two or three windows over its emulator's days: each window commit costs
- * the suite CPU); a test of how a sync goes window by window asks for more, smaller ones with this.
+ * The harness syncs in the product's default windows of two days (two or three over its emulator's days: each
+ * window commit costs the suite CPU); a test of how a sync goes window by window asks for more, smaller ones.
  */
 export const TWELVE_HOUR_WINDOWS: Readonly<Record<string, string>> = { REPORTER_WINDOW_HOURS: '12' };
 
@@ -87,7 +87,7 @@ export async function createHarness(
     REPORTER_API: api,
     REPORTER_DATA_DIR: dir,
     REPORTER_HISTORY_DAYS: '4',
-    REPORTER_WINDOW_HOURS: '24',
+    REPORTER_WINDOW_HOURS: '48',
     REPORTER_SAFETY_LAG_MINUTES: '5',
     REPORTER_LOCK_WAIT_SECONDS: '2',
     // vitest.config.ts's one DuckDB thread, as the CLI children get it

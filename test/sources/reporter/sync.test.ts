@@ -212,7 +212,7 @@ describe('sync', () => {
     faults.script({ type: 'status500', path: 'clients/filter' });
     faults.script({ type: 'drop', path: 'messages/filter', after: 3 });
     faults.script({ type: 'truncate', path: 'sessions/filter', after: 2 });
-    faults.script({ type: 'nonJson', path: 'reports/messages', after: 2 });
+    faults.script({ type: 'nonJson', path: 'reports/messages', after: 1 });
     faults.script({ type: 'slow', path: 'sessions/filter', delayMs: 200, after: 4 });
     faults.script({ type: 'pageDrift', path: 'sessions/filter', count: 3, after: 1 });
     const summary = await h.sync({}, { REPORTER_PAGE_SIZE: '100' });
