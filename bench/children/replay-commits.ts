@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { SYNC_DUCKDB_MEMORY_LIMIT } from '../../src/config.js';
 import { type Batch, commitBatch } from '../../src/warehouse/commit-batch.js';
-import { ROLLUP_SQL, ROLLUP_STATEMENT_SEPARATOR } from '../../src/warehouse/commit-rollups-sql.js';
+import { ROLLUP_NAME, ROLLUP_STATEMENT_SEPARATOR } from '../../src/warehouse/commit-rollups-sql.js';
 import { describeWindowBatch } from '../../src/warehouse/commit-window.js';
 import type { WindowBatch } from '../../src/warehouse/rows.js';
 import { runMigrations } from '../../src/warehouse/run-migrations.js';
@@ -86,10 +86,9 @@ async function readWindow(project: string, from: number, to: number): Promise<Wi
   };
 }
 
-/** Each rollup statement by its name in ROLLUP_SQL; the tables' statements as one. */
-const STATEMENT_NAMES = new Map<string, string>(Object.entries(ROLLUP_SQL).map(([name, sql]) => [sql, name]));
+/** Each rollup statement by its name in ROLLUP_SQL (in its comment); the tables' statements as one. */
 const statementName = (sql: string) =>
-  STATEMENT_NAMES.get(sql) ?? /^(COMMIT|CHECKPOINT|BEGIN)/.exec(sql)?.[1] ?? "the tables' statements";
+  ROLLUP_NAME.exec(sql)?.[1] ?? /^(COMMIT|CHECKPOINT|BEGIN)/.exec(sql)?.[1] ?? "the tables' statements";
 
 /** With --profile, the connection's statements timed (wall and CPU ms, summed by name). */
 function timed(
@@ -106,7 +105,7 @@ function timed(
       return async (sql: string, ...rest: unknown[]) => {
         // the rollups' one text run statement by statement, each timed under its name
         const parts = sql.split(ROLLUP_STATEMENT_SEPARATOR);
-        if (parts.length > 1 && parts.every((part) => STATEMENT_NAMES.has(part))) {
+        if (parts.length > 1 && parts.every((part) => ROLLUP_NAME.test(part))) {
           let last: unknown;
           for (const part of parts) last = await (proxied.run as (sql: string) => Promise<unknown>)(part);
           return last;

@@ -5,6 +5,7 @@
 // and each quarter hour such a session starts in is counted again from the per-session rows.
 // Invariant: each rollup row equals what the fill of 024 gives for its rows.
 import type { BatchStatement } from './commit-batch.js';
+import { boundSessionStarts, type RollupBounds, spanScope } from './rollup-bounds.js';
 
 /** A quarter hour of UTC: epoch ms // 900,000 (every zone's offset is whole quarter hours). */
 const QUARTER = (column: string) => `epoch_ms(${column}) // 900000`;
@@ -20,6 +21,53 @@ const inQuarters = (alias: string, column: string, touched: string) =>
 const deleteQuarters = (table: string, touched: string) =>
   `DELETE FROM ${table} AS t WHERE t.q >= (SELECT min(q) FROM ${touched}) AND t.q <= (SELECT max(q) FROM ${touched}) ` +
   `AND EXISTS (SELECT 1 FROM ${touched} AS k WHERE k.project = t.project AND k.q = t.q)`;
+
+/**
+ * Which quarter hours the message rollups count again: conditions on raw rows' instants (alias, column) and on
+ * rollup rows' quarters (alias.q), each of a project too.
+ */
+export interface QuarterScope {
+  instants(alias: string, column: string): string;
+  quarters(alias: string): string;
+}
+
+/** The quarters of a TEMP table of touched (project, q). */
+const touchedScope = (touched: string): QuarterScope => ({
+  instants: (alias, column) =>
+    `${quartersBetween(column, touched)} AND ${inQuarters(alias, column, touched)}`,
+  quarters: (alias) =>
+    `${alias}.q >= (SELECT min(q) FROM ${touched}) AND ${alias}.q <= (SELECT max(q) FROM ${touched}) ` +
+    `AND EXISTS (SELECT 1 FROM ${touched} AS k WHERE k.project = ${alias}.project AND k.q = ${alias}.q)`,
+});
+
+/**
+ * The message quarters, the transfers (and the sessions whose transfers may change: those with a transfer in
+ * the quarters, before and after) and the labelled messages' quarters, counted again over `messages`' and
+ * `labels`' quarters.
+ */
+export function messageRollupSql(messages: QuarterScope, labels: QuarterScope) {
+  const transferSessions = `SELECT t.project, t.session_id FROM stat_transfers AS t WHERE ${messages.quarters('t')}`;
+  return {
+    deleteMessageQuarters: `DELETE FROM stat_message_quarters AS t WHERE ${messages.quarters('t')}`,
+    insertMessageQuarters: `INSERT INTO stat_message_quarters
+    SELECT m.project, ${QUARTER('m."timestamp"')} AS q, m.channel_type, m.status, m.nlp_class, count(*),
+      count(m.confidence), sum(m.confidence::DECIMAL(38, 18))
+    FROM messages AS m WHERE ${messages.instants('m', 'm."timestamp"')}
+    GROUP BY m.project, q, m.channel_type, m.status, m.nlp_class`,
+    touchedTransferSessions: `CREATE OR REPLACE TEMP TABLE ${TRANSFERS_TOUCHED} AS ${transferSessions}`,
+    deleteTransfers: `DELETE FROM stat_transfers AS t WHERE ${messages.quarters('t')}`,
+    insertTransfers: `INSERT INTO stat_transfers
+    SELECT DISTINCT m.project, ${QUARTER('m."timestamp"')}, m.session_id
+    FROM messages AS m WHERE m.is_transfer AND ${messages.instants('m', 'm."timestamp"')}`,
+    touchedTransferSessionsAfter: `INSERT INTO ${TRANSFERS_TOUCHED} ${transferSessions}`,
+    deleteLabelQuarters: `DELETE FROM stat_label_quarters AS t WHERE ${labels.quarters('t')}`,
+    insertLabelQuarters: `INSERT INTO stat_label_quarters
+    SELECT l.project, ${QUARTER('l."timestamp"')} AS q, l.channel_type, l.label_id, any_value(l.label_name),
+      any_value(l.group_name), count(*)
+    FROM message_labels AS l WHERE ${labels.instants('l', 'l."timestamp"')}
+    GROUP BY l.project, q, l.channel_type, l.label_id`,
+  };
+}
 
 const MESSAGES_TOUCHED = 'stat_touched_quarters';
 const LABELS_TOUCHED = 'stat_touched_label_quarters';
@@ -63,35 +111,7 @@ export const ROLLUP_SQL = {
     WHERE EXISTS (SELECT 1 FROM stage_message_labels AS l
       WHERE l.project = m.project AND l.question_id = m.question_id
         AND NOT EXISTS (SELECT 1 FROM stage_messages AS s WHERE s.project = l.project AND s.question_id = l.question_id))`,
-  deleteMessageQuarters: deleteQuarters('stat_message_quarters', MESSAGES_TOUCHED),
-  insertMessageQuarters: `INSERT INTO stat_message_quarters
-    SELECT m.project, ${QUARTER('m."timestamp"')} AS q, m.channel_type, m.status, m.nlp_class, count(*),
-      count(m.confidence), sum(m.confidence::DECIMAL(38, 18))
-    FROM messages AS m
-    WHERE ${quartersBetween('m."timestamp"', MESSAGES_TOUCHED)} AND ${inQuarters('m', 'm."timestamp"', MESSAGES_TOUCHED)}
-    GROUP BY m.project, q, m.channel_type, m.status, m.nlp_class`,
-  // the sessions whose transfers may change: those with a transfer in the touched quarters, before and after
-  touchedTransferSessions: `CREATE OR REPLACE TEMP TABLE ${TRANSFERS_TOUCHED} AS
-    SELECT t.project, t.session_id FROM stat_transfers AS t
-    WHERE t.q >= (SELECT min(q) FROM ${MESSAGES_TOUCHED}) AND t.q <= (SELECT max(q) FROM ${MESSAGES_TOUCHED})
-      AND EXISTS (SELECT 1 FROM ${MESSAGES_TOUCHED} AS k WHERE k.project = t.project AND k.q = t.q)`,
-  deleteTransfers: deleteQuarters('stat_transfers', MESSAGES_TOUCHED),
-  insertTransfers: `INSERT INTO stat_transfers
-    SELECT DISTINCT m.project, ${QUARTER('m."timestamp"')}, m.session_id
-    FROM messages AS m
-    WHERE m.is_transfer AND ${quartersBetween('m."timestamp"', MESSAGES_TOUCHED)}
-      AND ${inQuarters('m', 'm."timestamp"', MESSAGES_TOUCHED)}`,
-  touchedTransferSessionsAfter: `INSERT INTO ${TRANSFERS_TOUCHED}
-    SELECT t.project, t.session_id FROM stat_transfers AS t
-    WHERE t.q >= (SELECT min(q) FROM ${MESSAGES_TOUCHED}) AND t.q <= (SELECT max(q) FROM ${MESSAGES_TOUCHED})
-      AND EXISTS (SELECT 1 FROM ${MESSAGES_TOUCHED} AS k WHERE k.project = t.project AND k.q = t.q)`,
-  deleteLabelQuarters: deleteQuarters('stat_label_quarters', LABELS_TOUCHED),
-  insertLabelQuarters: `INSERT INTO stat_label_quarters
-    SELECT l.project, ${QUARTER('l."timestamp"')} AS q, l.channel_type, l.label_id, any_value(l.label_name),
-      any_value(l.group_name), count(*)
-    FROM message_labels AS l
-    WHERE ${quartersBetween('l."timestamp"', LABELS_TOUCHED)} AND ${inQuarters('l', 'l."timestamp"', LABELS_TOUCHED)}
-    GROUP BY l.project, q, l.channel_type, l.label_id`,
+  ...messageRollupSql(touchedScope(MESSAGES_TOUCHED), touchedScope(LABELS_TOUCHED)),
 
   // --- sessions: the staged sessions' rows, then the pointers of their clients (old and new) -----------
   touchedClients: `CREATE OR REPLACE TEMP TABLE ${CLIENTS_TOUCHED} AS
@@ -226,24 +246,42 @@ export interface WindowOrphans {
 /** What joins the rollup statements into the one text a window commit runs. */
 export const ROLLUP_STATEMENT_SEPARATOR = ';\n';
 
+/** Each statement's name in a comment before it (the bench's profile reads it). */
+export const ROLLUP_NAME = /^\/\* rollup (\w+) \*\/ /;
+
 /**
  * The statements a window commit runs after its tables, in this order; the look-ups of rows whose message or
  * session is not in the window only when it has such rows (a sync's window never has: its labels and
- * sessionData come with their message or session).
+ * sessionData come with their message or session); with the bounds its rows give as constants (rollup-bounds.ts).
  */
-export function rollupStatementList(orphans: WindowOrphans): string[] {
-  return Object.entries(ROLLUP_SQL)
+export function rollupStatementList(orphans: WindowOrphans, bounds: RollupBounds = {}): string[] {
+  const span = orphans.messageLabels ? undefined : bounds.messages;
+  // over the span no table of touched quarters is needed
+  const spanned: Partial<Record<keyof typeof ROLLUP_SQL, string | null>> =
+    span === undefined
+      ? {}
+      : {
+          touchedQuarters: null,
+          touchedLabelQuarters: null,
+          ...messageRollupSql(spanScope(span), spanScope(span)),
+        };
+  return (Object.entries(ROLLUP_SQL) as [keyof typeof ROLLUP_SQL, string][])
     .filter(([name]) => {
-      const needs = ORPHANS[name as keyof typeof ROLLUP_SQL];
+      const needs = ORPHANS[name];
       return needs === undefined || orphans[needs];
     })
-    .map(([, sql]) => sql);
+    .flatMap(([name, sql]) => {
+      const text = name in spanned ? spanned[name] : sql;
+      return text === null || text === undefined
+        ? []
+        : [`/* rollup ${name} */ ${boundSessionStarts(text, bounds.sessionStarts)}`];
+    });
 }
 
 /**
  * The same statements as one text run at once (they take no parameters): one round trip to DuckDB per window
  * instead of one per statement, which was a fifth of the rollups' CPU time at the emulator's windows.
  */
-export function rollupStatements(orphans: WindowOrphans): BatchStatement[] {
-  return [{ sql: rollupStatementList(orphans).join(ROLLUP_STATEMENT_SEPARATOR) }];
+export function rollupStatements(orphans: WindowOrphans, bounds: RollupBounds = {}): BatchStatement[] {
+  return [{ sql: rollupStatementList(orphans, bounds).join(ROLLUP_STATEMENT_SEPARATOR) }];
 }

@@ -13,6 +13,7 @@ import {
 } from './commit-batch.js';
 import { rollupStatements, type WindowOrphans } from './commit-rollups-sql.js';
 import { isOutOfSpace, outOfSpaceError } from './out-of-space.js';
+import { findRollupBounds } from './rollup-bounds.js';
 import type { WindowBatch } from './rows.js';
 import { STAGING_TABLES } from './staging-tables.js';
 import {
@@ -125,7 +126,7 @@ export function describeWindowBatch(batch: WindowBatch): Batch {
       }),
     ],
     // the statistics' rollups of what the tables now hold (migration 024), in the same transaction
-    after: rollupStatements(findOrphans(batch)),
+    after: rollupStatements(findOrphans(batch), findRollupBounds(batch)),
     state:
       batch.watermark === undefined
         ? []

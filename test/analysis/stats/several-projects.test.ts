@@ -14,6 +14,7 @@ import { groundTruth } from '../../../src/emulator/truth.js';
 import { silentLogger } from '../../../src/log.js';
 import { syncProject } from '../../../src/sources/reporter/run-sync.js';
 import { createHarness, type Harness } from '../../helpers/sync-harness.js';
+import { expectRollupsEqualRebuild } from './rollup-reference.js';
 
 const PROJECTS = ['shop-bot', 'support-bot'];
 const DAY = 86_400_000;
@@ -59,6 +60,10 @@ const truthOf = (project: string) =>
   groundTruth(h.running.emulator.project(project), { now: h.running.emulator.now(), from, to });
 
 describe('stats of two projects in one warehouse', () => {
+  it("the rollups each project's window commits kept are those a rebuild gives (one project's never touched)", async () => {
+    await h.withWarehouse((w) => expectRollupsEqualRebuild(w));
+  });
+
   it("each label's share is of its own project's sessions or messages", () => {
     for (const project of PROJECTS) {
       const truth = truthOf(project);
