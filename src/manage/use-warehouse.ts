@@ -2,6 +2,8 @@
 // writer's commit) or `write` (checked writable at start). The Warehouse itself holds the
 // DuckDB file only while an operation runs, so a command that talks to the platform between steps never
 // keeps other processes out while it waits on the network.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { resolve } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { assertWarehouseWritable, openWarehouse, type WarehouseAccess } from '../warehouse/open-warehouse.js';
@@ -21,11 +23,36 @@ export interface WarehouseAt {
   log?: Logger;
 }
 
-/** Opens the warehouse at `options.path`, runs `fn` with it and closes it, also when `fn` throws. */
+/** The tail of this process's operations on each warehouse file, and the files the running one holds. */
+const queues = new Map<string, Promise<unknown>>();
+const holding = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/**
+ * Opens the warehouse at `options.path`, runs `fn` with it and closes it, also when `fn` throws. This process's
+ * operations on one file run one after the other: two at once (a task's heartbeat beside its update) opened the
+ * file twice, and the second waited on DuckDB's lock held by this very process ("waiting for this process").
+ * One nested in another (the same file, the same async context) opens it as before.
+ */
 async function withWarehouseAt<T>(
   options: WarehouseAt,
   fn: (warehouse: Warehouse) => Promise<T>,
 ): Promise<T> {
+  const file = resolve(options.path);
+  const held = holding.getStore();
+  if (held?.has(file)) return openAndRun(options, fn);
+  const turn = (queues.get(file) ?? Promise.resolve()).then(() =>
+    holding.run(new Set([...(held ?? []), file]), () => openAndRun(options, fn)),
+  );
+  const tail = turn.catch(() => undefined);
+  queues.set(file, tail);
+  try {
+    return await turn;
+  } finally {
+    if (queues.get(file) === tail) queues.delete(file);
+  }
+}
+
+async function openAndRun<T>(options: WarehouseAt, fn: (warehouse: Warehouse) => Promise<T>): Promise<T> {
   const warehouse = await openWarehouse(options);
   try {
     return await fn(warehouse);
