@@ -8,8 +8,8 @@ export const RUN_HISTORY_SQL = {
   lastSuccesses:
     "SELECT job, max(started_at) AS last_success FROM etl_runs WHERE status IN ('success', 'partial') GROUP BY job",
   insertFinishedRun:
-    'INSERT INTO etl_runs (run_id, project, job, trigger, started_at, finished_at, status, duration_ms, error, pid, host) ' +
-    'VALUES ($run_id, $project, $job, $trigger, $started_at, $finished_at, $status, $duration_ms, $error, $pid, $host)',
+    'INSERT INTO etl_runs (run_id, project, job, trigger, started_at, finished_at, status, duration_ms, error, pid, host, requests) ' +
+    'VALUES ($run_id, $project, $job, $trigger, $started_at, $finished_at, $status, $duration_ms, $error, $pid, $host, $requests)',
   finishRunAt:
     'UPDATE etl_runs SET status = $status, error = $error, duration_ms = $duration_ms, finished_at = $finished_at ' +
     'WHERE run_id = $run_id',
@@ -42,6 +42,8 @@ export interface FinishedRun {
   finishedAt: number;
   status: 'success' | 'partial' | 'failed';
   error: string | null;
+  /** The requests it made before it failed (a sync refused at its first), 0 when none is said. */
+  requests?: number;
 }
 
 /** Writes a run that is already over (it never had a `running` row). */
@@ -58,6 +60,7 @@ export async function insertFinishedRun(warehouse: Warehouse, run: FinishedRun):
     error: run.error,
     pid: process.pid,
     host: hostname(),
+    requests: run.requests ?? 0,
   });
 }
 

@@ -746,6 +746,7 @@ async function recordFailure(run: ProjectRun, failure: unknown): Promise<SyncSum
       finishedAt: now(),
       status: 'failed',
       error: message,
+      requests: requestsOf(run),
     }).catch((recordError: unknown) =>
       log.warn({ err: String(recordError) }, 'could not record the failed run in etl_runs'),
     );

@@ -315,6 +315,9 @@ describe('sync', () => {
     expect(byId.get(refused.runId)).toMatchObject({ job: 'sync', status: 'failed', project: null });
     expect(byId.get(refused.runId)?.error).toMatch(/REPORTER_TOKEN/);
     expect(byId.get(refused.runId)?.error).not.toContain('not-a-valid-token-123');
+    // the request the platform refused is counted in the record as in the summary (it said 0)
+    expect(refused.requests).toBe(h.running.emulator.requestCount);
+    expect(byId.get(refused.runId)?.requests).toBe(refused.requests);
     expect(byId.get(unreachable.runId)).toMatchObject({ job: 'sync', status: 'failed', project: 'shop-bot' });
     expect(byId.get(unreachable.runId)?.error).toContain(
       `nothing answers at REPORTER_BASE_URL http://127.0.0.1:${port}: is the address right, is the server running? (ECONNREFUSED;`,
