@@ -87,6 +87,8 @@ describe('reporter-etl sync', () => {
     // the summary names the configured API's host, not '(unknown)'
     const host = new URL(h.env['REPORTER_BASE_URL']!).host;
     expect(r.stdout).toContain(`project not resolved (${host}): failed`);
+    // nothing was read: no mode is named (a first run said "failed (incremental)")
+    expect(r.stdout).toContain(`project not resolved (${host}): failed · 0 windows · `);
     // the run failed before the project was resolved: its row is there all the same
     const runs = await cli(['runs', '--json'], h.env);
     expect(runs.code, runs.stderr).toBe(0);

@@ -241,8 +241,13 @@ function printRuns(
   historyMs: number,
 ): void {
   for (const s of summaries) {
+    // a run that failed before its range was known (its project not resolved) read nothing: no mode to name
+    const mode =
+      s.from === null
+        ? ''
+        : ` (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode})`;
     io.out(
-      `${s.project}: ${s.status} (${s.firstSync ? `first sync${firstSyncHistoryMs !== undefined ? ' of an empty warehouse' : ' of the project'}: the last ${plural(historyMs / 86_400_000, 'day')}` : s.mode}) · ${plural(s.windows, 'window')} · ${withNew(s.sessions, s.newSessions, 'session')} · ${withNew(s.messages, s.newMessages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${formatCount(s.rejects)} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
+      `${s.project}: ${s.status}${mode} · ${plural(s.windows, 'window')} · ${withNew(s.sessions, s.newSessions, 'session')} · ${withNew(s.messages, s.newMessages, 'message')} · ${plural(s.requests, 'request')} (up to ${s.concurrencyReached} in flight${s.throttled > 0 ? `, ${s.throttled} answered 429` : ''}) · ${formatCount(s.rejects)} rejected · ${formatDuration(s.durationMs)}${s.watermark ? ` · watermark ${s.watermark}` : ''}`,
     );
     if (s.error && printErrors) io.err(`  error: ${s.error}`);
     if (s.rejects > 0)
