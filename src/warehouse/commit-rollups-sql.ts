@@ -1,5 +1,6 @@
 // The statistics' rollups (migration 024) kept by every window commit, inside its transaction, after its tables
-// are written: each quarter hour a staged message falls in is counted again from the raw rows of that quarter;
+// are written: each quarter hour a staged message falls in (every quarter of the staged messages' span, where the
+// window's rows give it: rollup-bounds.ts) is counted again from the raw rows of that quarter;
 // each staged session's row, labels and sessionData are replaced, the transfer flag of every session whose
 // transfers changed is set again, the client pointers of every client the window touched are computed again,
 // and each quarter hour such a session starts in is counted again from the per-session rows.
