@@ -122,7 +122,7 @@ export interface WindowBatch {
   seenAt: number;
   /** Move the project's watermark to this time (epoch ms) in the same transaction; absent for backfills. */
   watermark?: number;
-  /** Request count spent on this window (added to the run record). */
+  /** Requests added to the run's record: the run's since the commit before this one (the sync sets it). */
   requests: number;
 }
 

@@ -141,7 +141,6 @@ export async function readLookbackWindow(
   http: ReporterHttp,
   o: LookbackWindowOptions,
 ): Promise<LookbackRead> {
-  const startRequests = http.requests;
   const attempts = o.maxAttempts ?? 4;
   const label = windowLabel(o);
   const window = { from: o.from, to: o.to };
@@ -227,7 +226,6 @@ export async function readLookbackWindow(
         ),
         clients,
       },
-      startRequests,
       unsettled.reported && Promise.resolve(unsettled.reported),
     );
   } catch (error) {

@@ -198,7 +198,7 @@ function messagesBytesOf(messages: readonly WindowMessage[]): number {
 /** A window's records before its statuses: too large (split it), or its records with its report started. */
 export type FetchedWindow =
   | { tooLarge: true; sessions: number; bytes?: number }
-  | { tooLarge: false; records: WindowRecords; startRequests: number; reported?: ReportedStatuses };
+  | { tooLarge: false; records: WindowRecords; reported?: ReportedStatuses };
 
 /**
  * Reads a window's sessions, messages and clients, all three at once (the messages' and clients' reads are
@@ -206,7 +206,6 @@ export type FetchedWindow =
  * are known (unless one covering it was started ahead: status-reports.ts).
  */
 export async function fetchWindow(http: ReporterHttp, o: ReadWindowOptions): Promise<FetchedWindow> {
-  const startRequests = http.requests;
   const attempts = o.maxAttempts ?? 4;
   const label = windowLabel(o);
   // the messages' and clients' page 0 go with the sessions' page 0; their other pages once the sessions fit
@@ -239,7 +238,6 @@ export async function fetchWindow(http: ReporterHttp, o: ReadWindowOptions): Pro
     return {
       tooLarge: false,
       records: { sessions: sessions.records, messages: messagesRead.records, clients: clientsRead.records },
-      startRequests,
       ...(reported === undefined ? {} : { reported }),
     };
   } finally {
@@ -276,7 +274,7 @@ async function fetchSessions(
 export async function readWindow(http: ReporterHttp, o: ReadWindowOptions): Promise<WindowRead> {
   const fetched = await fetchWindow(http, o);
   if (fetched.tooLarge) return fetched;
-  return assembleWindow(http, o, fetched.records, fetched.startRequests, fetched.reported);
+  return assembleWindow(http, o, fetched.records, fetched.reported);
 }
 
 export const windowLabel = (o: { from: number; to: number }) =>
@@ -290,7 +288,6 @@ export async function assembleWindow(
   http: ReporterHttp,
   o: ReadWindowOptions,
   records: WindowRecords,
-  startRequests: number,
   reported?: ReportedStatuses,
 ): Promise<WindowRead> {
   const sessions = splitMapped(records.sessions);
@@ -353,6 +350,7 @@ export async function assembleWindow(
     clients: clients.ok,
     rejects,
     seenAt: o.now(),
+    // the sync's, at the commit: the run's requests since the commit before (run-sync.ts)
     requests: 0,
   };
   for (const mapped of sessions.ok) {
@@ -373,6 +371,5 @@ export async function assembleWindow(
     batch.messages.push(m.row);
     batch.messageLabels.push(...m.labels);
   }
-  batch.requests = http.requests - startRequests;
   return { tooLarge: false, batch };
 }

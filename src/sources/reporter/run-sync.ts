@@ -609,7 +609,7 @@ async function readWholeWindow(
   run.statusReports?.beginAhead(queue.windows.filter((w) => !byChanges(queue, w)).slice(0, REPORTS_AHEAD));
   const read = await fetched;
   if (read.tooLarge) return read;
-  return await assembleWindow(http, readOptions, read.records, read.startRequests, read.reported);
+  return await assembleWindow(http, readOptions, read.records, read.reported);
 }
 
 /** A window with more rejected records than REPORTER_MAX_REJECT_SHARE allows fails the run. */
