@@ -6,7 +6,13 @@
 // and each quarter hour such a session starts in is counted again from the per-session rows.
 // Invariant: each rollup row equals what the fill of 024 gives for its rows.
 import type { BatchStatement } from './commit-batch.js';
-import { boundSessionStarts, type RollupBounds, spanScope } from './rollup-bounds.js';
+import {
+  boundSessionStarts,
+  FIRST_STAGED_START,
+  LAST_STAGED_START,
+  type RollupBounds,
+  spanScope,
+} from './rollup-bounds.js';
 
 /** A quarter hour of UTC: epoch ms // 900,000 (every zone's offset is whole quarter hours). */
 const QUARTER = (column: string) => `epoch_ms(${column}) // 900000`;
@@ -87,8 +93,7 @@ const inSessionQuarters = (alias: string) =>
 
 /** Rows (alias, with start_time) whose start lies in the staged sessions' span: zone maps skip the rest. */
 const inStagedStarts = (alias: string) =>
-  `${alias}.start_time >= (SELECT min(start_time) FROM stage_sessions) ` +
-  `AND ${alias}.start_time <= (SELECT max(start_time) FROM stage_sessions)`;
+  `${alias}.start_time >= ${FIRST_STAGED_START} AND ${alias}.start_time <= ${LAST_STAGED_START}`;
 
 /** The sessions whose sessionData the window read (its pairs are replaced). */
 const DATA_READ =
@@ -117,14 +122,12 @@ export const ROLLUP_SQL = {
   // --- sessions: the staged sessions' rows, then the pointers of their clients (old and new) -----------
   touchedClients: `CREATE OR REPLACE TEMP TABLE ${CLIENTS_TOUCHED} AS
     SELECT t.project, t.client_id FROM stat_sessions AS t
-    WHERE t.start_time >= (SELECT min(start_time) FROM stage_sessions)
-      AND t.start_time <= (SELECT max(start_time) FROM stage_sessions)
+    WHERE ${inStagedStarts('t')}
       AND EXISTS (SELECT 1 FROM stage_sessions AS s WHERE s.project = t.project AND s.session_id = t.session_id)
     UNION SELECT project, client_id FROM stage_sessions
     UNION SELECT project, client_id FROM stage_clients`,
   deleteSessions: `DELETE FROM stat_sessions AS t
-    WHERE t.start_time >= (SELECT min(start_time) FROM stage_sessions)
-      AND t.start_time <= (SELECT max(start_time) FROM stage_sessions)
+    WHERE ${inStagedStarts('t')}
       AND EXISTS (SELECT 1 FROM stage_sessions AS s WHERE s.project = t.project AND s.session_id = t.session_id)`,
   insertSessions: `INSERT INTO stat_sessions (project, session_id, start_time, channel_type, client_id, message_count,
       duration_ms, transferred)
@@ -180,8 +183,7 @@ export const ROLLUP_SQL = {
     SET start_time = s.start_time, channel_type = s.channel_type, message_count = s.message_count
     FROM stat_sessions AS s
     WHERE s.project = t.project AND s.session_id = t.session_id
-      AND s.start_time >= (SELECT min(start_time) FROM stage_sessions)
-      AND s.start_time <= (SELECT max(start_time) FROM stage_sessions)
+      AND ${inStagedStarts('s')}
       AND EXISTS (SELECT 1 FROM stage_sessions AS k WHERE k.project = s.project AND k.session_id = s.session_id)`,
   insertSessionData: `INSERT INTO stat_session_data
     SELECT d.project, d.session_id, d.key, d.value, s.start_time, s.channel_type, coalesce(s.message_count, 0)

@@ -50,15 +50,16 @@ export function spanScope(span: NonNullable<RollupBounds['messages']>): QuarterS
   };
 }
 
-const FIRST_START = '(SELECT min(start_time) FROM stage_sessions)';
-const LAST_START = '(SELECT max(start_time) FROM stage_sessions)';
+/** The staged sessions' first and last start as the generic statements read them (replaced by constants here). */
+export const FIRST_STAGED_START = '(SELECT min(start_time) FROM stage_sessions)';
+export const LAST_STAGED_START = '(SELECT max(start_time) FROM stage_sessions)';
 
 /** The statement with the staged sessions' first and last start as constants. */
 export function boundSessionStarts(sql: string, starts: RollupBounds['sessionStarts']): string {
   if (starts === undefined) return sql;
   return sql
-    .replaceAll(FIRST_START, `make_timestamptz(${starts.first * 1000})`)
-    .replaceAll(LAST_START, `make_timestamptz(${starts.last * 1000})`);
+    .replaceAll(FIRST_STAGED_START, `make_timestamptz(${starts.first * 1000})`)
+    .replaceAll(LAST_STAGED_START, `make_timestamptz(${starts.last * 1000})`);
 }
 
 /** The least and the greatest of whole milliseconds; undefined for none, or for a value that is not one. */
